@@ -1,0 +1,150 @@
+/*
+** advice.c — suggestions: each candidate change of one knob (optimizer,
+** sharding, micro batch, pipeline, data, expert or context parallelism) is
+** estimated for real, and those that lower the peak are kept, largest
+** saving first. Nothing here is a rule of thumb: every figure is computed.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+typedef struct candidate {
+  const char *knob;
+  memest_params p;
+  char from[32], to[32];
+  const char *why;
+} candidate;
+
+static int valid(const memest_result *r, const memest_params *p) {
+  memest_error e;
+  return layout_problems(&r->mc, p, &e, 1) == 0;
+}
+
+static void set_int(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (long long)v); }
+
+/* The next free candidate, or NULL when max are taken. */
+static candidate *next_slot(candidate *c, int n, int max) { return n < max ? &c[n] : NULL; }
+
+/* Fills up to max candidates from the base inputs. */
+static int candidates(const memest_result *r, candidate *c, int max) {
+  const memest_params *b = &r->params;
+  int n = 0;
+  int64_t dp = r->lo.dp;
+  candidate *x;
+  if (b->optimizer == MEMEST_ADAMW && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "optimizer";
+    x->p = *b;
+    x->p.optimizer = MEMEST_MUON;
+    snprintf(x->from, sizeof x->from, "adamw");
+    snprintf(x->to, sizeof x->to, "muon");
+    x->why = "Muon keeps one fp32 state per matrix parameter instead of AdamW's two";
+    n++;
+  }
+  if (b->sharding == MEMEST_HSDP && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "sharding";
+    x->p = *b;
+    x->p.sharding = MEMEST_FSDP;
+    snprintf(x->from, sizeof x->from, "hsdp");
+    snprintf(x->to, sizeof x->to, "fsdp");
+    x->why = "FSDP shards master weights, grads and states over the data-parallel ranks too";
+    n++;
+  }
+  if (b->micro_batch_size > 1 && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "micro_batch_size";
+    x->p = *b;
+    x->p.micro_batch_size = b->micro_batch_size / 2;
+    set_int(x->from, sizeof x->from, b->micro_batch_size);
+    set_int(x->to, sizeof x->to, x->p.micro_batch_size);
+    x->why = "activations per chunk scale with the micro batch";
+    n++;
+  }
+  if ((x = next_slot(c, n, max)) != NULL) {
+    x->knob = "pp_size";
+    x->p = *b;
+    x->p.pp_size = b->pp_size * 2;
+    x->p.total_gpus = b->total_gpus * 2;
+    set_int(x->from, sizeof x->from, b->pp_size);
+    snprintf(x->to, sizeof x->to, "%lld (%lld GPUs)", (long long)x->p.pp_size,
+             (long long)x->p.total_gpus);
+    x->why = "more pipeline stages hold fewer layers each (same data parallelism, more GPUs)";
+    n++;
+  }
+  if (dp % 2 == 0 && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "pp_size";
+    x->p = *b;
+    x->p.pp_size = b->pp_size * 2;
+    set_int(x->from, sizeof x->from, b->pp_size);
+    snprintf(x->to, sizeof x->to, "%lld (same GPUs)", (long long)x->p.pp_size);
+    x->why = "trading data parallelism for pipeline stages on the same GPUs";
+    n++;
+  }
+  if ((x = next_slot(c, n, max)) != NULL) {
+    x->knob = "total_gpus";
+    x->p = *b;
+    x->p.total_gpus = b->total_gpus * 2;
+    x->p.global_batch_size = b->global_batch_size;
+    set_int(x->from, sizeof x->from, b->total_gpus);
+    set_int(x->to, sizeof x->to, x->p.total_gpus);
+    x->why = "twice the data parallelism shards parameters, grads and states twice as far";
+    n++;
+  }
+  if (dp % 2 == 0 && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "ep_size";
+    x->p = *b;
+    x->p.ep_size = b->ep_size * 2;
+    set_int(x->from, sizeof x->from, b->ep_size);
+    set_int(x->to, sizeof x->to, x->p.ep_size);
+    x->why = "more expert parallelism holds fewer experts per GPU";
+    n++;
+  }
+  if (dp % 2 == 0 && r->mc.arch->supports_cp && (x = next_slot(c, n, max)) != NULL) {
+    x->knob = "cp_size";
+    x->p = *b;
+    x->p.cp_size = b->cp_size * 2;
+    set_int(x->from, sizeof x->from, b->cp_size);
+    set_int(x->to, sizeof x->to, x->p.cp_size);
+    x->why = "context parallelism splits each sequence's activations";
+    n++;
+  }
+  return n;
+}
+
+static int by_saving(const void *a, const void *b) {
+  const suggestion *x = a, *y = b;
+  if (x->saves != y->saves) return x->saves < y->saves ? 1 : -1;
+  return strcmp(x->knob, y->knob);
+}
+
+void advice_build(memest_result *r) {
+  candidate c[8];
+  memest_result *alt;
+  int n, i;
+  memest_error e;
+  r->n_sugg = 0;
+  alt = malloc(sizeof *alt);
+  if (alt == NULL) return;
+  n = candidates(r, c, 8);
+  for (i = 0; i < n; i++) {
+    suggestion *s;
+    c[i].p.timeline = 0;
+    c[i].p.detail = 0;
+    c[i].p.pp_rank = -1;
+    if (!valid(r, &c[i].p)) continue;
+    if (est_run(&r->mc, &c[i].p, alt, 0, &e) != MEMEST_OK) continue;
+    if (alt->peak < r->peak && r->n_sugg < (int)(sizeof r->sugg / sizeof r->sugg[0])) {
+      s = &r->sugg[r->n_sugg++];
+      snprintf(s->knob, sizeof s->knob, "%s", c[i].knob);
+      snprintf(s->from, sizeof s->from, "%s", c[i].from);
+      snprintf(s->to, sizeof s->to, "%s", c[i].to);
+      snprintf(s->advice, sizeof s->advice, "%s", c[i].why);
+      s->peak = alt->peak;
+      s->saves = r->peak - alt->peak;
+      s->status = alt->status;
+    }
+    est_release(alt);
+  }
+  free(alt);
+  qsort(r->sugg, (size_t)r->n_sugg, sizeof r->sugg[0], by_saving);
+}

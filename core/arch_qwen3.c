@@ -1,0 +1,100 @@
+/*
+** arch_qwen3.c — the Qwen3-MoE family (model_type "qwen3_moe"): the keys
+** the trainer reads, the parameter inventory of one decoder layer (spec
+** §3.3) and the tensors stage 1 and the experts save (spec §4.5, §4.2).
+** Every layer is MoE; GQA attention with q/k RMSNorm and full RoPE.
+*/
+#include <stdio.h>
+
+#include "attention.h"
+#include "model.h"
+
+static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error *err) {
+  memest_code rc;
+  int64_t i;
+  if ((rc = cfg_common(root, mc, err))) return rc;
+  if ((rc = cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+    return rc;
+  if ((rc = cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+                    &mc->head_dim, err)))
+    return rc;
+  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
+  if (cJSON_GetObjectItemCaseSensitive(root, "num_experts") != NULL) {
+    rc = cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+  } else {
+    rc = cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+    if (rc != MEMEST_OK && err != NULL && err->code == MEMEST_E_CONFIG &&
+        cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
+      snprintf(err->field, sizeof err->field, "num_experts");
+      snprintf(err->message, sizeof err->message,
+               "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
+               "there (or in num_local_experts)");
+    }
+  }
+  if (rc) return rc;
+  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+    return rc;
+  if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                    &mc->moe_inter, err)))
+    return rc;
+  if ((rc = cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
+  if (mc->top_k > mc->experts) {
+    return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
+                   "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
+                   (long long)mc->top_k, (long long)mc->experts);
+  }
+  if (mc->heads % mc->kv_heads != 0) {
+    return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
+                   "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
+                   (long long)mc->kv_heads, (long long)mc->heads);
+  }
+  for (i = 0; i < mc->layers; i++) {
+    mc->layer_attn[i] = ATTN_FULL;
+    mc->layer_dense[i] = 0;
+  }
+  return MEMEST_OK;
+}
+
+static void qwen3_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
+  int64_t H = mc->hidden, q = mc->heads * mc->head_dim, kv = mc->kv_heads * mc->head_dim;
+  (void)layer;
+  params_add(pl, "self_attn.q_proj.weight", q, H, 1, 2, 0, 1);
+  params_add(pl, "self_attn.k_proj.weight", kv, H, 1, 2, 0, 1);
+  params_add(pl, "self_attn.v_proj.weight", kv, H, 1, 2, 0, 1);
+  params_add(pl, "self_attn.o_proj.weight", H, q, 1, 2, 0, 1);
+  if (mc->attention_bias) {
+    params_add(pl, "self_attn.q_proj.bias", q, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.o_proj.bias", H, 1, 1, 1, 0, 0);
+  }
+  params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+  params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
+  experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
+}
+
+static void qwen3_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {
+  attn_shape a;
+  (void)layer;
+  a.heads = mc->heads;
+  a.kv_heads = mc->kv_heads;
+  a.head_dim = mc->head_dim;
+  a.qk_norm = 1;
+  a.gated = 0;
+  lp->kind = "MoE";
+  lp->moe = 1;
+  lp->mlp_inter = mc->moe_inter;
+  norm_rows(mc, d, lp);
+  attn_gqa_rows(mc, d, &a, lp);
+  router_softmax_rows(mc, d, mc->norm_topk_prob, lp);
+  experts_swiglu_rows(d, mc->moe_inter, lp);
+}
+
+static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }
+
+const arch_ops arch_qwen3_moe = {
+  "qwen3_moe", "Qwen3-MoE", 1, qwen3_read, qwen3_params, qwen3_plan, qwen3_rotary, 1,
+};

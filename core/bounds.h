@@ -1,0 +1,72 @@
+/*
+** bounds.h — every limit the simulator relies on, named in one place.
+**
+** Each is checked at the entry points (params.c, config.c, estimate.c) with
+** an error that names the limit; docs/limits.md gives the reason for each.
+** Any may be overridden at build time (-DMEMEST_MAX_LAYERS=...).
+*/
+#ifndef MEMEST_BOUNDS_H
+#define MEMEST_BOUNDS_H
+
+#ifndef MEMEST_MAX_CONFIG_BYTES
+#define MEMEST_MAX_CONFIG_BYTES (1024 * 1024)   /* a config.json is a few KB */
+#endif
+#ifndef MEMEST_MAX_JSON_DEPTH
+#define MEMEST_MAX_JSON_DEPTH 64
+#endif
+#ifndef MEMEST_MAX_LAYERS
+#define MEMEST_MAX_LAYERS 1024
+#endif
+#ifndef MEMEST_MAX_EXPERTS
+#define MEMEST_MAX_EXPERTS 16384
+#endif
+#ifndef MEMEST_MAX_TOP_K
+#define MEMEST_MAX_TOP_K 256
+#endif
+#ifndef MEMEST_MAX_HEADS
+#define MEMEST_MAX_HEADS 4096
+#endif
+#ifndef MEMEST_MAX_HEAD_DIM
+#define MEMEST_MAX_HEAD_DIM 4096
+#endif
+#ifndef MEMEST_MAX_HIDDEN
+#define MEMEST_MAX_HIDDEN 262144
+#endif
+#ifndef MEMEST_MAX_INTERMEDIATE
+#define MEMEST_MAX_INTERMEDIATE 1048576
+#endif
+#ifndef MEMEST_MAX_VOCAB
+#define MEMEST_MAX_VOCAB 16777216
+#endif
+#ifndef MEMEST_MAX_SEQUENCE
+#define MEMEST_MAX_SEQUENCE 16777216       /* 16 Mi tokens */
+#endif
+#ifndef MEMEST_MAX_GPUS
+#define MEMEST_MAX_GPUS 1048576
+#endif
+#ifndef MEMEST_MAX_PP
+#define MEMEST_MAX_PP 512
+#endif
+#ifndef MEMEST_MAX_EP
+#define MEMEST_MAX_EP 32                   /* the trainer's dispatch asserts ep <= 32 */
+#endif
+#ifndef MEMEST_MAX_CP
+#define MEMEST_MAX_CP 1024
+#endif
+#ifndef MEMEST_MAX_MICRO_BATCH
+#define MEMEST_MAX_MICRO_BATCH 65536
+#endif
+#ifndef MEMEST_MAX_GLOBAL_BATCH
+#define MEMEST_MAX_GLOBAL_BATCH (1LL << 40)
+#endif
+#ifndef MEMEST_MAX_CHUNKS
+#define MEMEST_MAX_CHUNKS (1LL << 20)      /* micro-batches per step */
+#endif
+#ifndef MEMEST_MAX_TIMELINE_EVENTS
+#define MEMEST_MAX_TIMELINE_EVENTS (1LL << 22)
+#endif
+#ifndef MEMEST_MAX_GPU_GIB
+#define MEMEST_MAX_GPU_GIB 1048576.0       /* 1 PiB per device */
+#endif
+
+#endif /* MEMEST_BOUNDS_H */

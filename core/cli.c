@@ -1,0 +1,201 @@
+/*
+** cli.c — the `memest` command: flags in the older estimator's form, the
+** model from a preset or a config.json, and the text or JSON report. A
+** plain client of the library: it includes memest.h and nothing else of
+** the core. Exit status: 0 done, 1 bad input, 2 missing parameters.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memest.h"
+
+#define CONFIG_READ_MAX (4 * 1024 * 1024)
+
+static void print_required(FILE *out, const memest_params *p) {
+  int id;
+  fprintf(out, "memest needs all nine of these parameters:\n");
+  for (id = 0; id < MEMEST_P_COUNT; id++) {
+    const memest_param_info *pi = memest_param_describe((memest_param_id)id);
+    int missing;
+    char flag[64];
+    if (!pi->required) continue;
+    if (id == MEMEST_P_GPU_MEMORY_GB) {
+      snprintf(flag, sizeof flag, "--gpu-memory-gb N | --gpu NAME");
+      missing = p != NULL && !((p->given >> MEMEST_P_GPU_MEMORY_GB) & 1u) &&
+                !((p->given >> MEMEST_P_GPU) & 1u);
+    } else {
+      snprintf(flag, sizeof flag, "%s %s", pi->flag, id == MEMEST_P_MODEL ? "PATH|PRESET" : "N");
+      missing = p != NULL && !((p->given >> id) & 1u);
+    }
+    fprintf(out, "  %-32s %s; %s%s\n", flag, pi->meaning, pi->choose,
+            missing ? "   [missing]" : "");
+  }
+  fprintf(out, "Example: memest --model qwen3-30b-a3b --pp-size 4 --ep-size 8 --cp-size 1 "
+               "--total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 "
+               "--sequence-length 4096 --gpu h100\n");
+}
+
+static void print_help(void) {
+  int id;
+  printf("memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n", memest_version());
+  printf("Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
+         "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
+         "              (--gpu-memory-gb N | --gpu NAME) [options]\n\n");
+  printf("Parameters:\n");
+  for (id = 0; id < MEMEST_P_COUNT; id++) {
+    const memest_param_info *pi = memest_param_describe((memest_param_id)id);
+    char choices[128] = "";
+    if (pi->choices[0]) snprintf(choices, sizeof choices, " {%s}", pi->choices);
+    printf("  %-20s %s%s%s%s%s\n", pi->flag, pi->meaning, choices,
+           pi->required ? " [required]" : "", pi->default_text[0] ? "; default " : "",
+           pi->default_text);
+  }
+  printf("  %-20s %s\n", "--json", "print one JSON object instead of the text report");
+  printf("  %-20s %s\n", "--list-models", "list the model presets");
+  printf("  %-20s %s\n", "--list-gpus", "list the GPU presets");
+  printf("  %-20s %s\n", "--version", "print the version");
+}
+
+static void list_models(void) {
+  int i;
+  for (i = 0; i < memest_model_preset_count(); i++) {
+    printf("%-20s %s\n", memest_model_preset_name(i), memest_model_preset_title(i));
+  }
+}
+
+static void list_gpus(void) {
+  int i;
+  for (i = 0; i < memest_gpu_preset_count(); i++) {
+    printf("%-10s %-20s %.2f GiB\n", memest_gpu_preset_name(i), memest_gpu_preset_title(i),
+           (double)memest_gpu_preset_bytes(i) / (1024.0 * 1024.0 * 1024.0));
+  }
+}
+
+/* Reads a whole file; NULL with errno on failure. */
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (f == NULL) return NULL;
+  buf = malloc(CONFIG_READ_MAX + 1);
+  if (buf == NULL) {
+    fclose(f);
+    errno = ENOMEM;
+    return NULL;
+  }
+  n = fread(buf, 1, CONFIG_READ_MAX + 1, f);
+  if (ferror(f)) {
+    int e = errno ? errno : EIO;
+    free(buf);
+    fclose(f);
+    errno = e;
+    return NULL;
+  }
+  fclose(f);
+  buf[n < CONFIG_READ_MAX ? n : CONFIG_READ_MAX] = '\0';
+  *len = n;
+  return buf;
+}
+
+static int fail(const memest_error *err) {
+  fprintf(stderr, "memest: error: %s\n", err->message);
+  if (err->fix[0]) fprintf(stderr, "memest: a valid choice: %s\n", err->fix);
+  return err->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+static int is_flag(const char *a, const char *name) { return strcmp(a, name) == 0; }
+
+int main(int argc, char **argv) {
+  memest_params p;
+  memest_error err;
+  memest_result *res = NULL;
+  const char *config_path = NULL;
+  char *config = NULL, *out;
+  size_t config_len = 0;
+  int json = 0, i, rc;
+  memest_code code;
+  memest_params_init(&p);
+  if (argc == 1) {
+    print_required(stderr, &p);
+    return 2;
+  }
+  for (i = 1; i < argc; i++) {
+    const char *a = argv[i], *eq = strchr(a, '='), *value;
+    char name[64];
+    if (is_flag(a, "--help") || is_flag(a, "-h")) {
+      print_help();
+      return 0;
+    }
+    if (is_flag(a, "--version")) {
+      printf("memest %s\n", memest_version());
+      return 0;
+    }
+    if (is_flag(a, "--list-models")) {
+      list_models();
+      return 0;
+    }
+    if (is_flag(a, "--list-gpus")) {
+      list_gpus();
+      return 0;
+    }
+    if (is_flag(a, "--json")) {
+      json = 1;
+      continue;
+    }
+    if (strncmp(a, "--", 2) != 0) {
+      fprintf(stderr, "memest: error: unexpected argument '%s'; flags start with --, see memest --help\n", a);
+      return 1;
+    }
+    if (eq != NULL) {
+      snprintf(name, sizeof name, "%.*s", (int)(eq - a) < 63 ? (int)(eq - a) : 63, a);
+      value = eq + 1;
+    } else if (is_flag(a, "--detail") || is_flag(a, "--timeline")) {
+      snprintf(name, sizeof name, "%s", a);
+      value = "true";
+    } else {
+      snprintf(name, sizeof name, "%s", a);
+      if (i + 1 >= argc) {
+        fprintf(stderr, "memest: error: %s needs a value; see memest --help\n", a);
+        return 1;
+      }
+      value = argv[++i];
+    }
+    if (strcmp(name, "--model") == 0) config_path = value;
+    code = memest_params_set(&p, name, value, &err);
+    if (code != MEMEST_OK) {
+      if (code == MEMEST_E_UNKNOWN && strstr(err.message, "unknown parameter") != NULL) {
+        fprintf(stderr, "memest: error: unknown flag '%s'; run memest --help for the flags\n", name);
+        return 1;
+      }
+      return fail(&err);
+    }
+  }
+  if (memest_validate("{}", 2, &p, &err, 1) > 0 && err.code == MEMEST_E_MISSING) {
+    print_required(stderr, &p);
+    return 2;
+  }
+  if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
+    config = read_file(config_path, &config_len);
+    if (config == NULL) {
+      fprintf(stderr,
+              "memest: error: cannot read config file '%s': %s; give a config.json path or a "
+              "preset (memest --list-models)\n",
+              config_path, strerror(errno));
+      return 1;
+    }
+  }
+  code = memest_estimate(config, config_len, &p, &res, &err);
+  free(config);
+  if (code != MEMEST_OK) return fail(&err);
+  out = json ? memest_result_json(res) : memest_result_text(res);
+  memest_result_free(res);
+  if (out == NULL) {
+    fprintf(stderr, "memest: error: out of memory writing the report\n");
+    return 1;
+  }
+  rc = fputs(out, stdout) < 0 || (json && fputs("\n", stdout) < 0) ? 1 : 0;
+  memest_free(out);
+  return rc;
+}

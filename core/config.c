@@ -1,0 +1,309 @@
+/*
+** config.c — reading a HuggingFace config.json: bounded JSON parsing with
+** line/column errors, the typed key readers the architecture files use,
+** and the choice of architecture from model_type. It knows no family's
+** keys beyond the four every decoder has.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+extern MEMEST_HIDDEN const arch_ops *const arch_table[];
+
+/* Line and column (1-based) of offset `pos` in text. */
+static void text_position(const char *text, size_t pos, int *line, int *col) {
+  size_t i;
+  *line = 1;
+  *col = 1;
+  for (i = 0; i < pos; i++) {
+    if (text[i] == '\n') {
+      (*line)++;
+      *col = 1;
+    } else {
+      (*col)++;
+    }
+  }
+}
+
+/* Rejects nesting deeper than MEMEST_MAX_JSON_DEPTH before cJSON recurses. */
+static memest_code check_depth(const char *text, size_t len, memest_error *err) {
+  size_t i;
+  int depth = 0, in_str = 0, esc = 0;
+  for (i = 0; i < len; i++) {
+    char c = text[i];
+    if (in_str) {
+      if (esc) esc = 0;
+      else if (c == '\\') esc = 1;
+      else if (c == '"') in_str = 0;
+      continue;
+    }
+    if (c == '"') in_str = 1;
+    else if (c == '{' || c == '[') {
+      if (++depth > MEMEST_MAX_JSON_DEPTH) {
+        memest_code rc = err_set(err, MEMEST_E_LIMIT, "config",
+                                 "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; "
+                                 "a model config.json is a flat object",
+                                 MEMEST_MAX_JSON_DEPTH);
+        text_position(text, i, &err->line, &err->column);
+        return rc;
+      }
+    } else if (c == '}' || c == ']') {
+      depth--;
+    }
+  }
+  return MEMEST_OK;
+}
+
+static const char *type_name(const cJSON *v) {
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsBool(v)) return "a boolean";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  if (cJSON_IsNumber(v)) return "a number";
+  return "null";
+}
+
+memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
+                    int64_t hi, int64_t *out, memest_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  double x;
+  if (v == NULL || cJSON_IsNull(v)) {
+    if (required) {
+      return err_set(err, MEMEST_E_CONFIG, key,
+                     "config key '%s' is missing; add it from the model's published config.json",
+                     key);
+    }
+    *out = dflt;
+    return MEMEST_OK;
+  }
+  if (!cJSON_IsNumber(v)) {
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
+                   key, type_name(v));
+  }
+  x = v->valuedouble;
+  if (!isfinite(x) || x != floor(x)) {
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %g",
+                   key, x);
+  }
+  if (x < (double)lo || x > (double)hi) {
+    return err_set(err, x > (double)hi ? MEMEST_E_LIMIT : MEMEST_E_CONFIG, key,
+                   "config key '%s' is %.0f; it must be between %lld and %lld", key, x,
+                   (long long)lo, (long long)hi);
+  }
+  *out = (int64_t)x;
+  return MEMEST_OK;
+}
+
+memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
+                    double *out, memest_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  if (v == NULL || cJSON_IsNull(v)) {
+    *out = dflt;
+    return MEMEST_OK;
+  }
+  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a number, got %s", key,
+                   type_name(v));
+  }
+  if (v->valuedouble < lo || v->valuedouble > hi) {
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is %g; it must be between %g and %g",
+                   key, v->valuedouble, lo, hi);
+  }
+  *out = v->valuedouble;
+  return MEMEST_OK;
+}
+
+memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out, memest_error *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  if (v == NULL || cJSON_IsNull(v)) {
+    *out = dflt;
+    return MEMEST_OK;
+  }
+  if (!cJSON_IsBool(v)) {
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be true or false, got %s", key,
+                   type_name(v));
+  }
+  *out = cJSON_IsTrue(v);
+  return MEMEST_OK;
+}
+
+void cfg_warn(model_config *mc, const char *fmt, ...) {
+  va_list ap;
+  if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) return;
+  va_start(ap, fmt);
+  vsnprintf(mc->warnings[mc->n_warnings], sizeof mc->warnings[0], fmt, ap);
+  va_end(ap);
+  mc->n_warnings++;
+}
+
+/* The keys every decoder-only transformer config carries. */
+memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+  memest_code rc;
+  if ((rc = cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, &mc->hidden, err))) return rc;
+  if ((rc = cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->heads, err)))
+    return rc;
+  if ((rc = cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, &mc->layers, err)))
+    return rc;
+  if ((rc = cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, &mc->vocab, err))) return rc;
+  return MEMEST_OK;
+}
+
+/* Picks the family: the top-level model_type, or, for a multimodal config
+** that nests the decoder, text_config's. */
+static const arch_ops *arch_for(const char *model_type) {
+  int i;
+  for (i = 0; arch_table[i] != NULL; i++) {
+    if (strcmp(arch_table[i]->model_type, model_type) == 0) return arch_table[i];
+  }
+  return NULL;
+}
+
+static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
+  const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+  dst[0] = '\0';
+  if (mt == NULL || cJSON_IsNull(mt)) return MEMEST_OK;
+  if (!cJSON_IsString(mt)) {
+    return err_set(err, MEMEST_E_CONFIG, "model_type",
+                   "config key 'model_type' must be a string, got %s", type_name(mt));
+  }
+  snprintf(dst, size, "%s", mt->valuestring);
+  return MEMEST_OK;
+}
+
+static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_error *err) {
+  const cJSON *keys = root;
+  const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+  char outer[48];
+  memest_code rc;
+  if ((rc = read_model_type(root, mc->model_type, sizeof mc->model_type, err))) return rc;
+  if (cJSON_IsObject(text) && arch_for(mc->model_type) == NULL) {
+    snprintf(outer, sizeof outer, "%s", mc->model_type);
+    keys = text;
+    if ((rc = read_model_type(text, mc->model_type, sizeof mc->model_type, err))) return rc;
+    cfg_warn(mc,
+             "the model keys were read from text_config (model_type '%s'); the trainer loads "
+             "only flat text configs, so pass it the text_config part",
+             outer);
+  }
+  mc->arch = arch_for(mc->model_type);
+  if (mc->arch == NULL) {
+    mc->arch = &arch_generic_moe;
+    rc = mc->arch->read(keys, mc, err);
+    if (rc != MEMEST_OK) {
+      if (err != NULL && err->code == MEMEST_E_CONFIG) {
+        char msg[sizeof err->message];
+        snprintf(msg, sizeof msg, "%s", err->message);
+        snprintf(err->message, sizeof err->message,
+                 "unknown model_type '%.40s' (the trainer runs qwen3_moe, deepseek_v2, gpt_oss "
+                 "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
+                 mc->model_type, msg);
+        err->code = MEMEST_E_UNSUPPORTED;
+      }
+      return rc;
+    }
+    cfg_warn(mc,
+             "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "
+             "Qwen3-style layer (GQA attention), so treat the figures as approximate",
+             mc->model_type[0] ? mc->model_type : "(none)");
+    return MEMEST_OK;
+  }
+  return mc->arch->read(keys, mc, err);
+}
+
+memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
+  const char *end = NULL;
+  cJSON *root;
+  memest_code rc;
+  memset(mc, 0, sizeof *mc);
+  if (text == NULL || len == 0) {
+    return err_set(err, MEMEST_E_JSON, "config", "the config is empty; give a model config.json");
+  }
+  if (len > MEMEST_MAX_CONFIG_BYTES) {
+    return err_set(err, MEMEST_E_LIMIT, "config",
+                   "the config is %llu bytes, over MEMEST_MAX_CONFIG_BYTES = %d; a model "
+                   "config.json is a few kilobytes",
+                   (unsigned long long)len, MEMEST_MAX_CONFIG_BYTES);
+  }
+  if ((rc = check_depth(text, len, err))) return rc;
+  root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  if (root == NULL) {
+    size_t pos = end != NULL && end >= text ? (size_t)(end - text) : 0;
+    int line, col;
+    if (pos > len) pos = len;
+    text_position(text, pos, &line, &col);
+    rc = err_set(err, MEMEST_E_JSON, "config",
+                 "the config is not valid JSON: error near line %d, column %d; check for a "
+                 "missing comma, quote or bracket there",
+                 line, col);
+    if (err != NULL) {
+      err->line = line;
+      err->column = col;
+    }
+    return rc;
+  }
+  if (end != NULL) {
+    const char *q = end;
+    while ((size_t)(q - text) < len && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) q++;
+    if ((size_t)(q - text) < len && *q != '\0') {
+      int line, col;
+      text_position(text, (size_t)(q - text), &line, &col);
+      cJSON_Delete(root);
+      rc = err_set(err, MEMEST_E_JSON, "config",
+                   "the config is not valid JSON: unexpected text after the object at line %d, "
+                   "column %d",
+                   line, col);
+      if (err != NULL) {
+        err->line = line;
+        err->column = col;
+      }
+      return rc;
+    }
+  }
+  if (!cJSON_IsObject(root)) {
+    cJSON_Delete(root);
+    return err_set(err, MEMEST_E_CONFIG, "config",
+                   "the config must be a JSON object (a model config.json), got %s",
+                   type_name(root));
+  }
+  rc = cfg_dispatch(root, mc, err);
+  cJSON_Delete(root);
+  return rc;
+}
+
+void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
+                int expert, int muon) {
+  param_desc *p;
+  if (pl->n >= PARAMS_PER_LAYER_MAX) return;
+  p = &pl->p[pl->n++];
+  memset(p, 0, sizeof *p);
+  p->name = name;
+  p->d[0] = d0;
+  p->d[1] = ndim > 1 ? d1 : 1;
+  p->d[2] = ndim > 2 ? d2 : 1;
+  p->ndim = (unsigned char)ndim;
+  p->expert = (unsigned char)expert;
+  p->muon = (unsigned char)muon;
+  p->grad = 1;
+}
+
+void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char tag, int64_t a,
+              int64_t b, int64_t c, int64_t d) {
+  tensor_row *r;
+  int64_t bytes = ck_mul4(ovf, a, b, c, d);
+  if (bytes == 0 || rl->n >= ROWS_MAX) return;
+  r = &rl->r[rl->n++];
+  r->name = name;
+  r->shape = shape;
+  r->bytes = bytes;
+  r->tag = tag;
+  r->captured = 0;
+}
+
+int64_t rows_total(const row_list *rl) {
+  int64_t t = 0;
+  int i;
+  for (i = 0; i < rl->n; i++) t += rl->r[i].bytes;
+  return t;
+}

@@ -1,0 +1,125 @@
+/*
+** internal.h — what the core's files share and nothing outside core/ sees:
+** the memory components, checked byte arithmetic, the error funnel and a
+** growable string buffer. Names here carry a per-module prefix.
+*/
+#ifndef MEMEST_INTERNAL_H
+#define MEMEST_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "memest.h"
+#include "bounds.h"
+#include "choices.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define MEMEST_HIDDEN __attribute__((visibility("hidden")))
+#define MEMEST_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define MEMEST_HIDDEN
+#define MEMEST_PRINTF(a, b)
+#endif
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+#define MIB_BYTES (1024LL * 1024LL)
+
+/* {======================================================================
+** Memory components. Every byte the simulator tracks belongs to one. The
+** order is the order of the JSON keys and of the text report.
+** ======================================================================= */
+typedef enum comp {
+  C_MASTER = 0,   /* fp32 sharded master parameters */
+  C_OPT_STATE,    /* optimizer states */
+  C_UNSHARDED,    /* bf16 unsharded layer and expert parameters */
+  C_EDGE,         /* bf16 unsharded embed_tokens / norm / lm_head */
+  C_ACCUM,        /* fp32 unsharded gradient accumulators */
+  C_PENDING,      /* bf16 expert weight grads waiting for a fold */
+  C_SHARDED_GRAD, /* fp32 sharded grads after the reduce-scatter */
+  C_ROTARY,       /* rotary cos/sin tables */
+  C_DATA,         /* the step's token and label batch */
+  C_FP8_CACHE,    /* FP8 weight caches */
+  C_ACT,          /* saved activations of chunks in flight */
+  C_LOGITS,       /* logits awaiting the loss backward */
+  C_P2P,          /* pipeline send/receive buffers */
+  C_WGS,          /* tensors captured by deferred expert wgrads */
+  C_LAYER_T,      /* in-layer temporaries (a2a buffers, grads) */
+  C_FSDP_T,       /* all-gather, fold and reduce-scatter buffers */
+  C_OPT_T,        /* optimizer-step temporaries */
+  C_COUNT
+} comp;
+
+#define C_FIRST_DYNAMIC C_ACT
+
+MEMEST_HIDDEN const char *comp_key(comp c);      /* JSON key */
+MEMEST_HIDDEN const char *comp_title(comp c);    /* text report label */
+
+typedef struct comp_vec {
+  int64_t b[C_COUNT];
+} comp_vec;
+/* }====================================================================== */
+
+/* {======================================================================
+** Checked arithmetic. Byte counts are int64_t; an overflow sets a sticky
+** flag that the caller turns into MEMEST_E_OVERFLOW.
+** ======================================================================= */
+static inline int64_t ck_mul(int *ovf, int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) {
+    *ovf = 1;
+    return 0;
+  }
+  return r;
+}
+static inline int64_t ck_add(int *ovf, int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) {
+    *ovf = 1;
+    return 0;
+  }
+  return r;
+}
+/* a*b*c*d, checked. */
+static inline int64_t ck_mul4(int *ovf, int64_t a, int64_t b, int64_t c, int64_t d) {
+  return ck_mul(ovf, ck_mul(ovf, a, b), ck_mul(ovf, c, d));
+}
+static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+/* }====================================================================== */
+
+/* {======================================================================
+** Errors (error.c). Every error passes through err_set, which records the
+** source line in debug builds for one breakpoint on every failure.
+** ======================================================================= */
+MEMEST_HIDDEN memest_code err_set(memest_error *err, memest_code code,
+                                  const char *field, const char *fmt, ...)
+    MEMEST_PRINTF(4, 5);
+MEMEST_HIDDEN void err_fix(memest_error *err, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+MEMEST_HIDDEN void err_clear(memest_error *err);
+/* }====================================================================== */
+
+/* {======================================================================
+** A growable string buffer (strbuf.c). On allocation failure it stops
+** growing and remembers it; sb_finish then returns NULL.
+** ======================================================================= */
+typedef struct strbuf {
+  char *p;
+  size_t n, cap;
+  int failed;
+} strbuf;
+
+MEMEST_HIDDEN void sb_init(strbuf *sb);
+MEMEST_HIDDEN void sb_put(strbuf *sb, const char *s);
+MEMEST_HIDDEN void sb_putn(strbuf *sb, const char *s, size_t n);
+MEMEST_HIDDEN void sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+MEMEST_HIDDEN void sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
+MEMEST_HIDDEN char *sb_finish(strbuf *sb);                   /* caller frees */
+MEMEST_HIDDEN void sb_free(strbuf *sb);
+/* Formats bytes as GiB with two decimals into buf. */
+MEMEST_HIDDEN const char *fmt_gib(char *buf, size_t size, int64_t bytes);
+/* Formats an integer with thousands separators. */
+MEMEST_HIDDEN const char *fmt_int(char *buf, size_t size, int64_t v);
+/* }====================================================================== */
+
+#endif /* MEMEST_INTERNAL_H */

@@ -1,0 +1,366 @@
+/*
+** layer.c — the event program of one decoder layer: for each stage
+** function (S1..S5 forward, S5..S1 backward, the record clear) the ordered
+** allocations and frees of spec §5.1-§5.3, built from the architecture's
+** layer plan plus what every MoE (EP > 1 or EP = 1) or dense layer shares
+** (§4.2-§4.4). ops.c strings these stages together into F, B and F|B.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define STAGE_EVENTS_MAX 64
+
+typedef struct prog_builder {
+  prog_ev e[ST_COUNT][STAGE_EVENTS_MAX];
+  int n[ST_COUNT];
+  int ovf;
+  layer_prog *lp;
+} prog_builder;
+
+static void put(prog_builder *b, int st, int kind, comp c, int64_t d, const char *label) {
+  prog_ev *e;
+  if (d == 0 && kind == EVK_DELTA) return;
+  if (b->n[st] >= STAGE_EVENTS_MAX) {
+    b->ovf = 1;
+    return;
+  }
+  e = &b->e[st][b->n[st]++];
+  e->d = d;
+  e->comp = (unsigned char)c;
+  e->kind = (unsigned char)kind;
+  e->label = label;
+}
+
+static void alloc(prog_builder *b, int st, comp c, int64_t d, const char *label) {
+  put(b, st, EVK_DELTA, c, d, label);
+}
+
+static void release(prog_builder *b, int st, comp c, int64_t d, const char *label) {
+  put(b, st, EVK_DELTA, c, -d, label);
+}
+
+/* Records a retained tensor for --detail. */
+static void detail(prog_builder *b, const char *name, const char *shape, char tag, int64_t bytes) {
+  layer_prog *lp = b->lp;
+  tensor_row *r;
+  if (bytes == 0 || lp->n_detail >= (int)(sizeof lp->detail / sizeof lp->detail[0])) return;
+  r = &lp->detail[lp->n_detail++];
+  r->name = name;
+  r->shape = shape;
+  r->tag = tag;
+  r->bytes = bytes;
+  r->captured = 0;
+}
+
+static void detail_rows(prog_builder *b, const row_list *rl) {
+  int i;
+  for (i = 0; i < rl->n; i++) detail(b, rl->r[i].name, rl->r[i].shape, rl->r[i].tag, rl->r[i].bytes);
+}
+
+/* Bytes of the s3 rows kept by a deferred wgrad closure, or freed by the
+** backward (captured = 0). */
+static int64_t s3_bytes(const layer_plan *pl, int captured) {
+  int64_t t = 0;
+  int i;
+  for (i = 0; i < pl->s3.n; i++) {
+    if (pl->s3.r[i].captured == captured) t += pl->s3.r[i].bytes;
+  }
+  return t;
+}
+
+/* Stage 1 forward up to the routing (shared by every layer kind). */
+static void stage1_forward(prog_builder *b, const layer_plan *pl, int64_t s1, int64_t mH) {
+  put(b, ST_F1, EVK_UNSHARD_L, C_FSDP_T, 0, "all-gather of the layer's parameters");
+  alloc(b, ST_F1, C_LAYER_T, pl->s1_fwd_scratch, "stage-1 compiled forward (norm output, q/k)");
+  alloc(b, ST_F1, C_ACT, s1, "stage-1 saved set (attention, norms, router)");
+  release(b, ST_F1, C_LAYER_T, pl->s1_fwd_scratch, "stage-1 compiled forward done");
+  alloc(b, ST_F1, C_ACT, mH, "residual");
+  detail_rows(b, &pl->s1);
+  detail(b, "residual", "(m, H)", 'R', mH);
+}
+
+/* Stage 1 backward and the layer group's FSDP post-backward. */
+static void stage1_backward(prog_builder *b, const layer_plan *pl, int64_t s1, int64_t mH,
+                            int64_t pgrad) {
+  alloc(b, ST_B1, C_LAYER_T, pl->s1_bwd_scratch,
+        "stage-1 backward (recompute, dq/dk/dv, fp32 dq accumulator)");
+  put(b, ST_B1, EVK_PGRAD_L, C_LAYER_T, pgrad, "layer parameter grads (bf16)");
+  put(b, ST_B1, EVK_FOLD_L, C_ACCUM, 0, "layer group post-backward fold");
+  alloc(b, ST_B1, C_LAYER_T, mH, "input grad of the layer");
+  release(b, ST_B1, C_LAYER_T, pl->s1_bwd_scratch, "stage-1 backward done");
+  release(b, ST_B1, C_ACT, s1, "stage-1 saved set freed");
+}
+
+static void record_clear(prog_builder *b, int64_t mH) {
+  release(b, ST_BCLR, C_ACT, mH, "residual freed");
+  put(b, ST_BCLR, EVK_HOUT_FREE, C_ACT, mH, "layer output freed");
+  put(b, ST_BCLR, EVK_DY_FREE, C_LAYER_T, mH, "output grad freed");
+}
+
+/* The expert backward (S3_b) in its immediate and deferred forms. */
+static void expert_backward(prog_builder *b, const layer_plan *pl, const layout *lo,
+                            int64_t H2, int64_t x_bytes, int64_t scatter_grad) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t I = pl->mlp_inter, M = d->m_act;
+  int64_t dy = ck_mul(o, round_up(M, 1024), H2);
+  int64_t ddown = ck_mul4(o, M, I, 2, 1), gu = ck_mul4(o, 2, M, I, 2), xg = ck_mul(o, M, H2);
+  int64_t freed = s3_bytes(pl, 0), kept = s3_bytes(pl, 1);
+  int64_t wd = b->lp->n_wgrad > 0 ? b->lp->wgrad[b->lp->n_wgrad - 1] : 0, wgu = 0;
+  int v;
+  for (v = 0; v + 1 < b->lp->n_wgrad; v++) wgu = ck_add(o, wgu, b->lp->wgrad[v]);
+  for (v = 0; v < 2; v++) {
+    int st = v == 0 ? ST_B3I : ST_B3D;
+    alloc(b, st, C_LAYER_T, dy, "dy of the down projection (zero-padded gather grad)");
+    alloc(b, st, C_LAYER_T, ddown, "down-projection input grad");
+    if (v == 0) put(b, st, EVK_WGRAD_IMM, C_LAYER_T, wd, "down-projection weight grad");
+    alloc(b, st, C_LAYER_T, gu, "silu_mul backward: grad_g, grad_u");
+    release(b, st, C_ACT, freed, "g, u freed");
+    release(b, st, C_LAYER_T, ddown, "down-projection input grad consumed");
+    alloc(b, st, C_LAYER_T, ck_mul(o, 2, xg), "gate and up input grads");
+    release(b, st, C_LAYER_T, xg, "input grads summed");
+    if (v == 0) put(b, st, EVK_WGRAD_IMM, C_LAYER_T, wgu, "gate/up weight grads");
+    put(b, st, EVK_FOLD_X, C_ACCUM, 0, "experts group post-backward fold");
+    alloc(b, st, C_LAYER_T, scatter_grad, "scatter backward");
+    release(b, st, C_LAYER_T, xg, "expert input grad consumed");
+    if (v == 0) {
+      release(b, st, C_ACT, ck_add(o, x_bytes, kept), "scatter buffer and act freed");
+      release(b, st, C_LAYER_T, ck_add(o, gu, dy), "grad_g, grad_u, dy freed");
+    } else {
+      release(b, st, C_ACT, ck_add(o, x_bytes, kept), "scatter buffer and act captured");
+      release(b, st, C_LAYER_T, ck_add(o, gu, dy), "grad_g, grad_u, dy captured");
+      alloc(b, st, C_WGS, ck_add(o, ck_add(o, x_bytes, kept), ck_add(o, gu, dy)),
+            "deferred expert wgrad captures");
+    }
+  }
+  b->lp->capture = ck_add(o, ck_add(o, x_bytes, kept), ck_add(o, gu, dy));
+}
+
+/* Both B3 variants get the same trailing events. */
+static void b3_both(prog_builder *b, int kind, comp c, int64_t d, const char *label) {
+  put(b, ST_B3I, kind, c, d, label);
+  put(b, ST_B3D, kind, c, d, label);
+}
+
+static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, int64_t mH,
+                      int64_t pgrad) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t H2 = mH / d->m;                          /* H * 2 bytes per row */
+  int64_t m = d->m, k = d->top_k, ep = d->ep;
+  int64_t s1 = rows_total(&pl->s1), s3 = rows_total(&pl->s3);
+  int64_t x_bytes = ck_mul(o, d->r_rows, H2);
+  int64_t n_in8 = ck_mul(o, d->n_in, 8), mk = ck_mul(o, m, k);
+  int64_t s3_out = ck_mul(o, round_up(d->n_in, 1024), H2);
+  int64_t down_out = ck_mul(o, d->m_act, H2);
+  stage1_forward(b, pl, s1, mH);
+  alloc(b, ST_F1, C_ACT, ck_mul(o, mk, 4), "topk_weight (fp32)");
+  detail(b, "topk_weight (fp32)", "(m, k)", 'R', ck_mul(o, mk, 4));
+  if (ep > 1) {
+    int64_t disp = ck_mul(o, round_up(d->d_s, 1024), H2);
+    int64_t gath = ck_mul(o, round_up(d->d_r, 1024), H2);
+    int64_t comb = ck_mul(o, d->combine_rows, H2);
+    int64_t tdi = ck_mul4(o, m, ep, 8, 1), eidx = ck_mul4(o, mk, ep, 8, 1);
+    alloc(b, ST_F1, C_LAYER_T, mH, "x2 (post-attention norm output)");
+    alloc(b, ST_F1, C_ACT, tdi, "dispatch_token_idxs");
+    alloc(b, ST_F1, C_LAYER_T, tdi, "dedup_local_pos");
+    alloc(b, ST_F1, C_ACT, ck_mul(o, mk, 8), "moe_local_idxs");
+    alloc(b, ST_F1, C_LAYER_T, ck_mul(o, mk, 8), "sender expand_idx");
+    alloc(b, ST_F1, C_LAYER_T, eidx, "expert_idxs buffer");
+    alloc(b, ST_F1, C_LAYER_T, n_in8, "received_expand_idx");
+    alloc(b, ST_F1, C_ACT, n_in8, "expand_idx");
+    alloc(b, ST_F1, C_LAYER_T, disp, "dispatch buffer");
+    release(b, ST_F1, C_LAYER_T, ck_add(o, ck_add(o, tdi, ck_mul(o, mk, 8)), n_in8),
+            "dispatch preparation scratch freed");
+    release(b, ST_F1, C_LAYER_T, mH, "x2 freed");
+    alloc(b, ST_F2, C_LAYER_T, gath, "dispatch all-to-all output");
+    put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
+    release(b, ST_F3, C_LAYER_T, disp, "dispatch buffer freed");
+    alloc(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens");
+    alloc(b, ST_F3, C_ACT, x_bytes, "scatter buffer (grouped GEMM input)");
+    alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
+    release(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens freed");
+    alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
+    alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
+    release(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch freed");
+    alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
+    alloc(b, ST_F3, C_LAYER_T, s3_out, "expert output (to combine)");
+    release(b, ST_F3, C_LAYER_T, ck_add(o, down_out, gath), "down output and dispatch output freed");
+    alloc(b, ST_F4, C_ACT, comb, "combine all-to-all output");
+    release(b, ST_F5, C_LAYER_T, s3_out, "expert output freed");
+    alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
+    alloc(b, ST_F5, C_ACT, mH, "layer output");
+    release(b, ST_F5, C_LAYER_T, eidx, "expert_idxs buffer freed");
+    detail(b, "dispatch_token_idxs", "(m*ep)", 'S', tdi);
+    detail(b, "moe_local_idxs", "(m*k)", 'C', ck_mul(o, mk, 8));
+    detail(b, "expand_idx", "(n_in)", 'S', n_in8);
+    detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
+    detail(b, "reverse_shuffle_idxs, offs", "(n_in) + (E_loc)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
+    detail_rows(b, &pl->s3);
+    detail(b, "combine buffer", "(A(m*k), H)", 'R', comb);
+    detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, mk, 2));
+    /* Backward. */
+    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, H2), "combine output grad");
+    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
+    release(b, ST_B5, C_ACT, ck_mul(o, mk, 10), "stage-5 saved freed");
+    alloc(b, ST_B4, C_LAYER_T, s3_out, "combine all-to-all backward");
+    expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
+    b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
+    b3_both(b, EVK_DELTA, C_LAYER_T, gath, "dispatch gather grad");
+    b3_both(b, EVK_DELTA, C_ACT, -n_in8, "expand_idx freed");
+    b3_both(b, EVK_DELTA, C_LAYER_T, -ck_mul(o, d->n_in, H2), "scatter backward consumed");
+    alloc(b, ST_B2, C_LAYER_T, disp, "dispatch all-to-all backward");
+    alloc(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(m, 1024), H2), "x2 grad");
+    stage1_backward(b, pl, s1, mH, pgrad);
+    release(b, ST_B1, C_ACT, tdi, "dispatch_token_idxs freed");
+    release(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(m, 1024), H2), "x2 grad freed");
+    release(b, ST_B1, C_LAYER_T, ck_add(o, s3_out, disp), "all-to-all backward buffers freed");
+    release(b, ST_BCLR, C_ACT, ck_add(o, comb, ck_mul(o, mk, 4)), "combine buffer, topk_weight freed");
+    release(b, ST_BCLR, C_LAYER_T, ck_add(o, ck_mul(o, mk, H2), ck_add(o, ck_mul(o, mk, 4), gath)),
+            "record grads freed");
+  } else {
+    int64_t disp = ck_mul(o, mk, H2);
+    int64_t out = ck_mul(o, d->combine_rows, H2);
+    alloc(b, ST_F1, C_LAYER_T, mH, "x2 (post-attention norm output)");
+    alloc(b, ST_F1, C_ACT, disp, "dispatch tokens (x2 repeated k times, kept when EP = 1)");
+    release(b, ST_F1, C_LAYER_T, mH, "x2 freed");
+    put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
+    alloc(b, ST_F3, C_ACT, x_bytes, "scatter buffer (grouped GEMM input)");
+    alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
+    alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
+    alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
+    release(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch freed");
+    alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
+    alloc(b, ST_F3, C_ACT, out, "expert output (kept when EP = 1)");
+    release(b, ST_F3, C_LAYER_T, down_out, "down output freed");
+    alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
+    alloc(b, ST_F5, C_ACT, mH, "layer output");
+    detail(b, "dispatch tokens (x2 repeated k times)", "(m*k, H)", 'R', disp);
+    detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
+    detail(b, "reverse_shuffle_idxs, offs", "(m*k) + (E)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
+    detail_rows(b, &pl->s3);
+    detail(b, "expert output", "(A(m*k), H)", 'R', out);
+    detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, mk, 2));
+    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, H2), "expert output grad");
+    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
+    release(b, ST_B5, C_ACT, ck_mul(o, mk, 2), "stage-5 saved freed");
+    expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
+    b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
+    alloc(b, ST_B1, C_LAYER_T, mH, "x2 grad");
+    stage1_backward(b, pl, s1, mH, pgrad);
+    release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
+    release(b, ST_BCLR, C_ACT, ck_add(o, ck_add(o, disp, out), ck_mul(o, mk, 4)),
+            "dispatch tokens, expert output, topk_weight freed");
+    release(b, ST_BCLR, C_LAYER_T,
+            ck_add(o, ck_mul(o, mk, H2), ck_add(o, ck_mul(o, mk, 4), ck_mul(o, d->n_in, H2))),
+            "record grads freed");
+  }
+  record_clear(b, mH);
+}
+
+static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo, int64_t mH,
+                        int64_t pgrad) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t s1 = rows_total(&pl->s1);
+  int64_t gu = ck_mul4(o, 2, d->m, pl->mlp_inter, 2), act = ck_mul4(o, d->m, pl->mlp_inter, 2, 1);
+  stage1_forward(b, pl, s1, mH);
+  alloc(b, ST_F1, C_ACT, mH, "x2 (dense MLP input, kept)");
+  alloc(b, ST_F3, C_ACT, ck_add(o, gu, act), "g, u, act (dense MLP)");
+  alloc(b, ST_F3, C_ACT, mH, "MLP output (kept)");
+  alloc(b, ST_F5, C_ACT, mH, "layer output");
+  detail(b, "x2 (dense MLP input)", "(m, H)", 'R', mH);
+  detail(b, "g, u (silu_mul inputs)", "2 x (m, I)", 'S', gu);
+  detail(b, "act (down-proj input)", "(m, I)", 'S', act);
+  detail(b, "MLP output", "(m, H)", 'R', mH);
+  alloc(b, ST_B5, C_LAYER_T, mH, "MLP output grad");
+  b3_both(b, EVK_DELTA, C_LAYER_T, act, "down-projection input grad");
+  b3_both(b, EVK_DELTA, C_LAYER_T, gu, "silu_mul backward: grad_g, grad_u");
+  b3_both(b, EVK_DELTA, C_ACT, -gu, "g, u freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -act, "down-projection input grad consumed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, ck_mul(o, 2, mH), "gate and up input grads");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -mH, "input grads summed");
+  b3_both(b, EVK_DELTA, C_ACT, -act, "act freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -gu, "grad_g, grad_u freed");
+  stage1_backward(b, pl, s1, mH, pgrad);
+  release(b, ST_B1, C_ACT, mH, "x2 freed");
+  release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
+  release(b, ST_BCLR, C_ACT, mH, "MLP output freed");
+  release(b, ST_BCLR, C_LAYER_T, mH, "MLP output grad freed");
+  record_clear(b, mH);
+}
+
+/* Copies the builder's stage arrays into one allocation owned by lp. */
+static int prog_finish(prog_builder *b, layer_prog *lp) {
+  int total = 0, st, off = 0;
+  prog_ev *all;
+  for (st = 0; st < ST_COUNT; st++) total += b->n[st];
+  all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
+  if (all == NULL) return 0;
+  for (st = 0; st < ST_COUNT; st++) {
+    lp->st[st] = all + off;
+    lp->n[st] = b->n[st];
+    memcpy(all + off, b->e[st], (size_t)b->n[st] * sizeof *all);
+    off += b->n[st];
+  }
+  return 1;
+}
+
+memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+                      const rank_group *lg, const rank_group *xg, layer_prog *lp,
+                      memest_error *err) {
+  prog_builder *b;
+  layer_plan pl;
+  int64_t mH, pgrad;
+  int st, i;
+  memset(lp, 0, sizeof *lp);
+  memset(&pl, 0, sizeof pl);
+  b = calloc(1, sizeof *b);
+  if (b == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  b->lp = lp;
+  mc->arch->layer_plan(mc, &lo->d, layer, &pl);
+  lp->layer = layer;
+  lp->kind = pl.kind;
+  lp->moe = pl.moe;
+  mH = ck_mul4(&b->ovf, lo->d.m, mc->hidden, 2, 1);
+  lp->h_out = mH;
+  pgrad = ck_mul(&b->ovf, 2, lg->g.full_grad);
+  if (xg != NULL) {
+    /* The bf16 wgrad of each deferred projection, in inventory order (the
+    ** down projection last). */
+    for (i = xg->g.first; i < xg->g.first + xg->g.count && lp->n_wgrad < 3; i++) {
+      const param_desc *p = &ri->params[i].p;
+      if (!p->deferred) continue;
+      lp->wgrad[lp->n_wgrad++] = ck_mul4(&b->ovf, 2, p->d[0], p->d[1], p->d[2]);
+    }
+  }
+  if (pl.moe) moe_layer(b, &pl, lo, mH, pgrad);
+  else dense_layer(b, &pl, lo, mH, pgrad);
+  detail(b, "layer output", "(m, H)", 'R', mH);
+  for (st = ST_F1; st <= ST_F5; st++) {
+    for (i = 0; i < b->n[st]; i++) {
+      if (b->e[st][i].comp == C_ACT && b->e[st][i].kind == EVK_DELTA) {
+        lp->retained = ck_add(&b->ovf, lp->retained, b->e[st][i].d);
+      }
+    }
+  }
+  if (b->ovf || pl.ovf) {
+    free(b);
+    return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
+                   "the activation sizes of this run overflow 64-bit byte counts; use a smaller "
+                   "--sequence-length or --micro-batch-size");
+  }
+  if (!prog_finish(b, lp)) {
+    free(b);
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  free(b);
+  return MEMEST_OK;
+}
+
+void lay_free(layer_prog *lp) {
+  free(lp->st[0]);
+  memset(lp->st, 0, sizeof lp->st);
+}

@@ -1,0 +1,316 @@
+/*
+** layout.c — the parallel layout of one estimate: every check that spans
+** several inputs (divisibility, the trainer's asserts, the schedule's
+** minimum of 2*pp micro-batches), each with the nearest valid value as a
+** fix, and the sizes derived from a valid layout (spec §1, §4.1, §6).
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "presets.h"
+#include "sim.h"
+
+/* Spec §2.1: base layers per stage, the remainder handed out one at a time
+** to the first inner stage at the minimum, else the first stage at it. */
+void layout_partition(int64_t layers, int stages, int *first) {
+  int counts[2 * MEMEST_MAX_PP];
+  int64_t rem = layers % stages;
+  int i, r;
+  for (i = 0; i < stages; i++) counts[i] = (int)(layers / stages);
+  for (r = 0; r < rem; r++) {
+    int min = counts[0], best = -1;
+    for (i = 1; i < stages; i++) {
+      if (counts[i] < min) min = counts[i];
+    }
+    for (i = 1; i < stages - 1 && best < 0; i++) {
+      if (counts[i] == min) best = i;
+    }
+    for (i = 0; i < stages && best < 0; i++) {
+      if (counts[i] == min) best = i;
+    }
+    counts[best]++;
+  }
+  first[0] = 0;
+  for (i = 0; i < stages; i++) first[i + 1] = first[i] + counts[i];
+}
+
+int64_t layout_capacity(const memest_params *p) {
+  const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
+  if (g != NULL) return g->bytes;
+  return (int64_t)llround(p->gpu_memory_gb * GIB);
+}
+
+/* The divisor of n nearest to want that is at most cap (>= 1). */
+static int64_t nearest_divisor(int64_t n, int64_t want, int64_t cap) {
+  int64_t best = 1, d;
+  for (d = 1; d <= cap && d <= n; d++) {
+    if (n % d == 0 && llabs(d - want) <= llabs(best - want)) best = d;
+  }
+  return best;
+}
+
+/* The multiple of step nearest to v, at least lo. */
+static int64_t nearest_multiple(int64_t v, int64_t step, int64_t lo) {
+  int64_t down = v / step * step, up = down + step;
+  int64_t best = (v - down <= up - v && down >= lo) ? down : up;
+  if (best < lo) best = ceil_div(lo, step) * step;
+  return best;
+}
+
+typedef struct problems {
+  memest_error *errs;
+  int max, n;
+} problems;
+
+/* Returns the slot for the next problem (a scratch one past max). */
+static memest_error *next_problem(problems *pr, memest_error *scratch) {
+  memest_error *e = pr->n < pr->max ? &pr->errs[pr->n] : scratch;
+  pr->n++;
+  return e;
+}
+
+static int given(const memest_params *p, memest_param_id id) {
+  return (p->given >> id) & 1u;
+}
+
+static void check_missing(const memest_params *p, problems *pr) {
+  static const memest_param_id req[] = {
+    MEMEST_P_MODEL, MEMEST_P_PP_SIZE, MEMEST_P_EP_SIZE, MEMEST_P_CP_SIZE, MEMEST_P_TOTAL_GPUS,
+    MEMEST_P_MICRO_BATCH_SIZE, MEMEST_P_GLOBAL_BATCH_SIZE, MEMEST_P_SEQUENCE_LENGTH};
+  memest_error scratch;
+  size_t i;
+  for (i = 0; i < sizeof req / sizeof req[0]; i++) {
+    const memest_param_info *pi = memest_param_describe(req[i]);
+    if (!given(p, req[i])) {
+      err_set(next_problem(pr, &scratch), MEMEST_E_MISSING, pi->name,
+              "missing required parameter %s: %s (%s)", pi->flag, pi->meaning, pi->choose);
+    }
+  }
+  if (!given(p, MEMEST_P_GPU_MEMORY_GB) && !given(p, MEMEST_P_GPU)) {
+    err_set(next_problem(pr, &scratch), MEMEST_E_MISSING, "gpu_memory_gb",
+            "missing required parameter --gpu-memory-gb or --gpu: the GPU's memory capacity "
+            "(give --gpu h100|h200|b200|a100-80|a100-40, or --gpu-memory-gb N for N GiB)");
+  } else if (given(p, MEMEST_P_GPU_MEMORY_GB) && given(p, MEMEST_P_GPU)) {
+    err_set(next_problem(pr, &scratch), MEMEST_E_VALUE, "gpu",
+            "give either --gpu or --gpu-memory-gb, not both");
+  }
+}
+
+/* Checks that need the config and every layout input. */
+static void check_layout(const model_config *mc, const memest_params *p, problems *pr) {
+  memest_error scratch, *e;
+  int64_t pp = p->pp_size, ep = p->ep_size, cp = p->cp_size, mbs = p->micro_batch_size;
+  int64_t group, dp, unit;
+  if (ep > MEMEST_MAX_EP) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
+            "--ep-size %lld is above 32: the trainer's EP dispatch packs ranks into a 32-bit mask "
+            "and asserts ep <= 32; use --ep-size 32 or less",
+            (long long)ep);
+    err_fix(e, "ep_size=%lld", (long long)nearest_divisor(mc->experts > 0 ? mc->experts : 32, 32,
+                                                           MEMEST_MAX_EP));
+    return;
+  }
+  if (mc->experts > 0 && mc->experts % ep != 0) {
+    int64_t fix = nearest_divisor(mc->experts, ep, MEMEST_MAX_EP);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "ep_size",
+            "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
+            "experts); use a divisor of %lld such as %lld",
+            (long long)mc->experts, (long long)ep, (long long)mc->experts, (long long)fix);
+    err_fix(e, "ep_size=%lld", (long long)fix);
+  }
+  if (mc->experts == 0 && ep > 1) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "ep_size",
+            "--ep-size %lld needs experts, and this config has none (a dense model); use "
+            "--ep-size 1",
+            (long long)ep);
+    err_fix(e, "ep_size=1");
+  }
+  if (cp > 1 && !mc->arch->supports_cp) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_UNSUPPORTED, "cp_size",
+            "the trainer runs %s without context parallelism (it raises NotImplementedError for "
+            "cp > 1); use --cp-size 1",
+            mc->arch->title);
+    err_fix(e, "cp_size=1");
+  }
+  if (cp > 1 && p->sequence_length % (2 * cp) != 0) {
+    int64_t fix = nearest_multiple(p->sequence_length, 2 * cp, 2 * cp);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "sequence_length",
+            "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
+            "it); use %lld",
+            (long long)p->sequence_length, (long long)(2 * cp), (long long)fix);
+    err_fix(e, "sequence_length=%lld", (long long)fix);
+  }
+  if (mc->layers < 2 * pp) {
+    int64_t fix = mc->layers / 2 > 0 ? mc->layers / 2 : 1;
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "pp_size",
+            "the model has %lld layers, fewer than the 2*pp = %lld stages DualPipeV needs; use "
+            "--pp-size %lld or less",
+            (long long)mc->layers, (long long)(2 * pp), (long long)fix);
+    err_fix(e, "pp_size=%lld", (long long)fix);
+  }
+  group = pp * cp * ep;
+  if (p->total_gpus % group != 0) {
+    int64_t fix = nearest_multiple(p->total_gpus, group, group);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "total_gpus",
+            "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
+            "is not a whole number; use %lld GPUs (or change pp, ep or cp)",
+            (long long)p->total_gpus, (long long)group, (long long)fix);
+    err_fix(e, "total_gpus=%lld", (long long)fix);
+    return;
+  }
+  dp = p->total_gpus / group;
+  unit = mbs * dp * ep;
+  if (p->global_batch_size % unit != 0) {
+    int64_t fix = nearest_multiple(p->global_batch_size, unit, 2 * pp * unit);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+            "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
+            "= %lld; use %lld",
+            (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
+            (long long)unit, (long long)fix);
+    err_fix(e, "global_batch_size=%lld", (long long)fix);
+    return;
+  }
+  if (p->global_batch_size / unit < 2 * pp) {
+    int64_t chunks = p->global_batch_size / unit;
+    int64_t gbs_fix = 2 * pp * unit;
+    int64_t mbs_fix = 0, m;
+    for (m = mbs - 1; m >= 1 && mbs_fix == 0; m--) {
+      if (p->global_batch_size % (m * dp * ep) == 0 &&
+          p->global_batch_size / (m * dp * ep) >= 2 * pp)
+        mbs_fix = m;
+    }
+    e = next_problem(pr, &scratch);
+    if (mbs_fix > 0) {
+      err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+              "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
+              "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
+              (long long)chunks, (long long)(2 * pp), (long long)gbs_fix, (long long)mbs_fix);
+    } else {
+      err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+              "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
+              "asserts; use --global-batch-size %lld or more",
+              (long long)chunks, (long long)(2 * pp), (long long)gbs_fix);
+    }
+    err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
+    return;
+  }
+  if (p->global_batch_size / unit > MEMEST_MAX_CHUNKS) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LIMIT, "global_batch_size",
+            "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
+            "larger --micro-batch-size or a smaller --global-batch-size",
+            (long long)(p->global_batch_size / unit), (long long)MEMEST_MAX_CHUNKS);
+  }
+  if (p->pp_rank >= pp) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "pp_rank",
+            "--pp-rank %lld does not exist with --pp-size %lld; use 0..%lld, or -1 for every rank",
+            (long long)p->pp_rank, (long long)pp, (long long)(pp - 1));
+    err_fix(e, "pp_rank=-1");
+  }
+}
+
+int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
+                    int max) {
+  problems pr;
+  pr.errs = errs;
+  pr.max = max;
+  pr.n = 0;
+  check_missing(p, &pr);
+  if (pr.n == 0 && mc != NULL) check_layout(mc, p, &pr);
+  return pr.n;
+}
+
+/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (spec §4.1). */
+static double dedup_fraction(int64_t experts, int64_t e_loc, int64_t k) {
+  double ratio = 1.0;
+  int64_t i;
+  if (experts - e_loc < k) return 1.0;
+  for (i = 0; i < k; i++) ratio *= (double)(experts - e_loc - i) / (double)(experts - i);
+  return 1.0 - ratio;
+}
+
+static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {
+  run_dims *d = &lo->d;
+  int *o = &d->ovf;
+  int64_t mk, milli;
+  d->b = p->micro_batch_size;
+  d->s = p->sequence_length / p->cp_size;
+  d->m = ck_mul(o, d->b, d->s);
+  d->cp = p->cp_size;
+  d->ep = p->ep_size;
+  d->dp = lo->dp;
+  d->pp = lo->pp;
+  d->fp8 = p->fp8_training == MEMEST_FP8_DEEP_GEMM;
+  d->top_k = mc->experts > 0 ? mc->top_k : 0;
+  d->e_loc = mc->experts > 0 ? mc->experts / p->ep_size : 0;
+  mk = ck_mul(o, d->m, d->top_k);
+  if (d->ep > 1) {
+    double f = (double)CHOICE_ROUTING_FACTOR_NUM / CHOICE_ROUTING_FACTOR_DEN * p->ep_imbalance;
+    double ds = (double)d->m * (double)d->ep * dedup_fraction(mc->experts, d->e_loc, d->top_k);
+    int64_t cap = ck_mul(o, mk, d->ep);
+    milli = (int64_t)llround(f * 1000.0);
+    d->n_in = (int64_t)ceil((double)mk * f);
+    if (d->n_in > cap) d->n_in = cap;
+    d->d_s = (int64_t)ceil(ds);
+    d->d_r = (int64_t)ceil(ds * f);
+    if (d->d_r > d->n_in) d->d_r = d->n_in;
+  } else {
+    milli = 1000;
+    d->n_in = mk;
+    d->d_s = d->d_r = 0;
+  }
+  d->routing_milli = milli;
+  d->m_act = round_up(ck_add(o, d->n_in, ck_mul(o, CHOICE_GROUP_PAD_ROWS, d->e_loc)), 128);
+  d->r_rows = round_up(ck_add(o, d->n_in, ck_mul(o, 127, d->e_loc)), 1024);
+  d->combine_rows = round_up(mk, 1024);
+  if (d->m > ((int64_t)1 << 40) || mk > ((int64_t)1 << 46)) d->ovf = 1;
+}
+
+memest_code layout_build(const model_config *mc, const memest_params *p, layout *lo,
+                         memest_error *err) {
+  memest_error first;
+  int n = layout_problems(mc, p, &first, 1);
+  if (n > 0) {
+    if (err != NULL) *err = first;
+    return first.code;
+  }
+  memset(lo, 0, sizeof *lo);
+  lo->pp = p->pp_size;
+  lo->ep = p->ep_size;
+  lo->cp = p->cp_size;
+  lo->world = p->total_gpus;
+  lo->dp = p->total_gpus / (p->pp_size * p->cp_size * p->ep_size);
+  lo->mbs = p->micro_batch_size;
+  lo->gbs = p->global_batch_size;
+  lo->seq = p->sequence_length;
+  lo->chunks = lo->gbs / (lo->mbs * lo->dp * lo->ep);
+  if (p->sharding == MEMEST_HSDP) {
+    lo->w_x = lo->cp;
+    lo->w_o = lo->cp * lo->ep;
+  } else {
+    lo->w_x = lo->dp * lo->cp;
+    lo->w_o = lo->dp * lo->cp * lo->ep;
+  }
+  lo->capacity = layout_capacity(p);
+  lo->stages = (int)(2 * lo->pp);
+  layout_partition(mc->layers, lo->stages, lo->stage_first);
+  derive_tokens(mc, p, lo);
+  if (lo->d.ovf) {
+    return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
+                   "the token counts of this run (micro batch x sequence x experts per token) "
+                   "overflow 64-bit byte counts; use a smaller --sequence-length or "
+                   "--micro-batch-size");
+  }
+  return MEMEST_OK;
+}

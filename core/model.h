@@ -1,0 +1,143 @@
+/*
+** model.h — what an architecture file provides: the parsed config, its
+** per-layer parameter inventory and its per-layer saved tensors. The
+** schedule, FSDP and report code see architectures only through arch_ops.
+** Design note: docs/model.md ("Architectures").
+*/
+#ifndef MEMEST_MODEL_H
+#define MEMEST_MODEL_H
+
+#include <cjson/cJSON.h>
+
+#include "internal.h"
+
+/* Attention kind of one decoder layer. */
+enum { ATTN_FULL = 0, ATTN_SLIDING = 1, ATTN_LINEAR = 2 };
+
+struct arch_ops;
+
+/* A parsed HuggingFace config: the keys the trainer reads, per family. */
+typedef struct model_config {
+  const struct arch_ops *arch;
+  char model_type[48];
+  int64_t hidden, heads, kv_heads, head_dim, layers, vocab;
+  int64_t experts, top_k, moe_inter, dense_inter, shared_inter, n_shared;
+  int attention_bias, norm_topk_prob;
+  /* DeepSeek multi-head latent attention */
+  int64_t q_lora_rank, kv_lora_rank, qk_nope, qk_rope, v_head, first_k_dense;
+  /* Qwen3.5 Gated DeltaNet */
+  int64_t lin_k_heads, lin_v_heads, lin_k_dim, lin_v_dim, conv_kernel;
+  double partial_rotary;
+  int64_t sliding_window, mtp_layers;
+  unsigned char layer_attn[MEMEST_MAX_LAYERS];   /* ATTN_* per layer */
+  unsigned char layer_dense[MEMEST_MAX_LAYERS];  /* 1: dense MLP, no experts */
+  char warnings[4][320];
+  int n_warnings;
+} model_config;
+
+/* One parameter tensor. FSDP shards dim 0. */
+typedef struct param_desc {
+  const char *name;
+  int64_t d[3];          /* shape; unused trailing dims are 1 */
+  unsigned char ndim;
+  unsigned char expert;  /* inside mlp.experts: sharded over W_x */
+  unsigned char muon;    /* Muon under make_muon_optimizer, else AdamW */
+  unsigned char grad;    /* receives a gradient (gpt-oss sinks do not) */
+  unsigned char deferred;/* expert GEMM weight: wgrad deferred to W */
+  unsigned char fp8;     /* FP8 weight cache when FP8 training is on */
+} param_desc;
+
+#define PARAMS_PER_LAYER_MAX 32
+
+typedef struct param_list {
+  param_desc p[PARAMS_PER_LAYER_MAX];
+  int n;
+} param_list;
+
+/* A saved or transient tensor, for the simulator and for --detail. */
+typedef struct tensor_row {
+  const char *name;
+  const char *shape;     /* human-readable shape, static text */
+  int64_t bytes;
+  char tag;              /* 'R' record, 'S' eager op, 'C' compiled region */
+  unsigned char captured;/* expert rows: kept by a deferred wgrad closure */
+} tensor_row;
+
+#define ROWS_MAX 24
+
+typedef struct row_list {
+  tensor_row r[ROWS_MAX];
+  int n;
+} row_list;
+
+/* Sizes of one estimate that every layer plan needs (spec §4.1). */
+typedef struct run_dims {
+  int64_t b, s, m;          /* micro batch, local sequence, tokens per chunk */
+  int64_t cp, ep, dp, pp;
+  int64_t e_loc;            /* experts per rank */
+  int64_t top_k;
+  int64_t n_in;             /* routed (token, local expert) rows */
+  int64_t m_act;            /* grouped-GEMM rows */
+  int64_t r_rows;           /* scatter buffer rows */
+  int64_t d_s, d_r;         /* dedup rows sent / received */
+  int64_t combine_rows;     /* A(m*k) */
+  int64_t routing_milli;    /* routing factor x 1000 */
+  int fp8;
+  int ovf;                  /* sticky overflow flag */
+} run_dims;
+
+/* Per-layer tensors, as an architecture describes them. The generic MoE
+** and dense blocks in layer.c add what every layer shares. */
+typedef struct layer_plan {
+  const char *kind;         /* "MoE", "dense MLP", ... */
+  int moe;                  /* routed experts; else a dense MLP */
+  int64_t mlp_inter;        /* expert width I, or the dense MLP width */
+  row_list s1;              /* saved by stage 1; freed by its backward */
+  int64_t s1_fwd_scratch;   /* stage-1 forward transient above s1 */
+  int64_t s1_bwd_scratch;   /* stage-1 backward transient */
+  row_list s3;              /* saved by the expert / MLP ops */
+  int64_t s3_fwd_scratch;   /* expert forward transient beyond the generic */
+  int ovf;                  /* sticky overflow flag */
+} layer_plan;
+
+typedef struct arch_ops {
+  const char *model_type;   /* top-level model_type, e.g. "qwen3_moe" */
+  const char *title;        /* e.g. "Qwen3-MoE" */
+  int supports_cp;
+  /* Reads the family's keys from the config into mc. */
+  memest_code (*read)(const cJSON *root, model_config *mc, memest_error *err);
+  /* Appends layer `layer`'s parameters (experts with e_loc rows). */
+  void (*layer_params)(const model_config *mc, int layer, int64_t e_loc, param_list *out);
+  /* Describes layer `layer`'s saved tensors for one estimate. */
+  void (*layer_plan)(const model_config *mc, const run_dims *d, int layer, layer_plan *lp);
+  /* Width of the rotary cos/sin tables. */
+  int64_t (*rotary_dim)(const model_config *mc);
+  /* Whether forward_posemb gathers a per-chunk cos/sin copy. */
+  int posemb_copies;
+} arch_ops;
+
+/* config.c: parsing and key reading shared by the architecture files. */
+MEMEST_HIDDEN memest_code cfg_parse(const char *text, size_t len, model_config *mc,
+                                    memest_error *err);
+MEMEST_HIDDEN memest_code cfg_int(const cJSON *root, const char *key, int required,
+                                  int64_t dflt, int64_t lo, int64_t hi, int64_t *out,
+                                  memest_error *err);
+MEMEST_HIDDEN memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out,
+                                   memest_error *err);
+MEMEST_HIDDEN memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo,
+                                  double hi, double *out, memest_error *err);
+MEMEST_HIDDEN memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err);
+MEMEST_HIDDEN void cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+
+/* Helpers for architecture files. */
+MEMEST_HIDDEN void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
+                              int64_t d2, int ndim, int expert, int muon);
+MEMEST_HIDDEN void rows_add(row_list *rl, int *ovf, const char *name, const char *shape,
+                            char tag, int64_t a, int64_t b, int64_t c, int64_t d);
+MEMEST_HIDDEN int64_t rows_total(const row_list *rl);
+
+/* The families (arch_*.c). */
+extern MEMEST_HIDDEN const arch_ops arch_qwen3_moe;
+extern MEMEST_HIDDEN const arch_ops arch_generic_moe;
+
+#endif /* MEMEST_MODEL_H */

@@ -1,0 +1,371 @@
+/*
+** ops.c — one pipeline op (F, B, F|B or W) as an ordered walk over layer
+** programs (spec §2.3): prolog and epilog, FSDP all-gathers on first use,
+** gradient folds, deferred weight-gradient closures, and the exact stage
+** interleaving of an overlapped F|B. An op's effect depends only on its
+** kind, phases and the rank's state flags, so each distinct one is
+** evaluated once per rank and recalled from a small memo table.
+*/
+#include <string.h>
+
+#include "sim.h"
+
+typedef struct op_run {
+  sim_rank *sr;
+  comp_vec cur, at_peak;
+  int64_t total, peak;
+  const char *label;
+  unsigned flags0;          /* state at the start of the op */
+  unsigned flags;           /* state as the op leaves it */
+  int64_t imm_x, pgrad;     /* grads of the current layer awaiting a fold */
+} op_run;
+
+typedef struct mod_ctx {
+  int m;                    /* module index */
+  const module_inv *mi;
+  layer_prog *progs;
+  int sent;                 /* the module's output goes to another rank */
+} mod_ctx;
+
+static void emit(op_run *r, comp c, int64_t d, const char *label) {
+  if (d == 0) return;
+  r->cur.b[c] += d;
+  r->total = ck_add(&r->sr->ovf, r->total, d);
+  if (r->total > r->peak) {
+    r->peak = r->total;
+    r->at_peak = r->cur;
+    r->label = label;
+  }
+}
+
+static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, int kind) {
+  const rank_inv *ri = &r->sr->inv;
+  int layer = mc->mi->first_layer + li, i;
+  for (i = mc->mi->first_group; i < mc->mi->first_group + mc->mi->n_groups; i++) {
+    if (ri->groups[i].kind == kind && (kind >= G_EMBED || ri->groups[i].layer == layer))
+      return &ri->groups[i];
+  }
+  return NULL;
+}
+
+/* FSDP all-gather (spec §5.4): copy-in and flat output are transient; the
+** per-parameter unsharded tensors stay in `keep`. */
+static void unshard(op_run *r, const group_sizes *g, comp keep, const char *label) {
+  int *o = &r->sr->ovf;
+  int64_t copy_in = ck_mul(o, 2, g->sh), flat = ck_mul(o, ck_mul(o, 2, g->w), g->sh);
+  emit(r, C_FSDP_T, copy_in, label);
+  emit(r, C_FSDP_T, flat, label);
+  emit(r, keep, ck_mul(o, 2, g->un), label);
+  emit(r, C_FSDP_T, -flat, label);
+  emit(r, C_FSDP_T, -copy_in, label);
+}
+
+static unsigned mflag(const mod_ctx *mc, unsigned f) { return SF_MOD(f, mc->m); }
+
+/* Folds bf16 grads into the fp32 accumulator; the first fold of a step
+** creates it with .to(fp32) while the bf16 copy is alive (spec §5.4). */
+static void fold(op_run *r, int64_t accum_bytes, int has_accum, comp src, int64_t src_bytes,
+                 const char *label) {
+  if (!has_accum) emit(r, C_ACCUM, accum_bytes, label);
+  emit(r, src, -src_bytes, label);
+}
+
+static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
+  const rank_group *xg = group_of(r, mc, li, G_EXPERTS);
+  unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
+  unsigned acc = mflag(mc, li == 0 ? SF_ACCUM_X0 : SF_ACCUM_X);
+  int64_t pending = 0;
+  if (xg == NULL) return;
+  if (r->flags0 & pend) pending = ck_mul(&r->sr->ovf, 2, xg->g.full_deferred);
+  if (r->imm_x == 0 && pending == 0) return;
+  if (!(r->flags0 & acc)) emit(r, C_ACCUM, ck_mul(&r->sr->ovf, 4, xg->g.full_grad),
+                                "experts group post-backward: fp32 accumulators created");
+  emit(r, C_LAYER_T, -r->imm_x, "experts group post-backward fold");
+  emit(r, C_PENDING, -pending, "experts group post-backward fold");
+  r->imm_x = 0;
+  r->flags |= acc;
+  r->flags &= ~pend;
+}
+
+static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
+  const rank_group *lg = group_of(r, mc, li, G_LAYER);
+  if (lg == NULL || r->pgrad == 0) return;
+  fold(r, ck_mul(&r->sr->ovf, 4, lg->g.full_grad), (r->flags0 & mflag(mc, SF_ACCUM_L)) != 0,
+       C_LAYER_T, r->pgrad, "layer group post-backward fold");
+  r->pgrad = 0;
+  r->flags |= mflag(mc, SF_ACCUM_L);
+}
+
+/* Runs stage st of layer li of module mc. */
+static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
+  const layer_prog *lp = &mc->progs[li];
+  int top = li == mc->mi->n_layers - 1, i;
+  for (i = 0; i < lp->n[st]; i++) {
+    const prog_ev *e = &lp->st[st][i];
+    switch (e->kind) {
+      case EVK_DELTA: emit(r, (comp)e->comp, e->d, e->label); break;
+      case EVK_UNSHARD_L:
+      case EVK_UNSHARD_X:
+        if (!(r->flags0 & mflag(mc, SF_UNSHARDED))) {
+          const rank_group *g = group_of(r, mc, li, e->kind == EVK_UNSHARD_L ? G_LAYER : G_EXPERTS);
+          if (g != NULL) {
+            unshard(r, &g->g, C_UNSHARDED, e->label);
+            emit(r, C_FP8_CACHE, g->g.fp8_cache, "FP8 weight cache");
+          }
+        }
+        break;
+      case EVK_WGRAD_IMM:
+        emit(r, C_LAYER_T, e->d, e->label);
+        r->imm_x += e->d;
+        break;
+      case EVK_PGRAD_L:
+        emit(r, C_LAYER_T, e->d, e->label);
+        r->pgrad += e->d;
+        break;
+      case EVK_FOLD_X: fold_experts(r, mc, li); break;
+      case EVK_FOLD_L: fold_layer(r, mc, li); break;
+      case EVK_HOUT_FREE:
+        if (!(top && mc->sent)) emit(r, C_ACT, -e->d, e->label);
+        break;
+      case EVK_DY_FREE:
+        if (!top || mc->mi->last_stage) emit(r, C_LAYER_T, -e->d, e->label);
+        break;
+      default: break;
+    }
+  }
+}
+
+static void forward_layer(op_run *r, const mod_ctx *mc, int li) {
+  int st;
+  for (st = ST_F1; st <= ST_F5; st++) stage(r, mc, li, st);
+}
+
+static void backward_layer(op_run *r, const mod_ctx *mc, int li, int deferred) {
+  stage(r, mc, li, ST_B5);
+  stage(r, mc, li, ST_B4);
+  stage(r, mc, li, deferred ? ST_B3D : ST_B3I);
+  stage(r, mc, li, ST_B2);
+  stage(r, mc, li, ST_B1);
+  stage(r, mc, li, ST_BCLR);
+}
+
+/* Deferred expert wgrad closures of one layer (spec §5.3): each grad becomes
+** the pending bf16 .grad, or is added into an existing one. */
+static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending) {
+  const layer_prog *lp = &mc->progs[li];
+  int j;
+  for (j = 0; j < lp->n_wgrad; j++) {
+    if (has_pending) {
+      emit(r, C_LAYER_T, lp->wgrad[j], "deferred expert wgrad (added into the pending grad)");
+      emit(r, C_LAYER_T, -lp->wgrad[j], "deferred expert wgrad added");
+    } else {
+      emit(r, C_PENDING, lp->wgrad[j], "deferred expert wgrad (pending bf16 grad)");
+    }
+  }
+}
+
+static void prolog_forward(op_run *r, const mod_ctx *mc) {
+  const rank_group *g = group_of(r, mc, 0, G_EMBED);
+  int64_t un = g != NULL ? ck_mul(&r->sr->ovf, 2, g->g.un) : 0;
+  if (!(r->flags & SF_EMBED_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather");
+  emit(r, C_ACT, r->sr->mH, "embedding output");
+  emit(r, C_EDGE, -un, "embed_tokens resharded after forward");
+  r->flags &= ~SF_EMBED_RES;
+}
+
+static void prolog_backward(op_run *r, const mod_ctx *mc) {
+  const rank_group *g = group_of(r, mc, 0, G_EMBED);
+  int64_t gb;
+  if (g == NULL) return;
+  if (!(r->flags & SF_EMBED_RES)) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather (backward)");
+  r->flags |= SF_EMBED_RES;
+  gb = ck_mul(&r->sr->ovf, 2, g->g.full_grad);
+  emit(r, C_LAYER_T, gb, "embedding weight grad (dense bf16)");
+  fold(r, ck_mul(&r->sr->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_EMB) != 0, C_LAYER_T, gb,
+       "embed_tokens post-backward fold");
+  r->flags |= SF_ACCUM_EMB;
+  emit(r, C_ACT, -r->sr->mH, "embedding output freed");
+  emit(r, C_LAYER_T, -r->sr->mH, "input grad consumed by the embedding backward");
+}
+
+static int64_t epilog_saved(const op_run *r) {
+  const sim_rank *sr = r->sr;
+  int64_t rstd = sr->lo->d.m * 4;
+  if (CHOICE_EPILOG_NORM_FP32_COPY) rstd += sr->lo->d.m * sr->mc->hidden * 4;
+  return rstd + sr->mH;
+}
+
+static void epilog_forward(op_run *r, const mod_ctx *mc) {
+  const rank_group *g = group_of(r, mc, 0, G_HEAD);
+  int64_t un = g != NULL ? ck_mul(&r->sr->ovf, 2, g->g.un) : 0;
+  int64_t logits = ck_mul4(&r->sr->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1);
+  if (!(r->flags & SF_HEAD_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "lm_head all-gather");
+  emit(r, C_ACT, epilog_saved(r), "final norm and lm_head input");
+  emit(r, C_LOGITS, logits, "logits");
+  emit(r, C_LAYER_T, r->sr->lo->d.m * 4, "cross-entropy scratch");
+  emit(r, C_LAYER_T, -r->sr->lo->d.m * 4, "cross-entropy done");
+  emit(r, C_EDGE, -un, "lm_head resharded after forward");
+  r->flags &= ~SF_HEAD_RES;
+}
+
+static void epilog_backward(op_run *r, const mod_ctx *mc) {
+  const rank_group *g = group_of(r, mc, 0, G_HEAD);
+  int64_t logits = ck_mul4(&r->sr->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1), gb;
+  if (g == NULL) return;
+  if (!(r->flags & SF_HEAD_RES)) unshard(r, &g->g, C_EDGE, "lm_head all-gather (loss backward)");
+  r->flags |= SF_HEAD_RES;
+  gb = ck_mul(&r->sr->ovf, 2, g->g.full_grad);
+  emit(r, C_LAYER_T, gb, "lm_head weight grad (bf16)");
+  emit(r, C_LAYER_T, r->sr->mH, "lm_head input grad");
+  fold(r, ck_mul(&r->sr->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
+       "lm_head post-backward fold");
+  r->flags |= SF_ACCUM_HEAD;
+  emit(r, C_LOGITS, -logits, "logits freed after the loss backward");
+  emit(r, C_ACT, -epilog_saved(r), "final norm saved tensors freed");
+  emit(r, C_LAYER_T, r->sr->mH, "last layer output grad");
+  emit(r, C_LAYER_T, -r->sr->mH, "lm_head input grad consumed");
+}
+
+/* The per-chunk cos/sin gather (spec §3.5), freed after layer 0's backward. */
+static void posemb(op_run *r, int sign) {
+  emit(r, C_ACT, sign * r->sr->cossin, sign > 0 ? "rotary cos/sin gather" : "rotary cos/sin freed");
+}
+
+/* The end of a module's backward: the input grad goes to the pipeline. */
+static void backward_end(op_run *r, const mod_ctx *mc) {
+  if (mc->mi->stage0) {
+    prolog_backward(r, mc);
+  } else {
+    emit(r, C_LAYER_T, -r->sr->mH, "input grad handed to the pipeline");
+    emit(r, C_P2P, r->sr->mH, "input grad handed to the pipeline");
+  }
+}
+
+static void run_forward(op_run *r, const mod_ctx *mc) {
+  int li;
+  if (mc->mi->stage0) prolog_forward(r, mc);
+  posemb(r, 1);
+  for (li = 0; li < mc->mi->n_layers; li++) forward_layer(r, mc, li);
+  if (mc->mi->last_stage) epilog_forward(r, mc);
+  r->flags |= mflag(mc, SF_UNSHARDED);
+}
+
+static void run_backward(op_run *r, const mod_ctx *mc, int zb) {
+  int li;
+  if (mc->mi->last_stage) epilog_backward(r, mc);
+  for (li = mc->mi->n_layers - 1; li >= 0; li--) backward_layer(r, mc, li, zb);
+  posemb(r, -1);
+  backward_end(r, mc);
+  r->flags &= ~mflag(mc, SF_PENDING | SF_PENDING0);
+}
+
+static void run_weight(op_run *r, const mod_ctx *mc) {
+  int li;
+  for (li = 0; li < mc->mi->n_layers; li++) {
+    unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
+    wgrad_closures(r, mc, li, (r->flags0 & pend) != 0);
+  }
+  for (li = 0; li < mc->mi->n_layers; li++) {
+    emit(r, C_WGS, -mc->progs[li].capture, "deferred wgrad batch released");
+  }
+  r->flags |= mflag(mc, SF_PENDING | SF_PENDING0);
+}
+
+/* stage3_w inside an F|B: this layer's closures run right after its fold. */
+static void overlapped_weight(op_run *r, const mod_ctx *b, int li) {
+  if (b->progs[li].n_wgrad == 0) return;
+  wgrad_closures(r, b, li, 0);
+  emit(r, C_WGS, -b->progs[li].capture, "layer's deferred wgrad released");
+  r->flags |= mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
+}
+
+/* Spec §2.3, overlapped_forward_backward, step for step. */
+static void run_overlapped(op_run *r, const mod_ctx *f, const mod_ctx *b) {
+  int nf = f->mi->n_layers, nb = b->mi->n_layers, n = nf < nb ? nf : nb, l;
+  if (b->mi->last_stage) epilog_backward(r, b);
+  stage(r, b, nb - 1, ST_B5);
+  stage(r, b, nb - 1, ST_B4);
+  if (f->mi->stage0) prolog_forward(r, f);
+  posemb(r, 1);
+  stage(r, f, 0, ST_F1);
+  for (l = 0; l < n; l++) {
+    if (l > 0) {
+      stage(r, b, nb - l, ST_B1);
+      stage(r, b, nb - l - 1, ST_B5);
+      stage(r, b, nb - l, ST_BCLR);
+      stage(r, f, l - 1, ST_F4);
+      stage(r, b, nb - l - 1, ST_B4);
+      stage(r, f, l - 1, ST_F5);
+      stage(r, f, l, ST_F1);
+    }
+    stage(r, b, nb - l - 1, ST_B3D);
+    stage(r, f, l, ST_F2);
+    stage(r, b, nb - l - 1, ST_B2);
+    overlapped_weight(r, b, nb - l - 1);
+    stage(r, f, l, ST_F3);
+  }
+  stage(r, f, n - 1, ST_F4);
+  stage(r, b, nb - n, ST_B1);
+  stage(r, b, nb - n, ST_BCLR);
+  stage(r, f, n - 1, ST_F5);
+  if (nf == nb + 1) forward_layer(r, f, nf - 1);
+  if (nb == nf + 1) {
+    backward_layer(r, b, 0, !CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD);
+    if (!CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD) overlapped_weight(r, b, 0);
+    else r->flags &= ~mflag(b, SF_PENDING0);
+  }
+  posemb(r, -1);
+  backward_end(r, b);
+  if (f->mi->last_stage) epilog_forward(r, f);
+  r->flags |= mflag(f, SF_UNSHARDED);
+}
+
+static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
+  int rank = sr->inv.rank, last = rank == sr->lo->pp - 1;
+  mc->m = m;
+  mc->mi = &sr->inv.mod[m];
+  mc->progs = sr->progs[m];
+  mc->sent = !((rank == 0 && m == 1) || (last && m == 0));
+}
+
+static uint32_t memo_key(int kind, int pf, int pb, int zb, unsigned flags) {
+  return (uint32_t)kind | (uint32_t)pf << 2 | (uint32_t)pb << 3 | (uint32_t)zb << 4 |
+         (uint32_t)(flags & 0xFFFFFu) << 5;
+}
+
+const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigned flags) {
+  uint32_t key = memo_key(kind, pf, pb, zb, flags);
+  uint32_t h = (key * 2654435761u) >> 24;
+  memo_slot *slot;
+  op_run r;
+  mod_ctx f, b;
+  int i, c;
+  for (i = 0; i < MEMO_SLOTS; i++) {
+    slot = &sr->memo[(h + (uint32_t)i) % MEMO_SLOTS];
+    if (!slot->used) break;
+    if (slot->key == key) return &slot->r;
+  }
+  if (i == MEMO_SLOTS) slot = &sr->memo[h % MEMO_SLOTS]; /* full: evict */
+  memset(&r, 0, sizeof r);
+  r.sr = sr;
+  r.flags0 = r.flags = flags;
+  r.label = "start of the op";
+  mod_init(sr, pf, &f);
+  mod_init(sr, pb, &b);
+  switch (kind) {
+    case OP_F: run_forward(&r, &f); break;
+    case OP_B: run_backward(&r, &b, zb); break;
+    case OP_W: run_weight(&r, &b); break;
+    default: run_overlapped(&r, &f, &b); break;
+  }
+  slot->used = 1;
+  slot->key = key;
+  slot->r.net = r.cur;
+  slot->r.at_peak = r.at_peak;
+  slot->r.peak = r.peak;
+  slot->r.label = r.label;
+  slot->r.flags_after = r.flags;
+  slot->r.net_total = 0;
+  for (c = 0; c < C_COUNT; c++) slot->r.net_total += r.cur.b[c];
+  return &slot->r;
+}

@@ -1,0 +1,31 @@
+/*
+** presets.h — the model and GPU presets shipped with the library. The model
+** configs are the files in the presets directory, embedded at build time into
+** presets_data.c by scripts/embed-presets.cmake.
+*/
+#ifndef MEMEST_PRESETS_H
+#define MEMEST_PRESETS_H
+
+#include <stdint.h>
+
+#include "internal.h"
+
+typedef struct preset_model {
+  const char *name;   /* file name without .json */
+  const char *title;  /* from the config's _name_or_path */
+  const char *text;   /* the config.json text */
+} preset_model;
+
+extern MEMEST_HIDDEN const preset_model preset_models[];
+extern MEMEST_HIDDEN const int preset_model_count;
+
+typedef struct preset_gpu {
+  const char *name;
+  const char *title;
+  int64_t bytes;      /* capacity the driver reports to PyTorch */
+} preset_gpu;
+
+/* The GPU preset called name, or NULL. */
+MEMEST_HIDDEN const preset_gpu *preset_gpu_find(const char *name);
+
+#endif /* MEMEST_PRESETS_H */

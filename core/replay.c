@@ -1,0 +1,308 @@
+/*
+** replay.c — one pipeline rank through DualPipeV.step (spec §2.2, §2.4):
+** the 8-step schedule op by op, P2P receive buffers from posting to their
+** chunk's backward, sent tensors freed at the next commit, the last rank's
+** phase-0 to phase-1 hand-off, the zero-bubble weight-gradient queue, the
+** live chunk counts, the peak and a window of the timeline. Memory use is
+** O(layers + kept timeline events), whatever the number of chunks.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+void sim_apply(sim_rank *sr, comp c, int64_t delta) {
+  sr->cur.b[c] += delta;
+  sr->total = ck_add(&sr->ovf, sr->total, delta);
+}
+
+static int is_last(const sim_rank *sr) { return sr->inv.rank == sr->lo->pp - 1; }
+static int is_first(const sim_rank *sr) { return sr->inv.rank == 0; }
+
+/* Which P2P transfers exist at the pipeline's ends (spec §2.4). */
+static int recv_f(const sim_rank *sr, int ph) {
+  return !((is_first(sr) && ph == 0) || (is_last(sr) && ph == 1));
+}
+static int send_f(const sim_rank *sr, int ph) {
+  return !((is_first(sr) && ph == 1) || (is_last(sr) && ph == 0));
+}
+static int recv_b(const sim_rank *sr, int ph) {
+  return !((is_first(sr) && ph == 1) || (is_last(sr) && ph == 0));
+}
+static int send_b(const sim_rank *sr, int ph) {
+  return !((is_first(sr) && ph == 0) || (is_last(sr) && ph == 1));
+}
+
+static void recv_forward(sim_rank *sr, int ph) {
+  if (recv_f(sr, ph)) sim_apply(sr, C_P2P, sr->mH);
+}
+static void send_forward(sim_rank *sr, int ph) {
+  if (send_f(sr, ph)) sr->commit_act += sr->mH;
+}
+static void recv_backward(sim_rank *sr, int ph) {
+  if (recv_b(sr, ph)) sim_apply(sr, C_P2P, sr->mH);
+}
+static void send_backward(sim_rank *sr, int ph) {
+  if (send_b(sr, ph)) sr->commit_p2p += sr->mH;
+}
+
+/* Records a candidate peak of the whole step. */
+static void note_peak(sim_rank *sr, int64_t value, const comp_vec *at, const tl_event *ev) {
+  if (value <= sr->peak) return;
+  sr->peak = value;
+  sr->at_peak = *at;
+  sr->peak_ev = *ev;
+  sr->peak_ev.peak = value;
+  sr->peak_index = sr->n_events;
+}
+
+void sim_event(sim_rank *sr, tl_event *ev) {
+  ev->total = sr->total;
+  ev->live[0] = sr->live[0];
+  ev->live[1] = sr->live[1];
+  if (sr->keep_timeline && sr->n_events >= sr->tl_from && sr->n_events < sr->tl_to) {
+    sr->tl[sr->n_tl++] = *ev;
+  }
+  sr->n_events++;
+}
+
+typedef struct chunk_ids {
+  int64_t f[2], b[2];
+} chunk_ids;
+
+/* One op: commit (free what was sent), evaluate, bookkeeping. */
+static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, int pf, int pb,
+                  int zb) {
+  tl_event ev;
+  const op_result *res;
+  comp_vec at;
+  int64_t start;
+  int c;
+  memset(&ev, 0, sizeof ev);
+  ev.step = step;
+  ev.iter = iter;
+  ev.kind = kind;
+  ev.pf = pf;
+  ev.pb = pb;
+  ev.cf = (kind == OP_F || kind == OP_FB) ? ids->f[pf]++ : -1;
+  ev.cb = (kind == OP_B || kind == OP_FB) ? ids->b[pb]++ : -1;
+  if (kind == OP_W) ev.pb = sr->wgs_queue[sr->wgs_head % (int)(sizeof sr->wgs_queue / sizeof sr->wgs_queue[0])];
+  if (kind == OP_F || kind == OP_FB) sr->live[pf]++;
+  ev.live[0] = sr->live[0];
+  ev.live[1] = sr->live[1];
+  if (sr->commit_act > 0 || sr->commit_p2p > 0) {
+    ev.what = "pipeline receives posted";
+    note_peak(sr, sr->total, &sr->cur, &ev);
+    sim_apply(sr, C_ACT, -sr->commit_act);
+    sim_apply(sr, C_P2P, -sr->commit_p2p);
+    sr->commit_act = sr->commit_p2p = 0;
+  }
+  res = op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb, sr->flags);
+  start = sr->total;
+  ev.what = res->label;
+  ev.peak = ck_add(&sr->ovf, start, res->peak);
+  if (ev.peak > sr->peak || (sr->keep_timeline && sr->n_events >= sr->tl_from &&
+                             sr->n_events < sr->tl_to)) {
+    for (c = 0; c < C_COUNT; c++) at.b[c] = sr->cur.b[c] + res->at_peak.b[c];
+    ev.at_peak = at;
+    note_peak(sr, ev.peak, &at, &ev);
+  }
+  for (c = 0; c < C_COUNT; c++) sr->cur.b[c] += res->net.b[c];
+  sr->total = ck_add(&sr->ovf, sr->total, res->net_total);
+  sr->flags = res->flags_after;
+  if (kind == OP_B || kind == OP_FB) {
+    /* The received output grad (or the hand-off grad) and the chunk's
+    ** received input die with the backward. */
+    if (!(is_first(sr) && pb == 1)) sim_apply(sr, C_P2P, -sr->mH);
+    if (recv_f(sr, pb)) sim_apply(sr, C_P2P, -sr->mH);
+    sr->live[pb]--;
+    if (zb && kind == OP_B) {
+      int cap = (int)(sizeof sr->wgs_queue / sizeof sr->wgs_queue[0]);
+      sr->wgs_queue[sr->wgs_tail++ % cap] = pb;
+    }
+  }
+  if (kind == OP_W) sr->wgs_head++;
+  sim_event(sr, &ev);
+}
+
+static void forward_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int ph, int recv,
+                          int send) {
+  if (recv) recv_forward(sr, ph);
+  do_op(sr, ids, step, i, OP_F, ph, ph, 0);
+  if (send) send_forward(sr, ph);
+}
+
+static void backward_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int ph, int zb,
+                           int send) {
+  recv_backward(sr, ph);
+  do_op(sr, ids, step, i, OP_B, ph, ph, zb);
+  if (send) send_backward(sr, ph);
+}
+
+static void fb_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int pf, int pb, int recv0) {
+  if (recv0) recv_forward(sr, pf);
+  recv_backward(sr, pb);
+  do_op(sr, ids, step, i, OP_FB, pf, pb, 0);
+  send_forward(sr, pf);
+  send_backward(sr, pb);
+}
+
+static void weight_chunk(sim_rank *sr, chunk_ids *ids, int step, int i) {
+  do_op(sr, ids, step, i, OP_W, 0, 0, 0);
+}
+
+/* DualPipeV.step for rank r (spec §2.2). */
+static void schedule(sim_rank *sr) {
+  int64_t P = sr->lo->pp, N = sr->lo->chunks, r = sr->inv.rank, i;
+  int last = is_last(sr), zb;
+  chunk_ids ids;
+  memset(&ids, 0, sizeof ids);
+  for (i = 0; i < 2 * (P - r - 1); i++) forward_chunk(sr, &ids, 1, (int)i, 0, 1, 1);
+  recv_forward(sr, 0);
+  for (i = 0; i < r + 1; i++) {
+    forward_chunk(sr, &ids, 2, (int)i, 0, 0, 0);
+    recv_forward(sr, 0);
+    forward_chunk(sr, &ids, 2, (int)i, 1, 1, !last || i < r);
+    send_forward(sr, 0);
+  }
+  for (i = 0; i < P - r - 1; i++) {
+    backward_chunk(sr, &ids, 3, (int)i, 1, 1, 1);
+    recv_forward(sr, 1);
+    weight_chunk(sr, &ids, 3, (int)i);
+    forward_chunk(sr, &ids, 3, (int)i, 1, 0, 1);
+  }
+  for (i = 0; i < N - 2 * P + r + 1; i++) {
+    if (i == 0 && last) {
+      forward_chunk(sr, &ids, 4, 0, 0, 0, 0);
+      send_forward(sr, 1);
+      backward_chunk(sr, &ids, 4, 0, 1, 0, 0);
+      send_forward(sr, 0);
+      send_backward(sr, 1);
+    } else {
+      fb_chunk(sr, &ids, 4, (int)i, 0, 1, i != 0);
+    }
+    fb_chunk(sr, &ids, 4, (int)i, 1, 0, 1);
+  }
+  for (i = 0; i < P - r - 1; i++) {
+    backward_chunk(sr, &ids, 5, (int)i, 1, 0, 1);
+    fb_chunk(sr, &ids, 5, (int)i, 1, 0, 1);
+  }
+  zb = 0;
+  for (i = 0; i < r + 1; i++) {
+    if (i == (r + 1) / 2 && r % 2 == 1) zb = 1;
+    backward_chunk(sr, &ids, 6, (int)i, 1, zb, 1);
+    if (i == (r + 1) / 2 && r % 2 == 0) zb = 1;
+    backward_chunk(sr, &ids, 6, (int)i, 0, zb, 1);
+  }
+  for (i = 0; i < P - r - 1; i++) {
+    weight_chunk(sr, &ids, 7, (int)i);
+    backward_chunk(sr, &ids, 7, (int)i, 0, 1, 1);
+  }
+  for (i = 0; i < r + 1; i++) weight_chunk(sr, &ids, 8, (int)i);
+  if (sr->commit_act > 0 || sr->commit_p2p > 0) {
+    sim_apply(sr, C_ACT, -sr->commit_act);
+    sim_apply(sr, C_P2P, -sr->commit_p2p);
+    sr->commit_act = sr->commit_p2p = 0;
+  }
+}
+
+/* Static memory present from the start of the step (spec §3.4-§3.6). */
+static void step_start(sim_rank *sr) {
+  const layout *lo = sr->lo;
+  int *o = &sr->ovf;
+  memset(&sr->cur, 0, sizeof sr->cur);
+  sr->total = 0;
+  sr->flags = 0;
+  sr->live[0] = sr->live[1] = 0;
+  sr->commit_act = sr->commit_p2p = 0;
+  sr->wgs_head = sr->wgs_tail = 0;
+  sr->peak = -1;
+  sr->n_events = 0;
+  sr->n_tl = 0;
+  sim_apply(sr, C_MASTER, sr->inv.master_bytes);
+  sim_apply(sr, C_OPT_STATE, sr->inv.opt_state_bytes);
+  sim_apply(sr, C_ROTARY, ck_mul4(o, 2, lo->seq, sr->mc->arch->rotary_dim(sr->mc), 2));
+  if (sr->inv.rank == 0) {
+    sim_apply(sr, C_DATA, ck_mul4(o, 2, lo->gbs / (lo->dp * lo->ep), lo->d.s, 8));
+  }
+}
+
+memest_code sim_rank_run(sim_rank *sr, memest_error *err) {
+  int64_t limit = sr->params->timeline_limit;
+  int want = sr->params->timeline;
+  sr->keep_timeline = 0;
+  step_start(sr);
+  schedule(sr);
+  stepend_run(sr);
+  if (want && sr->ovf == 0) {
+    int64_t n = sr->n_events, from = 0, to = n;
+    if (limit > 0 && n > limit) {
+      from = sr->peak_index - limit / 2;
+      if (from < 0) from = 0;
+      if (from + limit > n) from = n - limit;
+      to = from + limit;
+    }
+    sr->tl = malloc((size_t)(to - from > 0 ? to - from : 1) * sizeof *sr->tl);
+    if (sr->tl == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the timeline");
+    sr->keep_timeline = 1;
+    sr->tl_from = from;
+    sr->tl_to = to;
+    step_start(sr);
+    schedule(sr);
+    stepend_run(sr);
+  }
+  if (sr->ovf) {
+    return err_set(err, MEMEST_E_OVERFLOW, "", "byte counts of this run overflow 64 bits");
+  }
+  return MEMEST_OK;
+}
+
+memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
+                          const memest_params *p, int rank, memest_error *err) {
+  memest_code rc;
+  int m, li;
+  memset(sr, 0, sizeof *sr);
+  sr->mc = mc;
+  sr->lo = lo;
+  sr->params = p;
+  if ((rc = inv_build(mc, lo, p, rank, &sr->inv, err))) return rc;
+  sr->mH = ck_mul4(&sr->ovf, lo->d.m, mc->hidden, 2, 1);
+  sr->cossin = mc->arch->posemb_copies ? ck_mul4(&sr->ovf, 2, lo->d.s, mc->arch->rotary_dim(mc), 2)
+                                       : 0;
+  for (m = 0; m < 2; m++) {
+    const module_inv *mi = &sr->inv.mod[m];
+    sr->progs[m] = calloc((size_t)(mi->n_layers > 0 ? mi->n_layers : 1), sizeof(layer_prog));
+    if (sr->progs[m] == NULL) {
+      sim_rank_free(sr);
+      return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    }
+    for (li = 0; li < mi->n_layers; li++) {
+      const rank_group *lg = NULL, *xg = NULL;
+      int g, layer = mi->first_layer + li;
+      for (g = mi->first_group; g < mi->first_group + mi->n_groups; g++) {
+        if (sr->inv.groups[g].layer != layer) continue;
+        if (sr->inv.groups[g].kind == G_LAYER) lg = &sr->inv.groups[g];
+        if (sr->inv.groups[g].kind == G_EXPERTS) xg = &sr->inv.groups[g];
+      }
+      rc = lay_build(mc, lo, &sr->inv, layer, lg, xg, &sr->progs[m][li], err);
+      if (rc != MEMEST_OK) {
+        sim_rank_free(sr);
+        return rc;
+      }
+    }
+  }
+  return MEMEST_OK;
+}
+
+void sim_rank_free(sim_rank *sr) {
+  int m, li;
+  for (m = 0; m < 2; m++) {
+    if (sr->progs[m] == NULL) continue;
+    for (li = 0; li < sr->inv.mod[m].n_layers; li++) lay_free(&sr->progs[m][li]);
+    free(sr->progs[m]);
+    sr->progs[m] = NULL;
+  }
+  inv_free(&sr->inv);
+  free(sr->tl);
+  sr->tl = NULL;
+}

@@ -1,0 +1,276 @@
+/*
+** report_json.c — the result as one JSON object (docs/result-json.md): the
+** same text for `memest --json` and for the WebAssembly engine. Integers
+** are exact byte counts. Also the component names and event labels that
+** the text report shares.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "sim.h"
+
+static const char *const comp_keys[C_COUNT] = {
+  "master_params", "optimizer_states", "unsharded_params", "edge_params",
+  "grad_accumulators", "pending_expert_grads", "sharded_grads", "rotary_tables",
+  "data_batch", "fp8_weight_cache", "activations", "logits", "p2p_buffers",
+  "wgrad_queue", "layer_transients", "fsdp_transients", "optimizer_transients",
+};
+
+static const char *const comp_titles[C_COUNT] = {
+  "fp32 master weights (sharded)", "optimizer states", "bf16 unsharded layer parameters",
+  "bf16 embed / lm_head (resident)", "fp32 gradient accumulators",
+  "pending bf16 expert grads", "fp32 sharded grads", "rotary tables", "data batch",
+  "FP8 weight caches", "saved activations", "logits", "P2P buffers",
+  "deferred wgrad captures", "in-layer temporaries", "FSDP temporaries",
+  "optimizer temporaries",
+};
+
+const char *comp_key(comp c) { return comp_keys[c]; }
+const char *comp_title(comp c) { return comp_titles[c]; }
+
+const char *tl_describe(const tl_event *e, char *buf, size_t size) {
+  switch (e->step) {
+    case 9:
+      snprintf(buf, size, "step end: FSDP fold and reduce-scatter, module %d", e->pf);
+      break;
+    case 10:
+      snprintf(buf, size, "optimizer step: %s", e->kind == 1 ? "Muon" : "AdamW");
+      break;
+    default:
+      if (e->kind == OP_F) {
+        snprintf(buf, size, "step %d i=%d: F%d chunk %lld", e->step, e->iter, e->pf,
+                 (long long)e->cf);
+      } else if (e->kind == OP_B) {
+        snprintf(buf, size, "step %d i=%d: B%d chunk %lld", e->step, e->iter, e->pb,
+                 (long long)e->cb);
+      } else if (e->kind == OP_FB) {
+        snprintf(buf, size, "step %d i=%d: F%d chunk %lld | B%d chunk %lld", e->step, e->iter,
+                 e->pf, (long long)e->cf, e->pb, (long long)e->cb);
+      } else {
+        snprintf(buf, size, "step %d i=%d: W (phase %d batch)", e->step, e->iter, e->pb);
+      }
+  }
+  return buf;
+}
+
+static void put_comps(strbuf *sb, const comp_vec *v, int from, int to) {
+  int c;
+  sb_put(sb, "{");
+  for (c = from; c < to; c++) {
+    sb_printf(sb, "%s\"%s\":%lld", c > from ? "," : "", comp_keys[c], (long long)v->b[c]);
+  }
+  sb_put(sb, "}");
+}
+
+static void put_event(strbuf *sb, const tl_event *e, int64_t index) {
+  char label[160];
+  sb_printf(sb, "{\"index\":%lld,\"step\":%d,\"label\":", (long long)index, e->step);
+  sb_json_str(sb, tl_describe(e, label, sizeof label));
+  sb_put(sb, ",\"what\":");
+  sb_json_str(sb, e->what != NULL ? e->what : "");
+  sb_printf(sb, ",\"total_bytes\":%lld,\"peak_bytes\":%lld,\"live_chunks\":[%d,%d],\"components\":",
+            (long long)e->total, (long long)e->peak, e->live[0], e->live[1]);
+  put_comps(sb, &e->at_peak, 0, C_COUNT);
+  sb_put(sb, "}");
+}
+
+/* "<op>: <what happened inside it>". */
+const char *peak_label(const tl_event *e, char *buf, size_t size) {
+  char op[160];
+  snprintf(buf, size, "%s: %s", tl_describe(e, op, sizeof op), e->what != NULL ? e->what : "");
+  return buf;
+}
+
+static const char *peak_phase(const tl_event *e) {
+  return e->step == 9 ? "step_end" : e->step == 10 ? "optimizer" : "pipeline";
+}
+
+static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) {
+  char label[400];
+  int64_t i;
+  sb_printf(sb,
+            "{\"pp_rank\":%d,\"stages\":[%d,%d],\"layers\":[%d,%d],\"parameters\":[%lld,%lld],"
+            "\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
+            "\"fragmentation_bytes\":%lld,\"peak_event\":",
+            rr->rank, rr->stages[0], rr->stages[1], rr->layers[0], rr->layers[1],
+            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->total,
+            (long long)rr->tensor_peak, (long long)rr->nonpt, (long long)rr->frag);
+  sb_json_str(sb, peak_label(&rr->peak_ev, label, sizeof label));
+  sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
+            (long long)rr->peak_index, peak_phase(&rr->peak_ev), rr->peak_ev.live[0],
+            rr->peak_ev.live[1]);
+  sb_put(sb, ",\"static\":");
+  put_comps(sb, &rr->at_peak, 0, C_FIRST_DYNAMIC);
+  sb_put(sb, ",\"dynamic\":");
+  put_comps(sb, &rr->at_peak, C_FIRST_DYNAMIC, C_COUNT);
+  sb_printf(sb, ",\"events_total\":%lld", (long long)rr->n_events);
+  if (r->params.timeline) {
+    sb_put(sb, ",\"events\":[");
+    for (i = 0; i < rr->n_tl; i++) {
+      if (i > 0) sb_put(sb, ",");
+      put_event(sb, &rr->tl[i], rr->tl_from + i);
+    }
+    sb_put(sb, "]");
+  }
+  sb_put(sb, "}");
+}
+
+static void put_inputs(strbuf *sb, const memest_result *r) {
+  const memest_params *p = &r->params;
+  sb_put(sb, "\"inputs\":{\"model\":");
+  sb_json_str(sb, p->model);
+  sb_printf(sb,
+            ",\"pp_size\":%lld,\"ep_size\":%lld,\"cp_size\":%lld,\"total_gpus\":%lld,"
+            "\"micro_batch_size\":%lld,\"global_batch_size\":%lld,\"sequence_length\":%lld,"
+            "\"gpu\":",
+            (long long)p->pp_size, (long long)p->ep_size, (long long)p->cp_size,
+            (long long)p->total_gpus, (long long)p->micro_batch_size,
+            (long long)p->global_batch_size, (long long)p->sequence_length);
+  sb_json_str(sb, p->gpu);
+  sb_printf(sb,
+            ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
+            "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
+            "\"fragmentation\":%.15g}",
+            (double)r->capacity / GIB, p->optimizer == MEMEST_MUON ? "muon" : "adamw",
+            p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
+            p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "deep-gemm" : "disabled",
+            (long long)p->pp_rank, p->ep_imbalance, p->fragmentation);
+}
+
+static void put_derived(strbuf *sb, const memest_result *r) {
+  const layout *lo = &r->lo;
+  const run_dims *d = &lo->d;
+  int i;
+  sb_printf(sb,
+            ",\"derived\":{\"dp\":%lld,\"num_chunks\":%lld,\"stages\":%d,\"layers_per_stage\":[",
+            (long long)lo->dp, (long long)lo->chunks, lo->stages);
+  for (i = 0; i < lo->stages; i++) {
+    sb_printf(sb, "%s%d", i ? "," : "", lo->stage_first[i + 1] - lo->stage_first[i]);
+  }
+  sb_printf(sb,
+            "],\"expert_shard_degree\":%lld,\"other_shard_degree\":%lld,\"experts_per_rank\":%lld,"
+            "\"local_sequence_length\":%lld}",
+            (long long)lo->w_x, (long long)lo->w_o, (long long)d->e_loc, (long long)d->s);
+  sb_printf(sb,
+            ",\"tokens\":{\"m\":%lld,\"top_k\":%lld,\"routing_factor\":%.3f,\"routed_rows\":%lld,"
+            "\"expert_rows\":%lld,\"scatter_rows\":%lld,\"dispatch_rows\":%lld,"
+            "\"receive_rows\":%lld,\"combine_rows\":%lld}",
+            (long long)d->m, (long long)d->top_k, (double)d->routing_milli / 1000.0,
+            (long long)d->n_in, (long long)d->m_act, (long long)d->r_rows, (long long)d->d_s,
+            (long long)d->d_r, (long long)d->combine_rows);
+}
+
+static void put_model(strbuf *sb, const memest_result *r) {
+  const model_config *mc = &r->mc;
+  sb_put(sb, ",\"model\":{\"name\":");
+  sb_json_str(sb, r->params.model);
+  sb_put(sb, ",\"model_type\":");
+  sb_json_str(sb, mc->model_type);
+  sb_put(sb, ",\"architecture\":");
+  sb_json_str(sb, mc->arch->title);
+  sb_printf(sb,
+            ",\"total_parameters\":%lld,\"layers\":%lld,\"hidden_size\":%lld,\"experts\":%lld,"
+            "\"experts_per_token\":%lld,\"vocab_size\":%lld}",
+            (long long)r->model_params, (long long)mc->layers, (long long)mc->hidden,
+            (long long)mc->experts, (long long)mc->top_k, (long long)mc->vocab);
+}
+
+static void put_ranked(strbuf *sb, const memest_result *r) {
+  const comp_vec *v = &r->ranks[r->worst].at_peak;
+  int used[C_COUNT] = {0}, k, c, first = 1;
+  sb_put(sb, ",\"components_ranked\":[");
+  for (k = 0; k < C_COUNT; k++) {
+    int best = -1;
+    for (c = 0; c < C_COUNT; c++) {
+      if (!used[c] && v->b[c] > 0 && (best < 0 || v->b[c] > v->b[best])) best = c;
+    }
+    if (best < 0) break;
+    used[best] = 1;
+    sb_printf(sb, "%s{\"component\":\"%s\",\"bytes\":%lld}", first ? "" : ",", comp_keys[best],
+              (long long)v->b[best]);
+    first = 0;
+  }
+  sb_put(sb, "]");
+}
+
+static void put_suggestions(strbuf *sb, const memest_result *r) {
+  int i;
+  sb_put(sb, ",\"suggestions\":[");
+  for (i = 0; i < r->n_sugg; i++) {
+    const suggestion *s = &r->sugg[i];
+    sb_put(sb, i ? ",{\"knob\":" : "{\"knob\":");
+    sb_json_str(sb, s->knob);
+    sb_put(sb, ",\"from\":");
+    sb_json_str(sb, s->from);
+    sb_put(sb, ",\"to\":");
+    sb_json_str(sb, s->to);
+    sb_printf(sb, ",\"peak_bytes\":%lld,\"saves_bytes\":%lld,\"status\":\"%s\",\"advice\":",
+              (long long)s->peak, (long long)s->saves, status_name(s->status));
+    sb_json_str(sb, s->advice);
+    sb_put(sb, "}");
+  }
+  sb_put(sb, "]");
+}
+
+static void put_detail(strbuf *sb, const memest_result *r) {
+  const rank_result *rr = &r->ranks[r->worst];
+  int i;
+  sb_printf(sb, ",\"detail\":{\"pp_rank\":%d,\"layer\":%d,\"layer_kind\":", rr->rank,
+            rr->detail_layer);
+  sb_json_str(sb, rr->detail_kind != NULL ? rr->detail_kind : "");
+  sb_printf(sb, ",\"retained_bytes_per_chunk\":%lld,\"live_chunks_at_peak\":[%d,%d],\"tensors\":[",
+            (long long)rr->detail_retained, rr->peak_ev.live[0], rr->peak_ev.live[1]);
+  for (i = 0; i < rr->n_detail; i++) {
+    const tensor_row *t = &rr->detail[i];
+    sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
+    sb_json_str(sb, t->name);
+    sb_put(sb, ",\"shape\":");
+    sb_json_str(sb, t->shape);
+    sb_printf(sb, ",\"tag\":\"%c\",\"bytes\":%lld}", t->tag, (long long)t->bytes);
+  }
+  sb_put(sb, "]}");
+}
+
+char *memest_result_json(const memest_result *r) {
+  strbuf sb;
+  char cmd[2048];
+  int i;
+  if (r == NULL) return NULL;
+  sb_init(&sb);
+  memest_params_command(&r->params, cmd, sizeof cmd);
+  sb_put(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"command\":");
+  sb_json_str(&sb, cmd);
+  sb_printf(&sb,
+            ",\"status\":\"%s\",\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
+            "\"gpu_capacity_bytes\":%lld,\"headroom_bytes\":%lld,\"headroom_fraction\":%.6f,"
+            "\"worst_rank\":%d,\"warnings\":[",
+            status_name(r->status), (long long)r->peak, (long long)r->tensor_peak,
+            (long long)r->capacity, (long long)r->headroom,
+            r->capacity > 0 ? (double)r->headroom / (double)r->capacity : 0.0,
+            r->ranks[r->worst].rank);
+  for (i = 0; i < r->n_warnings; i++) {
+    if (i > 0) sb_put(&sb, ",");
+    sb_json_str(&sb, r->warnings[i]);
+  }
+  sb_put(&sb, "],");
+  put_inputs(&sb, r);
+  put_derived(&sb, r);
+  put_model(&sb, r);
+  sb_printf(&sb,
+            ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"
+            "\"nccl_mesh\":%lld,\"fsdp_state\":%lld,\"first_forward\":%lld}",
+            (long long)r->nonpt, (long long)r->nonpt_parts[0], (long long)r->nonpt_parts[1],
+            (long long)r->nonpt_parts[2], (long long)r->nonpt_parts[3],
+            (long long)r->nonpt_parts[4]);
+  sb_put(&sb, ",\"ranks\":[");
+  for (i = 0; i < r->n_ranks; i++) {
+    if (i > 0) sb_put(&sb, ",");
+    put_rank(&sb, r, &r->ranks[i]);
+  }
+  sb_put(&sb, "]");
+  put_ranked(&sb, r);
+  put_suggestions(&sb, r);
+  if (r->params.detail) put_detail(&sb, r);
+  sb_put(&sb, "}");
+  return sb_finish(&sb);
+}

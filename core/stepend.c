@@ -1,0 +1,225 @@
+/*
+** stepend.c — the end of the step, which the measured peaks include:
+** FP8 caches freed, then each module's FSDP post-backward group by group
+** (fold pending grads, reshard, fp32 reduce-scatter; spec §2.5, §5.7), then
+** the optimizer step with its temporaries (Muon's updates and full-size
+** fp32 results, AdamW's foreach temporaries; spec §5.8) and zero_grad.
+*/
+#include <string.h>
+
+#include "sim.h"
+
+enum { STEP_END = 9, STEP_OPT = 10 };
+enum { SE_REDUCE = 0, SE_MUON = 1, SE_ADAMW = 2 };
+
+typedef struct se_event {
+  sim_rank *sr;
+  tl_event ev;
+} se_event;
+
+static void se_begin(se_event *e, sim_rank *sr, int step, int kind, int module) {
+  memset(&e->ev, 0, sizeof e->ev);
+  e->sr = sr;
+  e->ev.step = step;
+  e->ev.kind = kind;
+  e->ev.pf = e->ev.pb = module;
+  e->ev.cf = e->ev.cb = -1;
+  e->ev.peak = sr->total;
+  e->ev.at_peak = sr->cur;
+  e->ev.what = "start";
+}
+
+static void se_delta(se_event *e, comp c, int64_t d, const char *label) {
+  sim_rank *sr = e->sr;
+  if (d == 0) return;
+  sim_apply(sr, c, d);
+  if (sr->total > e->ev.peak) {
+    e->ev.peak = sr->total;
+    e->ev.at_peak = sr->cur;
+    e->ev.what = label;
+  }
+  if (sr->total > sr->peak) {
+    sr->peak = sr->total;
+    sr->at_peak = sr->cur;
+    sr->peak_ev = e->ev;
+    sr->peak_ev.live[0] = sr->live[0];
+    sr->peak_ev.live[1] = sr->live[1];
+    sr->peak_index = sr->n_events;
+  }
+}
+
+static void se_end(se_event *e) { sim_event(e->sr, &e->ev); }
+
+/* Whether group g (of layer index li within its module) holds pending bf16
+** expert grads and fp32 accumulators as the pipeline ends. */
+static int group_flag(const sim_rank *sr, const rank_group *g, int li, unsigned any,
+                      unsigned first) {
+  return (sr->flags & SF_MOD(li == 0 ? first : any, g->module)) != 0;
+}
+
+static int has_accum(const sim_rank *sr, const rank_group *g, int li) {
+  switch (g->kind) {
+    case G_LAYER: return (sr->flags & SF_MOD(SF_ACCUM_L, g->module)) != 0;
+    case G_EXPERTS: return group_flag(sr, g, li, SF_ACCUM_X, SF_ACCUM_X0);
+    case G_EMBED: return (sr->flags & SF_ACCUM_EMB) != 0;
+    default: return (sr->flags & SF_ACCUM_HEAD) != 0;
+  }
+}
+
+static int64_t resident_unsharded(sim_rank *sr, const rank_group *g, comp *where) {
+  int *o = &sr->ovf;
+  *where = C_UNSHARDED;
+  if (g->kind == G_EMBED || g->kind == G_HEAD) {
+    unsigned f = g->kind == G_EMBED ? SF_EMBED_RES : SF_HEAD_RES;
+    *where = C_EDGE;
+    return (sr->flags & f) ? ck_mul(o, 2, g->g.un) : 0;
+  }
+  return (sr->flags & SF_MOD(SF_UNSHARDED, g->module)) ? ck_mul(o, 2, g->g.un) : 0;
+}
+
+/* run_post_backward for one module (spec §5.7). */
+static void post_backward(sim_rank *sr, int m) {
+  const module_inv *mi = &sr->inv.mod[m];
+  int *o = &sr->ovf;
+  int64_t prev_rs = 0;
+  se_event e;
+  int i;
+  se_begin(&e, sr, STEP_END, SE_REDUCE, m);
+  for (i = mi->first_group; i < mi->first_group + mi->n_groups; i++) {
+    const rank_group *g = &sr->inv.groups[i];
+    int li = g->layer >= 0 ? g->layer - mi->first_layer : -1;
+    int accum = has_accum(sr, g, li);
+    comp where;
+    int64_t un = resident_unsharded(sr, g, &where);
+    se_delta(&e, C_FSDP_T, -prev_rs, "previous reduce-scatter input freed");
+    prev_rs = 0;
+    if (g->kind == G_EXPERTS && group_flag(sr, g, li, SF_PENDING, SF_PENDING0)) {
+      if (!accum) se_delta(&e, C_ACCUM, ck_mul(o, 4, g->g.full_grad), "pending grads folded (fp32)");
+      se_delta(&e, C_PENDING, -ck_mul(o, 2, g->g.full_deferred), "pending bf16 grads folded");
+      accum = 1;
+    }
+    se_delta(&e, where, -un, "parameters resharded");
+    if (!accum) continue;
+    prev_rs = ck_mul(o, 4, g->g.rs_in);
+    se_delta(&e, C_FSDP_T, prev_rs, "reduce-scatter input (fp32)");
+    se_delta(&e, C_ACCUM, -ck_mul(o, 4, g->g.full_grad), "accumulators copied out");
+    se_delta(&e, C_SHARDED_GRAD, ck_mul(o, 4, g->g.sh_grad), "sharded grads (fp32)");
+  }
+  se_delta(&e, C_FSDP_T, -prev_rs, "last reduce-scatter input freed");
+  se_end(&e);
+}
+
+/* Newton-Schulz temporaries of one parameter: a bf16 copy of the update,
+** the next iterate, and the (r x r) Gram matrix and polynomial per batch. */
+static int64_t ns_bytes(const rank_param *rp, int *o) {
+  int64_t batch = rp->p.ndim == 3 ? rp->p.d[0] : 1;
+  int64_t rows = rp->p.ndim == 3 ? rp->p.d[1] : rp->p.d[0];
+  int64_t cols = rp->p.ndim == 3 ? rp->p.d[2] : rp->p.d[1];
+  int64_t r = rows < cols ? rows : cols;
+  int64_t full = ck_mul4(o, rp->p.d[0], rp->p.d[1], rp->p.d[2], 1);
+  return ck_add(o, ck_mul(o, 4, full), ck_mul4(o, 4, batch, r, r));
+}
+
+static int64_t full_elems(const rank_param *rp, int *o) {
+  return ck_mul4(o, rp->p.d[0], rp->p.d[1], rp->p.d[2], 1);
+}
+
+/* The orthogonalisation path of a Muon parameter: bucketed per 1-D mesh of
+** size > 1, else local (spec §5.8). Returns the mesh size, 1 for local. */
+static int64_t muon_mesh(const sim_rank *sr, const rank_param *rp) {
+  if (sr->params->sharding == MEMEST_HSDP) return 1;
+  return rp->w;
+}
+
+static void muon_local(se_event *e, const rank_param *rp) {
+  int *o = &e->sr->ovf;
+  int64_t full = full_elems(rp, o), ns = ns_bytes(rp, o);
+  int64_t gathered = rp->w > 1 ? ck_mul(o, 4, full) : 0;
+  se_delta(e, C_OPT_T, gathered, "Muon full_tensor (fp32)");
+  se_delta(e, C_OPT_T, ns, "Muon Newton-Schulz (bf16)");
+  se_delta(e, C_OPT_T, ck_mul(o, 4, full), "Muon orthogonalised update (fp32, kept)");
+  se_delta(e, C_OPT_T, -ns, "Newton-Schulz temporaries freed");
+  se_delta(e, C_OPT_T, -gathered, "full_tensor freed");
+}
+
+/* One window of a bucket: gathers, owners' Newton-Schulz, broadcasts. */
+static void muon_window(se_event *e, const rank_param *const *win, int n) {
+  int *o = &e->sr->ovf;
+  int64_t gathers = 0, ns = 0;
+  int i;
+  for (i = 0; i < n; i++) {
+    int64_t t = ns_bytes(win[i], o);
+    gathers = ck_add(o, gathers, ck_mul(o, 4, full_elems(win[i], o)));
+    if (t > ns) ns = t;
+  }
+  se_delta(e, C_OPT_T, gathers, "Muon window gathers (fp32 full)");
+  se_delta(e, C_OPT_T, ns, "Muon Newton-Schulz (bf16)");
+  se_delta(e, C_OPT_T, -ns, "Newton-Schulz temporaries freed");
+  se_delta(e, C_OPT_T, gathers, "Muon broadcast results (fp32 full, kept)");
+  se_delta(e, C_OPT_T, -gathers, "Muon window gathers freed");
+}
+
+static void muon_step(sim_rank *sr) {
+  const rank_inv *ri = &sr->inv;
+  int *o = &sr->ovf;
+  const rank_param *win[4096];
+  int64_t results = 0, mesh;
+  int i, pass;
+  se_event e;
+  se_begin(&e, sr, STEP_OPT, SE_MUON, 0);
+  se_delta(&e, C_OPT_T, ck_mul(o, 4, ri->sh_muon), "Muon updates (fp32, sharded)");
+  /* Local parameters first, then one bucket per mesh size. */
+  for (i = 0; i < ri->n_params; i++) {
+    const rank_param *rp = &ri->params[i];
+    if (!rp->p.muon || !rp->p.grad || muon_mesh(sr, rp) > 1) continue;
+    muon_local(&e, rp);
+    results = ck_add(o, results, ck_mul(o, 4, full_elems(rp, o)));
+  }
+  for (pass = 0; pass < 2; pass++) {
+    int n = 0;
+    int64_t size = pass == 0 ? sr->lo->w_x : sr->lo->w_o, cap;
+    if (pass == 1 && sr->lo->w_o == sr->lo->w_x) break;
+    cap = 4 * size > 8 ? 4 * size : 8;
+    if (cap > (int64_t)(sizeof win / sizeof win[0])) cap = (int64_t)(sizeof win / sizeof win[0]);
+    for (i = 0; i < ri->n_params; i++) {
+      const rank_param *rp = &ri->params[i];
+      mesh = muon_mesh(sr, rp);
+      if (!rp->p.muon || !rp->p.grad || mesh <= 1 || rp->w != size) continue;
+      win[n++] = rp;
+      results = ck_add(o, results, ck_mul(o, 4, full_elems(rp, o)));
+      if (n == cap) {
+        muon_window(&e, win, n);
+        n = 0;
+      }
+    }
+    if (n > 0) muon_window(&e, win, n);
+  }
+  se_delta(&e, C_OPT_T, -results, "Muon results applied and freed");
+  se_delta(&e, C_OPT_T, -ck_mul(o, 4, ri->sh_muon), "Muon updates freed");
+  se_delta(&e, C_SHARDED_GRAD, -ck_mul(o, 4, ri->sh_muon), "zero_grad (Muon parameters)");
+  se_end(&e);
+}
+
+static void adamw_step(sim_rank *sr, int64_t sh) {
+  int *o = &sr->ovf;
+  se_event e;
+  se_begin(&e, sr, STEP_OPT, SE_ADAMW, 0);
+  se_delta(&e, C_OPT_T, ck_mul(o, 4, sh), "AdamW foreach sqrt(exp_avg_sq) (fp32)");
+  se_delta(&e, C_OPT_T, -ck_mul(o, 4, sh), "AdamW temporaries freed");
+  se_delta(&e, C_SHARDED_GRAD, -ck_mul(o, 4, sh), "zero_grad (AdamW parameters)");
+  se_end(&e);
+}
+
+void stepend_run(sim_rank *sr) {
+  se_event e;
+  se_begin(&e, sr, STEP_END, SE_REDUCE, 0);
+  se_delta(&e, C_FP8_CACHE, -sr->cur.b[C_FP8_CACHE], "FP8 weight caches freed");
+  post_backward(sr, 0);
+  post_backward(sr, 1);
+  if (sr->params->optimizer == MEMEST_MUON) {
+    muon_step(sr);
+    adamw_step(sr, sr->inv.sh_adam);
+  } else {
+    adamw_step(sr, ck_add(&sr->ovf, sr->inv.sh_muon, sr->inv.sh_adam));
+  }
+}

@@ -1,0 +1,244 @@
+/*
+** memest.h — the public C API of memest, a GPU-memory calculator for
+** DualPipeV Mixture-of-Experts training with FSDP, EP and CP.
+**
+** This header is the only one the CLI (core/cli.c) and the WebAssembly glue
+** (web/wasm_api.c) include. The design notes live in docs/design.md.
+*/
+#ifndef MEMEST_H
+#define MEMEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* {======================================================================
+** Version
+** ======================================================================= */
+#define MEMEST_VERSION_MAJOR 0
+#define MEMEST_VERSION_MINOR 3
+#define MEMEST_VERSION_PATCH 0
+#define MEMEST_VERSION "0.3.0"
+
+/* The library's version string, e.g. "0.3.0". Static storage. */
+const char *memest_version(void);
+/* }====================================================================== */
+
+/* {======================================================================
+** Errors
+**
+** Every fallible call returns MEMEST_OK (0) or an error code, and fills a
+** caller-supplied memest_error. Nothing is kept in global state.
+** ======================================================================= */
+typedef enum memest_code {
+  MEMEST_OK = 0,
+  MEMEST_E_MISSING,      /* a required parameter was not given */
+  MEMEST_E_UNKNOWN,      /* unknown parameter name or enum value */
+  MEMEST_E_VALUE,        /* a value is not a number, zero, negative, ... */
+  MEMEST_E_LIMIT,        /* a value is beyond a documented limit */
+  MEMEST_E_LAYOUT,       /* the parallel layout is impossible */
+  MEMEST_E_JSON,         /* the config is not well-formed JSON */
+  MEMEST_E_CONFIG,       /* a config key is missing or of the wrong type */
+  MEMEST_E_UNSUPPORTED,  /* the trainer cannot run this model or option */
+  MEMEST_E_OVERFLOW,     /* a byte count would not fit in 64 bits */
+  MEMEST_E_IO,           /* a file could not be read (CLI only) */
+  MEMEST_E_NOMEM         /* the host ran out of memory */
+} memest_code;
+
+typedef struct memest_error {
+  memest_code code;
+  char field[48];     /* snake_case parameter or config key, or "" */
+  char message[768];  /* one sentence naming the problem and the fix */
+  char fix[96];       /* a nearer valid input as "name=value[,name=value]", or "" */
+  int line;           /* 1-based line in the config for MEMEST_E_JSON, else 0 */
+  int column;         /* 1-based column, likewise */
+} memest_error;
+
+/* The stable name of a code, e.g. "layout" for MEMEST_E_LAYOUT. */
+const char *memest_code_name(memest_code code);
+/* }====================================================================== */
+
+/* {======================================================================
+** Parameters
+**
+** A memest_params holds one estimate's inputs. memest_params_init() sets
+** every optional input to its default and marks the required ones unset;
+** memest_params_set() takes a value as text by its snake_case name
+** ("pp_size") or its CLI flag ("--pp-size") and validates it, so that the
+** CLI and the WebAssembly engine accept and refuse exactly the same input.
+** ======================================================================= */
+typedef enum memest_optimizer { MEMEST_ADAMW = 0, MEMEST_MUON = 1 } memest_optimizer;
+typedef enum memest_sharding { MEMEST_FSDP = 0, MEMEST_HSDP = 1 } memest_sharding;
+typedef enum memest_fp8 { MEMEST_FP8_DISABLED = 0, MEMEST_FP8_DEEP_GEMM = 1 } memest_fp8;
+
+/* Bit for each parameter in memest_params.given. */
+typedef enum memest_param_id {
+  MEMEST_P_MODEL = 0,
+  MEMEST_P_PP_SIZE,
+  MEMEST_P_EP_SIZE,
+  MEMEST_P_CP_SIZE,
+  MEMEST_P_TOTAL_GPUS,
+  MEMEST_P_MICRO_BATCH_SIZE,
+  MEMEST_P_GLOBAL_BATCH_SIZE,
+  MEMEST_P_SEQUENCE_LENGTH,
+  MEMEST_P_GPU_MEMORY_GB,
+  MEMEST_P_GPU,
+  MEMEST_P_FP8_TRAINING,
+  MEMEST_P_PP_RANK,
+  MEMEST_P_EP_IMBALANCE,
+  MEMEST_P_FRAGMENTATION,
+  MEMEST_P_OPTIMIZER,
+  MEMEST_P_SHARDING,
+  MEMEST_P_DETAIL,
+  MEMEST_P_TIMELINE,
+  MEMEST_P_TIMELINE_LIMIT,
+  MEMEST_P_COUNT
+} memest_param_id;
+
+typedef struct memest_params {
+  char model[512];             /* preset name or config path (a label) */
+  int64_t pp_size;
+  int64_t ep_size;
+  int64_t cp_size;
+  int64_t total_gpus;
+  int64_t micro_batch_size;
+  int64_t global_batch_size;
+  int64_t sequence_length;
+  double gpu_memory_gb;        /* capacity in GiB (N * 2^30 bytes) */
+  char gpu[16];                /* GPU preset name, or "" */
+  memest_fp8 fp8_training;
+  int64_t pp_rank;             /* -1: every rank, report the worst */
+  double ep_imbalance;         /* >= 1.0, multiplies the routed rows */
+  double fragmentation;        /* allocator overhead on tensor bytes */
+  memest_optimizer optimizer;
+  memest_sharding sharding;
+  int detail;                  /* 0/1: per-tensor tables */
+  int timeline;                /* 0/1: keep the event timeline */
+  int64_t timeline_limit;      /* events reported (0 = all) */
+  uint32_t given;              /* 1u << memest_param_id for each set */
+} memest_params;
+
+void memest_params_init(memest_params *p);
+
+/* Sets parameter `name` ("pp_size" or "--pp-size") from `value`.
+** Returns MEMEST_OK, or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT
+** with `err` naming the parameter and the accepted values. */
+memest_code memest_params_set(memest_params *p, const char *name,
+                              const char *value, memest_error *err);
+
+/* Describes parameter `id` for help texts and forms. */
+typedef struct memest_param_info {
+  const char *name;        /* snake_case, e.g. "pp_size" */
+  const char *flag;        /* CLI flag, e.g. "--pp-size" */
+  const char *kind;        /* "int", "number", "enum", "bool", "text" */
+  const char *meaning;     /* what it is */
+  const char *choose;      /* how to choose it */
+  const char *choices;     /* enum values separated by '|', or "" */
+  const char *default_text;/* default for optional ones, "" if required */
+  int required;            /* 1 for the nine required inputs */
+} memest_param_info;
+
+const memest_param_info *memest_param_describe(memest_param_id id);
+
+/* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
+** truncated to size). Returns the length it needed. */
+size_t memest_params_command(const memest_params *p, char *buf, size_t size);
+/* }====================================================================== */
+
+/* {======================================================================
+** Presets: models and GPUs shipped with the library
+** ======================================================================= */
+int memest_model_preset_count(void);
+const char *memest_model_preset_name(int i);     /* e.g. "qwen3-30b-a3b" */
+const char *memest_model_preset_title(int i);    /* e.g. "Qwen3-30B-A3B" */
+/* The preset's config.json text (static storage), or NULL if unknown. */
+const char *memest_model_preset_config(const char *name);
+
+int memest_gpu_preset_count(void);
+const char *memest_gpu_preset_name(int i);       /* e.g. "h100" */
+const char *memest_gpu_preset_title(int i);      /* e.g. "H100 SXM 80 GB" */
+uint64_t memest_gpu_preset_bytes(int i);         /* capacity the driver reports */
+/* }====================================================================== */
+
+/* {======================================================================
+** Estimating
+** ======================================================================= */
+typedef struct memest_result memest_result;
+
+/* Estimates the run described by `config` (a HuggingFace config.json of
+** `config_len` bytes; NULL means the preset named p->model) and `p`.
+** On success *out owns a result to free with memest_result_free().
+** Warnings do not fail the call; they are part of the result. */
+memest_code memest_estimate(const char *config, size_t config_len,
+                            const memest_params *p, memest_result **out,
+                            memest_error *err);
+
+/* Checks the inputs as memest_estimate would, without simulating. Writes
+** up to `max` problems into errs[] and returns how many were found (0 when
+** the inputs are valid; the count may exceed max). */
+int memest_validate(const char *config, size_t config_len,
+                    const memest_params *p, memest_error *errs, int max);
+
+void memest_result_free(memest_result *r);
+
+/* Headline figures of a result. */
+typedef enum memest_status { MEMEST_FITS_OK = 0, MEMEST_FITS_TIGHT = 1, MEMEST_FITS_OOM = 2 } memest_status;
+memest_status memest_result_status(const memest_result *r);
+uint64_t memest_result_peak_bytes(const memest_result *r);         /* grand total, worst rank */
+uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch tensors, max over ranks */
+uint64_t memest_result_capacity_bytes(const memest_result *r);
+int64_t memest_result_headroom_bytes(const memest_result *r);
+int memest_result_worst_rank(const memest_result *r);
+
+/* The result as one JSON object (the CLI's --json) or as the CLI's text
+** report. The string is allocated; free it with memest_free(). NULL when
+** out of memory. */
+char *memest_result_json(const memest_result *r);
+char *memest_result_text(const memest_result *r);
+
+void memest_free(void *ptr);
+/* }====================================================================== */
+
+/* {======================================================================
+** Planning: sweeps over layouts, minimum sizes and comparisons
+** ======================================================================= */
+typedef struct memest_plan memest_plan;
+
+/* A plan request. Every list holds up to MEMEST_PLAN_VALUES values; a list
+** with n == 0 is enumerated over every valid value. */
+#define MEMEST_PLAN_VALUES 64
+typedef struct memest_plan_list {
+  int n;
+  int64_t v[MEMEST_PLAN_VALUES];
+} memest_plan_list;
+
+typedef enum memest_plan_mode {
+  MEMEST_PLAN_LAYOUTS = 0,  /* rank every valid layout by headroom */
+  MEMEST_PLAN_VARY = 1,     /* smallest value of one parameter that is OK */
+  MEMEST_PLAN_COMPARE = 2   /* side by side, with per-component deltas */
+} memest_plan_mode;
+
+typedef struct memest_plan_request {
+  memest_plan_mode mode;
+  memest_params base;          /* fixed inputs (model label, GPU, options) */
+  memest_plan_list pp, ep, cp, dp, total_gpus, nodes, mbs, gbs, seq;
+  int64_t gpus_per_node;       /* 0: not given */
+  char vary[24];               /* for MEMEST_PLAN_VARY: "pp", "ep", ... */
+} memest_plan_request;
+
+memest_code memest_plan_run(const char *config, size_t config_len,
+                            const memest_plan_request *req, memest_plan **out,
+                            memest_error *err);
+char *memest_plan_json(const memest_plan *plan);
+char *memest_plan_text(const memest_plan *plan);
+void memest_plan_free(memest_plan *plan);
+/* }====================================================================== */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMEST_H */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what building and testing memest needs on Debian 12, and only what
+# is missing: compilers and cJSON (native), Emscripten and cJSON's Debian
+# source package (WebAssembly), Chromium (page tests), and the npm packages
+# pinned in package-lock.json. Safe to run again; quick when nothing is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in build-essential cmake pkg-config libcjson-dev emscripten chromium dpkg-dev clang libclang-rt-14-dev; do
+  have_pkg "$pkg" || need_apt+=("$pkg")
+done
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]}"
+  as_root apt-get update -q
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q --no-install-recommends "${need_apt[@]}"
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js 20 or later is needed (found $(node --version)); install it and run again" >&2
+  exit 1
+fi
+
+# cJSON's Debian source package, for the WebAssembly build (never committed).
+if [ ! -f third_party/cjson/cJSON.c ]; then
+  if ! ls /etc/apt/sources.list.d/memest-deb-src.sources >/dev/null 2>&1; then
+    src=/etc/apt/sources.list.d/debian.sources
+    if [ -f "$src" ]; then
+      # Derive deb-src stanzas from the existing deb822 sources.
+      sed -e 's/^Types: deb$/Types: deb-src/' "$src" | as_root tee /etc/apt/sources.list.d/memest-deb-src.sources >/dev/null
+    elif [ -f /etc/apt/sources.list ]; then
+      grep -E '^deb ' /etc/apt/sources.list | sed -e 's/^deb /deb-src /' | as_root tee /etc/apt/sources.list.d/memest-deb-src.list >/dev/null
+    fi
+    as_root apt-get update -q
+  fi
+  rm -rf third_party/cjson-src
+  mkdir -p third_party/cjson-src
+  (cd third_party/cjson-src && apt-get source -q cjson >/dev/null)
+  dir=$(find third_party/cjson-src -maxdepth 1 -mindepth 1 -type d -name 'cjson-*' | head -n 1)
+  if [ -z "$dir" ] || [ ! -f "$dir/cJSON.c" ]; then
+    echo "setup: 'apt-get source cjson' did not yield cJSON.c" >&2
+    exit 1
+  fi
+  mkdir -p third_party/cjson
+  cp "$dir/cJSON.c" "$dir/cJSON.h" third_party/cjson/
+  grep -m1 'CJSON_VERSION_PATCH' third_party/cjson/cJSON.h >/dev/null
+fi
+
+# npm packages, exactly as locked.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

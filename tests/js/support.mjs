@@ -1,0 +1,113 @@
+// support.mjs — what the engine tests share: paths, one engine per test
+// file, and running the native CLI (build/memest) a bounded number of
+// processes at a time. Not a test file itself.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+
+import { createEngine } from '../../web/engine.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = path.join(ROOT, 'build', 'memest');
+export const WASM = path.join(ROOT, 'public', 'memest.wasm');
+export const MODELS_DIR = path.join(ROOT, '..', 'shared', 'models');
+
+/** The real model configs under ../shared/models, as {file, text}. */
+export function sharedModels() {
+  return readdirSync(MODELS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ file: path.join(MODELS_DIR, f), text: readFileSync(path.join(MODELS_DIR, f), 'utf8') }));
+}
+
+/** Fails with a clear message when a build output is missing. */
+export function requireBuilds() {
+  assert.ok(existsSync(CLI), `${CLI} is missing: build it with cmake -S . -B build && cmake --build build`);
+  assert.ok(existsSync(WASM), `${WASM} is missing: build it with scripts/build-wasm.sh`);
+}
+
+/** @type {Promise<import('../../web/engine.js').Engine> | null} */
+let shared = null;
+/** One engine per test process. */
+export function engine() {
+  shared ??= createEngine();
+  return shared;
+}
+
+/**
+ * CLI arguments for params: each name as its flag and each value as the
+ * text JavaScript gives it (String(v)), which is also the JSON token the
+ * engine receives.
+ * @param {Record<string, unknown>} params
+ * @returns {string[]}
+ */
+export function cliArgs(params) {
+  const args = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === null || value === undefined) continue;
+    args.push(name.startsWith('--') ? name : `--${name.replace(/_/g, '-')}`, String(value));
+  }
+  return args;
+}
+
+const slots = Math.max(1, Math.min(2, cpus().length));
+let running = 0;
+/** @type {(() => void)[]} */
+const queue = [];
+
+/**
+ * Runs build/memest with args, at most two at a time.
+ * @param {string[]} args
+ * @returns {Promise<{status: number, stdout: string, stderr: string}>}
+ */
+export async function runCli(args) {
+  if (running >= slots) await new Promise((resolve) => queue.push(() => resolve(undefined)));
+  running++;
+  try {
+    return await new Promise((resolve) => {
+      execFile(CLI, args, { maxBuffer: 256 << 20, encoding: 'utf8' }, (err, stdout, stderr) => {
+        const status = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ status, stdout, stderr });
+      });
+    });
+  } finally {
+    running--;
+    queue.shift()?.();
+  }
+}
+
+const ERROR_PREFIX = 'memest: error: ';
+
+/**
+ * The message of a failed CLI run: its stderr line without the prefix.
+ * @param {{stderr: string}} run
+ * @returns {string}
+ */
+export function cliMessage(run) {
+  const line = run.stderr.split('\n').find((l) => l.startsWith(ERROR_PREFIX));
+  assert.ok(line !== undefined, `no "${ERROR_PREFIX}" line on stderr: ${JSON.stringify(run.stderr)}`);
+  return line.slice(ERROR_PREFIX.length);
+}
+
+/**
+ * Asserts that the engine's outcome equals the CLI's for the same inputs:
+ * the same object on success, the same message on failure (and exit
+ * status 2 exactly for a missing parameter).
+ * @param {{status: number, stdout: string, stderr: string}} run
+ * @param {any} result  what engine.estimate returned
+ * @param {string} what  names the case in failure messages
+ */
+export function assertSameOutcome(run, result, what) {
+  if (run.status === 0) {
+    assert.ok(!result.error, `${what}: the CLI succeeded, the engine said ${JSON.stringify(result.error)}`);
+    assert.deepStrictEqual(result, JSON.parse(run.stdout), `${what}: results differ`);
+    return;
+  }
+  assert.ok(result.error, `${what}: the CLI failed (${run.stderr.trim()}), the engine did not`);
+  assert.equal(result.error.message, cliMessage(run), `${what}: messages differ`);
+  assert.equal(run.status === 2, result.error.code === 'missing',
+    `${what}: exit status ${run.status} for code ${result.error.code}`);
+}

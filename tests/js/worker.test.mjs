@@ -1,0 +1,67 @@
+// worker.test.mjs — the worker wrapper, run in a Node worker thread (the
+// same engine-worker.js a page starts as a module Web Worker): answers
+// match the engine's own, requests are matched by id, and "latest wins"
+// skips estimates that a newer one replaced.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+
+import { createEngineClient } from '../../web/engine-client.js';
+import { engine, requireBuilds } from './support.mjs';
+
+const BASE = {
+  model: 'qwen3-30b-a3b', pp_size: 4, ep_size: 8, cp_size: 1, total_gpus: 32, micro_batch_size: 1,
+  global_batch_size: 1024, sequence_length: 4096, gpu: 'h100',
+};
+
+test('worker round trip', async (t) => {
+  requireBuilds();
+  const eng = await engine();
+  const client = await createEngineClient();
+  t.after(() => client.close());
+
+  assert.equal(client.version, eng.version);
+  assert.deepStrictEqual(await client.presets(), eng.presets());
+  assert.deepStrictEqual(await client.parameters(), eng.parameters());
+  assert.equal(await client.modelConfig('qwen3-30b-a3b'), eng.modelConfig('qwen3-30b-a3b'));
+
+  // Answers arrive for the right request even when many are in flight.
+  const seqs = [1024, 2048, 4096, 8192];
+  const results = await Promise.all(seqs.map((s) => client.estimate(null, { ...BASE, sequence_length: s })));
+  results.forEach((r, i) => assert.deepStrictEqual(r, eng.estimate(null, { ...BASE, sequence_length: seqs[i] })));
+
+  const bad = { ...BASE, total_gpus: 33 };
+  assert.deepStrictEqual(await client.estimate(null, bad), eng.estimate(null, bad));
+  assert.deepStrictEqual(await client.validate(null, bad), eng.validate(null, bad));
+  // Arguments a worker cannot receive still give an {error}, as the engine does.
+  const odd = { ...BASE, pp_size: () => 4 };
+  assert.deepStrictEqual(await client.estimate(null, odd), eng.estimate(null, odd));
+  assert.equal(typeof (await client.heapBytes()), 'number');
+});
+
+test('latest wins: superseded estimates resolve {superseded: true} without running', async (t) => {
+  requireBuilds();
+  const eng = await engine();
+  const client = await createEngineClient({ latestWins: true });
+  t.after(() => client.close());
+
+  const seqs = [1024, 2048, 3072, 4096, 8192];
+  const pending = seqs.map((s) => client.estimate(null, { ...BASE, sequence_length: s }));
+  const results = await Promise.all(pending);
+  // The first runs at once; the next three wait and are replaced in turn.
+  assert.deepStrictEqual(results[0], eng.estimate(null, { ...BASE, sequence_length: 1024 }));
+  for (const r of results.slice(1, 4)) assert.deepStrictEqual(r, { superseded: true });
+  assert.deepStrictEqual(results[4], eng.estimate(null, { ...BASE, sequence_length: 8192 }));
+
+  // Per call, latest wins can be switched off.
+  const a = client.estimate(null, BASE, { latestWins: false });
+  const b = client.estimate(null, BASE, { latestWins: false });
+  assert.deepStrictEqual(await a, await b);
+  assert.equal((await a).inputs.sequence_length, 4096);
+});
+
+test('a closed client rejects', async () => {
+  requireBuilds();
+  const client = await createEngineClient();
+  client.close();
+  await assert.rejects(client.estimate(null, BASE), /closed/);
+});

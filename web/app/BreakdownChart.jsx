@@ -1,0 +1,62 @@
+// BreakdownChart.jsx — what the peak is made of: one stacked bar of the
+// static and dynamic components at the peak (plus non-PyTorch memory and
+// fragmentation) against the GPU's capacity, and the same as a table.
+
+import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS } from './palette.js';
+import { gib, percent } from './format.js';
+
+/** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
+export function segments(rank) {
+  const out = [];
+  for (const [key, label, color] of STATIC_PARTS) out.push({ key, label, color, bytes: rank.static[key] ?? 0, group: 'static' });
+  for (const [key, label, color] of DYNAMIC_PARTS) out.push({ key, label, color, bytes: rank.dynamic[key] ?? 0, group: 'dynamic' });
+  const [np, frag] = OVERHEAD_PARTS;
+  out.push({ key: np[0], label: np[1], color: np[2], bytes: rank.non_pytorch_bytes, group: 'overhead' });
+  out.push({ key: frag[0], label: frag[1], color: frag[2], bytes: rank.fragmentation_bytes, group: 'overhead' });
+  return out.filter((s) => s.bytes > 0);
+}
+
+const H = 48;
+const pc = (x) => `${x.toFixed(3)}%`;
+
+/** Props: rank (a result rank), capacity (bytes), compact. */
+export function BreakdownChart({ rank, capacity, compact }) {
+  const parts = segments(rank);
+  const total = parts.reduce((a, s) => a + s.bytes, 0);
+  const scale = 100 / Math.max(total, capacity, 1);
+  let x = 0;
+  const capX = Math.min(100, capacity * scale);
+  const groups = ['static', 'dynamic', 'overhead'].map((g) => ({
+    g, bytes: parts.filter((s) => s.group === g).reduce((a, s) => a + s.bytes, 0),
+  }));
+  return (
+    <section class="chart breakdown" aria-labelledby="breakdown-title">
+      <h2 id="breakdown-title">Breakdown at the peak (rank {rank.pp_rank})</h2>
+      <svg width="100%" height={H + 22} class="bar-svg" role="img"
+        aria-label={`Stacked bar: ${groups.map((g) => `${g.g} ${gib(g.bytes)}`).join(', ')}; capacity ${gib(capacity)}. The table below lists each component.`}>
+        {parts.map((s) => {
+          const w = s.bytes * scale;
+          const rect = <rect key={s.key} x={pc(x)} y={4} width={pc(Math.max(w, 0.05))} height={H - 8} fill={s.color}><title>{`${s.label}: ${gib(s.bytes)}`}</title></rect>;
+          x += w;
+          return rect;
+        })}
+        <line x1={pc(capX)} x2={pc(capX)} y1={0} y2={H} class="capacity-line" />
+        <text x={pc(capX)} y={H + 16} class="capacity-label" text-anchor={capX > 50 ? 'end' : 'start'}>capacity {gib(capacity, 1)}</text>
+      </svg>
+      <table class="legend-table">
+        <caption class="visually-hidden">Memory components at the peak, rank {rank.pp_rank}</caption>
+        <thead><tr><th scope="col">Component</th><th scope="col">Memory</th><th scope="col">Share</th></tr></thead>
+        <tbody>
+          {(compact ? parts.slice().sort((a, b) => b.bytes - a.bytes).slice(0, 6) : parts).map((s) => (
+            <tr key={s.key} data-part={s.key}>
+              <th scope="row"><span class="swatch" style={{ background: s.color }} aria-hidden="true" />{s.label}</th>
+              <td>{gib(s.bytes)}</td>
+              <td>{percent(s.bytes / total)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot><tr><th scope="row">Total</th><td>{gib(total)}</td><td>{percent(total / capacity)} of capacity</td></tr></tfoot>
+      </table>
+    </section>
+  );
+}

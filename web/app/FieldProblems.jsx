@@ -1,0 +1,64 @@
+// FieldProblems.jsx — the engine's explanation of invalid inputs, shown next
+// to the control that can fix them, with each suggested fix as a button.
+
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { canApplyFix } from './state.js';
+
+/** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
+export const ProblemsContext = createContext({ problems: [], applyFix: () => {} });
+
+/** The fields a control of the page shows problems for (see the panels). */
+export const CONTROL_FIELDS = new Set([
+  'model', 'config', 'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size',
+  'global_batch_size', 'sequence_length', 'gpu', 'gpu_memory_gb', 'optimizer', 'sharding',
+  'fp8_training', 'pp_rank', 'ep_imbalance', 'fragmentation',
+]);
+
+const LABELS = {
+  pp_size: 'pp', ep_size: 'ep', cp_size: 'cp', total_gpus: 'total GPUs',
+  micro_batch_size: 'micro batch', global_batch_size: 'global batch', sequence_length: 'sequence length',
+  gpu: 'GPU', gpu_memory_gb: 'GPU memory (GiB)', optimizer: 'optimizer', sharding: 'sharding',
+  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance', fragmentation: 'fragmentation',
+};
+
+/** "global_batch_size=1024,pp_size=2" as "global batch 1024, pp 2". */
+export function fixLabel(fix) {
+  return fix
+    .split(',')
+    .map((part) => {
+      const [k, v] = part.split('=');
+      return `${LABELS[k] ?? k} ${v ?? ''}`.trim();
+    })
+    .join(', ');
+}
+
+/** One problem: its sentence and, when the page can apply it, the fix. */
+export function Problem({ problem, applyFix }) {
+  const where = problem.line ? ` (line ${problem.line}, column ${problem.column})` : '';
+  return (
+    <li class="problem" data-code={problem.code} data-field={problem.field}>
+      <span>{problem.message}{where}</span>
+      {canApplyFix(problem.fix) && (
+        <button type="button" class="fix" onClick={() => applyFix(problem.fix)}>
+          Use {fixLabel(problem.fix)}
+        </button>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The problems whose field is one of `fields`, or, with `match`, those for
+ * which match(field) is true. Renders nothing when there are none.
+ */
+export function FieldProblems({ fields = [], match, id }) {
+  const { problems, applyFix } = useContext(ProblemsContext);
+  const mine = problems.filter((p) => (match ? match(p.field) : fields.includes(p.field)));
+  if (!mine.length) return null;
+  return (
+    <ul class="problems" id={id} role="alert">
+      {mine.map((p, i) => <Problem key={`${p.field}-${i}`} problem={p} applyFix={applyFix} />)}
+    </ul>
+  );
+}

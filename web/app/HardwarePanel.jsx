@@ -1,0 +1,60 @@
+// HardwarePanel.jsx — the GPU (a preset from the engine, or a custom
+// capacity in GiB) and the allocator's fragmentation overhead.
+
+import { useId, useState, useEffect } from 'preact/hooks';
+import { SelectField } from './SelectField.jsx';
+import { SliderField } from './SliderField.jsx';
+import { FieldProblems } from './FieldProblems.jsx';
+import { gib } from './format.js';
+
+const CUSTOM = '';
+
+function CustomCapacity({ value, onChange }) {
+  const id = useId();
+  const [draft, setDraft] = useState(String(value));
+  const [bad, setBad] = useState(false);
+  useEffect(() => setDraft(String(value)), [value]);
+  const onInput = (e) => {
+    const text = e.currentTarget.value;
+    setDraft(text);
+    const n = Number(text);
+    setBad(text.trim() === '' || !Number.isFinite(n));
+    if (text.trim() !== '' && Number.isFinite(n) && n !== value) onChange(n);
+  };
+  return (
+    <div class="field" data-field="gpu_memory_gb">
+      <label for={id}>GPU memory (GiB)</label>
+      <input id={id} type="number" step="any" inputMode="decimal" value={draft} onInput={onInput}
+        aria-invalid={bad ? 'true' : undefined} />
+      {bad && <p class="local-problem" role="alert">Enter a number of GiB.</p>}
+      <FieldProblems fields={['gpu_memory_gb']} />
+    </div>
+  );
+}
+
+/** Props: state, update(patch), gpus (engine presets), info (parameter help). */
+export function HardwarePanel({ state, update, gpus, info }) {
+  const known = gpus.some((g) => g.name === state.gpu);
+  const options = gpus.map((g) => [g.name, `${g.title} (${gib(g.bytes)})`]);
+  if (state.gpu && !known) options.push([state.gpu, `${state.gpu} (unknown)`]);
+  options.push([CUSTOM, 'Custom capacity…']);
+  const onGpu = (name) => {
+    if (name !== CUSTOM) {
+      update({ gpu: name });
+      return;
+    }
+    const cur = gpus.find((g) => g.name === state.gpu);
+    const capacity = cur ? Math.round((cur.bytes / 2 ** 30) * 100) / 100 : state.gpu_memory_gb;
+    update({ gpu: CUSTOM, gpu_memory_gb: capacity });
+  };
+  return (
+    <fieldset class="panel">
+      <legend>Hardware</legend>
+      <SelectField label="GPU" field="gpu" value={state.gpu} options={options} onChange={onGpu}
+        help={info.gpu?.meaning} />
+      {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={(v) => update({ gpu_memory_gb: v })} />}
+      <SliderField label="Fragmentation (allocator overhead)" field="fragmentation" value={state.fragmentation}
+        min={0} max={0.5} step={0.01} integer={false} onChange={(v) => update({ fragmentation: v })} />
+    </fieldset>
+  );
+}

@@ -1,0 +1,69 @@
+// ParallelPanel.jsx — the parallel layout: pp, ep, cp and the GPU count
+// (also as nodes x GPUs per node), with the derived dp and num_chunks.
+
+import { useId } from 'preact/hooks';
+import { SliderField } from './SliderField.jsx';
+import { FieldProblems } from './FieldProblems.jsx';
+import { derive } from './state.js';
+import { degree } from './format.js';
+
+function Derived({ label, value, formula, name }) {
+  const whole = value !== null && Number.isInteger(value) && value > 0;
+  return (
+    <div class={`derived${whole ? '' : ' derived-bad'}`} data-derived={name}>
+      <dt>{label}</dt>
+      <dd>
+        <output>{degree(value)}</output>
+        <span class="formula"> = {formula}</span>
+        {!whole && <span class="derived-note"> (must be a whole number ≥ 1)</span>}
+      </dd>
+    </div>
+  );
+}
+
+function NodesRow({ state, update }) {
+  const id = useId();
+  const nodes = state.gpus_per_node > 0 ? state.total_gpus / state.gpus_per_node : null;
+  const setNodes = (e) => {
+    const n = Number(e.currentTarget.value);
+    if (Number.isInteger(n) && n > 0) update({ total_gpus: n * state.gpus_per_node });
+  };
+  const setPerNode = (e) => {
+    const n = Number(e.currentTarget.value);
+    if (Number.isInteger(n) && n > 0) update({ gpus_per_node: n });
+  };
+  return (
+    <div class="field nodes-row">
+      <label for={`${id}-nodes`}>Nodes</label>
+      <input id={`${id}-nodes`} type="number" min="1" step="1" value={nodes !== null && Number.isInteger(nodes) ? nodes : ''}
+        placeholder={degree(nodes)} onChange={setNodes} />
+      <span aria-hidden="true">×</span>
+      <label for={`${id}-gpn`}>GPUs per node</label>
+      <input id={`${id}-gpn`} type="number" min="1" step="1" value={state.gpus_per_node} onChange={setPerNode} />
+    </div>
+  );
+}
+
+/** Props: state, update(patch). */
+export function ParallelPanel({ state, update }) {
+  const d = derive(state);
+  return (
+    <fieldset class="panel">
+      <legend>Parallelism</legend>
+      <SliderField label="Pipeline parallel (pp)" field="pp_size" value={state.pp_size} min={1} max={32}
+        onChange={(v) => update({ pp_size: v })} />
+      <SliderField label="Expert parallel (ep)" field="ep_size" value={state.ep_size} min={1} max={256} scale="log2"
+        onChange={(v) => update({ ep_size: v })} />
+      <SliderField label="Context parallel (cp)" field="cp_size" value={state.cp_size} min={1} max={64} scale="log2"
+        onChange={(v) => update({ cp_size: v })} />
+      <SliderField label="Total GPUs" field="total_gpus" value={state.total_gpus} min={1} max={16384} scale="log2"
+        onChange={(v) => update({ total_gpus: v })} />
+      <NodesRow state={state} update={update} />
+      <dl class="derived-list" aria-live="polite">
+        <Derived name="dp" label="Data parallel (dp)" value={d.dp} formula="total ÷ (pp·ep·cp)" />
+        <Derived name="num_chunks" label="Chunks per step" value={d.num_chunks} formula="gbs ÷ (mbs·dp·ep)" />
+      </dl>
+      <FieldProblems fields={['dp', 'num_chunks', 'layout']} />
+    </fieldset>
+  );
+}

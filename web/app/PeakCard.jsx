@@ -1,0 +1,46 @@
+// PeakCard.jsx — the headline: the peak per GPU, OK / TIGHT / OOM, the
+// headroom, and where in the schedule the peak happens.
+
+import { gib, signedGib, percent } from './format.js';
+import { STATUS_CLASS } from './palette.js';
+
+const STATUS_TEXT = {
+  OK: 'fits',
+  TIGHT: 'fits, with less than 5% headroom',
+  OOM: 'does not fit',
+};
+
+/** The rank a result reports on: the worst one, or the one asked for. */
+export function shownRank(result) {
+  return result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
+}
+
+/** Props: result, stale (the inputs changed and are invalid), compact. */
+export function PeakCard({ result, stale, compact }) {
+  const rank = shownRank(result);
+  const cls = STATUS_CLASS[result.status] ?? 'ok';
+  const selected = result.inputs.pp_rank >= 0;
+  return (
+    <section class={`peak-card status-${cls}${stale ? ' stale' : ''}`} aria-labelledby="peak-title" data-testid="peak-card">
+      <h2 id="peak-title" class="visually-hidden">Peak memory per GPU</h2>
+      <div class="peak-line" aria-live="polite">
+        <span class="peak-number" data-testid="peak" data-bytes={result.peak_bytes}>{gib(result.peak_bytes)}</span>
+        <span class={`badge badge-${cls}`} data-testid="status" title={STATUS_TEXT[result.status]}>{result.status}</span>
+      </div>
+      <p class="peak-sub">
+        peak per GPU{selected ? ` on rank ${result.worst_rank}` : `, worst rank ${result.worst_rank}`} of{' '}
+        {gib(result.gpu_capacity_bytes)} — headroom{' '}
+        <strong data-testid="headroom">{signedGib(result.headroom_bytes)}</strong> ({percent(result.headroom_fraction)})
+      </p>
+      {!compact && (
+        <dl class="peak-facts">
+          <div><dt>PyTorch tensors</dt><dd>{gib(rank.tensor_peak_bytes)}</dd></div>
+          <div><dt>Non-PyTorch</dt><dd>{gib(rank.non_pytorch_bytes)}</dd></div>
+          <div><dt>Fragmentation</dt><dd>{gib(rank.fragmentation_bytes)}</dd></div>
+          <div><dt>Peak during</dt><dd class="peak-event">{rank.peak_phase}: {rank.peak_event}</dd></div>
+        </dl>
+      )}
+      {stale && <p class="stale-note">These figures are for the last valid inputs; fix the problems marked beside the controls.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+// SliderField.jsx — one numeric input as a slider plus a number box. The
+// slider moves over a range (powers of two for the "log2" scale); the box
+// takes any value, which is never clamped: the engine explains bad ones.
+
+import { useEffect, useId, useState } from 'preact/hooks';
+import { FieldProblems } from './FieldProblems.jsx';
+
+function toSlider(value, scale) {
+  if (scale === 'log2') return value > 0 ? Math.round(Math.log2(value)) : 0;
+  return value;
+}
+
+function fromSlider(pos, scale) {
+  return scale === 'log2' ? 2 ** pos : pos;
+}
+
+/**
+ * Props: label, value, onChange(number), min and max (slider range, in
+ * values), scale ("linear" | "log2"), step (box and linear slider),
+ * integer (default true), field (problems shown below), hint (a node
+ * shown after the box), name (data-field for tests).
+ */
+export function SliderField({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, hint, name }) {
+  const id = useId();
+  const [draft, setDraft] = useState(String(value));
+  const [bad, setBad] = useState(null);
+  useEffect(() => {
+    setDraft(String(value));
+    setBad(null);
+  }, [value]);
+  const lo = toSlider(min, scale);
+  const hi = toSlider(max, scale);
+  const onBox = (e) => {
+    const text = e.currentTarget.value;
+    setDraft(text);
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+      setBad(integer ? 'Enter a whole number.' : 'Enter a number.');
+      return;
+    }
+    setBad(null);
+    if (n !== value) onChange(n);
+  };
+  const onSlide = (e) => onChange(fromSlider(Number(e.currentTarget.value), scale));
+  const problemsId = `${id}-problems`;
+  return (
+    <div class="field slider-field" data-field={name ?? field}>
+      <label for={`${id}-box`} id={`${id}-label`}>{label}</label>
+      <div class="slider-row">
+        <input
+          type="range"
+          id={`${id}-range`}
+          aria-labelledby={`${id}-label`}
+          aria-valuetext={String(value)}
+          min={lo}
+          max={hi}
+          step={scale === 'log2' ? 1 : step}
+          value={Math.min(hi, Math.max(lo, toSlider(value, scale)))}
+          onInput={onSlide}
+        />
+        <input
+          type="number"
+          id={`${id}-box`}
+          inputMode={integer ? 'numeric' : 'decimal'}
+          step={step}
+          value={draft}
+          aria-invalid={bad ? 'true' : undefined}
+          aria-describedby={problemsId}
+          onInput={onBox}
+        />
+        {hint}
+      </div>
+      {bad && <p class="local-problem" role="alert">{bad}</p>}
+      {field && <FieldProblems fields={[].concat(field)} id={problemsId} />}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+// Timeline.jsx — memory across the pipeline schedule (uPlot): the shown
+// rank's components stacked per event, the peak marked; hovering shows the
+// event's label, its live chunks and every component.
+
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import { timelineData, sampleRows } from './timeline-data.js';
+import { partColor, partLabel } from './palette.js';
+import { gib, count, axisGib } from './format.js';
+
+function chartOptions(width, height, keys, ref) {
+  const top = keys.slice().reverse();
+  return {
+    width,
+    height,
+    legend: { show: false },
+    scales: { x: { time: false } },
+    cursor: { points: { show: false }, drag: { x: true, y: false } },
+    axes: [
+      { label: 'event in the schedule', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
+      { label: 'GiB', size: 46, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
+    ],
+    series: [
+      { label: 'event' },
+      ...top.map((k) => ({ label: partLabel(k), stroke: partColor(k), fill: partColor(k), width: 0, paths: uPlot.paths.stepped({ align: 1 }) })),
+    ],
+    hooks: {
+      setCursor: [(u) => ref.current.onHover(u.cursor.idx)],
+      draw: [(u) => drawPeak(u, ref.current.data)],
+    },
+  };
+}
+
+function drawPeak(u, data) {
+  if (!data || data.peakPos < 0) return;
+  const px = u.valToPos(data.x[data.peakPos], 'x', true);
+  const { top, height, left, width } = u.bbox;
+  if (px < left || px > left + width) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = '#c0392b';
+  ctx.lineWidth = 2 * uPlot.pxRatio;
+  ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
+  ctx.beginPath();
+  ctx.moveTo(px, top);
+  ctx.lineTo(px, top + height);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = '#c0392b';
+  ctx.font = `${12 * uPlot.pxRatio}px sans-serif`;
+  ctx.textAlign = px > left + width / 2 ? 'right' : 'left';
+  ctx.fillText('peak', px + (ctx.textAlign === 'left' ? 4 : -4) * uPlot.pxRatio, top + 14 * uPlot.pxRatio);
+  ctx.restore();
+}
+
+function HoverPanel({ rank, data, pos }) {
+  const e = rank.events[pos];
+  if (!e) return null;
+  const parts = data.keys.map((k, i) => [k, data.raw[i][pos]]).filter(([, b]) => b > 0).reverse();
+  return (
+    <div class="hover-panel" aria-live="off" data-testid="timeline-hover">
+      <p class="hover-event">
+        <strong>{pos === data.peakPos ? 'Peak: ' : ''}event {e.index}</strong>, step {e.step}: <span class="event-label">{e.label}</span>
+      </p>
+      <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
+      <ul class="hover-parts">
+        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: partColor(k) }} aria-hidden="true" />{partLabel(k)} {gib(b)}</li>)}
+      </ul>
+    </div>
+  );
+}
+
+function NumbersTable({ rank, data }) {
+  const rows = sampleRows(data.x.length, data.peakPos);
+  return (
+    <details class="numbers">
+      <summary>Numbers ({rows.length} of {count(data.x.length)} events)</summary>
+      <table>
+        <caption class="visually-hidden">Tensor memory across the schedule, rank {rank.pp_rank}</caption>
+        <thead><tr><th scope="col">Event</th><th scope="col">Op</th><th scope="col">Live chunks</th><th scope="col">Inside the op</th><th scope="col">After the op</th></tr></thead>
+        <tbody>
+          {rows.map((i) => {
+            const e = rank.events[i];
+            return (
+              <tr key={i} class={i === data.peakPos ? 'worst-row' : ''}>
+                <th scope="row">{e.index}{i === data.peakPos ? ' (peak)' : ''}</th>
+                <td>{e.label}</td><td>{e.live_chunks.join(' / ')}</td><td>{gib(e.peak_bytes)}</td><td>{gib(e.total_bytes)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+/** Props: rank (a result rank with events), height (px). */
+export function Timeline({ rank, height = 260 }) {
+  const box = useRef(null);
+  const plot = useRef(null);
+  const data = useMemo(() => timelineData(rank), [rank]);
+  const [hover, setHover] = useState(null);
+  const ref = useRef({ data, height, onHover: () => {} });
+  ref.current.data = data;
+  ref.current.height = height;
+  ref.current.onHover = (idx) => setHover(idx ?? null);
+
+  useLayoutEffect(() => {
+    if (!data) return;
+    const cols = [data.x, ...data.series];
+    if (!plot.current) {
+      plot.current = new uPlot(chartOptions(box.current.clientWidth || 600, height, data.keys, ref), cols, box.current);
+    } else {
+      plot.current.setData(cols);
+    }
+  }, [data]);
+  useEffect(() => {
+    const ro = new ResizeObserver(() => {
+      const width = box.current?.clientWidth;
+      if (width) plot.current?.setSize({ width, height: ref.current.height });
+    });
+    ro.observe(box.current);
+    return () => {
+      ro.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
+  }, []);
+
+  const pos = hover ?? (data ? data.peakPos : -1);
+  return (
+    <section class="chart timeline" aria-labelledby="timeline-title">
+      <h2 id="timeline-title">Memory across the schedule (rank {rank.pp_rank})</h2>
+      {data?.window && (
+        <p class="help" data-testid="timeline-window">
+          A window of {count(data.x.length)} of the schedule’s {count(data.total)} events, centred on the peak.
+        </p>
+      )}
+      <div ref={box} class="uplot-box" role="img"
+        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events; the peak, ${gib(rank.tensor_peak_bytes)} of tensors, is at event ${rank.peak_event_index}. Hover for details; the table below has the numbers.`} />
+      {!data && <p class="help">This rank carries no timeline.</p>}
+      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} />}
+      {data && <NumbersTable rank={rank} data={data} />}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+// timeline-data.js — a rank's events (result.ranks[].events) as uPlot's
+// columnar data: x = event index, then one stacked series per component.
+// Pure; the chart (Timeline.jsx) and the tests use it.
+
+import { ALL_PARTS } from './palette.js';
+
+const GIB = 2 ** 30;
+
+/**
+ * Returns { keys, x, raw, series, peakPos, window, total } for `rank`:
+ *   keys   component keys, bottom of the stack first (ALL_PARTS order);
+ *   x      Float64Array of event indices;
+ *   raw    one Float64Array of bytes per key;
+ *   series one Float64Array of GiB per key, stacked, top of the stack
+ *          first (uPlot draws them in order, so each smaller one paints
+ *          over the larger ones below it);
+ *   peakPos position of the rank's peak event in x, or -1;
+ *   window true when the events are a window of a longer schedule.
+ * null when the rank carries no events.
+ */
+export function timelineData(rank) {
+  const events = rank.events;
+  if (!Array.isArray(events) || events.length === 0) return null;
+  const n = events.length;
+  const keys = ALL_PARTS.map(([k]) => k);
+  const x = new Float64Array(n);
+  const raw = keys.map(() => new Float64Array(n));
+  let peakPos = -1;
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    x[i] = e.index;
+    if (e.index === rank.peak_event_index) peakPos = i;
+    const c = e.components ?? {};
+    for (let k = 0; k < keys.length; k++) raw[k][i] = c[keys[k]] ?? 0;
+  }
+  const stacked = [];
+  const acc = new Float64Array(n);
+  for (let k = 0; k < keys.length; k++) {
+    for (let i = 0; i < n; i++) acc[i] += raw[k][i] / GIB;
+    stacked.push(Float64Array.from(acc));
+  }
+  return {
+    keys,
+    x,
+    raw,
+    series: stacked.reverse(),
+    peakPos,
+    window: n < rank.events_total,
+    total: rank.events_total,
+  };
+}
+
+/** Event positions to list in the chart's table: evenly spaced, plus the peak. */
+export function sampleRows(n, peakPos, rows = 24) {
+  const out = new Set();
+  const step = Math.max(1, Math.ceil(n / rows));
+  for (let i = 0; i < n; i += step) out.add(i);
+  if (peakPos >= 0) out.add(peakPos);
+  return [...out].sort((a, b) => a - b);
+}

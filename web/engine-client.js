@@ -1,0 +1,164 @@
+// engine-client.js — the page's side of engine-worker.js: the engine's
+// methods as promises, matched to answers by request id, so that the page
+// never blocks on an estimate. For inputs that change faster than estimates
+// finish (a slider), "latest wins" keeps at most one estimate queued behind
+// the running one; a queued estimate that a newer one replaces resolves to
+// {superseded: true} without running. See docs/wasm.md.
+import { normalizeParams } from './engine.js';
+
+/** @typedef {import('./engine.js').Params} Params */
+/** @typedef {import('./engine.js').Problem} Problem */
+/** @typedef {{superseded: true}} Superseded */
+
+/**
+ * @typedef {object} ClientOptions
+ * @property {any} [worker]  a started Worker (browser) or worker_threads Worker
+ *   running engine-worker.js; by default one is started next to this file
+ * @property {boolean} [latestWins]  the default for estimate(); false
+ * @property {{moduleUrl?: string, wasmUrl?: string}} [engine]  createEngine
+ *   options for the worker, as absolute URLs
+ */
+
+/**
+ * @typedef {object} EngineClient
+ * @property {string} version
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
+ * @property {() => Promise<number>} heapBytes
+ * @property {() => Promise<import('./engine.js').Presets>} presets
+ * @property {(name: string) => Promise<string|null>} modelConfig
+ * @property {() => Promise<import('./engine.js').ParamInfo[]>} parameters
+ * @property {(configText: string|null|undefined, request: object) => Promise<object>} plan
+ * @property {() => void} close  stops the worker; pending calls reject
+ */
+
+const isNode =
+  typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+/**
+ * Starts the default worker.
+ * @returns {Promise<any>}
+ */
+async function startWorker() {
+  const url = new URL('./engine-worker.js', import.meta.url);
+  if (isNode) {
+    const name = 'node:worker_threads';
+    const { Worker } = await import(/* @vite-ignore */ name);
+    return new Worker(url);
+  }
+  return new Worker(url, { type: 'module' });
+}
+
+/**
+ * Starts (or adopts) a worker and resolves once its engine is ready.
+ * @param {ClientOptions} [options]
+ * @returns {Promise<EngineClient>}
+ */
+export async function createEngineClient(options = {}) {
+  const worker = options.worker ?? (await startWorker());
+  /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void}>} */
+  const pending = new Map();
+  let nextId = 1;
+  /** @type {Error | null} */
+  let dead = null;
+
+  /** @param {any} msg */
+  const onMessage = (msg) => {
+    const call = pending.get(msg?.id);
+    if (!call) return;
+    pending.delete(msg.id);
+    if ('failure' in msg) call.reject(new Error(`memest worker: ${msg.failure}`));
+    else call.resolve(msg.value);
+  };
+  /** @param {Error} err */
+  const fail = (err) => {
+    dead ??= err;
+    for (const call of pending.values()) call.reject(dead);
+    pending.clear();
+  };
+  /** @param {any} e */
+  const onError = (e) => fail(new Error(`memest worker: ${e?.message ?? String(e)}`));
+  if (typeof worker.on === 'function') {
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', () => fail(new Error('memest worker: stopped')));
+  } else {
+    worker.addEventListener('message', (/** @type {MessageEvent} */ e) => onMessage(e.data));
+    worker.addEventListener('error', onError);
+  }
+
+  /**
+   * Posts one request; resolves with its answer.
+   * @param {string} method
+   * @param {unknown[]} args
+   * @returns {Promise<any>}
+   */
+  function call(method, args) {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      try {
+        worker.postMessage({ id, method, args });
+      } catch (e) {
+        // Arguments that cannot be cloned (functions, say) are bad input.
+        pending.delete(id);
+        const message = `the arguments of ${method} must be plain data`;
+        resolve(method === 'validate'
+          ? [{ code: 'value', message, field: '', fix: '' }]
+          : { error: { code: 'value', message, field: '', fix: '' } });
+      }
+    });
+  }
+
+  // Latest wins: one estimate running, at most one waiting behind it.
+  /** @type {Promise<void> | null} */
+  let running = null;
+  /** @type {{args: unknown[], resolve: (v: any) => void, reject: (e: Error) => void} | null} */
+  let waiting = null;
+  function pump() {
+    if (running || !waiting) return;
+    const job = waiting;
+    waiting = null;
+    running = call('estimate', job.args)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        running = null;
+        pump();
+      });
+  }
+
+  /** @param {unknown} configText */
+  const config = (configText) => (typeof configText === 'function' || typeof configText === 'symbol' ? {} : configText);
+
+  let version;
+  try {
+    ({ version } = await call('init', [options.engine ?? {}]));
+  } catch (e) {
+    if (!options.worker) worker.terminate();
+    throw e;
+  }
+  return {
+    version,
+    estimate(configText, params, opts = {}) {
+      const args = [config(configText), normalizeParams(params)];
+      if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
+      return new Promise((resolve, reject) => {
+        if (waiting) waiting.resolve({ superseded: true });
+        waiting = { args, resolve, reject };
+        pump();
+      });
+    },
+    validate: (configText, params) => call('validate', [config(configText), normalizeParams(params)]),
+    heapBytes: () => call('heapBytes', []),
+    presets: () => call('presets', []),
+    modelConfig: (name) => call('modelConfig', [typeof name === 'string' ? name : null]),
+    parameters: () => call('parameters', []),
+    plan: (configText, request) => call('plan', [config(configText), request]),
+    close() {
+      fail(new Error('memest worker: closed'));
+      worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,324 @@
+// engine.js — the JavaScript API of the WebAssembly engine (public/memest.js
+// and public/memest.wasm, built by scripts/build-wasm.sh from the same C core
+// as the CLI). It owns moving strings in and out of the wasm heap and turning
+// any argument into a result or an {error}; every decision about the inputs
+// is the core's. No framework; runs in browsers, workers and Node 20.
+// See docs/wasm.md.
+
+/**
+ * @typedef {object} Problem  One problem with the inputs (see docs/result-json.md).
+ * @property {string} code     a name from memest_code_name(): "missing", "layout", ...
+ *                             or "internal" when the engine itself failed
+ * @property {string} message  one sentence naming the problem and the fix
+ * @property {string} field    the snake_case parameter or config key, or ""
+ * @property {string} fix      a nearer valid input as "name=value[,name=value]", or ""
+ * @property {number} [line]   1-based line in the config, for code "json"
+ * @property {number} [column] 1-based column, likewise
+ */
+
+/** @typedef {{error: Problem}} ErrorResult */
+
+/**
+ * Inputs by snake_case name (pp_size, ep_size, ..., model). Numbers, strings
+ * and booleans are passed to the core as the text a CLI flag would carry;
+ * null or undefined counts as not given.
+ * @typedef {Record<string, unknown>} Params
+ */
+
+/**
+ * @typedef {object} ParamInfo
+ * @property {string} name      snake_case, e.g. "pp_size"
+ * @property {string} flag      CLI flag, e.g. "--pp-size"
+ * @property {string} kind      "int" | "number" | "enum" | "bool" | "text"
+ * @property {string} meaning
+ * @property {string} choose
+ * @property {string[]} choices enum values
+ * @property {string} default   default text for optional ones, "" if required
+ * @property {boolean} required
+ */
+
+/**
+ * @typedef {object} Presets
+ * @property {{name: string, title: string}[]} models
+ * @property {{name: string, title: string, bytes: number}[]} gpus
+ */
+
+/**
+ * @typedef {object} Engine
+ * @property {string} version
+ * @property {(configText: string|null|undefined, params: Params) => object} estimate
+ *   the result object of `memest --json`, or {error}
+ * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
+ *   every problem with the inputs; [] when they are valid
+ * @property {() => number} heapBytes  bytes allocated in the wasm heap
+ * @property {() => Presets} presets
+ * @property {(name: string) => string|null} modelConfig  a preset's config.json text
+ * @property {() => ParamInfo[]} parameters
+ * @property {(configText: string|null|undefined, request: object) => object} plan
+ *   the planner's JSON, or {error} (code "unsupported" in a build without it)
+ */
+
+/**
+ * @typedef {object} EngineOptions
+ * @property {(args: object) => Promise<any>} [factory]  the default export of
+ *   memest.js, for pages that bundle or import it themselves
+ * @property {string|URL} [moduleUrl]  where memest.js is, resolved against this
+ *   file (default ../public/memest.js)
+ * @property {string|URL} [wasmUrl]    where memest.wasm is, resolved against
+ *   moduleUrl (default memest.wasm next to it)
+ * @property {ArrayBuffer|Uint8Array} [wasmBinary]  the wasm bytes, if already loaded
+ */
+
+const isNode =
+  typeof process === 'object' && typeof process.versions?.node === 'string' &&
+  typeof window === 'undefined';
+
+// A computed specifier keeps bundlers from resolving Node built-ins for the web.
+const nodeImport = (/** @type {string} */ name) => import(/* @vite-ignore */ name);
+
+/**
+ * @param {string} code
+ * @param {string} field
+ * @param {string} message
+ * @returns {ErrorResult}
+ */
+function failure(code, field, message) {
+  return { error: { code, message, field, fix: '' } };
+}
+
+/**
+ * Prepares params for the wasm (and for postMessage): a plain object whose
+ * values are JSON numbers, strings or booleans. Non-finite numbers and
+ * bigints become their text, as a CLI flag would carry them; null and
+ * undefined are dropped; any other value becomes {} so that the core's glue
+ * reports it. Returns `params` itself when it is not an object, for the
+ * caller to refuse.
+ * @param {unknown} params
+ * @returns {unknown}
+ */
+export function normalizeParams(params) {
+  if (params === null || params === undefined) return {};
+  if (typeof params !== 'object' || Array.isArray(params)) return params;
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null || value === undefined) continue;
+    let v = value;
+    if (typeof v === 'string') v = wellFormed(v);
+    else if (typeof v === 'number' && !Number.isFinite(v)) v = String(v);
+    else if (typeof v === 'bigint') v = String(v);
+    else if (typeof v === 'object' || typeof v === 'function' || typeof v === 'symbol') v = {};
+    Object.defineProperty(out, wellFormed(key), { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * s with each lone surrogate replaced by U+FFFD, so that it has a UTF-8
+ * form (JSON.stringify would escape it into text the core cannot read).
+ * @param {string} s
+ * @returns {string}
+ */
+function wellFormed(s) {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
+/**
+ * The params as JSON text for the glue, or an error for a non-object.
+ * @param {unknown} params
+ * @returns {{json: string} | ErrorResult}
+ */
+function encodeParams(params) {
+  const p = normalizeParams(params);
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) {
+    return failure('value', '', 'the parameters must be an object of name: value pairs');
+  }
+  return { json: JSON.stringify(p) };
+}
+
+/**
+ * @param {unknown} configText
+ * @returns {ErrorResult | null}
+ */
+function checkConfig(configText) {
+  if (configText === null || configText === undefined || typeof configText === 'string') return null;
+  return failure('value', 'config',
+    'the config must be the text of a config.json, or null for the preset named by the model parameter');
+}
+
+/**
+ * Loads and instantiates the wasm module.
+ * @param {EngineOptions} options
+ * @returns {Promise<any>}
+ */
+async function instantiate(options) {
+  const moduleUrl = new URL(String(options.moduleUrl ?? '../public/memest.js'), import.meta.url);
+  const wasmUrl = new URL(String(options.wasmUrl ?? 'memest.wasm'), moduleUrl);
+  const factory = options.factory ?? (await import(/* @vite-ignore */ moduleUrl.href)).default;
+  /** @type {Record<string, unknown>} */
+  const args = {};
+  if (options.wasmBinary) {
+    args.wasmBinary = options.wasmBinary;
+  } else if (isNode) {
+    // Node 20's fetch cannot read file: URLs; read the bytes directly.
+    const fs = await nodeImport('node:fs/promises');
+    args.wasmBinary = await fs.readFile(wasmUrl);
+  } else if (options.wasmUrl || options.moduleUrl) {
+    args.locateFile = () => wasmUrl.href;
+  }
+  return factory(args);
+}
+
+/**
+ * Creates an engine. It works synchronously once created; in a page, run it
+ * in a worker (engine-client.js) so that the page never blocks.
+ * @param {EngineOptions} [options]
+ * @returns {Promise<Engine>}
+ */
+export async function createEngine(options = {}) {
+  /** @type {any} */
+  let wasm = await instantiate(options);
+  const version = wasm.UTF8ToString(wasm._memest_wasm_version());
+  const presetsText = take(wasm, wasm._memest_wasm_presets());
+  const parametersText = take(wasm, wasm._memest_wasm_parameters());
+  if (presetsText === null || parametersText === null) {
+    throw new Error('memest: the engine ran out of memory while starting');
+  }
+
+  /**
+   * Runs fn on the instance. A trap leaves the instance unusable, so the
+   * engine answers with an error and starts a fresh instance.
+   * @template T
+   * @param {(w: any) => T} fn
+   * @param {(e: ErrorResult) => T} onError
+   * @returns {T}
+   */
+  function guarded(fn, onError) {
+    if (!wasm) {
+      return onError(failure('internal', '', 'the engine is restarting after an internal failure; try again'));
+    }
+    try {
+      return fn(wasm);
+    } catch (e) {
+      wasm = null;
+      instantiate(options).then((w) => { wasm = w; }, () => {});
+      return onError(failure('internal', '',
+        `the engine failed (${e instanceof Error ? e.message : String(e)}) and is restarting`));
+    }
+  }
+
+  /**
+   * Calls a glue function that takes (config, json) and returns JSON text.
+   * @param {string} name
+   * @param {unknown} configText
+   * @param {string} json
+   * @returns {unknown}
+   */
+  function callJson(name, configText, json) {
+    return guarded((w) => {
+      const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
+      const arg = put(w, json);
+      try {
+        if (config === 0 || arg === 0) return failure('nomem', '', 'the engine ran out of memory');
+        const text = take(w, w[name](config ?? 0, arg));
+        return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+      } finally {
+        if (config) w._free(config);
+        if (arg) w._free(arg);
+      }
+    }, (e) => e);
+  }
+
+  /** @type {Engine} */
+  const engine = {
+    version,
+
+    estimate(configText, params) {
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      const enc = encodeParams(params);
+      if ('error' in enc) return enc;
+      return /** @type {object} */ (callJson('_memest_wasm_estimate', configText, enc.json));
+    },
+
+    validate(configText, params) {
+      const bad = checkConfig(configText) ?? encodeParams(params);
+      if ('error' in bad) return [bad.error];
+      const out = callJson('_memest_wasm_validate', configText, bad.json);
+      return Array.isArray(out) ? out : [/** @type {ErrorResult} */ (out).error];
+    },
+
+    heapBytes() {
+      return guarded((w) => Number(w._memest_wasm_heap_bytes()) >>> 0, () => NaN);
+    },
+
+    presets() {
+      return JSON.parse(presetsText);
+    },
+
+    modelConfig(name) {
+      if (typeof name !== 'string') return null;
+      return guarded((w) => {
+        const arg = put(w, name);
+        try {
+          return arg ? take(w, w._memest_wasm_model_config(arg)) : null;
+        } finally {
+          if (arg) w._free(arg);
+        }
+      }, () => null);
+    },
+
+    parameters() {
+      return JSON.parse(parametersText);
+    },
+
+    plan(configText, request) {
+      if (!wasm?._memest_wasm_plan) {
+        return failure('unsupported', '', 'this build of the engine has no planner');
+      }
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+        return failure('value', '', 'the plan request must be an object');
+      }
+      let json;
+      try {
+        json = JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+      } catch (e) {
+        return failure('value', '', 'the plan request must be plain data (numbers, strings, lists)');
+      }
+      return /** @type {object} */ (callJson('_memest_wasm_plan', configText, json));
+    },
+  };
+  return engine;
+}
+
+/**
+ * Copies a JS string into the wasm heap; null for null/undefined, 0 when
+ * out of memory. The caller frees it with _free.
+ * @param {any} w
+ * @param {string|null|undefined} s
+ * @returns {number|null}
+ */
+function put(w, s) {
+  if (s === null || s === undefined) return null;
+  const size = w.lengthBytesUTF8(s) + 1;
+  const ptr = w._malloc(size);
+  if (ptr) w.stringToUTF8(s, ptr, size);
+  return ptr;
+}
+
+/**
+ * Reads and frees a string the glue returned; null for a NULL pointer.
+ * @param {any} w
+ * @param {number} ptr
+ * @returns {string|null}
+ */
+function take(w, ptr) {
+  if (!ptr) return null;
+  try {
+    return w.UTF8ToString(ptr);
+  } finally {
+    w._memest_wasm_free(ptr);
+  }
+}

@@ -1,0 +1,437 @@
+/*
+** wasm_api.c — the WebAssembly glue: the functions web/engine.js calls.
+** It owns the JSON boundary (parameters in, result/problems/presets out)
+** and nothing else; every decision about input is the core's, reached only
+** through include/memest.h. Every returned string is malloc'd and freed
+** with memest_wasm_free(). Built by scripts/build-wasm.sh; see docs/wasm.md.
+*/
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include "memest.h"
+
+/*
+** Parameters arrive as one JSON object of snake_case names. Each value is
+** handed to memest_params_set() as the text the CLI would have received:
+** strings as they are, booleans as "true"/"false", and numbers as their
+** original token, so no digit is lost or invented on the way. cJSON keeps
+** no token text, so wa_token() re-walks the (already validated) text.
+*/
+
+/* Most problems one validate call reports. */
+#define WA_MAX_PROBLEMS 64
+
+/* {======================================================================
+** Small helpers
+** ======================================================================= */
+
+static char *wa_strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *z = malloc(n);
+  if (z) memcpy(z, s, n);
+  return z;
+}
+
+/* Fills err with a problem found by the glue itself. */
+static void wa_fail(memest_error *err, memest_code code, const char *field,
+                    const char *message) {
+  memset(err, 0, sizeof *err);
+  err->code = code;
+  snprintf(err->field, sizeof err->field, "%s", field);
+  snprintf(err->message, sizeof err->message, "%s", message);
+}
+
+/* Prints a cJSON tree (taking ownership of it); NULL when out of memory. */
+static char *wa_print(cJSON *root) {
+  char *out = root ? cJSON_PrintUnformatted(root) : NULL;
+  cJSON_Delete(root);
+  return out;
+}
+
+/* The fixed answer when even an error object cannot be allocated. */
+static char *wa_nomem(void) {
+  return wa_strdup("{\"error\":{\"code\":\"nomem\",\"message\":"
+                   "\"The engine ran out of memory.\",\"field\":\"\","
+                   "\"fix\":\"\"}}");
+}
+
+/* Adds a string member; returns 0 when out of memory. */
+static int wa_add_str(cJSON *obj, const char *key, const char *value) {
+  return cJSON_AddStringToObject(obj, key, value ? value : "") != NULL;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Problems as JSON: {code, message, field, fix[, line, column]}
+** ======================================================================= */
+
+static cJSON *wa_problem(const memest_error *e) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  if (!wa_add_str(o, "code", memest_code_name(e->code)) ||
+      !wa_add_str(o, "message", e->message) ||
+      !wa_add_str(o, "field", e->field) || !wa_add_str(o, "fix", e->fix) ||
+      (e->line > 0 &&
+       (!cJSON_AddNumberToObject(o, "line", e->line) ||
+        !cJSON_AddNumberToObject(o, "column", e->column)))) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
+/* {"error": problem} as a malloc'd string. */
+static char *wa_error_json(const memest_error *e) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON *p = wa_problem(e);
+  if (!root || !p || !cJSON_AddItemToObject(root, "error", p)) {
+    cJSON_Delete(root);
+    cJSON_Delete(p);
+    return wa_nomem();
+  }
+  char *out = wa_print(root);
+  return out ? out : wa_nomem();
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Token scanner over JSON text that cJSON has already accepted
+** ======================================================================= */
+
+/* cJSON skips every byte <= 32 as whitespace. */
+static const char *wa_skip_ws(const char *s) {
+  while (*s && (unsigned char)*s <= 32) s++;
+  return s;
+}
+
+/* s at '"'; returns the byte after the closing quote. */
+static const char *wa_skip_string(const char *s) {
+  for (s++; *s && *s != '"'; s++)
+    if (*s == '\\' && s[1]) s++;
+  return *s ? s + 1 : s;
+}
+
+/* The end of the value starting at s. Numbers span cJSON's number bytes. */
+static const char *wa_skip_value(const char *s) {
+  if (*s == '"') return wa_skip_string(s);
+  if (*s == '{' || *s == '[') {
+    int depth = 0;
+    do {
+      if (*s == '"') {
+        s = wa_skip_string(s);
+        continue;
+      }
+      if (*s == '{' || *s == '[') depth++;
+      if (*s == '}' || *s == ']') depth--;
+      s++;
+    } while (*s && depth > 0);
+    return s;
+  }
+  if (*s == '-' || (*s >= '0' && *s <= '9'))
+    return s + strspn(s, "0123456789+-eE.");
+  while (*s >= 'a' && *s <= 'z') s++;  /* true, false, null */
+  return s;
+}
+
+/* Positions *s (inside an object, before a member or '}') at the next
+** member's value, storing its token bounds; returns 0 at the end. */
+static int wa_token(const char **s, const char **start, const char **end) {
+  const char *p = wa_skip_ws(*s);
+  if (*p == ',') p = wa_skip_ws(p + 1);
+  if (*p != '"') return 0;
+  p = wa_skip_ws(wa_skip_string(p));
+  if (*p != ':') return 0;
+  *start = wa_skip_ws(p + 1);
+  *end = wa_skip_value(*start);
+  *s = *end;
+  return 1;
+}
+
+/* Skips a UTF-8 byte order mark and whitespace, as cJSON does. */
+static const char *wa_doc_start(const char *s) {
+  if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
+      (unsigned char)s[2] == 0xBF)
+    s += 3;
+  return wa_skip_ws(s);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Parameters object -> memest_params
+** ======================================================================= */
+
+/* Parses `json` as an object, or fills err. The caller deletes it. */
+static cJSON *wa_parse_object(const char *json, const char *what,
+                              memest_error *err) {
+  char msg[160];
+  cJSON *root = json ? cJSON_Parse(json) : cJSON_CreateObject();
+  if (root && cJSON_IsObject(root)) return root;
+  cJSON_Delete(root);
+  snprintf(msg, sizeof msg,
+           "The %s must be a JSON object of name: value pairs.", what);
+  wa_fail(err, MEMEST_E_JSON, "", msg);
+  return NULL;
+}
+
+/* Shortest text that reads back as d; only used should the token scan
+** ever disagree with cJSON. */
+static void wa_number_text(double d, char *buf, size_t size) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, size, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d) return;
+  }
+}
+
+/* Sets one member `item`, whose value text spans [tok, tok_end). */
+static memest_code wa_set_one(memest_params *p, const cJSON *item,
+                              const char *tok, const char *tok_end,
+                              memest_error *err) {
+  char msg[200];
+  const char *name = item->string ? item->string : "";
+  if (cJSON_IsString(item))
+    return memest_params_set(p, name, item->valuestring, err);
+  if (cJSON_IsBool(item))
+    return memest_params_set(p, name, cJSON_IsTrue(item) ? "true" : "false",
+                             err);
+  if (cJSON_IsNumber(item) && !tok) {
+    char text[32];
+    wa_number_text(item->valuedouble, text, sizeof text);
+    return memest_params_set(p, name, text, err);
+  }
+  if (cJSON_IsNumber(item)) {
+    size_t n = (size_t)(tok_end - tok);
+    char *text = malloc(n + 1);
+    if (!text) {
+      wa_fail(err, MEMEST_E_NOMEM, name, "The engine ran out of memory.");
+      return MEMEST_E_NOMEM;
+    }
+    memcpy(text, tok, n);
+    text[n] = '\0';
+    memest_code rc = memest_params_set(p, name, text, err);
+    free(text);
+    return rc;
+  }
+  snprintf(msg, sizeof msg,
+           "Parameter %.48s must be a number, a string or a boolean.", name);
+  wa_fail(err, MEMEST_E_VALUE, name, msg);
+  return MEMEST_E_VALUE;
+}
+
+/* Applies every member of `obj` (parsed from `json`) in order. A null
+** member counts as not given. Stops at the first problem unless `errs` is
+** given, in which case it records up to `max` problems and counts all. */
+static int wa_set_params(memest_params *p, const cJSON *obj, const char *json,
+                         memest_error *errs, int max) {
+  const char *s = json ? wa_doc_start(json) : NULL;
+  int n = 0;
+  if (s && *s == '{') s++;
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    const char *tok = NULL, *tok_end = NULL;
+    memest_error e;
+    if (s && !wa_token(&s, &tok, &tok_end)) s = NULL;
+    if (cJSON_IsNull(it)) continue;
+    memset(&e, 0, sizeof e);
+    if (wa_set_one(p, it, s ? tok : NULL, tok_end, &e) == MEMEST_OK) continue;
+    if (n < max) errs[n] = e;
+    n++;
+    if (max == 1) break;
+  }
+  return n;
+}
+
+/* Fills p from params_json; MEMEST_OK or the first problem in err. */
+static memest_code wa_params(memest_params *p, const char *params_json,
+                             memest_error *err) {
+  cJSON *obj = wa_parse_object(params_json, "parameters", err);
+  if (!obj) return err->code;
+  memest_params_init(p);
+  int n = wa_set_params(p, obj, params_json, err, 1);
+  cJSON_Delete(obj);
+  return n ? err->code : MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Exported functions
+** ======================================================================= */
+
+/* The library version, e.g. "0.3.0". Static storage: do not free. */
+const char *memest_wasm_version(void) { return memest_version(); }
+
+/* Frees any string returned by memest_wasm_*(). */
+void memest_wasm_free(void *ptr) { free(ptr); }
+
+/* Bytes currently allocated on the heap, by the allocator's accounting. */
+size_t memest_wasm_heap_bytes(void) {
+#ifdef __EMSCRIPTEN__
+  struct mallinfo mi = mallinfo();
+#else
+  struct mallinfo2 mi = mallinfo2();
+#endif
+  return (size_t)mi.uordblks;
+}
+
+/* Estimates `config` (JSON text, or NULL for the preset named by the
+** `model` parameter) with `params_json`. Returns the result object
+** (memest_result_json) or {"error": {...}}; NULL only when out of memory. */
+char *memest_wasm_estimate(const char *config, const char *params_json) {
+  memest_params p;
+  memest_error err;
+  memest_result *r = NULL;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  if (memest_estimate(config, config ? strlen(config) : 0, &p, &r, &err) !=
+      MEMEST_OK) {
+    memest_result_free(r);
+    return wa_error_json(&err);
+  }
+  char *out = memest_result_json(r);
+  memest_result_free(r);
+  return out ? out : wa_nomem();
+}
+
+/* Every problem with the inputs, as a JSON array of problems ([] when
+** valid). A parameter that cannot be set is reported once, by the glue's
+** memest_params_set call, and not again by memest_validate. */
+char *memest_wasm_validate(const char *config, const char *params_json) {
+  memest_params p;
+  memest_error *errs = calloc(2 * WA_MAX_PROBLEMS, sizeof *errs);
+  memest_error *core = errs ? errs + WA_MAX_PROBLEMS : NULL;
+  cJSON *arr = cJSON_CreateArray();
+  cJSON *obj = NULL;
+  int n = 0, m = 0;
+  if (!errs || !arr) goto nomem;
+  obj = wa_parse_object(params_json, "parameters", errs);
+  if (!obj) {
+    n = 1;
+  } else {
+    memest_params_init(&p);
+    n = wa_set_params(&p, obj, params_json, errs, WA_MAX_PROBLEMS);
+    m = memest_validate(config, config ? strlen(config) : 0, &p, core,
+                        WA_MAX_PROBLEMS);
+  }
+  if (n > WA_MAX_PROBLEMS) n = WA_MAX_PROBLEMS;
+  if (m > WA_MAX_PROBLEMS) m = WA_MAX_PROBLEMS;
+  for (int i = 0; i < n + m; i++) {
+    const memest_error *e = i < n ? &errs[i] : &core[i - n];
+    int dup = 0;
+    for (int j = 0; i >= n && j < n && !dup; j++)
+      dup = e->field[0] && strcmp(e->field, errs[j].field) == 0;
+    if (dup) continue;
+    cJSON *item = wa_problem(e);
+    if (!item || !cJSON_AddItemToArray(arr, item)) {
+      cJSON_Delete(item);
+      goto nomem;
+    }
+  }
+  cJSON_Delete(obj);
+  free(errs);
+  char *out = wa_print(arr);
+  return out ? out : wa_nomem();
+nomem:
+  cJSON_Delete(obj);
+  cJSON_Delete(arr);
+  free(errs);
+  return wa_nomem();
+}
+
+/* A new object appended to arr, or NULL when out of memory. */
+static cJSON *wa_append_object(cJSON *arr) {
+  cJSON *o = cJSON_CreateObject();
+  if (o && !cJSON_AddItemToArray(arr, o)) {
+    cJSON_Delete(o);
+    o = NULL;
+  }
+  return o;
+}
+
+static int wa_add_model_presets(cJSON *arr) {
+  for (int i = 0; i < memest_model_preset_count(); i++) {
+    cJSON *o = wa_append_object(arr);
+    if (!o || !wa_add_str(o, "name", memest_model_preset_name(i)) ||
+        !wa_add_str(o, "title", memest_model_preset_title(i)))
+      return 0;
+  }
+  return 1;
+}
+
+/* GPU capacities are printed as exact integers, not through a double. */
+static int wa_add_gpu_presets(cJSON *arr) {
+  char bytes[24];
+  for (int i = 0; i < memest_gpu_preset_count(); i++) {
+    cJSON *o = wa_append_object(arr);
+    snprintf(bytes, sizeof bytes, "%llu",
+             (unsigned long long)memest_gpu_preset_bytes(i));
+    if (!o || !wa_add_str(o, "name", memest_gpu_preset_name(i)) ||
+        !wa_add_str(o, "title", memest_gpu_preset_title(i)) ||
+        !cJSON_AddRawToObject(o, "bytes", bytes))
+      return 0;
+  }
+  return 1;
+}
+
+/* {"models": [{name, title}], "gpus": [{name, title, bytes}]}; NULL when
+** out of memory. */
+char *memest_wasm_presets(void) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON *models = root ? cJSON_AddArrayToObject(root, "models") : NULL;
+  cJSON *gpus = root ? cJSON_AddArrayToObject(root, "gpus") : NULL;
+  if (!models || !gpus || !wa_add_model_presets(models) ||
+      !wa_add_gpu_presets(gpus)) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return wa_print(root);
+}
+
+/* A copy of the preset's config.json text, or NULL if `name` is unknown. */
+char *memest_wasm_model_config(const char *name) {
+  const char *text = name ? memest_model_preset_config(name) : NULL;
+  return text ? wa_strdup(text) : NULL;
+}
+
+/* Adds the '|'-separated `choices` to obj as an array; 0 when out of memory. */
+static int wa_add_choices(cJSON *obj, const char *choices) {
+  cJSON *arr = cJSON_AddArrayToObject(obj, "choices");
+  if (!arr) return 0;
+  while (choices && *choices) {
+    size_t n = strcspn(choices, "|");
+    char *one = malloc(n + 1);
+    cJSON *s = NULL;
+    if (one) {
+      memcpy(one, choices, n);
+      one[n] = '\0';
+      s = cJSON_CreateString(one);
+      free(one);
+    }
+    if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
+    choices += n + (choices[n] == '|');
+  }
+  return 1;
+}
+
+/* Every parameter's description, as memest_param_describe() gives it:
+** [{name, flag, kind, meaning, choose, choices[], default, required}];
+** NULL when out of memory. */
+char *memest_wasm_parameters(void) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
+    const memest_param_info *d = memest_param_describe((memest_param_id)id);
+    cJSON *o = d ? wa_append_object(arr) : NULL;
+    if (!d) continue;
+    if (!o || !wa_add_str(o, "name", d->name) ||
+        !wa_add_str(o, "flag", d->flag) || !wa_add_str(o, "kind", d->kind) ||
+        !wa_add_str(o, "meaning", d->meaning) ||
+        !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
+        !wa_add_str(o, "default", d->default_text) ||
+        !cJSON_AddBoolToObject(o, "required", d->required != 0)) {
+      cJSON_Delete(arr);
+      return NULL;
+    }
+  }
+  return wa_print(arr);
+}
+/* }====================================================================== */
