@@ -200,6 +200,7 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
                  "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
                  mc->model_type, msg);
         err->code = MEMEST_E_UNSUPPORTED;
+        return MEMEST_E_UNSUPPORTED;
       }
       return rc;
     }

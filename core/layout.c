@@ -262,8 +262,8 @@ static void derive_tokens(const model_config *mc, const memest_params *p, layout
     milli = (int64_t)llround(f * 1000.0);
     d->n_in = (int64_t)ceil((double)mk * f);
     if (d->n_in > cap) d->n_in = cap;
-    d->d_s = (int64_t)ceil(ds);
-    d->d_r = (int64_t)ceil(ds * f);
+    d->d_s = (int64_t)llround(ds);
+    d->d_r = (int64_t)llround(ds * f);
     if (d->d_r > d->n_in) d->d_r = d->n_in;
   } else {
     milli = 1000;

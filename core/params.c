@@ -200,11 +200,16 @@ static memest_code parse_enum(const memest_param_info *pi, const char *v, int *o
   int i = enum_index(pi->choices, v);
   if (i < 0) {
     char list[160];
-    size_t k;
-    snprintf(list, sizeof list, "%s", pi->choices);
-    for (k = 0; list[k]; k++) {
-      if (list[k] == '|') list[k] = ',';
+    size_t k, j = 0;
+    for (k = 0; pi->choices[k] && j + 3 < sizeof list; k++) {
+      if (pi->choices[k] == '|') {
+        list[j++] = ',';
+        list[j++] = ' ';
+      } else {
+        list[j++] = pi->choices[k];
+      }
     }
+    list[j] = '\0';
     return err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s", pi->flag, v,
                    list);
   }

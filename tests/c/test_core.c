@@ -1,0 +1,317 @@
+/*
+** test_core.c — the simulator against the specification's figures: the
+** parameter inventory, the worked example (spec §8) byte for byte, the
+** static components, token counts, the stage partition, the schedule's
+** op counts per step and live chunks, and the result's internal sums.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sim.h"
+
+static char *shared_config(const char *name, size_t *len) {
+  char path[256];
+  char *text;
+  snprintf(path, sizeof path, "../shared/models/%s.json", name);
+  text = check_read_file(path, len);
+  CHECK(text != NULL);
+  return text;
+}
+
+static memest_result *estimate(const char *config, size_t len, const memest_params *p) {
+  memest_result *r = NULL;
+  memest_error err;
+  memest_code rc = memest_estimate(config, len, p, &r, &err);
+  if (rc != MEMEST_OK) fprintf(stderr, "estimate failed: %s\n", err.message);
+  CHECK_I64(rc, MEMEST_OK);
+  return r;
+}
+
+/* Totals by the trainer's inventory (spec §3.3, §8). Qwen3-235B-A22B: 94
+** layers x 2,487,755,008 (attention 71,303,168 + norms 8,448 + router
+** 524,288 + experts 2,415,919,104) + embed and lm_head 2 x 622,329,856 +
+** norm 4,096 = 235,093,634,560. */
+static void test_parameter_totals(void) {
+  const char *names[] = {"qwen3-30b-a3b", "qwen3-235b-a22b"};
+  const int64_t want[] = {30532122624LL, 235093634560LL};
+  size_t i;
+  for (i = 0; i < 2; i++) {
+    size_t len;
+    char *text = shared_config(names[i], &len);
+    model_config mc;
+    memest_error err;
+    int ovf = 0;
+    CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
+    CHECK_I64(inv_model_parameters(&mc, &ovf), want[i]);
+    CHECK_I64(ovf, 0);
+    free(text);
+  }
+}
+
+/* Spec §2.1 examples. */
+static void test_partition(void) {
+  int first[17];
+  layout_partition(48, 8, first);
+  CHECK_I64(first[1] - first[0], 6);
+  CHECK_I64(first[8], 48);
+  layout_partition(27, 4, first);
+  CHECK_I64(first[1] - first[0], 7);
+  CHECK_I64(first[2] - first[1], 7);
+  CHECK_I64(first[3] - first[2], 7);
+  CHECK_I64(first[4] - first[3], 6);
+  layout_partition(36, 16, first);
+  CHECK_I64(first[1] - first[0], 2);
+  CHECK_I64(first[2] - first[1], 3);
+  CHECK_I64(first[5] - first[4], 3);
+  CHECK_I64(first[6] - first[5], 2);
+  CHECK_I64(first[16], 36);
+  layout_partition(5, 2, first); /* pp = 1: the remainder goes to stage 0 */
+  CHECK_I64(first[1] - first[0], 3);
+}
+
+/* The worked example's setup: Qwen3-30B-A3B, P=4, ep=8, dp=1, seq 4096. */
+static void example_params(memest_params *p) {
+  check_params(p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+}
+
+/* Spec §8, byte for byte, with uniform routing (n_in = m*k = 32,768). */
+static void test_worked_example(void) {
+  size_t len;
+  char *text = shared_config("qwen3-30b-a3b", &len);
+  model_config mc;
+  memest_params p;
+  memest_error err;
+  layout lo;
+  sim_rank *sr = calloc(1, sizeof *sr);
+  const op_result *f0, *f1;
+  unsigned warm;
+  example_params(&p);
+  CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
+  CHECK_I64(layout_build(&mc, &p, &lo, &err), MEMEST_OK);
+  CHECK_I64(lo.chunks, 128);
+  CHECK_I64(lo.w_x, 1);
+  CHECK_I64(lo.w_o, 8);
+  CHECK_I64(lo.d.e_loc, 16);
+  /* Measured-free variant of the spec: uniform routing. */
+  lo.d.n_in = 32768;
+  lo.d.m_act = 33792;
+  lo.d.r_rows = 34816;
+  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, &err), MEMEST_OK);
+  CHECK_I64(sr->progs[0][0].retained, 546488384LL);
+  CHECK_I64(sr->progs[1][5].retained, 546488384LL);
+  /* Deferred-W batch per layer: A(M_act)*H*2 + R*H*2 + 3*M_act*I*2. */
+  CHECK_I64(sr->progs[0][0].capture, 436731904LL);
+  /* Static figures (§8 table). */
+  CHECK_I64(sr->inv.master_bytes, 4049889792LL);
+  CHECK_I64(sr->inv.opt_state_bytes, 8099779584LL);
+  /* Per chunk: module 0 keeps the embed output, cos/sin and 6 layers (its
+  ** sent output is freed at the next commit, so the F op's net still holds
+  ** it); module 1 adds the epilog and the 1.16 GiB of logits. */
+  warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1) | SF_EMBED_RES | SF_HEAD_RES;
+  f0 = op_eval(sr, OP_F, 0, 0, 0, warm);
+  CHECK_I64(f0->net.b[C_ACT], 3281027456LL + 16777216LL);
+  f1 = op_eval(sr, OP_F, 1, 1, 0, warm);
+  CHECK_I64(f1->net.b[C_ACT] + f1->net.b[C_LOGITS], 4559257984LL - 16777216LL);
+  CHECK_I64(f1->net.b[C_LOGITS], 1244659712LL);
+  sim_rank_free(sr);
+  free(sr);
+  free(text);
+}
+
+/* Static components at rank 0's peak (AdamW and Muon), §8 table. */
+static void test_static_components(void) {
+  memest_params p;
+  memest_result *r;
+  memest_error err;
+  const comp_vec *v;
+  example_params(&p);
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  v = &r->ranks[0].at_peak;
+  CHECK_I64(v->b[C_MASTER], 4049889792LL);
+  CHECK_I64(v->b[C_OPT_STATE], 8099779584LL);
+  CHECK_I64(v->b[C_UNSHARDED], 2271320064LL);
+  CHECK_I64(v->b[C_ACCUM], 4542640128LL + 2489327616LL);
+  CHECK_I64(v->b[C_PENDING], 1811939328LL);
+  CHECK_I64(v->b[C_ROTARY], 2097152LL);
+  CHECK_I64(v->b[C_DATA], 8388608LL);
+  CHECK_I64(r->ranks[0].peak_ev.live[0], 8);
+  CHECK_I64(r->ranks[0].peak_ev.live[1], 1);
+  memest_result_free(r);
+  CHECK_I64(memest_params_set(&p, "optimizer", "muon", &err), MEMEST_OK);
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  CHECK_I64(r->ranks[0].at_peak.b[C_OPT_STATE], 4362654720LL);
+  memest_result_free(r);
+}
+
+/* Spec §4.1: token counts of the example. */
+static void test_tokens(void) {
+  memest_params p;
+  memest_result *r;
+  const run_dims *d;
+  example_params(&p);
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  d = &r->lo.d;
+  CHECK_I64(d->m, 4096);
+  CHECK_I64(d->top_k, 8);
+  CHECK_I64(d->n_in, 38667);            /* ceil(1.18 * 32,768) */
+  CHECK_I64(d->m_act, 39808);           /* r128(n_in + 64 * 16) */
+  CHECK_I64(d->r_rows, 40960);          /* A(n_in + 16 * 127) */
+  CHECK_I64(d->d_s, 21870);             /* round(5.339 * m), spec §8 */
+  CHECK_I64(d->combine_rows, 32768);    /* A(m * k) */
+  memest_result_free(r);
+  /* cp = 2 halves the local sequence; ep = 1 routes exactly m*k rows. */
+  check_params(&p, "qwen3-30b-a3b", 2, 1, 2, 4, 2, 64, 8192, "h200");
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  d = &r->lo.d;
+  CHECK_I64(d->s, 4096);
+  CHECK_I64(d->m, 8192);
+  CHECK_I64(d->n_in, 8192 * 8);
+  CHECK_I64(d->m_act, 65536 + 64 * 128);
+  memest_result_free(r);
+}
+
+/* The spec's step table: op counts per step for rank r of P with N chunks. */
+static void expected_counts(int64_t P, int64_t r, int64_t N, int64_t want[11][4]) {
+  memset(want, 0, sizeof(int64_t) * 11 * 4);
+  want[1][OP_F] = 2 * (P - r - 1);
+  want[2][OP_F] = 2 * (r + 1);
+  want[3][OP_B] = want[3][OP_W] = want[3][OP_F] = P - r - 1;
+  want[4][OP_FB] = 2 * (N - 2 * P + r + 1);
+  if (r == P - 1) { /* the last rank's first step-4 iteration is not overlapped */
+    want[4][OP_FB] -= 1;
+    want[4][OP_F] = want[4][OP_B] = 1;
+  }
+  want[5][OP_B] = want[5][OP_FB] = P - r - 1;
+  want[6][OP_B] = 2 * (r + 1);
+  want[7][OP_W] = want[7][OP_B] = P - r - 1;
+  want[8][OP_W] = r + 1;
+}
+
+static void test_schedule(void) {
+  static const int64_t cases[][2] = {{1, 2}, {2, 4}, {2, 9}, {4, 8}, {4, 21}, {5, 12}};
+  size_t c;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int64_t P = cases[c][0], N = cases[c][1];
+    memest_params p;
+    memest_error err;
+    memest_result *r;
+    int i;
+    check_params(&p, "qwen3-30b-a3b", P, 8, 1, 8 * P, 1, 8 * N, 512, "h100");
+    CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
+    CHECK_I64(memest_params_set(&p, "timeline_limit", "0", &err), MEMEST_OK);
+    r = estimate(NULL, 0, &p);
+    if (r == NULL) continue;
+    for (i = 0; i < r->n_ranks; i++) {
+      const rank_result *rr = &r->ranks[i];
+      int64_t got[11][4], want[11][4], k;
+      int s, o, max0 = 0, max1 = 0;
+      memset(got, 0, sizeof got);
+      for (k = 0; k < rr->n_tl; k++) {
+        const tl_event *e = &rr->tl[k];
+        if (e->step <= 8) got[e->step][e->kind]++;
+        if (e->live[0] > max0) max0 = e->live[0];
+        if (e->live[1] > max1) max1 = e->live[1];
+      }
+      expected_counts(P, rr->rank, N, want);
+      for (s = 1; s <= 8; s++) {
+        for (o = 0; o < 4; o++) {
+          if (got[s][o] != want[s][o]) {
+            fprintf(stderr, "P=%lld N=%lld rank %d step %d op %d: ", (long long)P, (long long)N,
+                    rr->rank, s, o);
+          }
+          CHECK_I64(got[s][o], want[s][o]);
+        }
+      }
+      /* Peak live chunks: 2P - r in phase 0, r + 1 in phase 1. */
+      CHECK_I64(max0, 2 * P - rr->rank);
+      CHECK_I64(max1, rr->rank + 1);
+      CHECK_I64(rr->n_tl, rr->n_events);
+    }
+    memest_result_free(r);
+  }
+}
+
+/* Components add up to the tensor peak; the grand total adds non-PyTorch
+** memory and fragmentation; status follows the headroom. */
+static void test_result_sums(void) {
+  memest_params p;
+  memest_result *r;
+  int i, c;
+  example_params(&p);
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  CHECK_I64(r->n_ranks, 4);
+  for (i = 0; i < r->n_ranks; i++) {
+    const rank_result *rr = &r->ranks[i];
+    int64_t sum = 0;
+    for (c = 0; c < C_COUNT; c++) {
+      CHECK(rr->at_peak.b[c] >= 0);
+      sum += rr->at_peak.b[c];
+    }
+    CHECK_I64(sum, rr->tensor_peak);
+    CHECK_I64(rr->total, rr->tensor_peak + rr->nonpt + rr->frag);
+  }
+  /* Spec §7: 0.52 + 0.39 + (0.4 * 2 + 0.2) + 0.96 + 2.97 GiB for pp>1, ep>1, dp=1. */
+  CHECK_I64(r->nonpt, (532LL + 399 + 2 * 410 + 205 + 983 + 3041) * 1024 * 1024);
+  CHECK_I64(r->capacity, 81089LL * 1024 * 1024);
+  CHECK_I64(r->headroom, r->capacity - r->peak);
+  CHECK_I64(memest_result_status(r), r->headroom >= r->capacity / 20 ? MEMEST_FITS_OK
+                                     : r->headroom >= 0            ? MEMEST_FITS_TIGHT
+                                                                   : MEMEST_FITS_OOM);
+  memest_result_free(r);
+}
+
+/* The kept timeline window is centred on the peak. */
+static void test_timeline_window(void) {
+  memest_params p;
+  memest_error err;
+  memest_result *r;
+  example_params(&p);
+  CHECK_I64(memest_params_set(&p, "timeline", "1", &err), MEMEST_OK);
+  CHECK_I64(memest_params_set(&p, "timeline_limit", "10", &err), MEMEST_OK);
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  CHECK_I64(r->ranks[0].n_tl, 10);
+  CHECK(r->ranks[0].peak_index >= r->ranks[0].tl_from);
+  CHECK(r->ranks[0].peak_index < r->ranks[0].tl_from + 10);
+  CHECK_I64(r->ranks[0].tl[r->ranks[0].peak_index - r->ranks[0].tl_from].peak,
+            r->ranks[0].tensor_peak);
+  memest_result_free(r);
+}
+
+/* A single rank gives the same figures as the full run's row for it. */
+static void test_single_rank(void) {
+  memest_params p;
+  memest_error err;
+  memest_result *all, *one;
+  example_params(&p);
+  all = estimate(NULL, 0, &p);
+  CHECK_I64(memest_params_set(&p, "pp_rank", "2", &err), MEMEST_OK);
+  one = estimate(NULL, 0, &p);
+  if (all != NULL && one != NULL) {
+    CHECK_I64(one->n_ranks, 1);
+    CHECK_I64(one->ranks[0].rank, 2);
+    CHECK_I64(one->ranks[0].tensor_peak, all->ranks[2].tensor_peak);
+  }
+  memest_result_free(all);
+  memest_result_free(one);
+}
+
+int main(void) {
+  test_parameter_totals();
+  test_partition();
+  test_worked_example();
+  test_static_components();
+  test_tokens();
+  test_schedule();
+  test_result_sums();
+  test_timeline_window();
+  test_single_rank();
+  return check_done("test_core");
+}
