@@ -61,17 +61,9 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
 }
 
 static void generic_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
-  int64_t H = mc->hidden, q = mc->heads * mc->head_dim, kv = mc->kv_heads * mc->head_dim;
+  int64_t H = mc->hidden;
   (void)layer;
-  params_add(pl, "self_attn.q_proj.weight", q, H, 1, 2, 0, 1);
-  params_add(pl, "self_attn.k_proj.weight", kv, H, 1, 2, 0, 1);
-  params_add(pl, "self_attn.v_proj.weight", kv, H, 1, 2, 0, 1);
-  params_add(pl, "self_attn.o_proj.weight", H, q, 1, 2, 0, 1);
-  if (mc->attention_bias) {
-    params_add(pl, "self_attn.q_proj.bias", q, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
-  }
+  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, 0);
   params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
   params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
   if (mc->experts > 0) {

@@ -29,6 +29,9 @@ MEMEST_HIDDEN void router_softmax_rows(const model_config *mc, const run_dims *d
                                        layer_plan *lp);
 /* The two RMSNorms' rstd (and, in the upper set, their outputs). */
 MEMEST_HIDDEN void norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp);
+/* GQA projections q, k, v, o (Muon) and, if bias_qkv / bias_o, their biases. */
+MEMEST_HIDDEN void attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
+                                int64_t head_dim, int bias_qkv, int bias_o);
 /* SwiGLU experts: gate/up (E_loc, I, H) and down (E_loc, H, I). */
 MEMEST_HIDDEN void experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter,
                                       int64_t hidden);

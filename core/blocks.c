@@ -93,6 +93,21 @@ void router_softmax_rows(const model_config *mc, const run_dims *d, int renorm, 
   }
 }
 
+void attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
+                  int64_t head_dim, int bias_qkv, int bias_o) {
+  int64_t q = heads * head_dim, kv = kv_heads * head_dim;
+  params_add(pl, "self_attn.q_proj.weight", q, hidden, 1, 2, 0, 1);
+  params_add(pl, "self_attn.k_proj.weight", kv, hidden, 1, 2, 0, 1);
+  params_add(pl, "self_attn.v_proj.weight", kv, hidden, 1, 2, 0, 1);
+  params_add(pl, "self_attn.o_proj.weight", hidden, q, 1, 2, 0, 1);
+  if (bias_qkv) {
+    params_add(pl, "self_attn.q_proj.bias", q, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
+  }
+  if (bias_o) params_add(pl, "self_attn.o_proj.bias", hidden, 1, 1, 1, 0, 0);
+}
+
 void experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter, int64_t hidden) {
   int i;
   params_add(pl, "mlp.experts.gate_proj.weight", e_loc, inter, hidden, 3, 1, 1);
