@@ -62,6 +62,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
 
 static void generic_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden;
+  int i;
   (void)layer;
   attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, 0);
   params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
@@ -73,6 +74,8 @@ static void generic_params(const model_config *mc, int layer, int64_t e_loc, par
     params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
     params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
     params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
+    /* Estimated as an eager FP8Linear MLP: its quantised weights are cached. */
+    for (i = pl->n - 3; i < pl->n; i++) pl->p[i].fp8 = 1;
   }
 }
 
@@ -91,7 +94,7 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
     lp->moe = 1;
     lp->mlp_inter = mc->moe_inter;
     router_softmax_rows(mc, d, 1, lp);
-    experts_swiglu_rows(d, mc->moe_inter, lp);
+    experts_swiglu_rows(mc, d, mc->moe_inter, lp);
   } else {
     lp->kind = "dense MLP";
     lp->moe = 0;

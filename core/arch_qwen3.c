@@ -82,7 +82,7 @@ static void qwen3_plan(const model_config *mc, const run_dims *d, int layer, lay
   norm_rows(mc, d, lp);
   attn_gqa_rows(mc, d, &a, lp);
   router_softmax_rows(mc, d, mc->norm_topk_prob, lp);
-  experts_swiglu_rows(d, mc->moe_inter, lp);
+  experts_swiglu_rows(mc, d, mc->moe_inter, lp);
 }
 
 static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }

@@ -6,5 +6,9 @@
 
 const arch_ops *const arch_table[] = {
   &arch_qwen3_moe,
+  &arch_deepseek_v2,
+  &arch_deepseek_v3,
+  &arch_gpt_oss,
+  &arch_qwen35_moe,
   NULL,
 };

@@ -1,10 +1,22 @@
 /*
 ** blocks.c — per-layer building blocks shared by the architecture files:
-** the GQA attention and softmax-router saved sets of the compiled stage-1
-** region (spec §4.5; default or upper set per choices.h), ring-attention
-** transients under context parallelism (§5.6), and the SwiGLU expert bank.
+** the GQA attention, router and shared-expert saved sets of the compiled
+** stage-1 region (spec §4.5; default or upper set per choices.h), the
+** standard and MLA ring-attention transients under context parallelism
+** (§5.6), the SwiGLU expert bank and shared expert, the FP8 byte formulas
+** (§4.8), and the layer_types reader of the hybrid-attention families.
 */
+#include <string.h>
+
 #include "attention.h"
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Marks the s3 rows added since `from` as kept by the deferred wgrad. */
+static void mark_captured(row_list *rl, int from) {
+  int i;
+  for (i = from; i < rl->n; i++) rl->r[i].captured = 1;
+}
 
 void norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
@@ -15,11 +27,60 @@ void norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   }
 }
 
+/* {======================================================================
+** FP8 (spec §4.8). Scales are fp32; blocks and channel groups are 128 wide.
+** ======================================================================= */
+int64_t fp8_block_t_bytes(int64_t k, int64_t m, int *o) {
+  return ck_add(o, ck_mul(o, k, m), ck_mul4(o, ceil_div(k, 128), ceil_div(m, 128), 4, 1));
+}
+
+int64_t fp8_channel_bytes(int64_t m, int64_t k, int *o) {
+  return ck_add(o, ck_mul(o, m, k), ck_mul4(o, ceil_div(m, 128), k, 4, 1));
+}
+
+int64_t fp8_rowwise_bytes(int64_t m, int64_t k, int *o) {
+  return ck_add(o, ck_mul(o, m, k), ck_mul4(o, m, ceil_div(k, 128), 4, 1));
+}
+
+void fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *name,
+                       layer_plan *lp) {
+  int *o = &lp->ovf;
+  int64_t saved = 0, fwd = 0, bwd = 0;
+  int i;
+  if (!d->fp8) return;
+  for (i = 0; i < n; i++) {
+    /* Saved: weight_t (K, N) and input_t (K, m), each with block scales. */
+    int64_t wt = CHOICE_FP8_COMPILED_WEIGHT_SAVED ? fp8_block_t_bytes(p[i].k, p[i].n, o) : 0;
+    int64_t xt = fp8_block_t_bytes(p[i].k, d->m, o);
+    /* Forward scratch: the in-graph fp8 weight (N, K) and the rowwise input. */
+    int64_t f = ck_add(o, fp8_block_t_bytes(p[i].n, p[i].k, o), fp8_rowwise_bytes(d->m, p[i].k, o));
+    /* Backward scratch: the output grad's rowwise and transposed copies. */
+    int64_t g = ck_add(o, fp8_rowwise_bytes(d->m, p[i].n, o),
+                       ck_add(o, ck_mul(o, p[i].n, d->m), ck_mul4(o, p[i].n, ceil_div(d->m, 128), 4, 1)));
+    saved = ck_add(o, saved, ck_add(o, wt, xt));
+    fwd = max64(fwd, f);
+    bwd = max64(bwd, g);
+  }
+  rows_add(&lp->s1, o, name, "(K, N) + (K, m) fp8 per projection", 'C', saved, 1, 1, 1);
+  lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
+  lp->s1_bwd_scratch = ck_add(o, lp->s1_bwd_scratch, bwd);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Context parallelism: ring transients (spec §5.6). At a ring step the
+** held received k/v (or latent) pair and the next one in flight coexist
+** with the saved originals: two extra pairs, one when cp = 2. The backward
+** grad ring ping-pongs between two fp32 sets (the one just sent becomes the
+** next receive slot, ring_attention.py zigzag_backward).
+** ======================================================================= */
+static int64_t ring_pairs(const run_dims *d) { return d->cp > 2 ? 2 : 1; }
+
 int64_t ring_fwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
                        int *o) {
   int64_t m = d->m, t = 0;
   if (d->cp <= 1) return 0;
-  t = ck_add(o, t, ck_mul4(o, 4, m, kv_width, 2));   /* held and in-flight k, v pairs */
+  t = ck_add(o, t, ck_mul4(o, 2 * ring_pairs(d), m, kv_width, 2)); /* held and next k, v */
   t = ck_add(o, t, ck_mul4(o, m, q_width, 2, 1));    /* partial_out */
   t = ck_add(o, t, ck_mul4(o, m, heads, 4, 1));      /* partial_lse */
   t = ck_add(o, t, ck_mul4(o, 2, m, q_width, 4));    /* fp32 out, old and new */
@@ -27,18 +88,63 @@ int64_t ring_fwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int
   return t;
 }
 
+/* Beyond the bf16 dq/dk/dv the caller counts (the per-step FA4 outputs). */
 int64_t ring_bwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
                        int *o) {
-  int64_t m = d->m, t = 0;
+  int64_t m = d->m, common = 0, step = 0, end = 0;
   if (d->cp <= 1) return 0;
-  t = ck_add(o, t, ck_mul4(o, 3, m / 2, q_width, 2)); /* dout, q, out halves */
-  t = ck_add(o, t, ck_mul4(o, m / 2, heads, 4, 1));   /* lse half */
-  t = ck_add(o, t, ck_mul4(o, m, q_width, 4, 1));     /* fp32 dq */
-  t = ck_add(o, t, ck_mul4(o, 6, m, kv_width, 4));    /* fp32 dk, dv in three rotating sets */
-  t = ck_add(o, t, ck_mul4(o, 2, m, kv_width, 2));    /* next k, v */
-  t = ck_add(o, t, ck_mul4(o, m, q_width + 2 * kv_width, 2, 1)); /* bf16 casts */
+  common = ck_add(o, common, ck_mul4(o, 3, m / 2, q_width, 2)); /* dout, q, out halves */
+  common = ck_add(o, common, ck_mul4(o, m / 2, heads, 4, 1));   /* lse half */
+  common = ck_add(o, common, ck_mul4(o, m, q_width, 4, 1));     /* fp32 dq */
+  common = ck_add(o, common, ck_mul4(o, 4, m, kv_width, 4));    /* fp32 dk, dv: two sets */
+  /* During a step: the held and next k/v, FA4's fp32 dq accumulator. */
+  step = ck_add(o, ck_mul4(o, 2 * ring_pairs(d), m, kv_width, 2), ck_mul4(o, m, q_width, 4, 1));
+  /* At the end: the last held pair and the bf16 casts of dq, dk, dv. */
+  end = ck_add(o, ck_mul4(o, 2, m, kv_width, 2), ck_mul4(o, m, q_width + 2 * kv_width, 2, 1));
+  return ck_add(o, common, max64(step, end));
+}
+
+int64_t mla_ring_fwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
+  int64_t m = d->m, h = a->heads, qk = a->nope + a->rope, lat = a->kv_lora + a->rope, t = 0;
+  if (d->cp <= 1) return 0;
+  t = ck_add(o, t, ck_mul4(o, m, h, qk, 2));                     /* q = cat(q_nope, q_pe) */
+  t = ck_add(o, t, ck_mul4(o, ring_pairs(d), m, lat, 2));        /* held and next latent */
+  t = ck_add(o, t, ck_mul4(o, m, h, a->nope + a->v_dim, 2));     /* decompressed kv */
+  t = ck_add(o, t, ck_mul4(o, m, h, a->v_dim, 2));               /* contiguous value */
+  t = ck_add(o, t, ck_mul4(o, m, h, qk, 2));                     /* key */
+  t = ck_add(o, t, ck_mul4(o, m, h, a->v_dim, 2));               /* partial_out */
+  t = ck_add(o, t, ck_mul4(o, m, h, 4, 1));                      /* partial_lse */
+  t = ck_add(o, t, ck_mul4(o, 2, m, h * a->v_dim, 4));           /* fp32 out, old and new */
+  t = ck_add(o, t, ck_mul4(o, 2, m, h, 4));                      /* fp32 lse, old and new */
   return t;
 }
+
+int64_t mla_ring_bwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
+  int64_t m = d->m, h = a->heads, qk = a->nope + a->rope, lat = a->kv_lora + a->rope;
+  int64_t kvo = a->nope + a->v_dim, kvb = ck_mul4(o, h, kvo, a->kv_lora, 1);
+  int64_t common = 0, decomp = 0, fa_out = 0, dkv = 0, step, end;
+  if (d->cp <= 1) return 0;
+  common = ck_add(o, common, ck_mul(o, 8, kvb));                 /* weight_f and dW (fp32) */
+  common = ck_add(o, common, ck_mul4(o, m, h, qk, 2));           /* q = cat(q_nope, q_pe) */
+  common = ck_add(o, common, ck_mul4(o, m / 2, h, qk, 2));       /* q_back */
+  common = ck_add(o, common, ck_mul4(o, 2, m / 2, h * a->v_dim, 2)); /* dout_back, out_back */
+  common = ck_add(o, common, ck_mul4(o, m / 2, h, 4, 1));        /* lse_back */
+  common = ck_add(o, common, ck_mul4(o, m, h, qk, 4));           /* fp32 dq */
+  common = ck_add(o, common, ck_mul4(o, 2, m, lat, 4));          /* fp32 latent grads: two sets */
+  decomp = ck_add(o, ck_mul4(o, m, h, kvo, 2), ck_mul4(o, m, h, a->v_dim + qk, 2));
+  fa_out = ck_add(o, ck_mul4(o, 2, m, h * qk, 2), ck_mul4(o, m, h, a->v_dim, 2));
+  dkv = ck_add(o, ck_mul4(o, m, h, kvo, 6), ck_mul4(o, 2, m, a->kv_lora, 4)); /* d_kv bf16+fp32 */
+  dkv = ck_add(o, dkv, ck_mul(o, 4, kvb));                        /* this step's dW */
+  step = ck_add(o, ck_mul4(o, ring_pairs(d), m, lat, 2), ck_add(o, decomp, fa_out));
+  step = ck_add(o, step, max64(ck_mul4(o, m, h, qk, 4), dkv));   /* FA4 dq workspace or d_kv */
+  /* At the end the last step's locals are still alive, with the casts. */
+  end = ck_add(o, ck_mul4(o, m, lat, 2, 1), ck_add(o, decomp, fa_out));
+  end = ck_add(o, end, ck_add(o, ck_mul4(o, m, h, kvo, 4), ck_mul4(o, m, a->kv_lora, 4, 1)));
+  end = ck_add(o, end, ck_mul4(o, m, h, a->nope, 4));           /* contiguous fp32 dq_nope */
+  end = ck_add(o, end, ck_add(o, ck_mul4(o, m, h, qk, 2), ck_mul4(o, m, lat, 2, 1)));
+  return ck_add(o, common, max64(step, end));
+}
+/* }====================================================================== */
 
 void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *a,
                    layer_plan *lp) {
@@ -46,6 +152,7 @@ void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *
   int64_t m = d->m, H = mc->hidden;
   int64_t qw = a->heads * a->head_dim, kvw = a->kv_heads * a->head_dim;
   int64_t fwd, bwd;
+  proj_kn p[4];
   if (a->gated) {
     rows_add(&lp->s1, o, "q_proj output (query and gate)", "(m, 2*nh*hd)", 'C', m, 2 * qw, 2, 1);
   } else {
@@ -76,6 +183,14 @@ void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *
   bwd = ck_add(o, bwd, ck_mul4(o, CHOICE_S1_BWD_HIDDEN_BUFFERS, m, H, 2));
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
   lp->s1_bwd_scratch = ck_add(o, lp->s1_bwd_scratch, bwd);
+  /* FP8: q, k and v each quantise x1; o_proj quantises o. */
+  p[0].k = H;
+  p[0].n = a->gated ? 2 * qw : qw;
+  p[1].k = p[2].k = H;
+  p[1].n = p[2].n = kvw;
+  p[3].k = qw;
+  p[3].n = H;
+  fp8_compiled_rows(d, p, 4, "FP8 q/k/v/o_proj: transposed fp8 weights and inputs", lp);
 }
 
 void router_softmax_rows(const model_config *mc, const run_dims *d, int renorm, layer_plan *lp) {
@@ -91,6 +206,28 @@ void router_softmax_rows(const model_config *mc, const run_dims *d, int renorm, 
   } else {
     lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, mc->experts, 2, 1));
   }
+}
+
+void shared_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
+                        layer_plan *lp) {
+  int *o = &lp->ovf;
+  int64_t m = d->m, H = mc->hidden;
+  proj_kn p[3];
+  rows_add(&lp->s1, o, "h_mid (residual before the shared expert)", "(m, H)", 'C', m, H, 2, 1);
+  rows_add(&lp->s1, o, "shared expert g_s, u_s (silu_mul inputs)", "2 x (m, I_sh)", 'C', 2, m,
+           inter, 2);
+  if (!d->fp8) {
+    rows_add(&lp->s1, o, "shared expert act_s (down-proj input)", "(m, I_sh)", 'C', m, inter, 2, 1);
+  }
+  /* Forward: the shared output before it joins the residual (and, under
+  ** FP8, act_s until the down projection has quantised it). */
+  lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, H, 2, 1));
+  if (d->fp8) lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, inter, 2, 1));
+  p[0].k = p[1].k = H;
+  p[0].n = p[1].n = inter;
+  p[2].k = inter;
+  p[2].n = H;
+  fp8_compiled_rows(d, p, 3, "FP8 shared-expert gate/up/down: fp8 weights and inputs", lp);
 }
 
 void attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
@@ -119,9 +256,61 @@ void experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter, int64_t hi
   }
 }
 
-void experts_swiglu_rows(const run_dims *d, int64_t inter, layer_plan *lp) {
+void experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
+                         layer_plan *lp) {
   int *o = &lp->ovf;
-  rows_add(&lp->s3, o, "g, u (silu_mul inputs)", "2 x (M_act, I)", 'S', 2, d->m_act, inter, 2);
-  rows_add(&lp->s3, o, "act (down-proj input)", "(M_act, I)", 'S', d->m_act, inter, 2, 1);
-  if (lp->s3.n > 0) lp->s3.r[lp->s3.n - 1].captured = 1;
+  int64_t M = d->m_act, H = mc->hidden;
+  int first;
+  rows_add(&lp->s3, o, "g, u (silu_mul inputs)", "2 x (M_act, I)", 'S', 2, M, inter, 2);
+  if (!d->fp8) {
+    first = lp->s3.n;
+    rows_add(&lp->s3, o, "act (down-proj input)", "(M_act, I)", 'S', M, inter, 2, 1);
+    mark_captured(&lp->s3, first);
+    return;
+  }
+  /* FP8 (spec §4.8): Hopper keeps group_indices on the ctx; gate and up
+  ** each quantise x per channel, down quantises act. */
+  rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
+  first = lp->s3.n;
+  rows_add(&lp->s3, o, "fp8 per-channel copies of x (gate, up)", "2 x (M_act, H) fp8", 'S', 2,
+           fp8_channel_bytes(M, H, o), 1, 1);
+  rows_add(&lp->s3, o, "fp8 per-channel copy of act (down input)", "(M_act, I) fp8", 'S',
+           fp8_channel_bytes(M, inter, o), 1, 1, 1);
+  mark_captured(&lp->s3, first);
+  /* Forward scratch: bf16 act and one projection's rowwise input copy. */
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, inter, 2, 1));
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, max64(H, inter), o));
+}
+
+/* {======================================================================
+** layer_types (gpt-oss, Qwen3.5): per-layer attention kinds.
+** ======================================================================= */
+memest_code arch_layer_types(const cJSON *root, model_config *mc, const char *const *names,
+                             const unsigned char *kinds, int n, int *present,
+                             memest_error *err) {
+  const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
+  const cJSON *v;
+  int64_t i = 0;
+  int k;
+  *present = 0;
+  if (lt == NULL || cJSON_IsNull(lt)) return MEMEST_OK;
+  if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != mc->layers) {
+    return err_set(err, MEMEST_E_CONFIG, "layer_types",
+                   "config key 'layer_types' must be an array of num_hidden_layers = %lld "
+                   "strings, one per decoder layer",
+                   (long long)mc->layers);
+  }
+  cJSON_ArrayForEach(v, lt) {
+    for (k = 0; k < n; k++) {
+      if (cJSON_IsString(v) && strcmp(v->valuestring, names[k]) == 0) break;
+    }
+    if (k == n) {
+      return err_set(err, MEMEST_E_CONFIG, "layer_types",
+                     "config key 'layer_types' entry %lld is not one of '%s' and '%s'",
+                     (long long)i, names[0], n > 1 ? names[1] : names[0]);
+    }
+    mc->layer_attn[i++] = kinds[k];
+  }
+  *present = 1;
+  return MEMEST_OK;
 }

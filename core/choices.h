@@ -35,6 +35,11 @@
 ** its rstd (0); depends on the torch version (spec §9 d). */
 #define CHOICE_EPILOG_NORM_FP32_COPY 0
 
+/* FP8Linears inside a compiled stage-1 region re-quantise their weight in
+** the graph; AOTAutograd saves the transposed fp8 weight per chunk and
+** layer (1, spec §4.8's default) or recomputes it in the backward (0). */
+#define CHOICE_FP8_COMPILED_WEIGHT_SAVED 1
+
 /* Non-PyTorch memory, from the measured decomposition (spec §7), in MiB. */
 #define CHOICE_NONPT_CUDA_CONTEXT_MIB 532       /* 0.52 GiB */
 #define CHOICE_NONPT_NCCL_WORLD_MIB 399         /* 0.39 GiB */

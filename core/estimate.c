@@ -45,9 +45,16 @@ static void collect_warnings(memest_result *r) {
   }
   if (r->params.fp8_training == MEMEST_FP8_DEEP_GEMM) {
     add_warning(r,
-                "FP8 training: only the expert FP8 weight caches are modelled; the FP8 saved "
-                "activations, the in-graph re-quantised weights and the FP8 wgrad buffers are "
-                "not, so the estimate is a lower bound");
+                "FP8 training: modelled are the FP8 weight caches, the fp8 copies the expert and "
+                "eager MLP GEMMs save instead of bf16 inputs, the fp8 weights and inputs compiled "
+                "FP8Linears save per chunk, and the fp32 buffers of the FP8 weight gradients; "
+                "FP8 figures are not yet validated against measurements");
+    if (r->params.cp_size > 1) {
+      add_warning(r,
+                  "FP8 with context parallelism: for MLA models (DeepSeek) the latent ring's "
+                  "in-ring FP8 path (per-step latent quantisation, fp8 kv_b dgrad and wgrad) is "
+                  "estimated with its BF16 buffers");
+    }
   }
 }
 
@@ -100,8 +107,9 @@ static memest_code run_rank(memest_result *r, int rank, rank_result *rr, memest_
   return rc;
 }
 
-static void finish_totals(memest_result *r) {
-  int i;
+/* Returns 1 when a total would not fit in 64 bits. */
+static int finish_totals(memest_result *r) {
+  int i, ovf = 0;
   int64_t worst = -1;
   nonpt_parts(&r->lo, r->nonpt_parts);
   r->nonpt = 0;
@@ -110,8 +118,10 @@ static void finish_totals(memest_result *r) {
   for (i = 0; i < r->n_ranks; i++) {
     rank_result *rr = &r->ranks[i];
     rr->nonpt = r->nonpt;
-    rr->frag = (int64_t)llround(r->params.fragmentation * (double)rr->tensor_peak);
-    rr->total = rr->tensor_peak + rr->nonpt + rr->frag;
+    /* frag <= tensor_peak; the bound keeps llround and the sum in range. */
+    if (rr->tensor_peak > INT64_MAX / 4) ovf = 1;
+    rr->frag = ovf ? 0 : (int64_t)llround(r->params.fragmentation * (double)rr->tensor_peak);
+    rr->total = ck_add(&ovf, ck_add(&ovf, rr->tensor_peak, rr->nonpt), rr->frag);
     if (rr->total > worst) {
       worst = rr->total;
       r->worst = i;
@@ -124,6 +134,7 @@ static void finish_totals(memest_result *r) {
   if (r->headroom < 0) r->status = MEMEST_FITS_OOM;
   else if (r->headroom * 100 < r->capacity * CHOICE_TIGHT_PERCENT) r->status = MEMEST_FITS_TIGHT;
   else r->status = MEMEST_FITS_OK;
+  return ovf;
 }
 
 void est_release(memest_result *r) {
@@ -138,21 +149,17 @@ void est_release(memest_result *r) {
 memest_code est_run(const model_config *mc, const memest_params *p, memest_result *r,
                     int with_advice, memest_error *err) {
   memest_code rc;
-  int i, first, count;
+  int i, first, count, povf = 0;
   memset(r, 0, sizeof *r);
   r->params = *p;
   r->mc = *mc;
   if ((rc = layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
-  if (p->timeline && p->timeline_limit == 0 &&
-      (4 * r->lo.chunks + 16) * (p->pp_rank < 0 ? r->lo.pp : 1) > MEMEST_MAX_TIMELINE_EVENTS) {
-    return err_set(err, MEMEST_E_LIMIT, "timeline_limit",
-                   "a full timeline of this run has about %lld events, over "
-                   "MEMEST_MAX_TIMELINE_EVENTS = %lld; give --timeline-limit N to keep N events "
-                   "around the peak",
-                   (long long)((4 * r->lo.chunks + 16) * (p->pp_rank < 0 ? r->lo.pp : 1)),
-                   (long long)MEMEST_MAX_TIMELINE_EVENTS);
+  r->model_params = inv_model_parameters(&r->mc, &povf);
+  if (povf) {
+    return err_set(err, MEMEST_E_OVERFLOW, "config",
+                   "the model's parameter count overflows 64 bits; check hidden_size, "
+                   "vocab_size, the expert count and the intermediate sizes");
   }
-  r->model_params = inv_model_parameters(&r->mc, &r->lo.d.ovf);
   first = p->pp_rank < 0 ? 0 : (int)p->pp_rank;
   count = p->pp_rank < 0 ? (int)r->lo.pp : 1;
   r->ranks = calloc((size_t)count, sizeof *r->ranks);
@@ -165,7 +172,12 @@ memest_code est_run(const model_config *mc, const memest_params *p, memest_resul
     }
     r->n_ranks = i + 1;
   }
-  finish_totals(r);
+  if (finish_totals(r)) {
+    est_release(r);
+    return err_set(err, MEMEST_E_OVERFLOW, "",
+                   "the peak of this run overflows 64-bit byte counts; check the config's sizes, "
+                   "--sequence-length and --micro-batch-size");
+  }
   collect_warnings(r);
   if (with_advice) advice_build(r);
   return MEMEST_OK;

@@ -4,10 +4,13 @@
 ** allocations and frees of spec §5.1-§5.3, built from the architecture's
 ** layer plan plus what every MoE (EP > 1 or EP = 1) or dense layer shares
 ** (§4.2-§4.4). ops.c strings these stages together into F, B and F|B.
+** FP8 training (§4.8) takes separate branches driven by lo->d.fp8: the
+** scatter buffer is not saved, expert_backward_fp8 and dense_layer_fp8.
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "attention.h"
 #include "sim.h"
 
 #define STAGE_EVENTS_MAX 64
@@ -138,6 +141,69 @@ static void expert_backward(prog_builder *b, const layer_plan *pl, const layout 
   b->lp->capture = ck_add(o, ck_add(o, x_bytes, kept), ck_add(o, gu, dy));
 }
 
+/* FP8 (spec §4.8, §5.3): the expert backward of FP8GroupedLinearFunc. Each
+** projection quantises its output grad into a rowwise copy (for the dgrad,
+** freed with it) and a per-channel copy (for the wgrad). The wgrad runs now
+** (a zeroed fp32 buffer, then a bf16 copy) or is deferred: the closure keeps
+** the per-channel grad and input copies, not the bf16 dy, grad_g, grad_u. */
+static void expert_backward_fp8(prog_builder *b, const layer_plan *pl, const layout *lo,
+                                int64_t H2, int64_t scatter_grad) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t H = H2 / 2, I = pl->mlp_inter, M = d->m_act;
+  int64_t dy = ck_mul(o, round_up(M, 1024), H2);
+  int64_t ddown = ck_mul4(o, M, I, 2, 1), gu = ck_mul4(o, 2, M, I, 2), xg = ck_mul(o, M, H2);
+  int64_t q_dy = fp8_rowwise_bytes(M, H, o), c_dy = fp8_channel_bytes(M, H, o);
+  int64_t q_gu = fp8_rowwise_bytes(M, 2 * I, o), c_gu = fp8_channel_bytes(M, 2 * I, o);
+  int64_t freed = s3_bytes(pl, 0), kept = s3_bytes(pl, 1), ch = ck_add(o, c_dy, c_gu);
+  int64_t wd = b->lp->n_wgrad > 0 ? b->lp->wgrad[b->lp->n_wgrad - 1] : 0, wgu = 0;
+  int v;
+  for (v = 0; v + 1 < b->lp->n_wgrad; v++) wgu = ck_add(o, wgu, b->lp->wgrad[v]);
+  for (v = 0; v < 2; v++) {
+    int st = v == 0 ? ST_B3I : ST_B3D;
+    alloc(b, st, C_LAYER_T, dy, "dy of the down projection (zero-padded gather grad)");
+    alloc(b, st, C_LAYER_T, ck_add(o, q_dy, c_dy), "FP8: dy quantised (rowwise, per channel)");
+    alloc(b, st, C_LAYER_T, ddown, "down-projection input grad");
+    if (v == 0) {
+      alloc(b, st, C_LAYER_T, ck_mul(o, 2, wd), "FP8: down-projection wgrad (fp32)");
+      put(b, st, EVK_WGRAD_IMM, C_LAYER_T, wd, "FP8: down-projection weight grad (bf16 copy)");
+      release(b, st, C_LAYER_T, ck_mul(o, 2, wd), "FP8: fp32 wgrad freed");
+    }
+    release(b, st, C_LAYER_T, ck_add(o, q_dy, dy), "dy and its rowwise copy freed");
+    alloc(b, st, C_LAYER_T, gu, "silu_mul backward: grad_g, grad_u");
+    release(b, st, C_ACT, freed, "g, u freed");
+    release(b, st, C_LAYER_T, ddown, "down-projection input grad consumed");
+    alloc(b, st, C_LAYER_T, ck_add(o, q_gu, c_gu), "FP8: grad_g, grad_u quantised");
+    alloc(b, st, C_LAYER_T, ck_mul(o, 2, xg), "gate and up input grads");
+    release(b, st, C_LAYER_T, ck_add(o, q_gu, gu), "grad_g, grad_u and their rowwise copies freed");
+    release(b, st, C_LAYER_T, xg, "input grads summed");
+    if (v == 0) {
+      alloc(b, st, C_LAYER_T, ck_mul(o, 2, wgu), "FP8: gate/up wgrads (fp32)");
+      put(b, st, EVK_WGRAD_IMM, C_LAYER_T, wgu, "FP8: gate/up weight grads (bf16 copies)");
+      release(b, st, C_LAYER_T, ck_mul(o, 2, wgu), "FP8: fp32 wgrads freed");
+    }
+    put(b, st, EVK_FOLD_X, C_ACCUM, 0, "experts group post-backward fold");
+    alloc(b, st, C_LAYER_T, scatter_grad, "scatter backward");
+    release(b, st, C_LAYER_T, xg, "expert input grad consumed");
+    if (v == 0) {
+      release(b, st, C_ACT, kept, "FP8 input copies freed");
+      release(b, st, C_LAYER_T, ch, "FP8 per-channel grads freed");
+    } else {
+      release(b, st, C_ACT, kept, "FP8 input copies captured");
+      release(b, st, C_LAYER_T, ch, "FP8 per-channel grads captured");
+      alloc(b, st, C_WGS, ck_add(o, kept, ch), "deferred expert wgrad captures (FP8)");
+    }
+  }
+  b->lp->capture = ck_add(o, kept, ch);
+}
+
+/* FP8 (spec §4.8): the grouped GEMMs save per-channel fp8 copies of their
+** inputs, so the bf16 scatter buffer lives only through stage 3. */
+static void scatter_buffer(prog_builder *b, const run_dims *d, int64_t x_bytes) {
+  if (d->fp8) alloc(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer (FP8: not saved)");
+  else alloc(b, ST_F3, C_ACT, x_bytes, "scatter buffer (grouped GEMM input)");
+}
+
 /* Both B3 variants get the same trailing events. */
 static void b3_both(prog_builder *b, int kind, comp c, int64_t d, const char *label) {
   put(b, ST_B3I, kind, c, d, label);
@@ -179,7 +245,7 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
     release(b, ST_F3, C_LAYER_T, disp, "dispatch buffer freed");
     alloc(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens");
-    alloc(b, ST_F3, C_ACT, x_bytes, "scatter buffer (grouped GEMM input)");
+    scatter_buffer(b, d, x_bytes);
     alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
     release(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens freed");
     alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
@@ -188,6 +254,7 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
     alloc(b, ST_F3, C_LAYER_T, s3_out, "expert output (to combine)");
     release(b, ST_F3, C_LAYER_T, ck_add(o, down_out, gath), "down output and dispatch output freed");
+    if (d->fp8) release(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer freed (FP8)");
     alloc(b, ST_F4, C_ACT, comb, "combine all-to-all output");
     release(b, ST_F5, C_LAYER_T, s3_out, "expert output freed");
     alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
@@ -196,7 +263,7 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     detail(b, "dispatch_token_idxs", "(m*ep)", 'S', tdi);
     detail(b, "moe_local_idxs", "(m*k)", 'C', ck_mul(o, mk, 8));
     detail(b, "expand_idx", "(n_in)", 'S', n_in8);
-    detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
+    if (!d->fp8) detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
     detail(b, "reverse_shuffle_idxs, offs", "(n_in) + (E_loc)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
     detail_rows(b, &pl->s3);
     detail(b, "combine buffer", "(A(m*k), H)", 'R', comb);
@@ -206,7 +273,8 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
     release(b, ST_B5, C_ACT, ck_mul(o, mk, 10), "stage-5 saved freed");
     alloc(b, ST_B4, C_LAYER_T, s3_out, "combine all-to-all backward");
-    expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
+    if (d->fp8) expert_backward_fp8(b, pl, lo, H2, ck_mul(o, d->n_in, H2));
+    else expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
     b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
     b3_both(b, EVK_DELTA, C_LAYER_T, gath, "dispatch gather grad");
     b3_both(b, EVK_DELTA, C_ACT, -n_in8, "expand_idx freed");
@@ -227,7 +295,7 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     alloc(b, ST_F1, C_ACT, disp, "dispatch tokens (x2 repeated k times, kept when EP = 1)");
     release(b, ST_F1, C_LAYER_T, mH, "x2 freed");
     put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
-    alloc(b, ST_F3, C_ACT, x_bytes, "scatter buffer (grouped GEMM input)");
+    scatter_buffer(b, d, x_bytes);
     alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
     alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
     alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
@@ -235,10 +303,11 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
     alloc(b, ST_F3, C_ACT, out, "expert output (kept when EP = 1)");
     release(b, ST_F3, C_LAYER_T, down_out, "down output freed");
+    if (d->fp8) release(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer freed (FP8)");
     alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
     alloc(b, ST_F5, C_ACT, mH, "layer output");
     detail(b, "dispatch tokens (x2 repeated k times)", "(m*k, H)", 'R', disp);
-    detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
+    if (!d->fp8) detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
     detail(b, "reverse_shuffle_idxs, offs", "(m*k) + (E)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
     detail_rows(b, &pl->s3);
     detail(b, "expert output", "(A(m*k), H)", 'R', out);
@@ -246,7 +315,8 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
     alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, H2), "expert output grad");
     alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
     release(b, ST_B5, C_ACT, ck_mul(o, mk, 2), "stage-5 saved freed");
-    expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
+    if (d->fp8) expert_backward_fp8(b, pl, lo, H2, ck_mul(o, d->n_in, H2));
+    else expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
     b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
     alloc(b, ST_B1, C_LAYER_T, mH, "x2 grad");
     stage1_backward(b, pl, s1, mH, pgrad);
@@ -283,6 +353,60 @@ static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo,
   b3_both(b, EVK_DELTA, C_LAYER_T, ck_mul(o, 2, mH), "gate and up input grads");
   b3_both(b, EVK_DELTA, C_LAYER_T, -mH, "input grads summed");
   b3_both(b, EVK_DELTA, C_ACT, -act, "act freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -gu, "grad_g, grad_u freed");
+  stage1_backward(b, pl, s1, mH, pgrad);
+  release(b, ST_B1, C_ACT, mH, "x2 freed");
+  release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
+  release(b, ST_BCLR, C_ACT, mH, "MLP output freed");
+  release(b, ST_BCLR, C_LAYER_T, mH, "MLP output grad freed");
+  record_clear(b, mH);
+}
+
+/* FP8 (spec §4.4, §4.8): the dense MLP's eager FP8Linears use the cached
+** weights and save their inputs only as transposed fp8 copies (x2 for gate
+** and again for up, act for down); silu_mul still saves bf16 g and u. The
+** backward quantises each output grad (rowwise and transposed). */
+static void dense_layer_fp8(prog_builder *b, const layer_plan *pl, const layout *lo, int64_t mH,
+                            int64_t pgrad) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t m = d->m, H = mH / d->m / 2, I = pl->mlp_inter;
+  int64_t s1 = rows_total(&pl->s1);
+  int64_t gu = ck_mul4(o, 2, m, I, 2), act = ck_mul4(o, m, I, 2, 1);
+  int64_t xt = ck_mul(o, 2, fp8_block_t_bytes(H, m, o)), at = fp8_block_t_bytes(I, m, o);
+  int64_t qx = fp8_rowwise_bytes(m, H, o), qa = fp8_rowwise_bytes(m, I, o);
+  int64_t gh = ck_add(o, fp8_rowwise_bytes(m, H, o), fp8_block_t_bytes(H, m, o));
+  int64_t gi = ck_mul(o, 2, ck_add(o, fp8_rowwise_bytes(m, I, o), fp8_block_t_bytes(I, m, o)));
+  stage1_forward(b, pl, s1, mH);
+  alloc(b, ST_F1, C_ACT, mH, "x2 (dense MLP input, kept)");
+  alloc(b, ST_F3, C_ACT, xt, "FP8: transposed fp8 x2 (gate, up)");
+  alloc(b, ST_F3, C_LAYER_T, qx, "FP8: rowwise x2 for the forward GEMM");
+  release(b, ST_F3, C_LAYER_T, qx, "FP8: rowwise x2 freed");
+  alloc(b, ST_F3, C_ACT, gu, "g, u (dense MLP)");
+  alloc(b, ST_F3, C_LAYER_T, act, "act (bf16; FP8 saves its fp8 copy)");
+  alloc(b, ST_F3, C_ACT, at, "FP8: transposed fp8 act (down)");
+  alloc(b, ST_F3, C_LAYER_T, qa, "FP8: rowwise act for the forward GEMM");
+  release(b, ST_F3, C_LAYER_T, qa, "FP8: rowwise act freed");
+  alloc(b, ST_F3, C_ACT, mH, "MLP output (kept)");
+  release(b, ST_F3, C_LAYER_T, act, "act freed");
+  alloc(b, ST_F5, C_ACT, mH, "layer output");
+  detail(b, "x2 (dense MLP input)", "(m, H)", 'R', mH);
+  detail(b, "fp8 transposed x2 (gate, up)", "2 x (H, m) fp8", 'S', xt);
+  detail(b, "g, u (silu_mul inputs)", "2 x (m, I)", 'S', gu);
+  detail(b, "fp8 transposed act (down input)", "(I, m) fp8", 'S', at);
+  detail(b, "MLP output", "(m, H)", 'R', mH);
+  alloc(b, ST_B5, C_LAYER_T, mH, "MLP output grad");
+  b3_both(b, EVK_DELTA, C_LAYER_T, gh, "FP8: down output grad quantised");
+  b3_both(b, EVK_DELTA, C_LAYER_T, act, "down-projection input grad");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -gh, "FP8: quantised grad freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, gu, "silu_mul backward: grad_g, grad_u");
+  b3_both(b, EVK_DELTA, C_ACT, -gu, "g, u freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -act, "down-projection input grad consumed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, gi, "FP8: gate/up output grads quantised");
+  b3_both(b, EVK_DELTA, C_LAYER_T, ck_mul(o, 2, mH), "gate and up input grads");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -gi, "FP8: quantised grads freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -mH, "input grads summed");
+  b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, xt, at), "FP8 input copies freed");
   b3_both(b, EVK_DELTA, C_LAYER_T, -gu, "grad_g, grad_u freed");
   stage1_backward(b, pl, s1, mH, pgrad);
   release(b, ST_B1, C_ACT, mH, "x2 freed");
@@ -337,6 +461,7 @@ memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *
     }
   }
   if (pl.moe) moe_layer(b, &pl, lo, mH, pgrad);
+  else if (lo->d.fp8) dense_layer_fp8(b, &pl, lo, mH, pgrad);
   else dense_layer(b, &pl, lo, mH, pgrad);
   detail(b, "layer output", "(m, H)", 'R', mH);
   for (st = ST_F1; st <= ST_F5; st++) {

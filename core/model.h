@@ -139,5 +139,16 @@ MEMEST_HIDDEN int64_t rows_total(const row_list *rl);
 /* The families (arch_*.c). */
 extern MEMEST_HIDDEN const arch_ops arch_qwen3_moe;
 extern MEMEST_HIDDEN const arch_ops arch_generic_moe;
+extern MEMEST_HIDDEN const arch_ops arch_deepseek_v2;
+extern MEMEST_HIDDEN const arch_ops arch_deepseek_v3;
+extern MEMEST_HIDDEN const arch_ops arch_gpt_oss;
+extern MEMEST_HIDDEN const arch_ops arch_qwen35_moe;
+
+/* blocks.c: reads layer_types, an array of num_hidden_layers strings each
+** one of names[0..n) (mapped to kinds[]); absent or null sets *present = 0
+** and leaves mc->layer_attn alone. */
+MEMEST_HIDDEN memest_code arch_layer_types(const cJSON *root, model_config *mc,
+                                           const char *const *names, const unsigned char *kinds,
+                                           int n, int *present, memest_error *err);
 
 #endif /* MEMEST_MODEL_H */

@@ -29,7 +29,7 @@ typedef struct mod_ctx {
 
 static void emit(op_run *r, comp c, int64_t d, const char *label) {
   if (d == 0) return;
-  r->cur.b[c] += d;
+  r->cur.b[c] = ck_add(&r->sr->ovf, r->cur.b[c], d);
   r->total = ck_add(&r->sr->ovf, r->total, d);
   if (r->total > r->peak) {
     r->peak = r->total;
@@ -155,7 +155,20 @@ static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending
   const layer_prog *lp = &mc->progs[li];
   int j;
   for (j = 0; j < lp->n_wgrad; j++) {
-    if (has_pending) {
+    if (r->sr->lo->d.fp8) {
+      /* FP8 closure (spec §5.3): a zeroed fp32 (E_loc, N, K) buffer for the
+      ** k-grouped GEMM, then its bf16 copy, assigned or added; the fp32
+      ** buffer dies when the closure returns. */
+      int64_t f32 = ck_mul(&r->sr->ovf, 2, lp->wgrad[j]);
+      emit(r, C_LAYER_T, f32, "FP8 deferred expert wgrad (fp32 buffer)");
+      if (has_pending) {
+        emit(r, C_LAYER_T, lp->wgrad[j], "FP8 deferred expert wgrad (bf16 copy, added)");
+        emit(r, C_LAYER_T, -lp->wgrad[j], "FP8 deferred expert wgrad added");
+      } else {
+        emit(r, C_PENDING, lp->wgrad[j], "FP8 deferred expert wgrad (pending bf16 grad)");
+      }
+      emit(r, C_LAYER_T, -f32, "FP8 fp32 wgrad buffer freed");
+    } else if (has_pending) {
       emit(r, C_LAYER_T, lp->wgrad[j], "deferred expert wgrad (added into the pending grad)");
       emit(r, C_LAYER_T, -lp->wgrad[j], "deferred expert wgrad added");
     } else {
@@ -366,6 +379,8 @@ const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigne
   slot->r.label = r.label;
   slot->r.flags_after = r.flags;
   slot->r.net_total = 0;
-  for (c = 0; c < C_COUNT; c++) slot->r.net_total += r.cur.b[c];
+  for (c = 0; c < C_COUNT; c++) {
+    slot->r.net_total = ck_add(&sr->ovf, slot->r.net_total, r.cur.b[c]);
+  }
   return &slot->r;
 }
