@@ -28,7 +28,7 @@ import { normalizeParams } from './engine.js';
  * @property {() => Promise<import('./engine.js').Presets>} presets
  * @property {(name: string) => Promise<string|null>} modelConfig
  * @property {() => Promise<import('./engine.js').ParamInfo[]>} parameters
- * @property {(configText: string|null|undefined, request: object) => Promise<object>} plan
+ * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest) => Promise<object>} plan
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -78,7 +78,7 @@ export async function createEngineClient(options = {}) {
     pending.clear();
   };
   /** @param {any} e */
-  const onError = (e) => fail(new Error(`memest worker: ${e?.message ?? String(e)}`));
+  const onError = (e) => fail(new Error(`memest worker: ${e?.message || 'it failed to start or stopped'}`));
   if (typeof worker.on === 'function') {
     worker.on('message', onMessage);
     worker.on('error', onError);
@@ -155,7 +155,7 @@ export async function createEngineClient(options = {}) {
     presets: () => call('presets', []),
     modelConfig: (name) => call('modelConfig', [typeof name === 'string' ? name : null]),
     parameters: () => call('parameters', []),
-    plan: (configText, request) => call('plan', [config(configText), request]),
+    plan: (configText, request) => call('plan', [config(configText), normalizeParams(request, true)]),
     close() {
       fail(new Error('memest worker: closed'));
       worker.terminate();

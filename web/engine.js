@@ -26,6 +26,14 @@
  */
 
 /**
+ * A plan request: the inputs of `memest plan` / `memest compare` by
+ * snake_case name (pp_size, ..., dp, nodes, gpus_per_node, vary, top),
+ * numeric ones as a number or a list of them, plus mode: "plan" (the
+ * default) or "compare".
+ * @typedef {Record<string, unknown>} PlanRequest
+ */
+
+/**
  * @typedef {object} ParamInfo
  * @property {string} name      snake_case, e.g. "pp_size"
  * @property {string} flag      CLI flag, e.g. "--pp-size"
@@ -54,8 +62,8 @@
  * @property {() => Presets} presets
  * @property {(name: string) => string|null} modelConfig  a preset's config.json text
  * @property {() => ParamInfo[]} parameters
- * @property {(configText: string|null|undefined, request: object) => object} plan
- *   the planner's JSON, or {error} (code "unsupported" in a build without it)
+ * @property {(configText: string|null|undefined, request: PlanRequest) => object} plan
+ *   the planner's JSON (`memest plan --json` / `memest compare --json`), or {error}
  */
 
 /**
@@ -87,27 +95,40 @@ function failure(code, field, message) {
 }
 
 /**
- * Prepares params for the wasm (and for postMessage): a plain object whose
- * values are JSON numbers, strings or booleans. Non-finite numbers and
- * bigints become their text, as a CLI flag would carry them; null and
- * undefined are dropped; any other value becomes {} so that the core's glue
- * reports it. Returns `params` itself when it is not an object, for the
- * caller to refuse.
- * @param {unknown} params
+ * One value as the glue takes it: finite numbers, strings and booleans as
+ * they are; non-finite numbers and bigints as their text, as a CLI flag
+ * would carry them; anything else as {} so that the glue refuses it.
+ * @param {unknown} v
  * @returns {unknown}
  */
-export function normalizeParams(params) {
+function normalizeValue(v) {
+  if (typeof v === 'string') return wellFormed(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v;
+  return {};
+}
+
+/**
+ * Prepares params (or, with `lists`, a plan request) for the wasm and for
+ * postMessage: a plain object of values the glue takes (normalizeValue),
+ * lists' items likewise when `lists` is set. null and undefined are
+ * dropped. Returns `params` itself when it is not an object, for the
+ * caller to refuse.
+ * @param {unknown} params
+ * @param {boolean} [lists]
+ * @returns {unknown}
+ */
+export function normalizeParams(params, lists = false) {
   if (params === null || params === undefined) return {};
   if (typeof params !== 'object' || Array.isArray(params)) return params;
   /** @type {Record<string, unknown>} */
   const out = {};
   for (const [key, value] of Object.entries(params)) {
     if (value === null || value === undefined) continue;
-    let v = value;
-    if (typeof v === 'string') v = wellFormed(v);
-    else if (typeof v === 'number' && !Number.isFinite(v)) v = String(v);
-    else if (typeof v === 'bigint') v = String(v);
-    else if (typeof v === 'object' || typeof v === 'function' || typeof v === 'symbol') v = {};
+    const v = lists && Array.isArray(value)
+      ? value.map((x) => (Array.isArray(x) ? {} : normalizeValue(x)))
+      : normalizeValue(value);
     Object.defineProperty(out, wellFormed(key), { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -124,14 +145,16 @@ function wellFormed(s) {
 }
 
 /**
- * The params as JSON text for the glue, or an error for a non-object.
+ * The params (or plan request) as JSON text for the glue, or an error for
+ * a non-object.
  * @param {unknown} params
+ * @param {boolean} [lists]
  * @returns {{json: string} | ErrorResult}
  */
-function encodeParams(params) {
-  const p = normalizeParams(params);
+function encodeParams(params, lists = false) {
+  const p = normalizeParams(params, lists);
   if (typeof p !== 'object' || p === null || Array.isArray(p)) {
-    return failure('value', '', 'the parameters must be an object of name: value pairs');
+    return failure('value', '', `the ${lists ? 'plan request' : 'parameters'} must be an object of name: value pairs`);
   }
   return { json: JSON.stringify(p) };
 }
@@ -273,21 +296,11 @@ export async function createEngine(options = {}) {
     },
 
     plan(configText, request) {
-      if (!wasm?._memest_wasm_plan) {
-        return failure('unsupported', '', 'this build of the engine has no planner');
-      }
       const bad = checkConfig(configText);
       if (bad) return bad;
-      if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-        return failure('value', '', 'the plan request must be an object');
-      }
-      let json;
-      try {
-        json = JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
-      } catch (e) {
-        return failure('value', '', 'the plan request must be plain data (numbers, strings, lists)');
-      }
-      return /** @type {object} */ (callJson('_memest_wasm_plan', configText, json));
+      const enc = encodeParams(request, true);
+      if ('error' in enc) return enc;
+      return /** @type {object} */ (callJson('_memest_wasm_plan', configText, enc.json));
     },
   };
   return engine;

@@ -54,7 +54,7 @@ static char *wa_print(cJSON *root) {
 /* The fixed answer when even an error object cannot be allocated. */
 static char *wa_nomem(void) {
   return wa_strdup("{\"error\":{\"code\":\"nomem\",\"message\":"
-                   "\"The engine ran out of memory.\",\"field\":\"\","
+                   "\"the engine ran out of memory\",\"field\":\"\","
                    "\"fix\":\"\"}}");
 }
 
@@ -160,8 +160,22 @@ static const char *wa_doc_start(const char *s) {
 /* }====================================================================== */
 
 /* {======================================================================
-** Parameters object -> memest_params
+** Parameters object -> memest_params / memest_plan_request
 ** ======================================================================= */
+
+/* Sets one input by CLI flag: memest_params_set or memest_plan_request_set. */
+typedef memest_code (*wa_setter)(void *target, const char *flag,
+                                 const char *value, memest_error *err);
+
+static memest_code wa_set_param(void *target, const char *flag,
+                                const char *value, memest_error *err) {
+  return memest_params_set(target, flag, value, err);
+}
+
+static memest_code wa_set_plan(void *target, const char *flag,
+                               const char *value, memest_error *err) {
+  return memest_plan_request_set(target, flag, value, err);
+}
 
 /* Parses `json` as an object, or fills err. The caller deletes it. */
 static cJSON *wa_parse_object(const char *json, const char *what,
@@ -171,7 +185,7 @@ static cJSON *wa_parse_object(const char *json, const char *what,
   if (root && cJSON_IsObject(root)) return root;
   cJSON_Delete(root);
   snprintf(msg, sizeof msg,
-           "The %s must be a JSON object of name: value pairs.", what);
+           "the %s must be a JSON object of name: value pairs", what);
   wa_fail(err, MEMEST_E_JSON, "", msg);
   return NULL;
 }
@@ -185,46 +199,119 @@ static void wa_number_text(double d, char *buf, size_t size) {
   }
 }
 
-/* Sets one member `item`, whose value text spans [tok, tok_end). */
-static memest_code wa_set_one(memest_params *p, const cJSON *item,
-                              const char *tok, const char *tok_end,
-                              memest_error *err) {
-  char msg[200];
-  const char *name = item->string ? item->string : "";
-  if (cJSON_IsString(item))
-    return memest_params_set(p, name, item->valuestring, err);
-  if (cJSON_IsBool(item))
-    return memest_params_set(p, name, cJSON_IsTrue(item) ? "true" : "false",
-                             err);
-  if (cJSON_IsNumber(item) && !tok) {
-    char text[32];
-    wa_number_text(item->valuedouble, text, sizeof text);
-    return memest_params_set(p, name, text, err);
+/* The CLI flag for a member name: "pp_size" -> "--pp-size". The core
+** accepts either form, but names the flag in its messages, so passing the
+** flag makes the engine's message for an unknown name the CLI's too. */
+static char *wa_flag(const char *name) {
+  size_t n = strlen(name);
+  char *flag = malloc(n + 3);
+  if (!flag) return NULL;
+  if (strncmp(name, "--", 2) == 0) {
+    memcpy(flag, name, n + 1);
+    return flag;
   }
-  if (cJSON_IsNumber(item)) {
-    size_t n = (size_t)(tok_end - tok);
-    char *text = malloc(n + 1);
-    if (!text) {
-      wa_fail(err, MEMEST_E_NOMEM, name, "The engine ran out of memory.");
-      return MEMEST_E_NOMEM;
-    }
-    memcpy(text, tok, n);
-    text[n] = '\0';
-    memest_code rc = memest_params_set(p, name, text, err);
-    free(text);
-    return rc;
-  }
-  snprintf(msg, sizeof msg,
-           "Parameter %.48s must be a number, a string or a boolean.", name);
-  wa_fail(err, MEMEST_E_VALUE, name, msg);
-  return MEMEST_E_VALUE;
+  memcpy(flag, "--", 2);
+  for (size_t i = 0; i <= n; i++) flag[i + 2] = name[i] == '_' ? '-' : name[i];
+  return flag;
 }
 
-/* Applies every member of `obj` (parsed from `json`) in order. A null
-** member counts as not given. Stops at the first problem unless `errs` is
-** given, in which case it records up to `max` problems and counts all. */
-static int wa_set_params(memest_params *p, const cJSON *obj, const char *json,
-                         memest_error *errs, int max) {
+/* A growable text for comma lists; `failed` once an allocation fails. */
+typedef struct wa_text {
+  char *p;
+  size_t n, cap;
+  int failed;
+} wa_text;
+
+static void wa_text_put(wa_text *t, const char *s, size_t n) {
+  if (t->failed) return;
+  if (t->n + n + 1 > t->cap) {
+    size_t cap = 2 * (t->n + n + 1);
+    char *q = realloc(t->p, cap);
+    if (!q) {
+      t->failed = 1;
+      return;
+    }
+    t->p = q;
+    t->cap = cap;
+  }
+  memcpy(t->p + t->n, s, n);
+  t->n += n;
+  t->p[t->n] = '\0';
+}
+
+/* The text of a scalar: a string as it is, true/false, or a number's token
+** [tok, tok_end). Sets *bad for any other kind. */
+static void wa_put_scalar(wa_text *t, const cJSON *item, const char *tok,
+                          const char *tok_end, int *bad) {
+  char num[32];
+  if (cJSON_IsString(item)) {
+    wa_text_put(t, item->valuestring, strlen(item->valuestring));
+  } else if (cJSON_IsBool(item)) {
+    wa_text_put(t, cJSON_IsTrue(item) ? "true" : "false", cJSON_IsTrue(item) ? 4 : 5);
+  } else if (cJSON_IsNumber(item) && tok) {
+    wa_text_put(t, tok, (size_t)(tok_end - tok));
+  } else if (cJSON_IsNumber(item)) {
+    wa_number_text(item->valuedouble, num, sizeof num);
+    wa_text_put(t, num, strlen(num));
+  } else {
+    *bad = 1;
+  }
+}
+
+/* A list's items joined by commas, as a CLI flag takes a list ("1,2,4");
+** [tok, tok_end) is the list's own text. Sets *bad for nested values. */
+static void wa_put_list(wa_text *t, const cJSON *list, const char *tok,
+                        int *bad) {
+  const char *s = tok ? wa_skip_ws(tok + 1) : NULL;
+  for (const cJSON *it = list->child; it && !*bad; it = it->next) {
+    const char *start = s, *end = s ? wa_skip_value(s) : NULL;
+    if (it != list->child) wa_text_put(t, ",", 1);
+    wa_put_scalar(t, it, start, end, bad);
+    if (s) {
+      s = wa_skip_ws(end);
+      if (*s == ',') s = wa_skip_ws(s + 1);
+    }
+  }
+  if (!list->child) wa_text_put(t, "", 0);
+}
+
+/* Sets member `item`, whose value text spans [tok, tok_end) (tok NULL
+** when unknown), through `set` under its flag. Lists become comma lists
+** when `lists` is set; otherwise they, like objects, are refused. */
+static memest_code wa_set_one(wa_setter set, void *target, const cJSON *item,
+                              const char *tok, const char *tok_end, int lists,
+                              memest_error *err) {
+  const char *name = item->string ? item->string : "";
+  char *flag = wa_flag(name);
+  wa_text t = {NULL, 0, 0, 0};
+  int bad = 0;
+  memest_code rc;
+  if (cJSON_IsArray(item) && lists) wa_put_list(&t, item, tok, &bad);
+  else wa_put_scalar(&t, item, tok, tok_end, &bad);
+  if (bad) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%.60s must be a number, a string or true/false%s, got %s",
+             flag ? flag : name, lists ? ", or a list of them" : "",
+             cJSON_IsArray(item) ? (lists ? "a nested list" : "a list") : "an object");
+    wa_fail(err, MEMEST_E_VALUE, name, msg);
+    rc = MEMEST_E_VALUE;
+  } else if (!flag || t.failed || !t.p) {
+    wa_fail(err, MEMEST_E_NOMEM, "", "the engine ran out of memory");
+    rc = MEMEST_E_NOMEM;
+  } else {
+    rc = set(target, flag, t.p, err);
+  }
+  free(flag);
+  free(t.p);
+  return rc;
+}
+
+/* Applies every member of `obj` (parsed from `json`) in order, but `skip`.
+** A null member counts as not given. Records up to `max` problems in errs
+** and returns how many there were; stops at the first when max is 1. */
+static int wa_set_all(wa_setter set, void *target, const cJSON *obj,
+                      const char *json, const char *skip, int lists,
+                      memest_error *errs, int max) {
   const char *s = json ? wa_doc_start(json) : NULL;
   int n = 0;
   if (s && *s == '{') s++;
@@ -232,9 +319,11 @@ static int wa_set_params(memest_params *p, const cJSON *obj, const char *json,
     const char *tok = NULL, *tok_end = NULL;
     memest_error e;
     if (s && !wa_token(&s, &tok, &tok_end)) s = NULL;
-    if (cJSON_IsNull(it)) continue;
+    if (cJSON_IsNull(it) || (skip && it->string && strcmp(it->string, skip) == 0))
+      continue;
     memset(&e, 0, sizeof e);
-    if (wa_set_one(p, it, s ? tok : NULL, tok_end, &e) == MEMEST_OK) continue;
+    if (wa_set_one(set, target, it, s ? tok : NULL, tok_end, lists, &e) == MEMEST_OK)
+      continue;
     if (n < max) errs[n] = e;
     n++;
     if (max == 1) break;
@@ -248,9 +337,27 @@ static memest_code wa_params(memest_params *p, const char *params_json,
   cJSON *obj = wa_parse_object(params_json, "parameters", err);
   if (!obj) return err->code;
   memest_params_init(p);
-  int n = wa_set_params(p, obj, params_json, err, 1);
+  int n = wa_set_all(wa_set_param, p, obj, params_json, NULL, 0, err, 1);
   cJSON_Delete(obj);
   return n ? err->code : MEMEST_OK;
+}
+
+/* The plan's mode from the request's "mode" member: "plan" (the default:
+** rank layouts, or sweep one input given "vary") or "compare", as the
+** CLI's subcommands. */
+static memest_code wa_plan_mode(const cJSON *obj, memest_plan_mode *mode,
+                                memest_error *err) {
+  const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, "mode");
+  *mode = MEMEST_PLAN_LAYOUTS;
+  if (!m || cJSON_IsNull(m)) return MEMEST_OK;
+  if (cJSON_IsString(m) && strcmp(m->valuestring, "plan") == 0) return MEMEST_OK;
+  if (cJSON_IsString(m) && strcmp(m->valuestring, "compare") == 0) {
+    *mode = MEMEST_PLAN_COMPARE;
+    return MEMEST_OK;
+  }
+  wa_fail(err, cJSON_IsString(m) ? MEMEST_E_UNKNOWN : MEMEST_E_VALUE, "mode",
+          "mode must be plan or compare");
+  return err->code;
 }
 /* }====================================================================== */
 
@@ -309,7 +416,8 @@ char *memest_wasm_validate(const char *config, const char *params_json) {
     n = 1;
   } else {
     memest_params_init(&p);
-    n = wa_set_params(&p, obj, params_json, errs, WA_MAX_PROBLEMS);
+    n = wa_set_all(wa_set_param, &p, obj, params_json, NULL, 0, errs,
+                   WA_MAX_PROBLEMS);
     m = memest_validate(config, config ? strlen(config) : 0, &p, core,
                         WA_MAX_PROBLEMS);
   }
@@ -336,6 +444,38 @@ nomem:
   cJSON_Delete(arr);
   free(errs);
   return wa_nomem();
+}
+
+/* Runs a plan: `config` as for memest_wasm_estimate, `request_json` an
+** object of the CLI's plan inputs by snake_case name, numeric ones as
+** numbers or lists ("pp_size": [1, 2, 4] is --pp-size 1,2,4), plus "mode":
+** "plan" or "compare". Returns memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan(const char *config, const char *request_json) {
+  memest_plan_request *req = malloc(sizeof *req);
+  memest_plan *plan = NULL;
+  memest_plan_mode mode;
+  memest_error err;
+  cJSON *obj;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (!req) return wa_nomem();
+  obj = wa_parse_object(request_json, "plan request", &err);
+  if (!obj || wa_plan_mode(obj, &mode, &err) != MEMEST_OK) goto fail;
+  memest_plan_request_init(req, mode);
+  if (wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, &err, 1) ||
+      memest_plan_run(config, config ? strlen(config) : 0, req, &plan, &err) !=
+          MEMEST_OK)
+    goto fail;
+  cJSON_Delete(obj);
+  free(req);
+  out = memest_plan_json(plan);
+  memest_plan_free(plan);
+  return out ? out : wa_nomem();
+fail:
+  cJSON_Delete(obj);
+  free(req);
+  memest_plan_free(plan);
+  return wa_error_json(&err);
 }
 
 /* A new object appended to arr, or NULL when out of memory. */

@@ -1,7 +1,7 @@
 // parity.test.mjs — the wasm engine and the native CLI give the same answer:
 // every config under ../shared/models crossed with a grid of layouts
 // (valid and invalid), and every preset by name, compared field for field
-// with `build/memest --json`, errors by message.
+// with `build/memest --json`, errors by message; validate() agrees.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -77,7 +77,13 @@ test('every shared config x the grid: engine equals CLI', async () => {
       const full = { model: model.file, ...params };
       jobs.push(runCli([...cliArgs(full), '--json']).then((run) => {
         const result = eng.estimate(model.text, full);
-        assertSameOutcome(run, result, `${model.file} ${JSON.stringify(params)}`);
+        const what = `${model.file} ${JSON.stringify(params)}`;
+        assertSameOutcome(run, result, what);
+        const problems = eng.validate(model.text, full);
+        assert.equal(problems.length === 0, run.status === 0, `${what}: validate gave ${JSON.stringify(problems)}`);
+        if (run.status !== 0) {
+          assert.ok(problems.some((p) => p.message === result.error.message), `${what}: validate lacks the error`);
+        }
         counts[run.status === 0 ? 'ok' : 'error']++;
       }));
     }

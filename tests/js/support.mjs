@@ -38,9 +38,9 @@ export function engine() {
 }
 
 /**
- * CLI arguments for params: each name as its flag and each value as the
- * text JavaScript gives it (String(v)), which is also the JSON token the
- * engine receives.
+ * CLI arguments for params: each name as its flag, `--flag=value`, with the
+ * value as the text JavaScript gives it (String(v)), which is also the JSON
+ * token the engine receives.
  * @param {Record<string, unknown>} params
  * @returns {string[]}
  */
@@ -48,7 +48,7 @@ export function cliArgs(params) {
   const args = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === null || value === undefined) continue;
-    args.push(name.startsWith('--') ? name : `--${name.replace(/_/g, '-')}`, String(value));
+    args.push(`${name.startsWith('--') ? name : `--${name.replace(/_/g, '-')}`}=${String(value)}`);
   }
   return args;
 }
@@ -79,35 +79,65 @@ export async function runCli(args) {
   }
 }
 
-const ERROR_PREFIX = 'memest: error: ';
+// "memest: error: ...", or "memest plan: error: ..." from a subcommand.
+const ERROR_LINE = /^memest(?: [a-z]+)?: error: (.*)$/;
+const FIX_LINE = /^memest(?: [a-z]+)?: a valid choice: (.*)$/;
 
 /**
- * The message of a failed CLI run: its stderr line without the prefix.
+ * The message and fix of a failed CLI run, from its stderr lines.
  * @param {{stderr: string}} run
- * @returns {string}
+ * @returns {{message: string, fix: string}}
  */
-export function cliMessage(run) {
-  const line = run.stderr.split('\n').find((l) => l.startsWith(ERROR_PREFIX));
-  assert.ok(line !== undefined, `no "${ERROR_PREFIX}" line on stderr: ${JSON.stringify(run.stderr)}`);
-  return line.slice(ERROR_PREFIX.length);
+export function cliError(run) {
+  const lines = run.stderr.split('\n');
+  const line = lines.map((l) => ERROR_LINE.exec(l)).find(Boolean);
+  assert.ok(line, `no error line on stderr: ${JSON.stringify(run.stderr)}`);
+  const fix = lines.map((l) => FIX_LINE.exec(l)).find(Boolean);
+  return { message: line[1], fix: fix ? fix[1] : '' };
+}
+
+/**
+ * The flags the CLI marks [missing] when it exits with status 2 (it lists
+ * the required parameters instead of printing one message).
+ * @param {{stderr: string}} run
+ * @returns {string[]}
+ */
+export function cliMissingFlags(run) {
+  return run.stderr.split('\n').filter((l) => l.endsWith('[missing]'))
+    .map((l) => l.trim().split(/\s+/)[0]);
 }
 
 /**
  * Asserts that the engine's outcome equals the CLI's for the same inputs:
- * the same object on success, the same message on failure (and exit
- * status 2 exactly for a missing parameter).
+ * the same object on success; on failure the same message and fix, or, for
+ * missing parameters (exit status 2), the same parameters missing.
  * @param {{status: number, stdout: string, stderr: string}} run
  * @param {any} result  what engine.estimate returned
  * @param {string} what  names the case in failure messages
+ * @param {(() => {field: string, code: string}[]) | undefined} [validate]  the
+ *   engine's validate() for the same inputs, to compare missing parameters
  */
-export function assertSameOutcome(run, result, what) {
+export function assertSameOutcome(run, result, what, validate) {
   if (run.status === 0) {
     assert.ok(!result.error, `${what}: the CLI succeeded, the engine said ${JSON.stringify(result.error)}`);
     assert.deepStrictEqual(result, JSON.parse(run.stdout), `${what}: results differ`);
     return;
   }
   assert.ok(result.error, `${what}: the CLI failed (${run.stderr.trim()}), the engine did not`);
-  assert.equal(result.error.message, cliMessage(run), `${what}: messages differ`);
-  assert.equal(run.status === 2, result.error.code === 'missing',
-    `${what}: exit status ${run.status} for code ${result.error.code}`);
+  if (run.status === 2) {
+    assert.equal(result.error.code, 'missing', `${what}: exit status 2 but ${JSON.stringify(result.error)}`);
+    const flags = cliMissingFlags(run);
+    assert.ok(flags.includes(`--${result.error.field.replace(/_/g, '-')}`),
+      `${what}: the CLI marks ${flags} missing, the engine ${result.error.field}`);
+    if (validate) {
+      const missing = validate().filter((p) => p.code === 'missing').map((p) => `--${p.field.replace(/_/g, '-')}`);
+      assert.deepStrictEqual(missing.sort(), flags.sort(), `${what}: missing parameters differ`);
+    }
+    return;
+  }
+  assert.equal(run.status, 1, `${what}: exit status ${run.status}`);
+  assert.notEqual(result.error.code, 'missing', `${what}: exit status 1 for a missing parameter`);
+  const { message, fix } = cliError(run);
+  assert.equal(result.error.message, message, `${what}: messages differ`);
+  assert.equal(result.error.fix, fix, `${what}: fixes differ`);
 }
