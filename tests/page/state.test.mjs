@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import LZString from 'lz-string';
 import {
   DEFAULTS, SCHEMA, LABEL_RE, MAX_CONFIG_CHARS, coerceField, normalize, changedFields,
-  applyFix, canApplyFix, derive, toParams, configOf, labelFor,
+  applyFix, canApplyFix, suggestionFix, derive, toParams, configOf, labelFor,
 } from '../../web/app/state.js';
 import {
   URL_VERSION, MIGRATIONS, MAX_PAYLOAD_CHARS, encodeState, decodeFragment, migrate, linkProblem,
@@ -144,6 +144,16 @@ test('applyFix applies "name=value[,name=value]" fixes and refuses unknown names
   assert.equal(canApplyFix('dp=3'), false);
   assert.equal(canApplyFix(''), false);
   assert.equal(canApplyFix('pp_size'), false);
+});
+
+test('suggestionFix reads the three forms of a suggestion\'s target', () => {
+  assert.equal(suggestionFix({ knob: 'optimizer', to: 'muon' }), 'optimizer=muon');
+  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (64 GPUs)' }), 'pp_size=8,total_gpus=64');
+  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (same GPUs)' }), 'pp_size=8');
+  assert.equal(suggestionFix({ knob: 'total_gpus', to: '64' }), 'total_gpus=64');
+  assert.equal(suggestionFix({ knob: 'pp_size', to: 'eight' }), null);
+  assert.equal(suggestionFix({ knob: 'dp', to: '2' }), null);
+  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (lots of GPUs)' }), null);
 });
 
 test('labelFor derives a safe label from a file name or the config', () => {

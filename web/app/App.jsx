@@ -46,6 +46,10 @@ export function App({ initial }) {
     if (location.hash !== frag) history.replaceState(null, '', frag);
   }, [state, embed]);
 
+  useEffect(() => {
+    document.documentElement.classList.toggle('embedded', embed);
+  }, [embed]);
+
   // A link pasted into the address bar of an open page.
   useEffect(() => {
     const onHash = () => {
@@ -60,19 +64,31 @@ export function App({ initial }) {
   }, []);
 
   const update = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
-  const applyFix = useCallback((fix) => {
-    setState((s) => {
-      try {
-        return applyFixTo(s, fix);
-      } catch (e) {
-        setNotice({ kind: 'error', text: e.message });
-        return s;
-      }
-    });
-  }, []);
+  // Fix buttons are only offered for fixes canApplyFix() accepts.
+  const applyFix = useCallback((fix) => setState((s) => applyFixTo(s, fix)), []);
   const problems = useMemo(() => ({ problems: view.stale ? view.problems : [], applyFix }), [view, applyFix]);
   const info = useMemo(() => Object.fromEntries((engine.parameters ?? []).map((p) => [p.name, p])), [engine.parameters]);
   const loadPreset = useCallback((name) => (engine.client ? engine.client.modelConfig(name) : Promise.resolve('')), [engine.client]);
+
+  // The two halves re-render only when what they show changes: a result
+  // arriving leaves the controls alone, a slider moving leaves the charts
+  // alone until its estimate arrives (Preact skips an identical vnode).
+  const models = engine.presets?.models;
+  const gpus = engine.presets?.gpus;
+  const inputs = useMemo(() => (
+    <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
+      <ModelPanel state={state} update={update} models={models ?? []} loadPreset={loadPreset} />
+      <ParallelPanel state={state} update={update} info={info} />
+      <BatchPanel state={state} update={update} info={info} />
+      <HardwarePanel state={state} update={update} gpus={gpus ?? []} info={info} />
+      <TrainingPanel state={state} update={update} info={info} />
+    </form>
+  ), [state, models, gpus, info, loadPreset, update]);
+  const custom = state.config !== '';
+  const results = useMemo(() => (
+    <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
+      applyFix={applyFix} engineError={engine.error} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -81,20 +97,17 @@ export function App({ initial }) {
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator">
-        <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
-          <ModelPanel state={state} update={update} models={engine.presets?.models ?? []} loadPreset={loadPreset} />
-          <ParallelPanel state={state} update={update} />
-          <BatchPanel state={state} update={update} />
-          <HardwarePanel state={state} update={update} gpus={engine.presets?.gpus ?? []} info={info} />
-          <TrainingPanel state={state} update={update} info={info} />
-        </form>
+        {inputs}
         <div class="outputs">
           <SharePanel state={state} />
-          <Results view={view} state={state} update={update} applyFix={applyFix} engineError={engine.error} />
+          {results}
         </div>
       </main>
       <footer class="page-footer">
-        <p>Estimates from a simulator of the trainer’s memory; see the documentation for what it models.</p>
+        <p>
+          memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus
+          non-PyTorch memory and fragmentation. It runs entirely in this browser; links carry the inputs in their fragment.
+        </p>
       </footer>
     </ProblemsContext.Provider>
   );

@@ -3,16 +3,16 @@
 
 import { SliderField } from './SliderField.jsx';
 
-/** Props: state, update(patch). */
-export function BatchPanel({ state, update }) {
+/** Props: state, update(patch), info (parameter help by name). */
+export function BatchPanel({ state, update, info }) {
   return (
     <fieldset class="panel">
       <legend>Batch</legend>
       <SliderField label="Micro batch size" field="micro_batch_size" value={state.micro_batch_size} min={1} max={64}
         scale="log2" onChange={(v) => update({ micro_batch_size: v })} />
-      <SliderField label="Global batch size" field="global_batch_size" value={state.global_batch_size} min={1}
+      <SliderField label="Global batch size" field="global_batch_size" help={info.global_batch_size?.choose} value={state.global_batch_size} min={1}
         max={65536} scale="log2" onChange={(v) => update({ global_batch_size: v })} />
-      <SliderField label="Sequence length" field="sequence_length" value={state.sequence_length} min={128}
+      <SliderField label="Sequence length" field="sequence_length" help={info.sequence_length?.choose} value={state.sequence_length} min={128}
         max={1048576} scale="log2" onChange={(v) => update({ sequence_length: v })} />
     </fieldset>
   );

@@ -3,7 +3,7 @@
 // fragmentation) against the GPU's capacity, and the same as a table.
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS } from './palette.js';
-import { gib, percent } from './format.js';
+import { gib, mem, percent } from './format.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -26,6 +26,11 @@ export function BreakdownChart({ rank, capacity, compact }) {
   const scale = 100 / Math.max(total, capacity, 1);
   let x = 0;
   const capX = Math.min(100, capacity * scale);
+  // Compact (embed): the six largest, and the rest as one row.
+  const sorted = compact ? parts.slice().sort((a, b) => b.bytes - a.bytes) : parts;
+  const rows = compact ? sorted.slice(0, 6) : parts;
+  const rest = compact ? sorted.slice(6) : [];
+  const restBytes = rest.reduce((a, s) => a + s.bytes, 0);
   const groups = ['static', 'dynamic', 'overhead'].map((g) => ({
     g, bytes: parts.filter((s) => s.group === g).reduce((a, s) => a + s.bytes, 0),
   }));
@@ -36,7 +41,7 @@ export function BreakdownChart({ rank, capacity, compact }) {
         aria-label={`Stacked bar: ${groups.map((g) => `${g.g} ${gib(g.bytes)}`).join(', ')}; capacity ${gib(capacity)}. The table below lists each component.`}>
         {parts.map((s) => {
           const w = s.bytes * scale;
-          const rect = <rect key={s.key} x={pc(x)} y={4} width={pc(Math.max(w, 0.05))} height={H - 8} fill={s.color}><title>{`${s.label}: ${gib(s.bytes)}`}</title></rect>;
+          const rect = <rect key={s.key} x={pc(x)} y={4} width={pc(Math.max(w, 0.05))} height={H - 8} fill={s.color}><title>{`${s.label}: ${mem(s.bytes)}`}</title></rect>;
           x += w;
           return rect;
         })}
@@ -47,13 +52,20 @@ export function BreakdownChart({ rank, capacity, compact }) {
         <caption class="visually-hidden">Memory components at the peak, rank {rank.pp_rank}</caption>
         <thead><tr><th scope="col">Component</th><th scope="col">Memory</th><th scope="col">Share</th></tr></thead>
         <tbody>
-          {(compact ? parts.slice().sort((a, b) => b.bytes - a.bytes).slice(0, 6) : parts).map((s) => (
+          {rows.map((s) => (
             <tr key={s.key} data-part={s.key}>
               <th scope="row"><span class="swatch" style={{ background: s.color }} aria-hidden="true" />{s.label}</th>
-              <td>{gib(s.bytes)}</td>
+              <td>{mem(s.bytes)}</td>
               <td>{percent(s.bytes / total)}</td>
             </tr>
           ))}
+          {rest.length > 0 && (
+            <tr data-part="other">
+              <th scope="row">{rest.length} other component{rest.length > 1 ? 's' : ''}</th>
+              <td>{mem(restBytes)}</td>
+              <td>{percent(restBytes / total)}</td>
+            </tr>
+          )}
         </tbody>
         <tfoot><tr><th scope="row">Total</th><td>{gib(total)}</td><td>{percent(total / capacity)} of capacity</td></tr></tfoot>
       </table>

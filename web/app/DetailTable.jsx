@@ -1,11 +1,11 @@
 // DetailTable.jsx — the per-tensor tables at the peak (result.detail),
 // behind a disclosure; opening it asks the engine for them.
 
-import { gib, count } from './format.js';
+import { mem, count } from './format.js';
 
 function cell(key, value) {
-  if (typeof value === 'number') return /bytes$/.test(key) ? gib(value, 3) : count(value);
-  if (Array.isArray(value)) return value.join(' × ');
+  if (typeof value === 'number') return /bytes/.test(key) ? mem(value) : count(value);
+  if (Array.isArray(value)) return value.join(' / ');
   if (value && typeof value === 'object') return JSON.stringify(value);
   return String(value ?? '');
 }
@@ -40,14 +40,26 @@ export function tablesOf(detail, path = []) {
   return out;
 }
 
-/** Props: open, onToggle(open), detail (result.detail or undefined), pending. */
+/** The scalar facts of `detail` (its numbers, texts and short lists). */
+export function factsOf(detail) {
+  if (!detail || typeof detail !== 'object' || Array.isArray(detail)) return [];
+  return Object.entries(detail).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every((x) => typeof x !== 'object')));
+}
+
+/** Props: open, onToggle(open), detail (result.detail or undefined). */
 export function DetailTable({ open, onToggle, detail }) {
   const tables = open && detail ? tablesOf(detail) : [];
+  const facts = open && detail ? factsOf(detail) : [];
   return (
     <details class="detail" open={open} onToggle={(e) => e.currentTarget.open !== open && onToggle(e.currentTarget.open)}>
       <summary>Per-tensor detail at the peak</summary>
       {open && !detail && <p class="help">Loading…</p>}
       {open && detail && tables.length === 0 && <p class="help">The engine gave no per-tensor tables for this run.</p>}
+      {facts.length > 0 && (
+        <dl class="detail-facts">
+          {facts.map(([k, v]) => <div key={k}><dt>{k.replace(/_/g, ' ')}</dt><dd>{cell(k, v)}</dd></div>)}
+        </dl>
+      )}
       {tables.map((t) => <Table key={t.title} title={t.title} rows={t.rows} />)}
     </details>
   );

@@ -19,11 +19,12 @@ export function EmbedView({ view, state, engineError, notice }) {
       </p>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       {!result && !error && <p class="loading" role="status">Estimating…</p>}
+      {view.stale && <p class="help">The full page explains what to change.</p>}
       {result && (
         <>
           <PeakCard result={result} stale={view.stale} compact />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} compact />
-          <Timeline rank={shownRank(result)} height={200} />
+          {view.timeline && <Timeline rank={view.timeline} height={200} compact />}
         </>
       )}
     </main>

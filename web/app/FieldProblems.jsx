@@ -22,6 +22,14 @@ const LABELS = {
   fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance', fragmentation: 'fragmentation',
 };
 
+/** The short name of a parameter or config key, e.g. "global batch". */
+export function fieldLabel(field) {
+  if (LABELS[field]) return LABELS[field];
+  if (field === 'model') return 'model';
+  if (field === 'config') return 'config.json';
+  return `config key ${field}`;
+}
+
 /** "global_batch_size=1024,pp_size=2" as "global batch 1024, pp 2". */
 export function fixLabel(fix) {
   return fix

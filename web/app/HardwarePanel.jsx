@@ -51,9 +51,9 @@ export function HardwarePanel({ state, update, gpus, info }) {
     <fieldset class="panel">
       <legend>Hardware</legend>
       <SelectField label="GPU" field="gpu" value={state.gpu} options={options} onChange={onGpu}
-        help={info.gpu?.meaning} />
+        help={info.gpu?.choose} />
       {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={(v) => update({ gpu_memory_gb: v })} />}
-      <SliderField label="Fragmentation (allocator overhead)" field="fragmentation" value={state.fragmentation}
+      <SliderField label="Fragmentation (allocator overhead)" field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
         min={0} max={0.5} step={0.01} integer={false} onChange={(v) => update({ fragmentation: v })} />
     </fieldset>
   );

@@ -1,7 +1,7 @@
 // ModelPanel.jsx — which model: a preset from the engine, or a config.json
 // pasted into the editor, opened, or dropped anywhere on the page.
 
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
 import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS, labelFor } from './state.js';
 import { linkProblem } from './url.js';
@@ -62,6 +62,10 @@ export function ModelPanel({ state, update, models, loadPreset }) {
     applyConfig(text, labelFor(text, file.name));
   };
 
+  // Drops anywhere on the page; the listeners are added once and call the
+  // latest readFile through a ref.
+  const onFile = useRef(readFile);
+  onFile.current = readFile;
   useEffect(() => {
     const over = (e) => {
       if (![...(e.dataTransfer?.types ?? [])].includes('Files')) return;
@@ -75,7 +79,7 @@ export function ModelPanel({ state, update, models, loadPreset }) {
       if (!e.dataTransfer?.files?.length) return;
       e.preventDefault();
       setDragging(false);
-      readFile(e.dataTransfer.files[0]);
+      onFile.current(e.dataTransfer.files[0]);
     };
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
@@ -85,7 +89,7 @@ export function ModelPanel({ state, update, models, loadPreset }) {
       window.removeEventListener('dragleave', leave);
       window.removeEventListener('drop', drop);
     };
-  });
+  }, []);
 
   const onSelect = (e) => {
     const v = e.currentTarget.value;

@@ -1,7 +1,7 @@
 // ParallelPanel.jsx — the parallel layout: pp, ep, cp and the GPU count
 // (also as nodes x GPUs per node), with the derived dp and num_chunks.
 
-import { useId } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { SliderField } from './SliderField.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { derive } from './state.js';
@@ -23,14 +23,24 @@ function Derived({ label, value, formula, name }) {
 
 function NodesRow({ state, update }) {
   const id = useId();
+  const [bad, setBad] = useState(null);
   const nodes = state.gpus_per_node > 0 ? state.total_gpus / state.gpus_per_node : null;
-  const setNodes = (e) => {
+  const whole = (e, what) => {
     const n = Number(e.currentTarget.value);
-    if (Number.isInteger(n) && n > 0) update({ total_gpus: n * state.gpus_per_node });
+    if (Number.isInteger(n) && n > 0) {
+      setBad(null);
+      return n;
+    }
+    setBad(`${what} must be a whole number of at least 1.`);
+    return null;
+  };
+  const setNodes = (e) => {
+    const n = whole(e, 'Nodes');
+    if (n !== null) update({ total_gpus: n * state.gpus_per_node });
   };
   const setPerNode = (e) => {
-    const n = Number(e.currentTarget.value);
-    if (Number.isInteger(n) && n > 0) update({ gpus_per_node: n });
+    const n = whole(e, 'GPUs per node');
+    if (n !== null) update({ gpus_per_node: n });
   };
   return (
     <div class="field nodes-row">
@@ -40,23 +50,27 @@ function NodesRow({ state, update }) {
       <span aria-hidden="true">×</span>
       <label for={`${id}-gpn`}>GPUs per node</label>
       <input id={`${id}-gpn`} type="number" min="1" step="1" value={state.gpus_per_node} onChange={setPerNode} />
+      {nodes !== null && !Number.isInteger(nodes) && (
+        <p class="help">{state.total_gpus} GPUs are {degree(nodes)} nodes of {state.gpus_per_node}.</p>
+      )}
+      {bad && <p class="local-problem" role="alert">{bad}</p>}
     </div>
   );
 }
 
-/** Props: state, update(patch). */
-export function ParallelPanel({ state, update }) {
+/** Props: state, update(patch), info (parameter help by name). */
+export function ParallelPanel({ state, update, info }) {
   const d = derive(state);
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
-      <SliderField label="Pipeline parallel (pp)" field="pp_size" value={state.pp_size} min={1} max={32}
+      <SliderField label="Pipeline parallel (pp)" field="pp_size" help={info.pp_size?.choose} value={state.pp_size} min={1} max={32}
         onChange={(v) => update({ pp_size: v })} />
-      <SliderField label="Expert parallel (ep)" field="ep_size" value={state.ep_size} min={1} max={256} scale="log2"
+      <SliderField label="Expert parallel (ep)" field="ep_size" help={info.ep_size?.choose} value={state.ep_size} min={1} max={32} scale="log2"
         onChange={(v) => update({ ep_size: v })} />
-      <SliderField label="Context parallel (cp)" field="cp_size" value={state.cp_size} min={1} max={64} scale="log2"
+      <SliderField label="Context parallel (cp)" field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
         onChange={(v) => update({ cp_size: v })} />
-      <SliderField label="Total GPUs" field="total_gpus" value={state.total_gpus} min={1} max={16384} scale="log2"
+      <SliderField label="Total GPUs" field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
         onChange={(v) => update({ total_gpus: v })} />
       <NodesRow state={state} update={update} />
       <dl class="derived-list" aria-live="polite">

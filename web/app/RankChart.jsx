@@ -2,6 +2,7 @@
 // capacity as a line and the worst rank marked; the numbers as a table.
 
 import { gib, percent } from './format.js';
+import { Numbers } from './Numbers.jsx';
 
 const H = 170; // plot height in px
 const TOP = 18; // room for the "worst" mark
@@ -13,8 +14,8 @@ function barClass(bytes, capacity) {
   return 'bar-ok';
 }
 
-/** Props: result (with every rank, or the one asked for). */
-export function RankChart({ result }) {
+/** Props: result (a result with every rank), selected (the rank shown, or -1). */
+export function RankChart({ result, selected = -1 }) {
   const ranks = result.ranks;
   const capacity = result.gpu_capacity_bytes;
   const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes)) * 1.04;
@@ -29,14 +30,16 @@ export function RankChart({ result }) {
         aria-label={`Bars of the peak of ${ranks.length} pipeline rank${ranks.length > 1 ? 's' : ''}; worst is rank ${worst} at ${gib(result.peak_bytes)}; capacity ${gib(capacity)}. The table below has the numbers.`}>
         {ranks.map((r, i) => {
           const x = i * slot + slot * 0.15;
-          const cls = `${barClass(r.peak_bytes, capacity)}${r.pp_rank === worst ? ' bar-worst' : ''}`;
+          const cls = `${barClass(r.peak_bytes, capacity)}${r.pp_rank === worst ? ' bar-worst' : ''}${r.pp_rank === selected ? ' bar-selected' : ''}`;
           return (
             <g key={r.pp_rank} data-rank={r.pp_rank}>
               <rect class={cls} x={pc(x)} width={pc(slot * 0.7)} y={y(r.peak_bytes)} height={Math.max(0, TOP + H - y(r.peak_bytes))}>
                 <title>{`rank ${r.pp_rank}: ${gib(r.peak_bytes)}`}</title>
               </rect>
-              {r.pp_rank === worst && (
-                <text class="worst-mark" x={pc(x + slot * 0.35)} y={y(r.peak_bytes) - 5} text-anchor="middle">▼ worst</text>
+              {(r.pp_rank === worst || r.pp_rank === selected) && (
+                <text class="worst-mark" x={pc(x + slot * 0.35)} y={y(r.peak_bytes) - 5} text-anchor="middle">
+                  {r.pp_rank === worst ? '▼ worst' : '▼ shown'}
+                </text>
               )}
               {i % labelEvery === 0 && (
                 <text class="axis-label" x={pc(x + slot * 0.35)} y={TOP + H + 15} text-anchor="middle">{r.pp_rank}</text>
@@ -47,15 +50,14 @@ export function RankChart({ result }) {
         <line class="capacity-line" x1="0" x2="100%" y1={y(capacity)} y2={y(capacity)} />
         <text class="capacity-label" x="100%" y={y(capacity) - 4} text-anchor="end">capacity {gib(capacity, 1)}</text>
       </svg>
-      <details class="numbers">
-        <summary>Numbers</summary>
+      <Numbers summary="Numbers">{() => (
         <table>
           <caption class="visually-hidden">Peak per pipeline rank</caption>
           <thead><tr><th scope="col">Rank</th><th scope="col">Stages</th><th scope="col">Peak</th><th scope="col">Tensors</th><th scope="col">Of capacity</th></tr></thead>
           <tbody>
             {ranks.map((r) => (
               <tr key={r.pp_rank} class={r.pp_rank === worst ? 'worst-row' : ''}>
-                <th scope="row">{r.pp_rank}{r.pp_rank === worst ? ' (worst)' : ''}</th>
+                <th scope="row">{r.pp_rank}{r.pp_rank === worst ? ' (worst)' : ''}{r.pp_rank === selected ? ' (shown)' : ''}</th>
                 <td>{r.stages.join(', ')}</td>
                 <td>{gib(r.peak_bytes)}</td>
                 <td>{gib(r.tensor_peak_bytes)}</td>
@@ -64,7 +66,7 @@ export function RankChart({ result }) {
             ))}
           </tbody>
         </table>
-      </details>
+      )}</Numbers>
     </section>
   );
 }

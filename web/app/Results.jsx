@@ -11,9 +11,14 @@ import { Suggestions } from './Suggestions.jsx';
 import { DetailTable } from './DetailTable.jsx';
 import { CommandLine } from './CommandLine.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
+import { ProblemSummary } from './ProblemSummary.jsx';
 
-/** Props: view (useEstimate), state, update(patch), applyFix(fix), engineError. */
-export function Results({ view, state, update, applyFix, engineError }) {
+/**
+ * Props: view (useEstimate), detail (the per-tensor table is open), custom
+ * (a pasted config is in use), ppRank (the rank asked for, or -1),
+ * update(patch), applyFix(fix), engineError.
+ */
+export function Results({ view, detail, custom, ppRank, update, applyFix, engineError }) {
   const { result, stale } = view;
   const error = engineError || view.error;
   return (
@@ -21,17 +26,18 @@ export function Results({ view, state, update, applyFix, engineError }) {
       aria-busy={view.pending ? 'true' : 'false'}>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       <FieldProblems match={(f) => !f} />
-      {!result && !error && <p class="loading" role="status">Estimating…</p>}
+      {stale && <ProblemSummary problems={view.problems} />}
+      {!result && !error && !stale && <p class="loading" role="status">Estimating…</p>}
       {result && (
         <>
           <PeakCard result={result} stale={stale} />
           <Warnings warnings={result.warnings} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
-          <RankChart result={result} />
-          <Timeline rank={shownRank(result)} />
+          {view.ranks && <RankChart result={view.ranks} selected={ppRank} />}
+          {view.timeline && <Timeline rank={view.timeline} />}
           <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
-          <DetailTable open={state.detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
-          <CommandLine command={result.command} custom={state.config !== ''} />
+          <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
+          <CommandLine command={result.command} custom={custom} />
         </>
       )}
     </div>

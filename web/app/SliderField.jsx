@@ -17,10 +17,10 @@ function fromSlider(pos, scale) {
 /**
  * Props: label, value, onChange(number), min and max (slider range, in
  * values), scale ("linear" | "log2"), step (box and linear slider),
- * integer (default true), field (problems shown below), hint (a node
- * shown after the box), name (data-field for tests).
+ * integer (default true), field (problems shown below), help (how to
+ * choose it, from the engine), name (data-field; default field).
  */
-export function SliderField({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, hint, name }) {
+export function SliderField({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
   const id = useId();
   const [draft, setDraft] = useState(String(value));
   const [bad, setBad] = useState(null);
@@ -65,11 +65,11 @@ export function SliderField({ label, value, onChange, min, max, scale = 'linear'
           step={step}
           value={draft}
           aria-invalid={bad ? 'true' : undefined}
-          aria-describedby={problemsId}
+          aria-describedby={help ? `${id}-help ${problemsId}` : problemsId}
           onInput={onBox}
         />
-        {hint}
       </div>
+      {help && <p class="help" id={`${id}-help`}>{help}</p>}
       {bad && <p class="local-problem" role="alert">{bad}</p>}
       {field && <FieldProblems fields={[].concat(field)} id={problemsId} />}
     </div>

@@ -1,7 +1,7 @@
 // Suggestions.jsx — the engine's suggestions: which knob to turn, what the
 // peak would become, and a button that applies it.
 
-import { canApplyFix } from './state.js';
+import { suggestionFix } from './state.js';
 import { fixLabel } from './FieldProblems.jsx';
 import { gib } from './format.js';
 import { STATUS_CLASS } from './palette.js';
@@ -14,7 +14,7 @@ export function Suggestions({ suggestions, applyFix }) {
       <h2 id="suggestions-title">Suggestions</h2>
       <ul>
         {suggestions.map((s, i) => {
-          const fix = `${s.knob}=${s.to}`;
+          const fix = suggestionFix(s);
           return (
             <li key={i} data-knob={s.knob}>
               <p>
@@ -23,7 +23,7 @@ export function Suggestions({ suggestions, applyFix }) {
                 {s.saves_bytes > 0 && <span> (saves {gib(s.saves_bytes)})</span>}
               </p>
               {s.advice && <p class="help">{s.advice}</p>}
-              {canApplyFix(fix) && <button type="button" onClick={() => applyFix(fix)}>Use {fixLabel(fix)}</button>}
+              {fix && <button type="button" onClick={() => applyFix(fix)}>Use {fixLabel(fix)}</button>}
             </li>
           );
         })}

@@ -6,7 +6,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import uPlot from 'uplot';
 import { timelineData, sampleRows } from './timeline-data.js';
 import { partColor, partLabel } from './palette.js';
-import { gib, count, axisGib } from './format.js';
+import { gib, mem, count, axisGib } from './format.js';
+import { Numbers } from './Numbers.jsx';
 
 function chartOptions(width, height, keys, ref) {
   const top = keys.slice().reverse();
@@ -53,18 +54,19 @@ function drawPeak(u, data) {
   ctx.restore();
 }
 
-function HoverPanel({ rank, data, pos }) {
+function HoverPanel({ rank, data, pos, compact }) {
   const e = rank.events[pos];
   if (!e) return null;
-  const parts = data.keys.map((k, i) => [k, data.raw[i][pos]]).filter(([, b]) => b > 0).reverse();
+  let parts = data.keys.map((k, i) => [k, data.raw[i][pos]]).filter(([, b]) => b > 0).reverse();
+  if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return (
     <div class="hover-panel" aria-live="off" data-testid="timeline-hover">
       <p class="hover-event">
-        <strong>{pos === data.peakPos ? 'Peak: ' : ''}event {e.index}</strong>, step {e.step}: <span class="event-label">{e.label}</span>
+        <strong>{pos === data.peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
-        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: partColor(k) }} aria-hidden="true" />{partLabel(k)} {gib(b)}</li>)}
+        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: partColor(k) }} aria-hidden="true" />{partLabel(k)} {mem(b)}</li>)}
       </ul>
     </div>
   );
@@ -73,8 +75,7 @@ function HoverPanel({ rank, data, pos }) {
 function NumbersTable({ rank, data }) {
   const rows = sampleRows(data.x.length, data.peakPos);
   return (
-    <details class="numbers">
-      <summary>Numbers ({rows.length} of {count(data.x.length)} events)</summary>
+    <Numbers summary={`Numbers (${rows.length} of ${count(data.x.length)} events)`}>{() => (
       <table>
         <caption class="visually-hidden">Tensor memory across the schedule, rank {rank.pp_rank}</caption>
         <thead><tr><th scope="col">Event</th><th scope="col">Op</th><th scope="col">Live chunks</th><th scope="col">Inside the op</th><th scope="col">After the op</th></tr></thead>
@@ -90,12 +91,12 @@ function NumbersTable({ rank, data }) {
           })}
         </tbody>
       </table>
-    </details>
+    )}</Numbers>
   );
 }
 
-/** Props: rank (a result rank with events), height (px). */
-export function Timeline({ rank, height = 260 }) {
+/** Props: rank (a result rank with events), height (px), compact (embed). */
+export function Timeline({ rank, height = 260, compact = false }) {
   const box = useRef(null);
   const plot = useRef(null);
   const data = useMemo(() => timelineData(rank), [rank]);
@@ -108,8 +109,14 @@ export function Timeline({ rank, height = 260 }) {
   useLayoutEffect(() => {
     if (!data) return;
     const cols = [data.x, ...data.series];
+    const shape = data.keys.join();
+    if (plot.current && plot.current.shape !== shape) {
+      plot.current.destroy();
+      plot.current = null;
+    }
     if (!plot.current) {
       plot.current = new uPlot(chartOptions(box.current.clientWidth || 600, height, data.keys, ref), cols, box.current);
+      plot.current.shape = shape;
     } else {
       plot.current.setData(cols);
     }
@@ -139,7 +146,7 @@ export function Timeline({ rank, height = 260 }) {
       <div ref={box} class="uplot-box" role="img"
         aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events; the peak, ${gib(rank.tensor_peak_bytes)} of tensors, is at event ${rank.peak_event_index}. Hover for details; the table below has the numbers.`} />
       {!data && <p class="help">This rank carries no timeline.</p>}
-      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} />}
+      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} compact={compact} />}
       {data && <NumbersTable rank={rank} data={data} />}
     </section>
   );

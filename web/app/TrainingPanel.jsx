@@ -17,15 +17,15 @@ export function TrainingPanel({ state, update, info }) {
     <fieldset class="panel">
       <legend>Training</legend>
       <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={OPTIMIZERS}
-        onChange={(v) => update({ optimizer: v })} help={info.optimizer?.meaning} />
+        onChange={(v) => update({ optimizer: v })} />
       <SelectField label="Sharding" field="sharding" value={state.sharding} options={SHARDINGS}
         onChange={(v) => update({ sharding: v })} help={info.sharding?.meaning} />
       <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={FP8}
-        onChange={(v) => update({ fp8_training: v })} help={info.fp8_training?.meaning} />
-      <SliderField label="EP imbalance (routed rows ×)" field="ep_imbalance" value={state.ep_imbalance}
+        onChange={(v) => update({ fp8_training: v })} help={info.fp8_training?.choose} />
+      <SliderField label="EP imbalance (routed rows ×)" field="ep_imbalance" help={info.ep_imbalance?.meaning} value={state.ep_imbalance}
         min={1} max={3} step={0.05} integer={false} onChange={(v) => update({ ep_imbalance: v })} />
       <SelectField label="Pipeline rank shown" field="pp_rank" value={String(state.pp_rank)} options={ranks}
-        onChange={(v) => update({ pp_rank: Number(v) })} help={info.pp_rank?.meaning} />
+        onChange={(v) => update({ pp_rank: Number(v) })} />
     </fieldset>
   );
 }

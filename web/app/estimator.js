@@ -2,14 +2,13 @@
 // (web/engine-client.js, a worker running the WebAssembly build of the C
 // core). Components get results through the two hooks below.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
 
 /**
- * Events requested per rank for the timeline. A schedule of up to this many
- * events comes back whole (the same as timeline_limit 0); a longer one comes
- * back as a window of this many events centred on the peak.
+ * The longest schedule the timeline shows whole. A rank with more events
+ * gets a window of this many events centred on its peak.
  */
 export const TIMELINE_LIMIT = 4000;
 
@@ -49,37 +48,65 @@ export function useEngine() {
 }
 
 /**
- * Estimates `state` whenever it changes. Answers arrive in request order and
- * a newer one always replaces an older one; while a slider moves, requests
- * that a newer one overtook are skipped by the client ("latest wins").
- * Returns { result, problems, stale, pending, error, seq }: `result` is the
- * last good estimate; `problems` (from validate) explain why the current
- * inputs give none, and then `stale` is true.
+ * The engine calls behind one view of `state`:
+ *   1. the estimate itself (latest wins while a slider moves);
+ *   2. the shown rank again with its timeline: whole when the schedule has
+ *      at most TIMELINE_LIMIT events (timeline_limit 0), else a window;
+ *   3. when one rank is shown, every rank, for the per-rank chart.
+ * Asking for the timeline of one rank rather than of all keeps the answer
+ * small (a rank's schedule can run to thousands of events).
+ * Resolves to { result, timeline, ranks } or { problems }, or null when a
+ * newer request replaced this one.
+ */
+export async function estimateView(client, state) {
+  const config = configOf(state);
+  const params = toParams(state, { detail: state.detail });
+  const result = await client.estimate(config, params, { latestWins: true });
+  if (result.superseded) return null;
+  if (result.error) {
+    const problems = await client.validate(config, params);
+    return { problems: problems.length ? problems : [result.error] };
+  }
+  const rank = result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
+  const limit = rank.events_total <= TIMELINE_LIMIT ? 0 : TIMELINE_LIMIT;
+  const base = toParams(state);
+  const [withTimeline, all] = await Promise.all([
+    client.estimate(config, { ...base, pp_rank: rank.pp_rank, timeline: true, timeline_limit: limit }),
+    state.pp_rank >= 0 ? client.estimate(config, { ...base, pp_rank: -1 }) : result,
+  ]);
+  const timeline = withTimeline.error ? null : withTimeline.ranks.find((r) => r.pp_rank === rank.pp_rank) ?? null;
+  return { result, timeline, ranks: all.error ? result : all };
+}
+
+/**
+ * Estimates `state` whenever it changes; an answer is shown unless a newer
+ * one is already on screen. Returns
+ *   { result, timeline, ranks, problems, stale, pending, error, seq }:
+ * `result` is the last good estimate, `timeline` its shown rank with
+ * events, `ranks` a result with every rank; `problems` (from validate)
+ * explain why the current inputs give none, and then `stale` is true.
  */
 export function useEstimate(client, state) {
-  const [view, setView] = useState({ result: null, problems: [], stale: false, pending: true, error: null, seq: 0 });
+  const [view, setView] = useState({
+    result: null, timeline: null, ranks: null, problems: [], stale: false, pending: true, error: null, seq: 0,
+  });
   const sent = useRef(0);
   const shown = useRef(0);
-  useEffect(() => {
+  // A layout effect starts the estimate right after the render instead of
+  // after the next frame, which a slider would feel.
+  useLayoutEffect(() => {
     if (!client) return;
     const seq = ++sent.current;
-    const config = configOf(state);
-    const params = toParams(state, { timeline: true, timelineLimit: TIMELINE_LIMIT, detail: state.detail });
     const show = (next) => {
       if (seq < shown.current) return;
       shown.current = seq;
       setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
     };
-    client
-      .estimate(config, params, { latestWins: true })
-      .then(async (r) => {
-        if (r.superseded) return;
-        if (!r.error) {
-          show({ result: r, problems: [], stale: false, error: null });
-          return;
-        }
-        const problems = await client.validate(config, params);
-        show({ problems: problems.length ? problems : [r.error], stale: true, error: null });
+    estimateView(client, state)
+      .then((r) => {
+        if (!r) return;
+        if (r.problems) show({ problems: r.problems, stale: true, error: null });
+        else show({ ...r, problems: [], stale: false, error: null });
       })
       .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
   }, [client, state]);

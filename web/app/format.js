@@ -9,6 +9,15 @@ export function gib(bytes, digits = 2) {
   return `${(bytes / GIB).toFixed(digits)} GiB`;
 }
 
+/** Bytes in GiB, MiB below 0.1 GiB, KiB below 0.1 MiB: for tables. */
+export function mem(bytes) {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
+  const a = Math.abs(bytes);
+  if (a === 0 || a >= 0.1 * GIB) return gib(bytes);
+  if (a >= 0.1 * 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
 /** Bytes as a signed GiB figure, e.g. "+1.20 GiB" or "−3.50 GiB". */
 export function signedGib(bytes, digits = 2) {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
@@ -33,7 +42,7 @@ export function percent(fraction, digits = 1) {
 /** An integer with thousands separators. */
 export function count(n) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
-  return n.toLocaleString('en-US');
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** A derived degree: whole numbers plainly, others with two decimals. */

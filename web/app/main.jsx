@@ -8,6 +8,5 @@ import { decodeFragment } from './url.js';
 
 const root = document.getElementById('app');
 const initial = decodeFragment(location.hash);
-if (initial.embed) document.documentElement.classList.add('embedded');
 root.textContent = '';
 render(<App initial={initial} />, root);

@@ -173,6 +173,18 @@ export function canApplyFix(fix) {
 }
 
 /**
+ * The fix a suggestion of the result stands for, as "name=value[,...]":
+ * its `to` is a value, "N (M GPUs)" (the GPU count changes too) or
+ * "N (same GPUs)". Null when the page cannot apply it.
+ */
+export function suggestionFix(s) {
+  const m = /^\s*([^\s(]+)\s*(?:\((?:(\d+) GPUs|same GPUs)\))?\s*$/.exec(String(s?.to ?? ''));
+  if (!m || typeof s.knob !== 'string') return null;
+  const fix = m[2] ? `${s.knob}=${m[1]},total_gpus=${m[2]}` : `${s.knob}=${m[1]}`;
+  return canApplyFix(fix) ? fix : null;
+}
+
+/**
  * The derived degrees shown next to the controls: dp = total/(pp*ep*cp) and
  * num_chunks = gbs/(mbs*dp*ep). Either is a number (possibly fractional, so
  * the page can say it does not divide) or null when a divisor is zero.

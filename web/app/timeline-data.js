@@ -8,7 +8,8 @@ const GIB = 2 ** 30;
 
 /**
  * Returns { keys, x, raw, series, peakPos, window, total } for `rank`:
- *   keys   component keys, bottom of the stack first (ALL_PARTS order);
+ *   keys   the keys of the components that are ever above zero, bottom
+ *          of the stack first (ALL_PARTS order);
  *   x      Float64Array of event indices;
  *   raw    one Float64Array of bytes per key;
  *   series one Float64Array of GiB per key, stacked, top of the stack
@@ -22,17 +23,24 @@ export function timelineData(rank) {
   const events = rank.events;
   if (!Array.isArray(events) || events.length === 0) return null;
   const n = events.length;
-  const keys = ALL_PARTS.map(([k]) => k);
+  const all = ALL_PARTS.map(([k]) => k);
   const x = new Float64Array(n);
-  const raw = keys.map(() => new Float64Array(n));
+  const columns = all.map(() => new Float64Array(n));
+  const used = all.map(() => false);
   let peakPos = -1;
   for (let i = 0; i < n; i++) {
     const e = events[i];
     x[i] = e.index;
     if (e.index === rank.peak_event_index) peakPos = i;
     const c = e.components ?? {};
-    for (let k = 0; k < keys.length; k++) raw[k][i] = c[keys[k]] ?? 0;
+    for (let k = 0; k < all.length; k++) {
+      const b = c[all[k]] ?? 0;
+      columns[k][i] = b;
+      if (b) used[k] = true;
+    }
   }
+  const keys = all.filter((_, k) => used[k]);
+  const raw = columns.filter((_, k) => used[k]);
   const stacked = [];
   const acc = new Float64Array(n);
   for (let k = 0; k < keys.length; k++) {

@@ -1,0 +1,65 @@
+// Unit tests of the chart data (no browser): node --test tests/page/charts.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { timelineData, sampleRows } from '../../web/app/timeline-data.js';
+import { ALL_PARTS } from '../../web/app/palette.js';
+import { mem, gib, signedGib, degree } from '../../web/app/format.js';
+
+const GIB = 2 ** 30;
+
+function rank(events, extra = {}) {
+  return { pp_rank: 0, peak_event_index: 11, events_total: events.length, events, ...extra };
+}
+
+const ev = (index, components) => ({ index, step: 1, label: `op ${index}`, total_bytes: 0, peak_bytes: 0, live_chunks: [0, 0], components });
+
+test('timelineData stacks the components that are ever above zero', () => {
+  const r = rank([
+    ev(10, { master_params: 2 * GIB, activations: 0, logits: 0 }),
+    ev(11, { master_params: 2 * GIB, activations: 3 * GIB, logits: 0 }),
+    ev(12, { master_params: 2 * GIB, activations: 1 * GIB }),
+  ]);
+  const d = timelineData(r);
+  assert.deepEqual(d.keys, ['master_params', 'activations'], 'logits is never above zero');
+  assert.deepEqual([...d.x], [10, 11, 12]);
+  assert.equal(d.peakPos, 1);
+  assert.equal(d.window, false);
+  assert.deepEqual([...d.raw[1]], [0, 3 * GIB, 1 * GIB]);
+  // top of the stack first: the total, then the bottom component alone
+  assert.deepEqual([...d.series[0]], [2, 5, 3]);
+  assert.deepEqual([...d.series[1]], [2, 2, 2]);
+});
+
+test('timelineData keeps the fixed component order and marks a window', () => {
+  const comps = Object.fromEntries(ALL_PARTS.map(([k], i) => [k, (i + 1) * 1024]));
+  const d = timelineData(rank([ev(5, comps), ev(6, comps)], { events_total: 900, peak_event_index: 99 }));
+  assert.deepEqual(d.keys, ALL_PARTS.map(([k]) => k));
+  assert.equal(d.window, true);
+  assert.equal(d.total, 900);
+  assert.equal(d.peakPos, -1, 'the peak outside the window');
+  const total = ALL_PARTS.reduce((a, _, i) => a + (i + 1) * 1024, 0) / GIB;
+  assert.ok(Math.abs(d.series[0][0] - total) < 1e-12);
+  assert.equal(timelineData(rank([])), null);
+  assert.equal(timelineData({ pp_rank: 0 }), null);
+});
+
+test('sampleRows spreads rows evenly and always lists the peak', () => {
+  const rows = sampleRows(1000, 517, 24);
+  assert.ok(rows.includes(517));
+  assert.ok(rows.length <= 26 && rows.length >= 24);
+  assert.deepEqual(rows, [...rows].sort((a, b) => a - b));
+  assert.deepEqual(sampleRows(3, -1), [0, 1, 2]);
+});
+
+test('byte formats: GiB, MiB and KiB, signed headroom, degrees', () => {
+  assert.equal(gib(67089214848), '62.48 GiB');
+  assert.equal(mem(2 * 2 ** 20), '2.0 MiB');
+  assert.equal(mem(32768), '32.0 KiB');
+  assert.equal(mem(0), '0.00 GiB');
+  assert.equal(mem(0.5 * GIB), '0.50 GiB');
+  assert.equal(signedGib(-1.5 * GIB), '\u22121.50 GiB');
+  assert.equal(signedGib(GIB), '+1.00 GiB');
+  assert.equal(degree(2), '2');
+  assert.equal(degree(2 / 3), '0.67');
+  assert.equal(degree(null), '—');
+});
