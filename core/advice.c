@@ -111,6 +111,33 @@ static int candidates(const memest_result *r, candidate *c, int max) {
   return n;
 }
 
+/* Appends ",name=value" (no comma first) when the value changed. */
+static void fix_item(char *buf, size_t size, const char *name, const char *value, int changed) {
+  size_t n = strlen(buf);
+  if (!changed || n >= size) return;
+  snprintf(buf + n, size - n, "%s%s=%s", n ? "," : "", name, value);
+}
+
+static void fix_int(char *buf, size_t size, const char *name, int64_t from, int64_t to) {
+  char v[32];
+  snprintf(v, sizeof v, "%lld", (long long)to);
+  fix_item(buf, size, name, v, from != to);
+}
+
+/* Writes the inputs that differ between b and a as "name=value,...". */
+static void fix_text(const memest_params *b, const memest_params *a, char *buf, size_t size) {
+  buf[0] = '\0';
+  fix_int(buf, size, "pp_size", b->pp_size, a->pp_size);
+  fix_int(buf, size, "ep_size", b->ep_size, a->ep_size);
+  fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
+  fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
+  fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
+  fix_item(buf, size, "optimizer", a->optimizer == MEMEST_MUON ? "muon" : "adamw",
+           a->optimizer != b->optimizer);
+  fix_item(buf, size, "sharding", a->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
+           a->sharding != b->sharding);
+}
+
 static int by_saving(const void *a, const void *b) {
   const suggestion *x = a, *y = b;
   if (x->saves != y->saves) return x->saves < y->saves ? 1 : -1;
@@ -139,6 +166,7 @@ void advice_build(memest_result *r) {
       snprintf(s->from, sizeof s->from, "%s", c[i].from);
       snprintf(s->to, sizeof s->to, "%s", c[i].to);
       snprintf(s->advice, sizeof s->advice, "%s", c[i].why);
+      fix_text(&r->params, &c[i].p, s->fix, sizeof s->fix);
       s->peak = alt->peak;
       s->saves = r->peak - alt->peak;
       s->status = alt->status;

@@ -207,6 +207,8 @@ static void put_suggestions(strbuf *sb, const memest_result *r) {
     sb_printf(sb, ",\"peak_bytes\":%lld,\"saves_bytes\":%lld,\"status\":\"%s\",\"advice\":",
               (long long)s->peak, (long long)s->saves, status_name(s->status));
     sb_json_str(sb, s->advice);
+    sb_put(sb, ",\"fix\":");
+    sb_json_str(sb, s->fix);
     sb_put(sb, "}");
   }
   sb_put(sb, "]");
@@ -233,7 +235,7 @@ static void put_detail(strbuf *sb, const memest_result *r) {
 
 char *memest_result_json(const memest_result *r) {
   strbuf sb;
-  char cmd[2048];
+  char cmd[4096];   /* the longest command: a 511-quote label is 2,046 bytes */
   int i;
   if (r == NULL) return NULL;
   sb_init(&sb);

@@ -190,7 +190,7 @@ static void timeline_section(strbuf *sb, const memest_result *r) {
 
 char *memest_result_text(const memest_result *r) {
   strbuf sb;
-  char cmd[2048];
+  char cmd[4096];   /* the longest command: a 511-quote label is 2,046 bytes */
   const rank_result *rr;
   if (r == NULL) return NULL;
   rr = &r->ranks[r->worst];

@@ -273,6 +273,7 @@ typedef struct suggestion {
   int64_t saves;
   memest_status status;
   char advice[200];
+  char fix[96];              /* the change as "name=value[,name=value]" */
 } suggestion;
 
 struct memest_result {

@@ -146,14 +146,13 @@ test('applyFix applies "name=value[,name=value]" fixes and refuses unknown names
   assert.equal(canApplyFix('pp_size'), false);
 });
 
-test('suggestionFix reads the three forms of a suggestion\'s target', () => {
-  assert.equal(suggestionFix({ knob: 'optimizer', to: 'muon' }), 'optimizer=muon');
-  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (64 GPUs)' }), 'pp_size=8,total_gpus=64');
-  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (same GPUs)' }), 'pp_size=8');
-  assert.equal(suggestionFix({ knob: 'total_gpus', to: '64' }), 'total_gpus=64');
-  assert.equal(suggestionFix({ knob: 'pp_size', to: 'eight' }), null);
-  assert.equal(suggestionFix({ knob: 'dp', to: '2' }), null);
-  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (lots of GPUs)' }), null);
+test('suggestionFix takes the engine\'s fix when the page can apply it', () => {
+  assert.equal(suggestionFix({ knob: 'optimizer', fix: 'optimizer=muon' }), 'optimizer=muon');
+  assert.equal(suggestionFix({ knob: 'pp_size', fix: 'pp_size=8,total_gpus=64' }), 'pp_size=8,total_gpus=64');
+  assert.equal(suggestionFix({ knob: 'pp_size', fix: 'pp_size=eight' }), null);
+  assert.equal(suggestionFix({ knob: 'dp', fix: 'dp=2' }), null);
+  assert.equal(suggestionFix({ knob: 'pp_size', to: '8 (64 GPUs)' }), null);
+  assert.equal(suggestionFix(null), null);
 });
 
 test('labelFor derives a safe label from a file name or the config', () => {

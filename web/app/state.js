@@ -173,15 +173,12 @@ export function canApplyFix(fix) {
 }
 
 /**
- * The fix a suggestion of the result stands for, as "name=value[,...]":
- * its `to` is a value, "N (M GPUs)" (the GPU count changes too) or
- * "N (same GPUs)". Null when the page cannot apply it.
+ * The fix a suggestion of the result stands for, as "name=value[,...]" (the
+ * engine's `fix`). Null when the page cannot apply it.
  */
 export function suggestionFix(s) {
-  const m = /^\s*([^\s(]+)\s*(?:\((?:(\d+) GPUs|same GPUs)\))?\s*$/.exec(String(s?.to ?? ''));
-  if (!m || typeof s.knob !== 'string') return null;
-  const fix = m[2] ? `${s.knob}=${m[1]},total_gpus=${m[2]}` : `${s.knob}=${m[1]}`;
-  return canApplyFix(fix) ? fix : null;
+  if (typeof s?.fix !== 'string' || !s.fix) return null;
+  return canApplyFix(s.fix) ? s.fix : null;
 }
 
 /**
