@@ -3,6 +3,8 @@
 ** model from a preset or a config.json, and the text or JSON report. A
 ** plain client of the library: it includes memest.h and nothing else of
 ** the core. Exit status: 0 done, 1 bad input, 2 missing parameters.
+** memest_cli_main() is the whole command as a function that never exits
+** the process (tests/fuzz/fuzz_cli.c calls it); main() only forwards.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,9 @@
 #include "memest.h"
 
 #define CONFIG_READ_MAX (4 * 1024 * 1024)
+
+/* The plan and compare subcommands (cli_plan.c). */
+int memest_cli_plan(int argc, char **argv);
 
 static void print_required(FILE *out, const memest_params *p) {
   int id;
@@ -37,39 +42,41 @@ static void print_required(FILE *out, const memest_params *p) {
                "--sequence-length 4096 --gpu h100\n");
 }
 
-static void print_help(void) {
+static void print_help(FILE *out) {
   int id;
-  printf("memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n", memest_version());
-  printf("Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
-         "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
-         "              (--gpu-memory-gb N | --gpu NAME) [options]\n\n");
-  printf("Parameters:\n");
+  fprintf(out, "memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n",
+          memest_version());
+  fprintf(out, "Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
+               "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
+               "              (--gpu-memory-gb N | --gpu NAME) [options]\n"
+               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n\n");
+  fprintf(out, "Parameters:\n");
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     const memest_param_info *pi = memest_param_describe((memest_param_id)id);
     char choices[128] = "";
     if (pi->choices[0]) snprintf(choices, sizeof choices, " {%s}", pi->choices);
-    printf("  %-20s %s%s%s%s%s\n", pi->flag, pi->meaning, choices,
-           pi->required ? " [required]" : "", pi->default_text[0] ? "; default " : "",
-           pi->default_text);
+    fprintf(out, "  %-20s %s%s%s%s%s\n", pi->flag, pi->meaning, choices,
+            pi->required ? " [required]" : "", pi->default_text[0] ? "; default " : "",
+            pi->default_text);
   }
-  printf("  %-20s %s\n", "--json", "print one JSON object instead of the text report");
-  printf("  %-20s %s\n", "--list-models", "list the model presets");
-  printf("  %-20s %s\n", "--list-gpus", "list the GPU presets");
-  printf("  %-20s %s\n", "--version", "print the version");
+  fprintf(out, "  %-20s %s\n", "--json", "print one JSON object instead of the text report");
+  fprintf(out, "  %-20s %s\n", "--list-models", "list the model presets");
+  fprintf(out, "  %-20s %s\n", "--list-gpus", "list the GPU presets");
+  fprintf(out, "  %-20s %s\n", "--version", "print the version");
 }
 
-static void list_models(void) {
+static void list_models(FILE *out) {
   int i;
   for (i = 0; i < memest_model_preset_count(); i++) {
-    printf("%-20s %s\n", memest_model_preset_name(i), memest_model_preset_title(i));
+    fprintf(out, "%-20s %s\n", memest_model_preset_name(i), memest_model_preset_title(i));
   }
 }
 
-static void list_gpus(void) {
+static void list_gpus(FILE *out) {
   int i;
   for (i = 0; i < memest_gpu_preset_count(); i++) {
-    printf("%-10s %-20s %.2f GiB\n", memest_gpu_preset_name(i), memest_gpu_preset_title(i),
-           (double)memest_gpu_preset_bytes(i) / (1024.0 * 1024.0 * 1024.0));
+    fprintf(out, "%-10s %-20s %.2f GiB\n", memest_gpu_preset_name(i), memest_gpu_preset_title(i),
+            (double)memest_gpu_preset_bytes(i) / (1024.0 * 1024.0 * 1024.0));
   }
 }
 
@@ -99,45 +106,47 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
-static int fail(const memest_error *err) {
-  fprintf(stderr, "memest: error: %s\n", err->message);
-  if (err->fix[0]) fprintf(stderr, "memest: a valid choice: %s\n", err->fix);
-  return err->code == MEMEST_E_MISSING ? 2 : 1;
+static int fail(FILE *ferr, const memest_error *e) {
+  fprintf(ferr, "memest: error: %s\n", e->message);
+  if (e->fix[0]) fprintf(ferr, "memest: a valid choice: %s\n", e->fix);
+  return e->code == MEMEST_E_MISSING ? 2 : 1;
 }
 
 static int is_flag(const char *a, const char *name) { return strcmp(a, name) == 0; }
 
-int main(int argc, char **argv) {
+/* The memest command: parses argv, prints the report on `out` and every
+** message on `err`, and returns the exit status. */
+int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   memest_params p;
-  memest_error err;
+  memest_error e;
   memest_result *res = NULL;
   const char *config_path = NULL;
-  char *config = NULL, *out;
+  char *config = NULL, *report;
   size_t config_len = 0;
   int json = 0, i, rc;
   memest_code code;
   memest_params_init(&p);
   if (argc == 1) {
-    print_required(stderr, &p);
+    print_required(err, &p);
     return 2;
   }
   for (i = 1; i < argc; i++) {
     const char *a = argv[i], *eq = strchr(a, '='), *value;
     char name[64];
     if (is_flag(a, "--help") || is_flag(a, "-h")) {
-      print_help();
+      print_help(out);
       return 0;
     }
     if (is_flag(a, "--version")) {
-      printf("memest %s\n", memest_version());
+      fprintf(out, "memest %s\n", memest_version());
       return 0;
     }
     if (is_flag(a, "--list-models")) {
-      list_models();
+      list_models(out);
       return 0;
     }
     if (is_flag(a, "--list-gpus")) {
-      list_gpus();
+      list_gpus(out);
       return 0;
     }
     if (is_flag(a, "--json")) {
@@ -145,7 +154,7 @@ int main(int argc, char **argv) {
       continue;
     }
     if (strncmp(a, "--", 2) != 0) {
-      fprintf(stderr, "memest: error: unexpected argument '%s'; flags start with --, see memest --help\n", a);
+      fprintf(err, "memest: error: unexpected argument '%s'; flags start with --, see memest --help\n", a);
       return 1;
     }
     if (eq != NULL) {
@@ -157,45 +166,53 @@ int main(int argc, char **argv) {
     } else {
       snprintf(name, sizeof name, "%s", a);
       if (i + 1 >= argc) {
-        fprintf(stderr, "memest: error: %s needs a value; see memest --help\n", a);
+        fprintf(err, "memest: error: %s needs a value; see memest --help\n", a);
         return 1;
       }
       value = argv[++i];
     }
     if (strcmp(name, "--model") == 0) config_path = value;
-    code = memest_params_set(&p, name, value, &err);
+    code = memest_params_set(&p, name, value, &e);
     if (code != MEMEST_OK) {
-      if (code == MEMEST_E_UNKNOWN && strstr(err.message, "unknown parameter") != NULL) {
-        fprintf(stderr, "memest: error: unknown flag '%s'; run memest --help for the flags\n", name);
+      if (code == MEMEST_E_UNKNOWN && strstr(e.message, "unknown parameter") != NULL) {
+        fprintf(err, "memest: error: unknown flag '%s'; run memest --help for the flags\n", name);
         return 1;
       }
-      return fail(&err);
+      return fail(err, &e);
     }
   }
-  if (memest_validate("{}", 2, &p, &err, 1) > 0 && err.code == MEMEST_E_MISSING) {
-    print_required(stderr, &p);
+  if (memest_validate("{}", 2, &p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    print_required(err, &p);
     return 2;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
     config = read_file(config_path, &config_len);
     if (config == NULL) {
-      fprintf(stderr,
+      fprintf(err,
               "memest: error: cannot read config file '%s': %s; give a config.json path or a "
               "preset (memest --list-models)\n",
               config_path, strerror(errno));
       return 1;
     }
   }
-  code = memest_estimate(config, config_len, &p, &res, &err);
+  code = memest_estimate(config, config_len, &p, &res, &e);
   free(config);
-  if (code != MEMEST_OK) return fail(&err);
-  out = json ? memest_result_json(res) : memest_result_text(res);
+  if (code != MEMEST_OK) return fail(err, &e);
+  report = json ? memest_result_json(res) : memest_result_text(res);
   memest_result_free(res);
-  if (out == NULL) {
-    fprintf(stderr, "memest: error: out of memory writing the report\n");
+  if (report == NULL) {
+    fprintf(err, "memest: error: out of memory writing the report\n");
     return 1;
   }
-  rc = fputs(out, stdout) < 0 || (json && fputs("\n", stdout) < 0) ? 1 : 0;
-  memest_free(out);
+  rc = fputs(report, out) < 0 || (json && fputs("\n", out) < 0) ? 1 : 0;
+  memest_free(report);
   return rc;
 }
+
+#ifndef MEMEST_CLI_NO_MAIN
+int main(int argc, char **argv) {
+  if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0))
+    return memest_cli_plan(argc, argv);
+  return memest_cli_main(argc, argv, stdout, stderr);
+}
+#endif

@@ -204,12 +204,27 @@ void memest_free(void *ptr);
 
 /* {======================================================================
 ** Planning: sweeps over layouts, minimum sizes and comparisons
+**
+** A plan runs many estimates of one model (its config parsed once) and
+** answers one planning question (docs/planner.md):
+**   MEMEST_PLAN_LAYOUTS  every valid (pp, ep, cp, dp, mbs) for the GPUs,
+**                        ranked by headroom, each with its pipeline bubble;
+**                        the invalid ones are counted by reason;
+**   MEMEST_PLAN_VARY     each value of one input with its peak and status,
+**                        and the smallest OK one (the largest for mbs, seq
+**                        and gbs, where more costs memory);
+**   MEMEST_PLAN_COMPARE  two or more configurations side by side, with the
+**                        per-component deltas against the first.
+** Every row's peak_bytes equals memest_estimate() of memest_plan_row_params().
 ** ======================================================================= */
 typedef struct memest_plan memest_plan;
 
-/* A plan request. Every list holds up to MEMEST_PLAN_VALUES values; a list
-** with n == 0 is enumerated over every valid value. */
-#define MEMEST_PLAN_VALUES 64
+#define MEMEST_PLAN_VALUES 64   /* values in one comma list */
+#define MEMEST_PLAN_TEXT 256    /* characters of one option's comma list */
+
+/* A list of values; n == 0 means "not given": plan enumerates every valid
+** value (pp 1..layers/2, ep the divisors of the expert count up to 32, cp
+** the powers of two the architecture and sequence allow, mbs 1,2,4). */
 typedef struct memest_plan_list {
   int n;
   int64_t v[MEMEST_PLAN_VALUES];
@@ -217,23 +232,56 @@ typedef struct memest_plan_list {
 
 typedef enum memest_plan_mode {
   MEMEST_PLAN_LAYOUTS = 0,  /* rank every valid layout by headroom */
-  MEMEST_PLAN_VARY = 1,     /* smallest value of one parameter that is OK */
+  MEMEST_PLAN_VARY = 1,     /* the smallest value of one input that is OK */
   MEMEST_PLAN_COMPARE = 2   /* side by side, with per-component deltas */
 } memest_plan_mode;
 
 typedef struct memest_plan_request {
   memest_plan_mode mode;
-  memest_params base;          /* fixed inputs (model label, GPU, options) */
+  memest_params base;          /* model, GPU and options, one value each */
   memest_plan_list pp, ep, cp, dp, total_gpus, nodes, mbs, gbs, seq;
-  int64_t gpus_per_node;       /* 0: not given */
-  char vary[24];               /* for MEMEST_PLAN_VARY: "pp", "ep", ... */
+  int64_t gpus_per_node;       /* 0: not given; else GPUs come in whole nodes */
+  char vary[24];               /* MEMEST_PLAN_VARY: "pp_size", "nodes", ... */
+  int64_t top;                 /* rows the text report shows; 0 = all */
+  /* An option given as a comma list ("adamw,muon"), by memest_param_id;
+  ** "" where it has one value (in base). */
+  char option_lists[MEMEST_P_COUNT][MEMEST_PLAN_TEXT];
 } memest_plan_request;
 
+/* Empties a request for `mode`; "vary" later turns LAYOUTS into VARY. */
+void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode);
+
+/* Sets input `name` from `value`, mirroring memest_params_set(): the name is
+** a CLI flag ("--pp-size") or its snake_case form ("pp_size"), plus "dp",
+** "nodes", "gpus_per_node", "vary" and "top"; numeric values may be comma
+** lists ("1,2,4"), each item checked as a single estimate checks it.
+** Returns MEMEST_OK or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT. */
+memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
+                                    const char *value, memest_error *err);
+
+/* Runs the plan on `config` (NULL: the preset named req->base.model). On
+** success *out owns a plan to free with memest_plan_free(). MEMEST_E_MISSING
+** lists every missing input; MEMEST_E_LIMIT when the sweep would try more
+** than MEMEST_MAX_PLAN_ROWS combinations or simulate more than
+** MEMEST_MAX_PLAN_WORK rank-micro-batches (the message says how to narrow). */
 memest_code memest_plan_run(const char *config, size_t config_len,
                             const memest_plan_request *req, memest_plan **out,
                             memest_error *err);
+
+/* The plan as one JSON object {rows, answer, invalid, ...} or as the CLI's
+** text report. Free the string with memest_free(); NULL when out of memory. */
 char *memest_plan_json(const memest_plan *plan);
 char *memest_plan_text(const memest_plan *plan);
+
+/* Rows in the plan (estimated ones, plus the invalid tried values of a
+** MEMEST_PLAN_VARY plan), and the answer's row index (-1: none). */
+int memest_plan_row_count(const memest_plan *plan);
+int memest_plan_answer(const memest_plan *plan);
+/* Row i's inputs as one estimate's parameters; MEMEST_E_VALUE if i is out of
+** range. */
+memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,
+                                   memest_error *err);
+
 void memest_plan_free(memest_plan *plan);
 /* }====================================================================== */
 

@@ -1,0 +1,198 @@
+/*
+** cli_plan.c — the `memest plan` and `memest compare` subcommands: flags
+** (numeric ones as comma lists) into a memest_plan_request, the model from
+** a preset or a config.json, and the plan's text or JSON report. A plain
+** client of the library: it includes memest.h only. Exit status: 0 done,
+** 1 bad input, 2 missing inputs. Design note: docs/planner.md.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memest.h"
+
+#define PLAN_CONFIG_READ_MAX (4 * 1024 * 1024)
+
+int memest_cli_plan(int argc, char **argv);
+
+static void plan_help(void) {
+  printf(
+      "memest plan — planning questions answered by sweeping estimates\n\n"
+      "Usage:\n"
+      "  memest plan --model M --gpu G --global-batch-size N --sequence-length N\n"
+      "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N) [inputs]\n"
+      "      every valid (pp, ep, cp, dp, mbs) layout, most headroom first, each with its\n"
+      "      pipeline bubble; invalid layouts are counted by reason\n"
+      "  memest plan ... --vary pp|ep|cp|dp|gpus|nodes|mbs|gbs|seq\n"
+      "      each value of one input (all other inputs given once) with its peak and status;\n"
+      "      the answer is the smallest OK value (the largest for mbs, gbs and seq)\n\n"
+      "Inputs; every numeric one takes a comma list (--micro-batch-size 1,2,4):\n"
+      "  --pp-size LIST          default: every value 1..layers/2 within the GPUs\n"
+      "  --ep-size LIST          default: the divisors of the expert count up to 32\n"
+      "  --cp-size LIST          default: the powers of two the architecture and sequence allow\n"
+      "  --micro-batch-size LIST default: 1,2,4\n"
+      "  --total-gpus LIST       GPUs; dp = GPUs / (pp*ep*cp)\n"
+      "  --nodes LIST            GPUs as nodes, with --gpus-per-node\n"
+      "  --dp LIST               pins the data-parallel degree (GPUs = pp*ep*cp*dp)\n"
+      "  --gpus-per-node G       GPUs come in whole nodes of G; rows show the nodes\n"
+      "  --global-batch-size LIST, --sequence-length LIST   required\n"
+      "  --model, --gpu | --gpu-memory-gb, --optimizer, --sharding, --fp8-training,\n"
+      "  --ep-imbalance, --fragmentation    as for memest (see memest --help)\n"
+      "  --vary NAME             answer \"which value of NAME?\" instead of ranking layouts\n"
+      "  --top N                 rows in the text report (default 20, 0 = all)\n"
+      "  --json                  one JSON object {rows, answer, invalid, ...}\n\n"
+      "Example: memest plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8\n"
+      "         --cp-size 1 --dp 1 --micro-batch-size 1 --global-batch-size 1024\n"
+      "         --sequence-length 2048 --vary pp\n"
+      "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/planner.md\n");
+}
+
+static void compare_help(void) {
+  printf(
+      "memest compare — two or more configurations side by side\n\n"
+      "Usage: memest compare --model M --gpu G --pp-size N --ep-size N --cp-size N\n"
+      "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N)\n"
+      "              --micro-batch-size N --global-batch-size N --sequence-length N\n\n"
+      "Give any inputs comma lists (--sequence-length 4096,8192, --optimizer adamw,muon):\n"
+      "configuration k takes the k-th value of every list, so lists have one value or as\n"
+      "many as there are configurations. Each configuration's static and dynamic\n"
+      "components (its worst rank at its peak) are shown with their deltas against the\n"
+      "first. --json prints {rows, answer, invalid, ...}, each row with its components and\n"
+      "a delta object. Exit status: 0 done, 1 bad input, 2 missing inputs.\n"
+      "More: docs/planner.md\n");
+}
+
+/* Reads a whole config file; NULL with errno on failure. */
+static char *plan_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (f == NULL) return NULL;
+  buf = malloc(PLAN_CONFIG_READ_MAX + 1);
+  if (buf == NULL) {
+    fclose(f);
+    errno = ENOMEM;
+    return NULL;
+  }
+  n = fread(buf, 1, PLAN_CONFIG_READ_MAX + 1, f);
+  if (ferror(f)) {
+    int e = errno ? errno : EIO;
+    free(buf);
+    fclose(f);
+    errno = e;
+    return NULL;
+  }
+  fclose(f);
+  buf[n < PLAN_CONFIG_READ_MAX ? n : PLAN_CONFIG_READ_MAX] = '\0';
+  *len = n;
+  return buf;
+}
+
+static int plan_fail(const char *cmd, const memest_error *err) {
+  fprintf(stderr, "memest %s: error: %s\n", cmd, err->message);
+  if (err->fix[0]) fprintf(stderr, "memest %s: a valid choice: %s\n", cmd, err->fix);
+  if (err->code == MEMEST_E_MISSING) {
+    fprintf(stderr, "memest %s: see memest %s --help\n", cmd, cmd);
+    return 2;
+  }
+  return 1;
+}
+
+/* Reads argv[2..] into req; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, memest_plan_request *req, int *json) {
+  const char *cmd = argv[1];
+  memest_error err;
+  int i;
+  for (i = 2; i < argc; i++) {
+    const char *a = argv[i], *eq = strchr(a, '='), *value;
+    char name[64];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      if (strcmp(cmd, "plan") == 0) plan_help();
+      else compare_help();
+      return 0;
+    }
+    if (strcmp(a, "--json") == 0) {
+      *json = 1;
+      continue;
+    }
+    if (strncmp(a, "--", 2) != 0) {
+      fprintf(stderr, "memest %s: error: unexpected argument '%s'; flags start with --, see memest "
+                      "%s --help\n", cmd, a, cmd);
+      return 1;
+    }
+    if (eq != NULL) {
+      snprintf(name, sizeof name, "%.*s", (int)(eq - a) < 63 ? (int)(eq - a) : 63, a);
+      value = eq + 1;
+    } else if (strcmp(a, "--detail") == 0 || strcmp(a, "--timeline") == 0) {
+      snprintf(name, sizeof name, "%s", a);
+      value = "true";
+    } else {
+      snprintf(name, sizeof name, "%s", a);
+      if (i + 1 >= argc) {
+        fprintf(stderr, "memest %s: error: %s needs a value; see memest %s --help\n", cmd, a, cmd);
+        return 1;
+      }
+      value = argv[++i];
+    }
+    if (memest_plan_request_set(req, name, value, &err) != MEMEST_OK) {
+      if (err.code == MEMEST_E_UNKNOWN && strstr(err.message, "unknown parameter") != NULL) {
+        fprintf(stderr, "memest %s: error: unknown flag '%s'; run memest %s --help for the flags\n",
+                cmd, name, cmd);
+        return 1;
+      }
+      return plan_fail(cmd, &err);
+    }
+  }
+  return -1;
+}
+
+/* The model's config text when --model names a file; NULL for a preset. */
+static int load_model(const char *cmd, const memest_plan_request *req, char **config, size_t *len) {
+  const char *model = req->base.model;
+  *config = NULL;
+  if (model[0] == '\0' || (memest_model_preset_config(model) != NULL && strchr(model, '/') == NULL))
+    return -1;
+  *config = plan_read_file(model, len);
+  if (*config == NULL) {
+    fprintf(stderr,
+            "memest %s: error: cannot read config file '%s': %s; give a config.json path or a "
+            "preset (memest --list-models)\n",
+            cmd, model, strerror(errno));
+    return 1;
+  }
+  return -1;
+}
+
+int memest_cli_plan(int argc, char **argv) {
+  memest_plan_request *req = malloc(sizeof *req);
+  memest_plan *plan = NULL;
+  memest_error err;
+  char *config = NULL, *out;
+  size_t len = 0;
+  int json = 0, rc;
+  const char *cmd = argv[1];
+  if (req == NULL) {
+    fprintf(stderr, "memest %s: error: out of memory\n", cmd);
+    return 1;
+  }
+  memest_plan_request_init(req, strcmp(cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
+                                                            : MEMEST_PLAN_LAYOUTS);
+  rc = parse_args(argc, argv, req, &json);
+  if (rc < 0) rc = load_model(cmd, req, &config, &len);
+  if (rc < 0 && memest_plan_run(config, len, req, &plan, &err) != MEMEST_OK) {
+    rc = plan_fail(cmd, &err);
+  }
+  free(config);
+  free(req);
+  if (rc >= 0) return rc;
+  out = json ? memest_plan_json(plan) : memest_plan_text(plan);
+  memest_plan_free(plan);
+  if (out == NULL) {
+    fprintf(stderr, "memest %s: error: out of memory writing the report\n", cmd);
+    return 1;
+  }
+  rc = fputs(out, stdout) < 0 || (json && fputs("\n", stdout) < 0) ? 1 : 0;
+  memest_free(out);
+  return rc;
+}

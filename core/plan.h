@@ -1,0 +1,93 @@
+/*
+** plan.h — what the planner's files share: one plan's rows, the counted
+** reasons for the layouts it dropped and the swept value lists. The sweep
+** (planner.c, from a request parsed by plan_request.c, estimated by
+** plan_estimate.c) fills a memest_plan; the writers (plan_report.c) read it.
+** Design note: docs/planner.md.
+*/
+#ifndef MEMEST_PLAN_H
+#define MEMEST_PLAN_H
+
+#include "sim.h"
+
+/* The swept inputs, in the order of memest_plan_request's lists. */
+enum { D_PP = 0, D_EP, D_CP, D_DP, D_TOTAL, D_NODES, D_MBS, D_GBS, D_SEQ, D_COUNT };
+
+/* A swept value list; longer than a request's list because a default
+** enumeration (pp: 1..layers/2) may hold up to MEMEST_MAX_PP values. */
+typedef struct dim_list {
+  int n;
+  int64_t v[MEMEST_MAX_PP];
+} dim_list;
+
+/* One tried combination: its inputs and, once estimated, its figures. */
+typedef struct plan_row {
+  int64_t in[D_COUNT];       /* every input; nodes is 0 without gpus_per_node */
+  int variant;               /* index into memest_plan.variants */
+  int reason;                /* -1 when estimated, else index into reasons */
+  int note;                  /* -1, or index into notes (invalid vary rows) */
+  memest_status status;
+  int64_t peak, tensor_peak, headroom, capacity, chunks, nonpt, frag;
+  double bubble;             /* pipeline bubble over the step (planner.c) */
+  int worst_rank;
+  comp_vec comps;            /* the worst rank's components at its peak */
+  int fail;                  /* PLAN_PENDING until estimated, then a memest_code */
+  memest_error *fail_err;    /* owned: why the estimate failed, or NULL */
+} plan_row;
+
+#define PLAN_PENDING (-1)
+
+#define PLAN_REASONS_MAX 24
+#define PLAN_NOTE_CHARS 768   /* sizeof memest_error.message */
+
+typedef struct plan_reason {
+  char key[48];              /* short class, e.g. "num_chunks < 2*pp" */
+  int64_t count;
+  char example[PLAN_NOTE_CHARS];   /* the first such message */
+} plan_reason;
+
+struct memest_plan {
+  memest_plan_mode mode;
+  int vary;                  /* D_* of the varied input (MEMEST_PLAN_VARY) */
+  int vary_largest;          /* answer: the largest OK value, not the smallest */
+  memest_params base;        /* the fixed inputs */
+  memest_params *variants;   /* option variants (lists of --gpu, --optimizer ...) */
+  int n_variants;
+  uint32_t varied_options;   /* 1u << memest_param_id of each option with a list */
+  int64_t gpus_per_node;
+  int64_t top;               /* rows in the text report; 0 = all */
+  char model_title[64];
+  int64_t layers, experts;
+  double expert_share;       /* W / F for the first row (bubble model) */
+  dim_list dims[D_COUNT];    /* the values swept, given or enumerated */
+  int given[D_COUNT];        /* 1 where the request gave the list */
+  plan_row *rows;
+  int n_rows, cap_rows;
+  char (*notes)[PLAN_NOTE_CHARS];
+  int n_notes;
+  plan_reason reasons[PLAN_REASONS_MAX];
+  int n_reasons;
+  int64_t tried;             /* combinations tried, valid or not */
+  int answer;                /* row index, or -1 */
+};
+
+/* Snake-case names of the swept inputs (planner.c). */
+MEMEST_HIDDEN const char *plan_dim_name(int d);
+/* Copies the request's fixed inputs into pl and checks that the mode has
+** what it needs (every missing input in one MEMEST_E_MISSING); *cols is
+** the number of compare columns (plan_request.c). */
+MEMEST_HIDDEN memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req,
+                                       int *cols, memest_error *err);
+/* Estimates every PLAN_PENDING row, on several threads where the build
+** allows (plan_estimate.c); MEMEST_E_NOMEM if no scratch result fits. */
+MEMEST_HIDDEN memest_code plan_estimate(memest_plan *pl, const model_config *mc,
+                                        memest_error *err);
+/* w = W / F: the deferred expert weight-gradient share of the forward
+** matmul FLOPs at sequence length seq (plan_estimate.c). */
+MEMEST_HIDDEN double plan_expert_share(const model_config *mc, int64_t seq);
+/* Builds pl->variants from the option lists: their product for a plan,
+** column by column for a compare (plan_request.c). */
+MEMEST_HIDDEN memest_code plan_variants(memest_plan *pl, const memest_plan_request *req,
+                                        int cols, memest_error *err);
+
+#endif /* MEMEST_PLAN_H */

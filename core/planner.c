@@ -1,0 +1,569 @@
+/*
+** planner.c — memest plan and compare: the values each input is swept
+** over, each combination checked (invalid ones counted by reason) and then
+** estimated on a config parsed once (no advice, no timeline; see
+** plan_estimate.c), and the answer. The request's parsing is
+** plan_request.c; the writers are plan_report.c. Design: docs/planner.md.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* Combinations one plan may try (valid or not); each can become a row. */
+#ifndef MEMEST_MAX_PLAN_ROWS
+#define MEMEST_MAX_PLAN_ROWS 16384
+#endif
+/* Simulation work one plan may do, in rank-micro-batches: the sum of
+** pp * num_chunks over its estimates (about 5 s at 0.15 us each). */
+#ifndef MEMEST_MAX_PLAN_WORK
+#define MEMEST_MAX_PLAN_WORK (1LL << 25)
+#endif
+
+/* The mbs values a plan tries when --micro-batch-size is not given. */
+static const int64_t default_mbs[] = {1, 2, 4};
+
+/* What the checking pass shares: the parsed config, the plan, the work. */
+typedef struct sweep {
+  const model_config *mc;
+  memest_plan *pl;
+  int64_t work;              /* pp * num_chunks to simulate so far */
+} sweep;
+
+/* {======================================================================
+** Sweep dimensions: the given lists, or every valid value.
+** ======================================================================= */
+static const char *const dim_names[D_COUNT] = {
+  "pp_size", "ep_size", "cp_size", "dp", "total_gpus", "nodes",
+  "micro_batch_size", "global_batch_size", "sequence_length",
+};
+
+const char *plan_dim_name(int d) { return d >= 0 && d < D_COUNT ? dim_names[d] : ""; }
+
+static void dim_add(dim_list *l, int64_t v) {
+  if (l->n < MEMEST_MAX_PP) l->v[l->n++] = v;
+}
+
+static int64_t dim_max(const dim_list *l) {
+  int64_t m = 0;
+  int i;
+  for (i = 0; i < l->n; i++) m = l->v[i] > m ? l->v[i] : m;
+  return m;
+}
+
+/* The most GPUs any combination has, or 0 when it is not bounded. */
+static int64_t max_gpus(const memest_plan *pl) {
+  if (pl->dims[D_TOTAL].n > 0) return dim_max(&pl->dims[D_TOTAL]);
+  if (pl->dims[D_NODES].n > 0) return dim_max(&pl->dims[D_NODES]) * pl->gpus_per_node;
+  return 0;
+}
+
+static int within(int64_t v, int64_t cap) { return cap == 0 || v <= cap; }
+
+static int cp_fits_some_seq(const dim_list *seq, int64_t cp) {
+  int i;
+  if (cp == 1 || seq->n == 0) return 1;
+  for (i = 0; i < seq->n; i++) {
+    if (seq->v[i] % (2 * cp) == 0) return 1;
+  }
+  return 0;
+}
+
+static int64_t gcd64(int64_t a, int64_t b) {
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The default list of dimension d (docs/planner.md "Enumeration"). */
+static void dim_default(memest_plan *pl, const model_config *mc, int d) {
+  dim_list *l = &pl->dims[d];
+  int64_t cap = max_gpus(pl), v, unit;
+  size_t i;
+  l->n = 0;
+  switch (d) {
+    case D_PP:
+      for (v = 1; v <= (mc->layers / 2 > 1 ? mc->layers / 2 : 1) && within(v, cap); v++) {
+        dim_add(l, v);
+      }
+      break;
+    case D_EP:
+      for (v = 1; v <= MEMEST_MAX_EP && within(v, cap); v++) {
+        if (mc->experts > 0 ? mc->experts % v == 0 : v == 1) dim_add(l, v);
+      }
+      break;
+    case D_CP:
+      for (v = 1; v <= MEMEST_MAX_CP && within(v, cap) && (v == 1 || mc->arch->supports_cp);
+           v *= 2) {
+        if (cp_fits_some_seq(&pl->dims[D_SEQ], v)) dim_add(l, v);
+      }
+      break;
+    case D_MBS:
+      for (i = 0; i < sizeof default_mbs / sizeof default_mbs[0]; i++) dim_add(l, default_mbs[i]);
+      break;
+    case D_SEQ:
+      for (v = 1024; v <= 131072; v *= 2) dim_add(l, v);
+      break;
+    case D_TOTAL:
+      unit = pl->dims[D_PP].v[0] * pl->dims[D_EP].v[0] * pl->dims[D_CP].v[0];
+      if (pl->gpus_per_node > 0) unit = unit / gcd64(unit, pl->gpus_per_node) * pl->gpus_per_node;
+      for (v = 1; v <= MEMEST_PLAN_VALUES && unit * v <= MEMEST_MAX_GPUS; v++) dim_add(l, unit * v);
+      break;
+    default: /* D_DP, D_NODES */
+      for (v = 1; v <= MEMEST_PLAN_VALUES; v++) dim_add(l, v);
+  }
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Copies the request's lists into the plan and enumerates what the mode
+** leaves open. Defaults read the given lists: cp's the sequence lengths,
+** pp's the GPUs, total's the single pp, ep and cp of a vary plan. */
+static void dims_build(memest_plan *pl, const memest_plan_request *req, const model_config *mc) {
+  static const int open_dims[] = {D_MBS, D_CP, D_EP, D_PP};
+  const memest_plan_list *lists[D_COUNT];
+  size_t k;
+  int d;
+  lists[D_PP] = &req->pp;
+  lists[D_EP] = &req->ep;
+  lists[D_CP] = &req->cp;
+  lists[D_DP] = &req->dp;
+  lists[D_TOTAL] = &req->total_gpus;
+  lists[D_NODES] = &req->nodes;
+  lists[D_MBS] = &req->mbs;
+  lists[D_GBS] = &req->gbs;
+  lists[D_SEQ] = &req->seq;
+  for (d = 0; d < D_COUNT; d++) {
+    pl->given[d] = lists[d]->n > 0;
+    pl->dims[d].n = lists[d]->n;
+    memcpy(pl->dims[d].v, lists[d]->v, (size_t)lists[d]->n * sizeof lists[d]->v[0]);
+  }
+  if (pl->mode == MEMEST_PLAN_VARY) {
+    if (!pl->given[pl->vary]) dim_default(pl, mc, pl->vary);
+    qsort(pl->dims[pl->vary].v, (size_t)pl->dims[pl->vary].n, sizeof(int64_t), cmp_i64);
+  }
+  for (k = 0; k < sizeof open_dims / sizeof open_dims[0] && pl->mode == MEMEST_PLAN_LAYOUTS; k++) {
+    if (!pl->given[open_dims[k]]) dim_default(pl, mc, open_dims[k]);
+  }
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Reasons: the short class of the first problem with a combination.
+** ======================================================================= */
+static const char *reason_key(const memest_error *e, const model_config *mc, char *buf,
+                              size_t size) {
+  const char *f = e->field;
+  if (strcmp(f, "ep_size") == 0) {
+    if (e->code == MEMEST_E_UNSUPPORTED) return "ep above 32";
+    return mc->experts == 0 ? "ep > 1 without experts" : "ep does not divide experts";
+  }
+  if (strcmp(f, "cp_size") == 0) return "cp unsupported by the architecture";
+  if (strcmp(f, "sequence_length") == 0) return "seq not a multiple of 2*cp";
+  if (strcmp(f, "pp_size") == 0) return "layers < 2*pp";
+  if (strcmp(f, "total_gpus") == 0) return "pp*ep*cp does not divide total GPUs";
+  if (strcmp(f, "global_batch_size") == 0) {
+    if (e->code == MEMEST_E_LIMIT) return "num_chunks above MEMEST_MAX_CHUNKS";
+    if (strstr(e->message, "num_chunks") != NULL) return "num_chunks < 2*pp";
+    return "gbs not a multiple of mbs*dp*ep";
+  }
+  snprintf(buf, size, "%s: %s", e->field[0] ? e->field : "estimate", memest_code_name(e->code));
+  return buf;
+}
+
+/* Counts one invalid combination under key; returns the reason's index. */
+static int reason_count(memest_plan *pl, const char *key, const char *message) {
+  int i;
+  for (i = 0; i < pl->n_reasons; i++) {
+    if (strcmp(pl->reasons[i].key, key) == 0) break;
+  }
+  if (i == pl->n_reasons) {
+    if (pl->n_reasons == PLAN_REASONS_MAX) {
+      i = PLAN_REASONS_MAX - 1;
+      snprintf(pl->reasons[i].key, sizeof pl->reasons[i].key, "other");
+    } else {
+      pl->n_reasons++;
+      snprintf(pl->reasons[i].key, sizeof pl->reasons[i].key, "%s", key);
+      snprintf(pl->reasons[i].example, sizeof pl->reasons[i].example, "%s", message);
+    }
+  }
+  pl->reasons[i].count++;
+  return i;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** One combination: its inputs, its check and its estimate.
+** ======================================================================= */
+static plan_row *row_new(memest_plan *pl, memest_error *err) {
+  if (pl->n_rows == pl->cap_rows) {
+    int cap = pl->cap_rows ? 2 * pl->cap_rows : 64;
+    plan_row *rows = realloc(pl->rows, (size_t)cap * sizeof *rows);
+    if (rows == NULL) {
+      err_set(err, MEMEST_E_NOMEM, "", "out of memory for %d plan rows", cap);
+      return NULL;
+    }
+    pl->rows = rows;
+    pl->cap_rows = cap;
+  }
+  memset(&pl->rows[pl->n_rows], 0, sizeof pl->rows[0]);
+  pl->rows[pl->n_rows].reason = -1;
+  pl->rows[pl->n_rows].note = -1;
+  return &pl->rows[pl->n_rows++];
+}
+
+/* Fills p (from the row's variant) with the row's layout inputs. */
+static void row_params(const memest_plan *pl, const plan_row *row, memest_params *p) {
+  *p = pl->variants[row->variant];
+  p->pp_size = row->in[D_PP];
+  p->ep_size = row->in[D_EP];
+  p->cp_size = row->in[D_CP];
+  p->total_gpus = row->in[D_TOTAL];
+  p->micro_batch_size = row->in[D_MBS];
+  p->global_batch_size = row->in[D_GBS];
+  p->sequence_length = row->in[D_SEQ];
+  p->given |= (1u << MEMEST_P_PP_SIZE) | (1u << MEMEST_P_EP_SIZE) | (1u << MEMEST_P_CP_SIZE) |
+              (1u << MEMEST_P_TOTAL_GPUS) | (1u << MEMEST_P_MICRO_BATCH_SIZE) |
+              (1u << MEMEST_P_GLOBAL_BATCH_SIZE) | (1u << MEMEST_P_SEQUENCE_LENGTH);
+}
+
+/* Works out total GPUs, dp and nodes; a problem the layout check cannot
+** see (whole nodes, --dp, --nodes against --total-gpus) goes into e. */
+static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, memest_error *e) {
+  int64_t group = v[D_PP] * v[D_EP] * v[D_CP], g = pl->gpus_per_node;
+  int64_t total = v[D_TOTAL] > 0 ? v[D_TOTAL] : v[D_NODES] > 0 ? v[D_NODES] * g : group * v[D_DP];
+  memcpy(row->in, v, sizeof row->in);
+  row->in[D_TOTAL] = total;
+  row->in[D_DP] = total % group == 0 ? total / group : v[D_DP];
+  row->in[D_NODES] = g > 0 ? total / g : 0;
+  if (v[D_TOTAL] > 0 && v[D_NODES] > 0 && v[D_TOTAL] != v[D_NODES] * g) {
+    err_set(e, MEMEST_E_LAYOUT, "nodes",
+            "--total-gpus %lld is not --nodes %lld x --gpus-per-node %lld; give one of them",
+            (long long)v[D_TOTAL], (long long)v[D_NODES], (long long)g);
+    return 1;
+  }
+  if (total > MEMEST_MAX_GPUS) {
+    err_set(e, MEMEST_E_LIMIT, "total_gpus",
+            "%lld GPUs exceed MEMEST_MAX_GPUS = %lld; give smaller values", (long long)total,
+            (long long)MEMEST_MAX_GPUS);
+    return 1;
+  }
+  if (g > 0 && total % g != 0) {
+    err_set(e, MEMEST_E_LAYOUT, "gpus_per_node",
+            "%lld GPUs are not whole nodes of %lld GPUs; use a multiple of %lld", (long long)total,
+            (long long)g, (long long)g);
+    return 1;
+  }
+  return 0;
+}
+
+static const char *planner_key(const memest_error *e) {
+  if (strcmp(e->field, "nodes") == 0) return "total GPUs differ from nodes x GPUs per node";
+  if (strcmp(e->field, "gpus_per_node") == 0) return "total GPUs not whole nodes";
+  if (strcmp(e->field, "dp") == 0) return "dp differs from --dp";
+  return "total GPUs above MEMEST_MAX_GPUS";
+}
+
+/* Records dropped row i: counted under key; a vary plan keeps it as an
+** INVALID row (*keep = 1), a compare stops with the problem. */
+static memest_code row_drop(memest_plan *pl, int i, const char *key, const memest_error *e,
+                            int *keep, memest_error *err) {
+  plan_row *row = &pl->rows[i];
+  int r = reason_count(pl, key, e->message);
+  *keep = 0;
+  if (pl->mode == MEMEST_PLAN_COMPARE) {
+    *err = *e;
+    snprintf(err->message, sizeof err->message,
+             "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
+             "%lld): %.600s",
+             i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
+             (long long)row->in[D_CP], (long long)row->in[D_TOTAL], (long long)row->in[D_MBS],
+             (long long)row->in[D_GBS], (long long)row->in[D_SEQ], e->message);
+    return err->code != MEMEST_OK ? err->code : MEMEST_E_LAYOUT;
+  }
+  if (pl->mode == MEMEST_PLAN_VARY) {
+    *keep = 1;
+    row->reason = r;
+    row->note = pl->n_notes;
+    snprintf(pl->notes[pl->n_notes++], PLAN_NOTE_CHARS, "%s", e->message);
+  }
+  return MEMEST_OK;
+}
+
+/* Drops the row just added, keeping it where row_drop says so. */
+static memest_code drop_last(sweep *sw, const char *key, const memest_error *e,
+                             memest_error *err) {
+  int keep;
+  memest_code rc = row_drop(sw->pl, sw->pl->n_rows - 1, key, e, &keep, err);
+  if (!keep) sw->pl->n_rows--;
+  return rc;
+}
+
+/* Checks one combination of values v (per D_*) with option variant var;
+** a valid one becomes a PLAN_PENDING row for plan_estimate. */
+static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error *err) {
+  memest_plan *pl = sw->pl;
+  memest_params p;
+  memest_error e;
+  char buf[64];
+  plan_row *row = row_new(pl, err);
+  if (row == NULL) return MEMEST_E_NOMEM;
+  row->variant = var;
+  pl->tried++;
+  if (row_gpus(pl, row, v, &e)) return drop_last(sw, planner_key(&e), &e, err);
+  row_params(pl, row, &p);
+  if (layout_problems(sw->mc, &p, &e, 1) > 0) {
+    return drop_last(sw, reason_key(&e, sw->mc, buf, sizeof buf), &e, err);
+  }
+  if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
+    err_set(&e, MEMEST_E_LAYOUT, "dp",
+            "%lld GPUs over pp*ep*cp = %lld give dp %lld, not the --dp %lld asked for; give "
+            "--dp values that divide the GPUs, or leave --dp out",
+            (long long)row->in[D_TOTAL], (long long)(v[D_PP] * v[D_EP] * v[D_CP]),
+            (long long)row->in[D_DP], (long long)v[D_DP]);
+    return drop_last(sw, planner_key(&e), &e, err);
+  }
+  sw->work += p.pp_size * (p.global_batch_size / (p.micro_batch_size * row->in[D_DP] * p.ep_size));
+  if (sw->work > MEMEST_MAX_PLAN_WORK) {
+    return err_set(err, MEMEST_E_LIMIT, "",
+                   "this plan would simulate more than MEMEST_MAX_PLAN_WORK = %lld pipeline-rank "
+                   "micro-batches; narrow it: fewer or smaller --pp-size values, a larger "
+                   "--micro-batch-size or a smaller --global-batch-size",
+                   (long long)MEMEST_MAX_PLAN_WORK);
+  }
+  row->fail = PLAN_PENDING;
+  return MEMEST_OK;
+}
+
+/* Rows whose estimate failed (an overflow, a core limit) become dropped
+** combinations, in row order, as a failed check would. */
+static memest_code settle(memest_plan *pl, const model_config *mc, memest_error *err) {
+  int i, kept = 0, keep;
+  memest_code rc;
+  for (i = 0; i < pl->n_rows; i++) {
+    plan_row *row = &pl->rows[i];
+    if (row->fail != MEMEST_OK) {
+      memest_error e;
+      char buf[64];
+      if (row->fail_err != NULL) e = *row->fail_err;
+      else err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
+      rc = row_drop(pl, i, reason_key(&e, mc, buf, sizeof buf), &e, &keep, err);
+      if (rc != MEMEST_OK) return rc;
+      free(row->fail_err);
+      row->fail_err = NULL;
+      row->fail = MEMEST_OK;
+      if (!keep) continue;
+    }
+    pl->rows[kept++] = *row;
+  }
+  pl->n_rows = kept;
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** The sweep: every combination (plan) or column (compare).
+** ======================================================================= */
+/* Combinations the plan tries, capped just above the limit. */
+static int64_t combo_count(const memest_plan *pl) {
+  int64_t n = pl->n_variants;
+  int d;
+  for (d = 0; d < D_COUNT; d++) {
+    if (pl->dims[d].n > 1) n *= pl->dims[d].n;
+    if (n > MEMEST_MAX_PLAN_ROWS) return MEMEST_MAX_PLAN_ROWS + 1;
+  }
+  return n;
+}
+
+static memest_code check_size(const memest_plan *pl, memest_error *err) {
+  char sizes[200] = "";
+  int d;
+  size_t used;
+  if (combo_count(pl) <= MEMEST_MAX_PLAN_ROWS) return MEMEST_OK;
+  for (d = 0; d < D_COUNT; d++) {
+    used = strlen(sizes);
+    if (pl->dims[d].n > 1) {
+      snprintf(sizes + used, sizeof sizes - used, "%s%s %d", used ? " x " : "", dim_names[d],
+               pl->dims[d].n);
+    }
+  }
+  return err_set(err, MEMEST_E_LIMIT, "",
+                 "this plan would try more than MEMEST_MAX_PLAN_ROWS = %d combinations (%s, %d "
+                 "option variants); narrow it: give --pp-size, --ep-size, --cp-size or "
+                 "--micro-batch-size one value or a shorter list",
+                 MEMEST_MAX_PLAN_ROWS, sizes, pl->n_variants);
+}
+
+/* Plan and vary: an odometer over every list, option variants outermost. */
+static memest_code sweep_product(sweep *sw, memest_error *err) {
+  memest_plan *pl = sw->pl;
+  int64_t k, n = combo_count(pl), rest;
+  int64_t v[D_COUNT];
+  int d;
+  memest_code rc;
+  for (k = 0; k < n; k++) {
+    rest = k;
+    for (d = D_COUNT - 1; d >= 0; d--) {
+      const dim_list *l = &pl->dims[d];
+      v[d] = l->n == 0 ? 0 : l->v[rest % l->n];
+      rest = l->n == 0 ? rest : rest / l->n;
+    }
+    if ((rc = try_combo(sw, v, (int)rest, err)) != MEMEST_OK) return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* Compare: column k takes the k-th value of every list of several values. */
+static memest_code sweep_columns(sweep *sw, int cols, memest_error *err) {
+  memest_plan *pl = sw->pl;
+  int64_t v[D_COUNT];
+  int k, d;
+  memest_code rc;
+  for (k = 0; k < cols; k++) {
+    for (d = 0; d < D_COUNT; d++) {
+      const dim_list *l = &pl->dims[d];
+      v[d] = l->n == 0 ? 0 : l->v[l->n == 1 ? 0 : k];
+    }
+    if ((rc = try_combo(sw, v, pl->n_variants == 1 ? 0 : k, err)) != MEMEST_OK) return rc;
+  }
+  return MEMEST_OK;
+}
+
+static int by_headroom(const void *a, const void *b) {
+  const plan_row *x = a, *y = b;
+  int d;
+  if (x->headroom != y->headroom) return x->headroom > y->headroom ? -1 : 1;
+  if (x->bubble != y->bubble) return x->bubble < y->bubble ? -1 : 1;
+  for (d = 0; d < D_COUNT; d++) {
+    if (x->in[d] != y->in[d]) return x->in[d] < y->in[d] ? -1 : 1;
+  }
+  return x->variant - y->variant;
+}
+
+static void choose_answer(memest_plan *pl) {
+  int i;
+  pl->answer = -1;
+  if (pl->mode == MEMEST_PLAN_LAYOUTS) {
+    qsort(pl->rows, (size_t)pl->n_rows, sizeof pl->rows[0], by_headroom);
+    pl->answer = pl->n_rows > 0 ? 0 : -1;
+    return;
+  }
+  for (i = 0; i < pl->n_rows; i++) {
+    const plan_row *r = &pl->rows[i];
+    if (pl->mode == MEMEST_PLAN_COMPARE) {
+      if (pl->answer < 0 || r->headroom > pl->rows[pl->answer].headroom) pl->answer = i;
+    } else if (r->reason < 0 && r->status == MEMEST_FITS_OK &&
+               (pl->answer < 0 || pl->vary_largest)) {
+      pl->answer = i;
+    }
+  }
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Entry points.
+** ======================================================================= */
+static memest_code load_config(const char *config, size_t len, const memest_params *base,
+                               model_config *mc, memest_error *err) {
+  const char *text = config;
+  if (text == NULL) {
+    text = memest_model_preset_config(base->model);
+    if (text == NULL) {
+      return err_set(err, MEMEST_E_UNKNOWN, "model",
+                     "unknown model preset '%.100s'; see memest --list-models, or give a "
+                     "config.json",
+                     base->model);
+    }
+    len = strlen(text);
+  }
+  return cfg_parse(text, len, mc, err);
+}
+
+static memest_code plan_sweep(memest_plan *pl, const model_config *mc, int cols,
+                              memest_error *err) {
+  sweep sw;
+  memest_code rc;
+  memset(&sw, 0, sizeof sw);
+  sw.mc = mc;
+  sw.pl = pl;
+  if (pl->mode == MEMEST_PLAN_VARY) {
+    pl->notes = malloc((size_t)(pl->dims[pl->vary].n + 1) * sizeof *pl->notes);
+    if (pl->notes == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
+  }
+  rc = pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);
+  if (rc == MEMEST_OK) rc = plan_estimate(pl, mc, err);
+  if (rc == MEMEST_OK) rc = settle(pl, mc, err);
+  if (rc == MEMEST_OK) {
+    choose_answer(pl);
+    pl->expert_share = pl->n_rows > 0 ? plan_expert_share(mc, pl->rows[0].in[D_SEQ]) : 0.0;
+  }
+  return rc;
+}
+
+memest_code memest_plan_run(const char *config, size_t config_len,
+                            const memest_plan_request *req, memest_plan **out,
+                            memest_error *err) {
+  memest_plan *pl;
+  model_config *mc;
+  memest_code rc;
+  int cols = 0;
+  err_clear(err);
+  if (req == NULL || out == NULL) return err_set(err, MEMEST_E_VALUE, "", "no plan request given");
+  *out = NULL;
+  pl = calloc(1, sizeof *pl);
+  mc = malloc(sizeof *mc);
+  if (pl == NULL || mc == NULL) {
+    free(pl);
+    free(mc);
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
+  }
+  rc = plan_prepare(pl, req, &cols, err);
+  if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, mc, err);
+  if (rc == MEMEST_OK) {
+    snprintf(pl->model_title, sizeof pl->model_title, "%s", mc->arch->title);
+    pl->layers = mc->layers;
+    pl->experts = mc->experts;
+    dims_build(pl, req, mc);
+    rc = plan_variants(pl, req, cols, err);
+  }
+  if (rc == MEMEST_OK) rc = check_size(pl, err);
+  if (rc == MEMEST_OK) rc = plan_sweep(pl, mc, cols, err);
+  free(mc);
+  if (rc != MEMEST_OK) {
+    memest_plan_free(pl);
+    return rc;
+  }
+  *out = pl;
+  return MEMEST_OK;
+}
+
+int memest_plan_row_count(const memest_plan *plan) { return plan != NULL ? plan->n_rows : 0; }
+int memest_plan_answer(const memest_plan *plan) { return plan != NULL ? plan->answer : -1; }
+
+memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,
+                                   memest_error *err) {
+  if (plan == NULL || p == NULL || i < 0 || i >= plan->n_rows) {
+    return err_set(err, MEMEST_E_VALUE, "", "plan row %d does not exist; the plan has %d rows", i,
+                   plan != NULL ? plan->n_rows : 0);
+  }
+  row_params(plan, &plan->rows[i], p);
+  return MEMEST_OK;
+}
+
+void memest_plan_free(memest_plan *plan) {
+  int i;
+  if (plan == NULL) return;
+  for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
+  free(plan->rows);
+  free(plan->notes);
+  free(plan->variants);
+  free(plan);
+}
+/* }====================================================================== */

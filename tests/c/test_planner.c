@@ -1,0 +1,380 @@
+/*
+** test_planner.c — memest plan and compare: the three planning questions
+** on fixed inputs with their answers pinned (and why they are right),
+** every row against a single estimate of its inputs, the invalid counts,
+** the JSON shape, the bubble model's edges and the request's list parsing.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "plan.h"
+
+static void set(memest_plan_request *req, const char *k, const char *v) {
+  memest_error err;
+  if (memest_plan_request_set(req, k, v, &err) != MEMEST_OK) {
+    fprintf(stderr, "request %s=%s: %s\n", k, v, err.message);
+    CHECK(0);
+  }
+}
+
+static memest_plan *run(const memest_plan_request *req) {
+  memest_plan *plan = NULL;
+  memest_error err;
+  memest_code rc = memest_plan_run(NULL, 0, req, &plan, &err);
+  if (rc != MEMEST_OK) fprintf(stderr, "plan failed: %s\n", err.message);
+  CHECK_I64(rc, MEMEST_OK);
+  return plan;
+}
+
+/* Every estimated row's figures equal memest_estimate of its inputs. */
+static void check_rows_match_estimates(const memest_plan *plan) {
+  int i, n = memest_plan_row_count(plan);
+  for (i = 0; i < n; i++) {
+    const plan_row *row = &plan->rows[i];
+    memest_params p;
+    memest_result *r = NULL;
+    memest_error err;
+    if (row->reason >= 0) continue;
+    CHECK_I64(memest_plan_row_params(plan, i, &p, &err), MEMEST_OK);
+    CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_OK);
+    if (r == NULL) continue;
+    CHECK_I64(row->peak, (int64_t)memest_result_peak_bytes(r));
+    CHECK_I64(row->tensor_peak, (int64_t)memest_result_tensor_peak_bytes(r));
+    CHECK_I64(row->headroom, memest_result_headroom_bytes(r));
+    CHECK_I64(row->status, memest_result_status(r));
+    memest_result_free(r);
+  }
+}
+
+static memest_plan_request *new_request(memest_plan_mode mode) {
+  memest_plan_request *req = malloc(sizeof *req);
+  if (req == NULL) abort();
+  memest_plan_request_init(req, mode);
+  return req;
+}
+
+/* "Qwen3-235B-A22B, ep 8, cp 1, dp 1, mbs 1, gbs 1024, seq 2048, pp = the
+** number of B200 nodes: how many nodes?" Seven. With dp 1 each node is one
+** pipeline rank of 8 GPUs; the worst rank holds 2 * ceil(94 / 2pp) layers:
+** 16 at pp 6, 14 at pp 7. Per layer it keeps 16 of 128 experts
+** (301,989,888 elements) and 1/8 of the rest (71,835,904 / 8), so 14 layers
+** hold 4,353,571,264 sharded elements: 16.22 GiB of fp32 master weights and
+** 32.44 GiB of AdamW states; with the accumulators, the unsharded bf16
+** copies and pending grads the static memory falls from 98.03 GiB (pp 6)
+** to 85.78 GiB (pp 7) while the activations stay near 55 GiB. pp 6 peaks
+** at 174.71 GiB: 3.64 GiB free is under 5% of 178.35 GiB, TIGHT; pp 7
+** peaks at 162.47 GiB, OK. */
+static void test_vary_nodes(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  memest_plan *plan;
+  set(req, "--model", "qwen3-235b-a22b");
+  set(req, "--gpu", "b200");
+  set(req, "--gpus-per-node", "8");
+  set(req, "--ep-size", "8");
+  set(req, "--cp-size", "1");
+  set(req, "--dp", "1");
+  set(req, "--micro-batch-size", "1");
+  set(req, "--global-batch-size", "1024");
+  set(req, "--sequence-length", "2048");
+  set(req, "--vary", "pp");
+  CHECK_I64(req->mode, MEMEST_PLAN_VARY);
+  plan = run(req);
+  if (plan != NULL) {
+    const plan_row *a;
+    CHECK_I64(memest_plan_row_count(plan), 47);  /* pp 1..94/2 */
+    CHECK_I64(memest_plan_answer(plan), 6);
+    a = &plan->rows[memest_plan_answer(plan)];
+    CHECK_I64(a->in[D_PP], 7);
+    CHECK_I64(a->in[D_NODES], 7);
+    CHECK_I64(a->in[D_TOTAL], 56);
+    CHECK_I64(a->status, MEMEST_FITS_OK);
+    CHECK_I64(a->peak, 174454023238LL);
+    CHECK_I64(plan->rows[5].status, MEMEST_FITS_TIGHT);
+    CHECK_I64(plan->rows[5].peak, 187589324442LL);
+    CHECK_I64(plan->rows[4].status, MEMEST_FITS_OOM);
+    CHECK(a->bubble > 0.02 && a->bubble < 0.03);
+    CHECK_I64(plan->rows[0].bubble == 0.0, 1);   /* pp 1: no pipeline, no bubble */
+    check_rows_match_estimates(plan);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+static memest_plan_request *h100_16(const char *gbs, const char *seq) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "total_gpus", "16");
+  set(req, "global_batch_size", gbs);
+  set(req, "sequence_length", seq);
+  return req;
+}
+
+/* "Best layout for 16 H100s?" for Qwen3-30B-A3B, gbs 256, seq 2048. The
+** sweep tries pp 1..16 x ep {1,2,4,8,16} x cp {1,2,4,8,16} x mbs {1,2,4}
+** = 1,200 combinations. pp*ep*cp must divide 16, so each is 2^a, 2^b, 2^c
+** with a+b+c <= 4: C(7,3) = 35 layouts x 3 micro batches = 105 valid, all
+** with num_chunks = 16*pp*cp/mbs >= 2*pp; the other 1,095 are dropped.
+** The best is pp 2, ep 8 (peak 67.73 GiB, 1.67% bubble): pp 4, ep 4 holds
+** 0.41 GiB less static memory but 0.59 GiB more activations (more chunks
+** in flight), and pp 1, ep 16 has no bubble but 2.13 GiB more static
+** memory (a whole model's unsharded layer copies and accumulators). */
+static void test_best_layout(void) {
+  memest_plan_request *req = h100_16("256", "2048");
+  memest_plan *plan = run(req);
+  if (plan != NULL) {
+    const plan_row *a = &plan->rows[0];
+    CHECK_I64(plan->tried, 1200);
+    CHECK_I64(memest_plan_row_count(plan), 105);
+    CHECK_I64(memest_plan_answer(plan), 0);
+    CHECK_I64(a->in[D_PP], 2);
+    CHECK_I64(a->in[D_EP], 8);
+    CHECK_I64(a->in[D_CP], 1);
+    CHECK_I64(a->in[D_DP], 1);
+    CHECK_I64(a->in[D_MBS], 1);
+    CHECK_I64(a->peak, 72724984627LL);
+    CHECK_I64(a->headroom, 12302994637LL);
+    CHECK_I64(plan->rows[1].in[D_PP], 4);
+    CHECK_I64(plan->rows[2].in[D_PP], 1);
+    CHECK(plan->rows[2].bubble == 0.0 && a->bubble > 0.0);
+    CHECK_I64(plan->n_reasons, 1);
+    CHECK_STR(plan->reasons[0].key, "pp*ep*cp does not divide total GPUs");
+    CHECK_I64(plan->reasons[0].count, 1095);
+    check_rows_match_estimates(plan);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+static int64_t reason(const memest_plan *plan, const char *key) {
+  int i;
+  for (i = 0; i < plan->n_reasons; i++) {
+    if (strcmp(plan->reasons[i].key, key) == 0) return plan->reasons[i].count;
+  }
+  return 0;
+}
+
+/* gbs 32 on 16 GPUs: of the 105 divisible layouts, mbs*dp*ep must divide
+** 32, which fails first for mbs 4 with pp = cp = 1 (dp*ep = 16: 5 ways);
+** then num_chunks = 2*pp*cp/mbs (dp*ep = 16/(pp*cp)) is below 2*pp when
+** cp < mbs: cp 1 (15 layouts) with mbs 2, cp 1 with mbs 4 (the other 10)
+** and cp 2 (10 layouts) with mbs 4, 35 in all. 1200 - 1095 - 5 - 35 = 65. */
+static void test_invalid_counts(void) {
+  memest_plan_request *req = h100_16("32", "4096");
+  memest_plan *plan = run(req);
+  if (plan != NULL) {
+    CHECK_I64(reason(plan, "pp*ep*cp does not divide total GPUs"), 1095);
+    CHECK_I64(reason(plan, "num_chunks < 2*pp"), 35);
+    CHECK_I64(reason(plan, "gbs not a multiple of mbs*dp*ep"), 5);
+    CHECK_I64(memest_plan_row_count(plan), 65);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+/* "What if the sequence doubles?" Qwen3-30B-A3B, pp 4, ep 8, 32 H100s:
+** 62.48 GiB -> 92.62 GiB. Everything per token doubles: the bf16 logits of
+** one chunk grow by 4096 * 151,936 * 2 = 1,244,659,712 bytes, a P2P
+** tensor by 4096 * 2048 * 2 = 16,777,216, the rotary tables by
+** 2 * 4096 * 128 * 2 = 2,097,152; the saved activations grow by 26.22
+** GiB; the sharded state does not move; fragmentation is 10% of the
+** tensor delta. */
+static void test_compare(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  memest_plan *plan;
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "total_gpus", "32");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  set(req, "sequence_length", "4096,8192");
+  plan = run(req);
+  if (plan != NULL) {
+    const plan_row *x = &plan->rows[0], *y = &plan->rows[1];
+    CHECK_I64(memest_plan_row_count(plan), 2);
+    CHECK_I64(x->peak, 67089214848LL);
+    CHECK_I64(y->peak - x->peak, 32364868659LL);
+    CHECK_I64(y->comps.b[C_LOGITS] - x->comps.b[C_LOGITS], 1244659712LL);
+    CHECK_I64(y->comps.b[C_P2P] - x->comps.b[C_P2P], 16777216LL);
+    CHECK_I64(y->comps.b[C_ROTARY] - x->comps.b[C_ROTARY], 2097152LL);
+    CHECK_I64(y->comps.b[C_ACT] - x->comps.b[C_ACT], 28150685184LL);
+    CHECK_I64(y->comps.b[C_MASTER] - x->comps.b[C_MASTER], 0);
+    CHECK_I64(y->comps.b[C_OPT_STATE] - x->comps.b[C_OPT_STATE], 0);
+    CHECK_I64(y->frag - x->frag, 2942260787LL);
+    CHECK_I64(y->status, MEMEST_FITS_OOM);
+    CHECK_I64(memest_plan_answer(plan), 0);
+    check_rows_match_estimates(plan);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+/* The JSON: rows with the CLI's snake_case inputs and figures, the answer,
+** the invalid counts; a compare row carries its components and deltas. */
+static void test_json(void) {
+  memest_plan_request *req = h100_16("32", "4096");
+  memest_plan *plan = run(req);
+  char *text = plan != NULL ? memest_plan_json(plan) : NULL;
+  cJSON *root = text != NULL ? cJSON_Parse(text) : NULL;
+  static const char *const keys[] = {"pp_size", "ep_size", "cp_size", "dp", "total_gpus",
+                                     "micro_batch_size", "global_batch_size", "sequence_length",
+                                     "status", "peak_bytes", "tensor_peak_bytes",
+                                     "headroom_bytes", "bubble_fraction"};
+  CHECK(root != NULL);
+  if (root != NULL) {
+    const cJSON *rows = cJSON_GetObjectItem(root, "rows");
+    const cJSON *answer = cJSON_GetObjectItem(root, "answer");
+    const cJSON *invalid = cJSON_GetObjectItem(root, "invalid");
+    const cJSON *row;
+    size_t k;
+    CHECK_I64(cJSON_GetArraySize(rows), 65);
+    cJSON_ArrayForEach(row, rows) {
+      for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        CHECK(cJSON_GetObjectItem(row, keys[k]) != NULL);
+      }
+    }
+    CHECK_I64(cJSON_GetObjectItem(answer, "peak_bytes")->valuedouble, (double)plan->rows[0].peak);
+    CHECK_I64(cJSON_GetObjectItem(invalid, "num_chunks < 2*pp")->valueint, 35);
+    CHECK_STR(cJSON_GetObjectItem(root, "mode")->valuestring, "layouts");
+  }
+  cJSON_Delete(root);
+  memest_free(text);
+  text = plan != NULL ? memest_plan_text(plan) : NULL;
+  CHECK_HAS(text, "valid layouts of 1200 tried");
+  CHECK_HAS(text, "num_chunks < 2*pp");
+  CHECK_HAS(text, "Bubble: DualPipeV");
+  memest_free(text);
+  memest_plan_free(plan);
+  free(req);
+}
+
+static memest_code try_set(memest_plan_request *req, const char *k, const char *v,
+                           memest_error *err) {
+  return memest_plan_request_set(req, k, v, err);
+}
+
+/* Comma lists: each item checked as a single value is, none empty, no
+** repeats, at most MEMEST_PLAN_VALUES; options a plan cannot honour. */
+static void test_list_errors(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  memest_error err;
+  char many[512] = "";
+  int i;
+  CHECK_I64(try_set(req, "--micro-batch-size", "1,,2", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "empty item");
+  CHECK_I64(try_set(req, "micro_batch_size", "1,2,", &err), MEMEST_E_VALUE);
+  CHECK_I64(try_set(req, "pp_size", ",4", &err), MEMEST_E_VALUE);
+  CHECK_I64(try_set(req, "pp_size", "4,4", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "lists 4 twice");
+  CHECK_I64(try_set(req, "pp_size", "4,x", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "--pp-size must be a whole number, got 'x'");
+  CHECK_I64(try_set(req, "ep_size", "0", &err), MEMEST_E_VALUE);
+  CHECK_I64(try_set(req, "pp_size", "1,513", &err), MEMEST_E_LIMIT);
+  CHECK_I64(try_set(req, "dp", "2,-1", &err), MEMEST_E_VALUE);
+  for (i = 1; i <= MEMEST_PLAN_VALUES + 1; i++) {
+    snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d", i > 1 ? "," : "", i);
+  }
+  CHECK_I64(try_set(req, "dp", many, &err), MEMEST_E_LIMIT);
+  CHECK_HAS(err.message, "MEMEST_PLAN_VALUES");
+  CHECK_I64(try_set(req, "--optimizer", "adamw,sgd", &err), MEMEST_E_UNKNOWN);
+  CHECK_I64(try_set(req, "--pp-rank", "1", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "a plan simulates every pipeline rank");
+  CHECK_I64(try_set(req, "--vary", "layers", &err), MEMEST_E_UNKNOWN);
+  CHECK_I64(try_set(req, "--bogus", "1", &err), MEMEST_E_UNKNOWN);
+  CHECK_HAS(err.message, "unknown parameter");
+  CHECK_I64(try_set(req, "--micro-batch-size", " 1, 2 ,4", &err), MEMEST_OK);
+  CHECK_I64(req->mbs.n, 3);
+  CHECK_I64(req->mbs.v[2], 4);
+  memest_plan_request_init(req, MEMEST_PLAN_COMPARE);
+  CHECK_I64(try_set(req, "--vary", "pp", &err), MEMEST_E_VALUE);
+  free(req);
+}
+
+/* What a run refuses: missing inputs (all named at once), lists of unequal
+** length in a compare, a second list in a vary plan, an oversized sweep. */
+static void test_run_errors(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  memest_plan *plan = NULL;
+  memest_error err;
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_MISSING);
+  CHECK_HAS(err.message, "--model");
+  CHECK_HAS(err.message, "--global-batch-size");
+  CHECK_HAS(err.message, "--total-gpus");
+  CHECK(plan == NULL);
+  memest_plan_request_init(req, MEMEST_PLAN_COMPARE);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4,8,2");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "total_gpus", "32");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  set(req, "sequence_length", "4096,8192");
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "give each list 3 values");
+  set(req, "sequence_length", "4096");
+  set(req, "pp_size", "4,64");
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_LAYOUT);
+  CHECK_HAS(err.message, "configuration 2");
+  free(req);
+  req = h100_16("256", "2048");
+  set(req, "vary", "pp");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1,2");
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "only --pp-size takes a list");
+  free(req);
+  req = h100_16("4096", "4096");
+  set(req, "model", "qwen3-235b-a22b");
+  set(req, "total_gpus", "1024,2048");
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_LIMIT);
+  CHECK_HAS(err.message, "MEMEST_MAX_PLAN_ROWS");
+  CHECK(memest_plan_row_params(NULL, 0, NULL, &err) == MEMEST_E_VALUE);
+  free(req);
+}
+
+/* Option lists in a compare: one variant per configuration. */
+static void test_option_variants(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  memest_plan *plan;
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "dp", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  set(req, "sequence_length", "4096");
+  set(req, "optimizer", "adamw,muon");
+  plan = run(req);
+  if (plan != NULL) {
+    CHECK_I64(memest_plan_row_count(plan), 2);
+    CHECK_I64(plan->rows[0].in[D_TOTAL], 32);
+    CHECK(plan->rows[1].comps.b[C_OPT_STATE] < plan->rows[0].comps.b[C_OPT_STATE]);
+    check_rows_match_estimates(plan);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+int main(void) {
+  test_vary_nodes();
+  test_best_layout();
+  test_invalid_counts();
+  test_compare();
+  test_json();
+  test_list_errors();
+  test_run_errors();
+  test_option_variants();
+  return check_done("test_planner");
+}

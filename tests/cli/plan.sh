@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# memest plan and memest compare: help, exit codes, the three planning
+# questions' answers, the JSON shape (rows, answer, invalid), rows equal to
+# single estimates, and the bad-input messages a user sees.
+# Usage: tests/cli/plan.sh path/to/memest   (run from the repository root)
+set -u
+memest=${1:?usage: plan.sh path/to/memest}
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+expect_code() { # want, description, command...
+  local want=$1 what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  [ "$got" -eq "$want" ] || bad "$what: exit $got, expected $want; stderr: $(head -c 300 "$tmp/err")"
+}
+has() { # file, text, description
+  grep -qF -- "$2" "$1" || bad "$3: missing '$2' in $(head -c 400 "$1")"
+}
+json() { # file, python expression over d -> printed value
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+eq() { # got, want, description
+  [ "$1" = "$2" ] || bad "$3: got '$1', expected '$2'"
+}
+
+expect_code 0 "plan --help" "$memest" plan --help
+has "$tmp/out" "--vary" "plan --help"
+has "$tmp/out" "default: 1,2,4" "plan --help"
+expect_code 0 "compare --help" "$memest" compare --help
+has "$tmp/out" "k-th value of every list" "compare --help"
+expect_code 0 "memest --help names plan" "$memest" --help
+has "$tmp/out" "memest plan|compare" "memest --help"
+
+expect_code 2 "plan with nothing" "$memest" plan
+has "$tmp/err" "--model PRESET|PATH" "plan with nothing"
+has "$tmp/err" "--global-batch-size N" "plan with nothing"
+expect_code 2 "compare missing" "$memest" compare --model qwen3-30b-a3b --gpu h100 --pp-size 4,8
+has "$tmp/err" "--ep-size N" "compare missing"
+expect_code 2 "nodes without gpus per node" "$memest" plan --model qwen3-30b-a3b --gpu h100 \
+  --nodes 2 --global-batch-size 256 --sequence-length 2048
+has "$tmp/err" "--gpus-per-node" "nodes without gpus per node"
+
+# Minimum size: how many B200 nodes (pp = nodes, 8 GPUs each) for Qwen3-235B-A22B?
+NODES=(plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8 --cp-size 1 --dp 1
+       --micro-batch-size 1 --global-batch-size 1024 --sequence-length 2048 --vary pp)
+expect_code 0 "vary pp" "$memest" "${NODES[@]}"
+has "$tmp/out" "pp_size 7; pp 7, ep 8, cp 1, dp 1 = 56 GPUs (7 nodes)" "vary pp answer"
+has "$tmp/out" "TIGHT" "vary pp rows"
+expect_code 0 "vary pp --json" "$memest" "${NODES[@]}" --json
+cp "$tmp/out" "$tmp/nodes.json"
+eq "$(json "$tmp/nodes.json" "d['answer']['nodes'], d['answer']['status']")" "7 OK" "nodes answer"
+eq "$(json "$tmp/nodes.json" "len(d['rows'])")" "47" "nodes rows"
+eq "$(json "$tmp/nodes.json" "d['rows'][5]['status']")" "TIGHT" "pp 6 is TIGHT"
+# The answer's peak is the single estimate's.
+expect_code 0 "single estimate of the answer" "$memest" --model qwen3-235b-a22b --gpu b200 \
+  --pp-size 7 --ep-size 8 --cp-size 1 --total-gpus 56 --micro-batch-size 1 \
+  --global-batch-size 1024 --sequence-length 2048 --json
+eq "$(json "$tmp/out" "d['peak_bytes']")" "$(json "$tmp/nodes.json" "d['answer']['peak_bytes']")" \
+  "vary answer = single estimate"
+
+# Best layout for 16 H100s.
+BEST=(plan --model qwen3-30b-a3b --gpu h100 --total-gpus 16 --global-batch-size 256
+      --sequence-length 2048)
+expect_code 0 "best layout" "$memest" "${BEST[@]}" --json
+cp "$tmp/out" "$tmp/best.json"
+eq "$(json "$tmp/best.json" "[d['answer'][k] for k in ('pp_size','ep_size','cp_size','dp','micro_batch_size')]")" \
+  "[2, 8, 1, 1, 1]" "best layout answer"
+eq "$(json "$tmp/best.json" "len(d['rows']), d['tried'], d['invalid']")" \
+  "105 1200 {'pp*ep*cp does not divide total GPUs': 1095}" "best layout counts"
+eq "$(json "$tmp/best.json" "all(k in r for r in d['rows'] for k in ('pp_size','ep_size','cp_size','dp','total_gpus','micro_batch_size','global_batch_size','sequence_length','status','peak_bytes','tensor_peak_bytes','headroom_bytes','bubble_fraction'))")" \
+  "True" "row keys"
+eq "$(json "$tmp/best.json" "sorted(r['headroom_bytes'] for r in d['rows'])[::-1] == [r['headroom_bytes'] for r in d['rows']]")" \
+  "True" "rows ranked by headroom"
+# Three rows picked across the ranking equal single estimates.
+for i in 0 50 104; do
+  read -r pp ep cp mbs peak < <(json "$tmp/best.json" \
+    "' '.join(str(d['rows'][$i][k]) for k in ('pp_size','ep_size','cp_size','micro_batch_size','peak_bytes'))")
+  expect_code 0 "row $i estimate" "$memest" --model qwen3-30b-a3b --gpu h100 --total-gpus 16 \
+    --global-batch-size 256 --sequence-length 2048 --pp-size "$pp" --ep-size "$ep" --cp-size "$cp" \
+    --micro-batch-size "$mbs" --json
+  eq "$(json "$tmp/out" "d['peak_bytes']")" "$peak" "row $i peak = single estimate"
+done
+expect_code 0 "best layout text" "$memest" "${BEST[@]}" --top 3
+has "$tmp/out" "105 valid layouts of 1200 tried" "best layout text"
+has "$tmp/out" "... 102 more" "--top 3"
+has "$tmp/out" "Bubble: DualPipeV bubble (PP/2-1)(F&B+B-3W)" "bubble note"
+
+# What if: the sequence length doubles.
+CMP=(compare --model qwen3-30b-a3b --gpu h100 --pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32
+     --micro-batch-size 1 --global-batch-size 1024 --sequence-length 4096,8192)
+expect_code 0 "compare" "$memest" "${CMP[@]}"
+has "$tmp/out" "#2-#1" "compare delta column"
+has "$tmp/out" "saved activations" "compare components"
+expect_code 0 "compare --json" "$memest" "${CMP[@]}" --json
+eq "$(json "$tmp/out" "d['rows'][1]['delta']['peak_bytes'], d['rows'][1]['delta']['dynamic']['logits']")" \
+  "32364868659 1244659712" "compare deltas"
+eq "$(json "$tmp/out" "d['rows'][0]['peak_bytes']")" "67089214848" "compare first peak"
+
+# Bad input: exit 1 with a message naming the problem and the fix.
+expect_code 1 "empty list item" "$memest" "${BEST[@]}" --micro-batch-size 1,,2
+has "$tmp/err" "empty item" "empty list item"
+expect_code 1 "repeated value" "$memest" "${BEST[@]}" --pp-size 2,2
+has "$tmp/err" "lists 2 twice" "repeated value"
+expect_code 1 "not a number" "$memest" "${BEST[@]}" --ep-size 8,x
+has "$tmp/err" "must be a whole number" "not a number"
+expect_code 1 "bad vary" "$memest" "${BEST[@]}" --vary layers
+has "$tmp/err" "not one of: pp, ep" "bad vary"
+expect_code 1 "unknown flag" "$memest" "${BEST[@]}" --bogus 3
+has "$tmp/err" "unknown flag '--bogus'" "unknown flag"
+expect_code 1 "pp-rank refused" "$memest" "${BEST[@]}" --pp-rank 0
+expect_code 1 "compare of one" "$memest" compare --model qwen3-30b-a3b --gpu h100 --pp-size 4 \
+  --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 \
+  --sequence-length 4096
+has "$tmp/err" "two or more configurations" "compare of one"
+expect_code 1 "unequal lists" "$memest" "${CMP[@]}" --pp-size 4,8,2
+has "$tmp/err" "give each list 3 values" "unequal lists"
+expect_code 1 "sweep too large" "$memest" plan --model qwen3-235b-a22b --gpu h100 \
+  --total-gpus 1024,2048 --global-batch-size 4096 --sequence-length 4096
+has "$tmp/err" "MEMEST_MAX_PLAN_ROWS" "sweep too large"
+expect_code 1 "missing config file" "$memest" plan --model ./no-such-config.json --gpu h100 \
+  --total-gpus 16 --global-batch-size 256 --sequence-length 2048
+has "$tmp/err" "cannot read config file" "missing config file"
+
+if [ "$fails" -ne 0 ]; then
+  echo "plan.sh: $fails checks failed" >&2
+  exit 1
+fi
+echo "plan.sh: all checks passed"
