@@ -76,11 +76,11 @@ static void keep_detail(rank_result *rr, const sim_rank *sr) {
   rr->detail_layer = best->layer;
 }
 
-static memest_code run_rank(memest_result *r, int rank, rank_result *rr, memest_error *err) {
-  sim_rank *sr = malloc(sizeof *sr);
+/* Simulates one rank in sr, scratch space the caller reuses across ranks. */
+static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, rank_result *rr,
+                            memest_error *err) {
   memest_code rc;
   int m;
-  if (sr == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for a pipeline rank");
   rc = sim_rank_init(sr, &r->mc, &r->lo, &r->params, rank, err);
   if (rc == MEMEST_OK) rc = sim_rank_run(sr, err);
   if (rc == MEMEST_OK) {
@@ -103,7 +103,6 @@ static memest_code run_rank(memest_result *r, int rank, rank_result *rr, memest_
     keep_detail(rr, sr);
   }
   sim_rank_free(sr);
-  free(sr);
   return rc;
 }
 
@@ -117,10 +116,10 @@ static int finish_totals(memest_result *r) {
   r->tensor_peak = 0;
   for (i = 0; i < r->n_ranks; i++) {
     rank_result *rr = &r->ranks[i];
+    double frag = r->params.fragmentation * (double)rr->tensor_peak;
     rr->nonpt = r->nonpt;
-    /* frag <= tensor_peak; the bound keeps llround and the sum in range. */
-    if (rr->tensor_peak > INT64_MAX / 4) ovf = 1;
-    rr->frag = ovf ? 0 : (int64_t)llround(r->params.fragmentation * (double)rr->tensor_peak);
+    if (!(frag < 9.0e18)) ovf = 1;   /* llround's range, just below 2^63 */
+    rr->frag = ovf ? 0 : (int64_t)llround(frag);
     rr->total = ck_add(&ovf, ck_add(&ovf, rr->tensor_peak, rr->nonpt), rr->frag);
     if (rr->total > worst) {
       worst = rr->total;
@@ -149,6 +148,7 @@ void est_release(memest_result *r) {
 memest_code est_run(const model_config *mc, const memest_params *p, memest_result *r,
                     int with_advice, memest_error *err) {
   memest_code rc;
+  sim_rank *sr;
   int i, first, count, povf = 0;
   memset(r, 0, sizeof *r);
   r->params = *p;
@@ -163,15 +163,22 @@ memest_code est_run(const model_config *mc, const memest_params *p, memest_resul
   first = p->pp_rank < 0 ? 0 : (int)p->pp_rank;
   count = p->pp_rank < 0 ? (int)r->lo.pp : 1;
   r->ranks = calloc((size_t)count, sizeof *r->ranks);
-  if (r->ranks == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the ranks");
+  sr = malloc(sizeof *sr);
+  if (r->ranks == NULL || sr == NULL) {
+    free(sr);
+    est_release(r);
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the ranks");
+  }
   for (i = 0; i < count; i++) {
-    rc = run_rank(r, first + i, &r->ranks[i], err);
+    rc = run_rank(r, first + i, sr, &r->ranks[i], err);
     if (rc != MEMEST_OK) {
+      free(sr);
       est_release(r);
       return rc;
     }
     r->n_ranks = i + 1;
   }
+  free(sr);
   if (finish_totals(r)) {
     est_release(r);
     return err_set(err, MEMEST_E_OVERFLOW, "",

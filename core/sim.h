@@ -190,7 +190,7 @@ typedef struct tl_event {
   comp_vec at_peak;
 } tl_event;
 
-#define MEMO_SLOTS 256
+#define MEMO_SLOTS 64          /* a rank has at most ~32 distinct ops */
 
 typedef struct memo_slot {
   uint32_t key;

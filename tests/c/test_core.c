@@ -303,6 +303,39 @@ static void test_single_rank(void) {
   memest_result_free(one);
 }
 
+/* Skipping repeated step-4 iterations (no timeline kept) gives exactly the
+** figures of the full op-by-op replay (all events kept). */
+static void test_steady_skip(void) {
+  static const char *const models[] = {"qwen3-30b-a3b", "deepseek-v2-lite", "gpt-oss-20b"};
+  static const int64_t layouts[][3] = {{1, 8, 64}, {2, 8, 512}, {4, 8, 96}, {3, 2, 40}};
+  size_t m, l;
+  for (m = 0; m < sizeof models / sizeof models[0]; m++) {
+    for (l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+      int64_t pp = layouts[l][0], ep = layouts[l][1], n = layouts[l][2];
+      memest_params p;
+      memest_error err;
+      memest_result *skip, *full;
+      int i;
+      check_params(&p, models[m], pp, ep, 1, pp * ep, 1, n * ep, 1024, "h100");
+      skip = estimate(NULL, 0, &p);
+      CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
+      CHECK_I64(memest_params_set(&p, "timeline_limit", "0", &err), MEMEST_OK);
+      full = estimate(NULL, 0, &p);
+      if (skip == NULL || full == NULL) continue;
+      for (i = 0; i < skip->n_ranks; i++) {
+        const rank_result *a = &skip->ranks[i], *b = &full->ranks[i];
+        CHECK_I64(a->tensor_peak, b->tensor_peak);
+        CHECK_I64(a->peak_index, b->peak_index);
+        CHECK_I64(a->n_events, b->n_events);
+        CHECK_I64(a->peak_ev.cf, b->peak_ev.cf);
+        CHECK(memcmp(&a->at_peak, &b->at_peak, sizeof a->at_peak) == 0);
+      }
+      memest_result_free(skip);
+      memest_result_free(full);
+    }
+  }
+}
+
 int main(void) {
   test_parameter_totals();
   test_partition();
@@ -313,5 +346,6 @@ int main(void) {
   test_result_sums();
   test_timeline_window();
   test_single_rank();
+  test_steady_skip();
   return check_done("test_core");
 }
