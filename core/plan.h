@@ -78,8 +78,8 @@ MEMEST_HIDDEN const char *plan_dim_name(int d);
 ** the number of compare columns (plan_request.c). */
 MEMEST_HIDDEN memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req,
                                        int *cols, memest_error *err);
-/* Estimates every PLAN_PENDING row, on several threads where the build
-** allows (plan_estimate.c); MEMEST_E_NOMEM if no scratch result fits. */
+/* Estimates every PLAN_PENDING row in order (plan_estimate.c);
+** MEMEST_E_NOMEM if no scratch result fits. */
 MEMEST_HIDDEN memest_code plan_estimate(memest_plan *pl, const model_config *mc,
                                         memest_error *err);
 /* w = W / F: the deferred expert weight-gradient share of the forward

@@ -1,37 +1,11 @@
 /*
 ** plan_estimate.c — the estimates of a plan's checked rows and the
-** DualPipeV bubble beside each. Native POSIX builds share the rows among
-** up to MEMEST_PLAN_THREADS threads, each with its own scratch result; a
-** row's figures depend on its inputs alone, so the plan is the same for
-** any thread count. The WebAssembly build estimates on the calling thread.
-** Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
+** DualPipeV bubble beside each, one row after another on the calling
+** thread with one scratch result. A row's figures depend on its inputs
+** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
 */
-#if !defined(__EMSCRIPTEN__) && (defined(__unix__) || defined(__APPLE__))
-#define _POSIX_C_SOURCE 200809L
-#include <unistd.h>
-#define PLAN_POSIX 1
-#endif
-
-/* Threads one plan may use (1: estimate on the calling thread). On by
-** default where the C library provides POSIX threads without -pthread. */
-#ifndef MEMEST_PLAN_THREADS
-#if defined(PLAN_POSIX) && \
-    (!defined(__GLIBC__) || __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-#define MEMEST_PLAN_THREADS 8
-#else
-#define MEMEST_PLAN_THREADS 1
-#endif
-#endif
-#if MEMEST_PLAN_THREADS > 1 && !defined(PLAN_POSIX)
-#error "MEMEST_PLAN_THREADS > 1 needs POSIX threads"
-#endif
-
 #include <stdlib.h>
 #include <string.h>
-
-#if MEMEST_PLAN_THREADS > 1
-#include <pthread.h>
-#endif
 
 #include "plan.h"
 
@@ -104,10 +78,6 @@ typedef struct estimator {
   memest_result *scratch;
   int64_t share_seq;
   double share;
-  int *next;                 /* the next row to take (shared) */
-#if MEMEST_PLAN_THREADS > 1
-  pthread_mutex_t *lock;     /* guards *next */
-#endif
 } estimator;
 
 static void row_figures(estimator *es, plan_row *row) {
@@ -147,72 +117,21 @@ static void estimate_row(estimator *es, int i) {
   est_release(es->scratch);
 }
 
-static int take(estimator *es) {
-  int i;
-#if MEMEST_PLAN_THREADS > 1
-  if (es->lock != NULL) pthread_mutex_lock(es->lock);
-#endif
-  i = (*es->next)++;
-#if MEMEST_PLAN_THREADS > 1
-  if (es->lock != NULL) pthread_mutex_unlock(es->lock);
-#endif
-  return i;
-}
-
-/* Takes rows until none is left; runs on every thread. */
-static void *estimate_loop(void *arg) {
-  estimator *es = arg;
-  int i;
-  while ((i = take(es)) < es->pl->n_rows) {
-    if (es->pl->rows[i].fail == PLAN_PENDING) estimate_row(es, i);
-  }
-  return NULL;
-}
-
-static int thread_count(const memest_plan *pl) {
-  long n = 1;
-#if MEMEST_PLAN_THREADS > 1
-  n = sysconf(_SC_NPROCESSORS_ONLN);
-  if (n > MEMEST_PLAN_THREADS) n = MEMEST_PLAN_THREADS;
-  if (n > pl->n_rows / 4) n = pl->n_rows / 4;
-#endif
-  (void)pl;
-  return n > 1 ? (int)n : 1;
-}
-
 memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error *err) {
-  estimator es[MEMEST_PLAN_THREADS];
-  int t, n = thread_count(pl), next = 0, failed = 0;
-#if MEMEST_PLAN_THREADS > 1
-  pthread_t tid[MEMEST_PLAN_THREADS];
-  int started[MEMEST_PLAN_THREADS] = {0};
-  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-#endif
-  for (t = 0; t < n; t++) {
-    memset(&es[t], 0, sizeof es[t]);
-    es[t].pl = pl;
-    es[t].mc = mc;
-    es[t].share_seq = -1;
-    es[t].next = &next;
-    es[t].scratch = malloc(sizeof *es[t].scratch);
-    failed |= es[t].scratch == NULL;
-#if MEMEST_PLAN_THREADS > 1
-    es[t].lock = n > 1 ? &lock : NULL;
-#endif
+  estimator es;
+  int i;
+  memset(&es, 0, sizeof es);
+  es.pl = pl;
+  es.mc = mc;
+  es.share_seq = -1;
+  es.scratch = malloc(sizeof *es.scratch);
+  if (es.scratch == NULL) {
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
-#if MEMEST_PLAN_THREADS > 1
-  for (t = 1; t < n && !failed; t++) {
-    started[t] = pthread_create(&tid[t], NULL, estimate_loop, &es[t]) == 0;
+  for (i = 0; i < pl->n_rows; i++) {
+    if (pl->rows[i].fail == PLAN_PENDING) estimate_row(&es, i);
   }
-#endif
-  if (!failed) estimate_loop(&es[0]);
-#if MEMEST_PLAN_THREADS > 1
-  for (t = 1; t < n; t++) {
-    if (started[t]) pthread_join(tid[t], NULL);
-  }
-#endif
-  for (t = 0; t < n; t++) free(es[t].scratch);
-  if (failed) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
+  free(es.scratch);
   return MEMEST_OK;
 }
 /* }====================================================================== */
