@@ -3,12 +3,22 @@
 // never blocks on an estimate. For inputs that change faster than estimates
 // finish (a slider), "latest wins" keeps at most one estimate queued behind
 // the running one; a queued estimate that a newer one replaces resolves to
-// {superseded: true} without running. See docs/wasm.md.
+// {superseded: true} without running. A sweep (a plan in pieces, see
+// engine-sweep.js) reports progress and can be stopped. See docs/wasm.md;
+// sweeps: docs/page.md ("Long sweeps").
 import { normalizeParams } from './engine.js';
 
 /** @typedef {import('./engine.js').Params} Params */
 /** @typedef {import('./engine.js').Problem} Problem */
 /** @typedef {{superseded: true}} Superseded */
+
+/**
+ * @typedef {object} SweepOptions
+ * @property {(p: {done: number, total: number, rows: number}) => void} [onProgress]
+ *   called after each piece of the sweep
+ * @property {AbortSignal} [signal]  aborting it stops the sweep before its
+ *   next piece; the promise then resolves to {cancelled: true}
+ */
 
 /**
  * @typedef {object} ClientOptions
@@ -29,6 +39,8 @@ import { normalizeParams } from './engine.js';
  * @property {(name: string) => Promise<string|null>} modelConfig
  * @property {() => Promise<import('./engine.js').ParamInfo[]>} parameters
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest) => Promise<object>} plan
+ * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest, opts?: SweepOptions) => Promise<object>} sweep
+ *   what plan() answers, computed in pieces with progress; or {cancelled: true}
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -57,7 +69,7 @@ async function startWorker() {
  */
 export async function createEngineClient(options = {}) {
   const worker = options.worker ?? (await startWorker());
-  /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void}>} */
+  /** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void, progress?: (p: any) => void}>} */
   const pending = new Map();
   let nextId = 1;
   /** @type {Error | null} */
@@ -67,6 +79,10 @@ export async function createEngineClient(options = {}) {
   const onMessage = (msg) => {
     const call = pending.get(msg?.id);
     if (!call) return;
+    if ('progress' in msg) {
+      call.progress?.(msg.progress);
+      return;
+    }
     pending.delete(msg.id);
     if ('failure' in msg) call.reject(new Error(`memest worker: ${msg.failure}`));
     else call.resolve(msg.value);
@@ -92,13 +108,16 @@ export async function createEngineClient(options = {}) {
    * Posts one request; resolves with its answer.
    * @param {string} method
    * @param {unknown[]} args
+   * @param {(p: any) => void} [progress]  called with the call's progress messages
+   * @param {(id: number) => void} [started]  told the request's id once it is posted
    * @returns {Promise<any>}
    */
-  function call(method, args) {
+  function call(method, args, progress, started) {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, progress });
+      started?.(id);
       try {
         worker.postMessage({ id, method, args });
       } catch (e) {
@@ -156,6 +175,18 @@ export async function createEngineClient(options = {}) {
     modelConfig: (name) => call('modelConfig', [typeof name === 'string' ? name : null]),
     parameters: () => call('parameters', []),
     plan: (configText, request) => call('plan', [config(configText), normalizeParams(request, true)]),
+    sweep(configText, request, opts = {}) {
+      const { signal, onProgress } = opts;
+      if (signal?.aborted) return Promise.resolve({ cancelled: true });
+      /** @type {number} */
+      let id = 0;
+      const cancel = () => {
+        if (id) call('cancel', [id]).catch(() => {});
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      return call('sweep', [config(configText), normalizeParams(request, true)], onProgress, (n) => { id = n; })
+        .finally(() => signal?.removeEventListener('abort', cancel));
+    },
     close() {
       fail(new Error('memest worker: closed'));
       worker.terminate();

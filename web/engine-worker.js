@@ -2,9 +2,15 @@
 // module Web Worker or a Node worker thread. It owns only the message
 // protocol that engine-client.js speaks:
 //   in:  {id, method: 'init', args: [options]}, then {id, method, args}
-//   out: {id, value} or {id, failure: message}
-// Calls are answered in the order they arrive. See docs/wasm.md.
+//   out: {id, value} or {id, failure: message}; a sweep also sends
+//        {id, progress: {done, total, rows}} after each of its pieces
+// Calls are answered in the order they arrive, except that a sweep
+// (engine-sweep.js) yields between its pieces: calls that arrive meanwhile
+// are answered between them, and {method: 'cancel', args: [sweepId]} stops
+// it before its next piece. See docs/wasm.md; sweeps: docs/page.md
+// ("Long sweeps").
 import { createEngine } from './engine.js';
+import { runSweep } from './engine-sweep.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
@@ -12,6 +18,48 @@ const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelC
 
 /** @type {Promise<import('./engine.js').Engine> | null} */
 let ready = null;
+
+/** Sweeps running, by request id: true once cancelled. */
+const sweeps = new Map();
+
+/**
+ * Lets the worker read the messages that arrived while a piece ran. A
+ * message on a channel is not throttled as a chain of setTimeout(0) is.
+ * @returns {Promise<void>}
+ */
+function pause() {
+  const scope = /** @type {any} */ (globalThis);
+  if (typeof scope.setImmediate === 'function') return new Promise((resolve) => scope.setImmediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * Runs a sweep, posting its progress, unless it is cancelled.
+ * @param {import('./engine.js').Engine} engine
+ * @param {number} id
+ * @param {unknown[]} args  [configText, request]
+ * @param {(m: unknown) => void} post
+ */
+async function sweep(engine, id, args, post) {
+  sweeps.set(id, false);
+  try {
+    const value = await runSweep(engine, /** @type {any} */ (args[0]), /** @type {any} */ (args[1]), {
+      onProgress: (progress) => post({ id, progress }),
+      shouldStop: () => sweeps.get(id) === true,
+      pause,
+    });
+    post({ id, value });
+  } finally {
+    sweeps.delete(id);
+  }
+}
 
 /**
  * Answers one request through post.
@@ -29,6 +77,16 @@ async function handle(req, post) {
     }
     if (!ready) throw new Error('the engine was not initialised');
     const engine = await ready;
+    if (method === 'sweep') {
+      await sweep(engine, id, args, post);
+      return;
+    }
+    if (method === 'cancel') {
+      const running = sweeps.has(args[0]);
+      if (running) sweeps.set(args[0], true);
+      post({ id, value: running });
+      return;
+    }
     if (!METHODS.has(method)) throw new Error(`unknown method ${String(method)}`);
     const fn = /** @type {(...a: unknown[]) => unknown} */ (engine[/** @type {keyof typeof engine} */ (method)]);
     post({ id, value: fn(...args) });

@@ -1,10 +1,14 @@
 // App.jsx — the page: it holds the one input state, mirrors it into the
-// URL fragment, hands it to the engine, and lays out the controls and the
-// results (or the compact embed view).
+// URL fragment, hands it to the engine, and lays out the tabs: the
+// calculator's controls and results, the Plan tab, the Compare tab (or the
+// compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useEngine, useEstimate } from './estimator.js';
-import { applyFix as applyFixTo } from './state.js';
+import { useCompare, useEngine, useEstimate, usePlan } from './estimator.js';
+import { applyFix as applyFixTo, configOf } from './state.js';
+import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
+import { PlanPanel } from './plan/PlanPanel.jsx';
+import { ComparePanel } from './plan/ComparePanel.jsx';
 import { decodeFragment, encodeState } from './url.js';
 import { ProblemsContext } from './FieldProblems.jsx';
 import { Header } from './Header.jsx';
@@ -18,7 +22,11 @@ import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
 
-const TABS = [{ id: 'calculator', title: 'Calculator' }];
+const TABS = [
+  { id: 'calculator', title: 'Calculator' },
+  { id: 'plan', title: 'Plan' },
+  { id: 'compare', title: 'Compare' },
+];
 
 /** The message for a decoded link: its error, or the fields it ignored. */
 export function noticeFor(decoded) {
@@ -34,10 +42,20 @@ export function App({ initial }) {
   const [state, setState] = useState(initial.state);
   const [embed, setEmbed] = useState(initial.embed);
   const [notice, setNotice] = useState(() => noticeFor(initial));
-  const [tab, setTab] = useState('calculator');
   const written = useRef(null);
+  const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
+  const tab = embed ? 'calculator' : state.view;
+  const config = configOf(state);
+  const gpuList = engine.presets?.gpus ?? [];
+
+  // The Plan tab's sweep and the Compare tab's plan run only while shown.
+  const planAsk = planRequest(state);
+  const plan = usePlan(engine.client, config, planAsk.request ?? null, tab === 'plan');
+  const bState = useMemo(() => compareState(state), [state]);
+  const cmpAsk = tab === 'compare' && engine.presets ? compareRequest(state, bState, gpuList) : null;
+  const compare = useCompare(engine.client, config, cmpAsk, tab === 'compare');
 
   // The fragment mirrors the state; replaceState keeps Back for leaving.
   useEffect(() => {
@@ -64,6 +82,18 @@ export function App({ initial }) {
   }, []);
 
   const update = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
+  const setTab = useCallback((id) => update({ view: id }), [update]);
+  // Loading a plan row or B switches to the calculator and moves focus there.
+  const toCalculator = useCallback((patch) => {
+    focusPanel.current = true;
+    update({ ...patch, view: 'calculator' });
+  }, [update]);
+  const loadRow = useCallback((row) => toCalculator(rowPatch(row)), [toCalculator]);
+  useEffect(() => {
+    if (!focusPanel.current) return;
+    focusPanel.current = false;
+    document.getElementById(`panel-${tab}`)?.focus();
+  }, [tab]);
   // Fix buttons are only offered for fixes canApplyFix() accepts.
   const applyFix = useCallback((fix) => setState((s) => applyFixTo(s, fix)), []);
   const problems = useMemo(() => ({ problems: view.stale ? view.problems : [], applyFix }), [view, applyFix]);
@@ -96,13 +126,31 @@ export function App({ initial }) {
     <ProblemsContext.Provider value={problems}>
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
-      <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator">
-        {inputs}
-        <div class="outputs">
+      {tab === 'calculator' && (
+        <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
+          {inputs}
+          <div class="outputs">
+            <SharePanel state={state} />
+            {results}
+          </div>
+        </main>
+      )}
+      {tab === 'plan' && (
+        <main id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
-          {results}
-        </div>
-      </main>
+          {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
+          <PlanPanel state={state} update={update} gpus={gpuList} plan={plan} requestKey={plan.want}
+            problem={planAsk.problem} onLoad={loadRow} />
+        </main>
+      )}
+      {tab === 'compare' && (
+        <main id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
+          <SharePanel state={state} />
+          {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
+          <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
+            onLoadB={() => toCalculator(loadB(bState, gpuList))} />
+        </main>
+      )}
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus

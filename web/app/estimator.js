@@ -1,8 +1,9 @@
 // estimator.js — the only module of the page that talks to the engine
 // (web/engine-client.js, a worker running the WebAssembly build of the C
-// core). Components get results through the two hooks below.
+// core). Components get results through the hooks below: the engine, the
+// calculator's estimate, the Plan tab's sweep and the Compare tab's plan.
 
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
 
@@ -92,10 +93,16 @@ export function useEstimate(client, state) {
   });
   const sent = useRef(0);
   const shown = useRef(0);
+  // Only the calculator's inputs start an estimate (not the Plan and
+  // Compare tabs' own fields).
+  const key = JSON.stringify([configOf(state), toParams(state, { detail: state.detail })]);
+  const latest = useRef(state);
+  latest.current = state;
   // A layout effect starts the estimate right after the render instead of
   // after the next frame, which a slider would feel.
   useLayoutEffect(() => {
     if (!client) return;
+    const state = latest.current;
     const seq = ++sent.current;
     const show = (next) => {
       if (seq < shown.current) return;
@@ -109,6 +116,92 @@ export function useEstimate(client, state) {
         else show({ ...r, problems: [], stale: false, error: null });
       })
       .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
-  }, [client, state]);
+  }, [client, key]);
   return view;
+}
+
+/** The Plan tab before its first sweep. */
+const NO_PLAN = { plan: null, error: null, running: false, stopped: false, progress: null, ms: null, key: '' };
+
+/**
+ * The Plan tab's sweep (engine-client.js sweep(): the plan in pieces, with
+ * progress). `request` is planRequest()'s, or null when there is none. A
+ * sweep starts while `active` (the tab is shown) for a request that has no
+ * answer on screen yet; a changed request stops the sweep of the old one at
+ * once, shown or not. Returns
+ *   { plan, error, running, stopped, progress, ms, key, stop, rerun }:
+ * `plan` is the last answer (for the request `key`, which may be an older
+ * one), `error` the engine's problem instead, `progress` {done, total,
+ * rows} while `running`, `ms` the time from asking to the answer,
+ * `stopped` after stop(); rerun() asks again; `want` is the key of
+ * today's request ('' for none): the answer is current when key === want.
+ */
+export function usePlan(client, config, request, active) {
+  const key = request ? JSON.stringify([config, request]) : '';
+  const [view, setView] = useState(NO_PLAN);
+  const [runs, setRuns] = useState(0);
+  const job = useRef(null); // { key, controller } of the sweep running
+  const settled = useRef(''); // the key whose answer (or stop) is on screen
+  useEffect(() => {
+    if (job.current && job.current.key !== key) {
+      job.current.controller.abort();
+      job.current = null;
+      setView((v) => ({ ...v, running: false, progress: null }));
+    }
+    if (!client || !active || !request || job.current || settled.current === key) return;
+    const mine = { key, controller: new AbortController() };
+    job.current = mine;
+    const t0 = performance.now();
+    const mineNow = () => job.current === mine;
+    setView((v) => ({ ...v, running: true, stopped: false, progress: { done: 0, total: 0, rows: 0 } }));
+    const finish = (next) => {
+      if (!mineNow()) return;
+      job.current = null;
+      settled.current = key;
+      setView((v) => ({ ...v, running: false, progress: null, ...next }));
+    };
+    client.sweep(config, request, {
+      signal: mine.controller.signal,
+      onProgress: (progress) => mineNow() && setView((v) => ({ ...v, progress })),
+    }).then((r) => {
+      if (r.cancelled) finish({ stopped: true });
+      else if (r.error) finish({ plan: null, error: r.error, ms: performance.now() - t0, key });
+      else finish({ plan: r, error: null, ms: performance.now() - t0, key });
+    }, (e) => finish({ plan: null, error: { message: `The plan failed: ${e.message}` }, key }));
+  }, [client, key, active, runs]);
+  useEffect(() => () => job.current?.controller.abort(), []);
+  const stop = useCallback(() => job.current?.controller.abort(), []);
+  const rerun = useCallback(() => {
+    settled.current = '';
+    setRuns((n) => n + 1);
+  }, []);
+  return { ...view, stop, rerun, want: key };
+}
+
+/**
+ * The Compare tab's plan (`memest compare`) for `request`
+ * (compareRequest(), or null), asked while `active`. Returns
+ *   { result, error, pending, key, want }: the answer is current when
+ *   key === want.
+ */
+export function useCompare(client, config, request, active) {
+  const key = request ? JSON.stringify([config, request]) : '';
+  const [view, setView] = useState({ result: null, error: null, pending: false, key: '' });
+  const sent = useRef(0);
+  const settled = useRef('');
+  useEffect(() => {
+    if (!client || !active || !request || settled.current === key) return;
+    const seq = ++sent.current;
+    setView((v) => ({ ...v, pending: true }));
+    const show = (next) => {
+      if (seq !== sent.current) return;
+      settled.current = key;
+      setView({ pending: false, key, ...next });
+    };
+    client.plan(config, request).then(
+      (r) => show(r.error ? { result: null, error: r.error } : { result: r, error: null }),
+      (e) => show({ result: null, error: { message: `The comparison failed: ${e.message}` } }),
+    );
+  }, [client, key, active]);
+  return { ...view, want: key };
 }

@@ -27,7 +27,54 @@ export const DEFAULTS = Object.freeze({
   ep_imbalance: 1,
   fragmentation: 0.1,
   detail: false, // per-tensor table expanded
+
+  // The tab shown, and the Plan and Compare tabs' own inputs (docs/page.md
+  // "Plan and Compare"). Everything else they use is the calculator's.
+  view: 'calculator', // calculator | plan | compare
+  plan_question: 'layouts', // layouts: the best layouts for a GPU budget; vary: one input swept
+  plan_budget: 'gpus', // the budget as total GPUs, or as nodes of gpus_per_node
+  plan_total_gpus: 32,
+  plan_nodes: 4,
+  plan_pp: 0, // pins of a layouts plan: one value each, 0 = every valid value
+  plan_ep: 0,
+  plan_cp: 0,
+  plan_dp: 0,
+  plan_mbs: 7, // micro batches tried, one bit per power of two (bit k = 2^k): 7 = 1, 2, 4
+  plan_vary: 'pp', // the input a vary plan sweeps
+  plan_hold: 'dp', // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay (dp follows)
+  plan_sort: 'rank', // the plan table's sort column; rank = the planner's order
+  plan_desc: false,
+  // Compare: the second configuration, as the calculator's with these
+  // changes; -1 (numbers) or '' (choices) = the same as the calculator.
+  cmp_pp_size: -1,
+  cmp_ep_size: -1,
+  cmp_cp_size: -1,
+  cmp_total_gpus: -1,
+  cmp_micro_batch_size: -1,
+  cmp_global_batch_size: -1,
+  cmp_sequence_length: -1,
+  cmp_gpu_memory_gb: -1, // another GPU, by its capacity in GiB
+  cmp_optimizer: '',
+  cmp_sharding: '',
+  cmp_fp8_training: '',
+  cmp_ep_imbalance: -1,
+  cmp_fragmentation: -1,
 });
+
+/** The inputs the Compare tab can change, by state key. */
+export const COMPARE_KEYS = Object.freeze([
+  'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length',
+  'gpu_memory_gb', 'optimizer', 'sharding', 'fp8_training', 'ep_imbalance', 'fragmentation',
+]);
+
+/** The inputs a vary plan can sweep (the planner's names). */
+export const VARY_INPUTS = Object.freeze(['pp', 'ep', 'cp', 'dp', 'gpus', 'nodes', 'mbs', 'seq']);
+
+/** The plan table's sort columns (rank = the planner's order). */
+export const SORT_KEYS = Object.freeze([
+  'rank', 'pp_size', 'ep_size', 'cp_size', 'dp', 'total_gpus', 'nodes', 'micro_batch_size', 'sequence_length',
+  'num_chunks', 'status', 'peak_bytes', 'headroom_bytes', 'bubble_fraction',
+]);
 
 /** Longest config text a state (and so a link) may carry. */
 export const MAX_CONFIG_CHARS = 32768;
@@ -59,6 +106,33 @@ export const SCHEMA = Object.freeze({
   ep_imbalance: NUM,
   fragmentation: NUM,
   detail: { kind: 'bool' },
+  view: { kind: 'enum', values: ['calculator', 'plan', 'compare'] },
+  plan_question: { kind: 'enum', values: ['layouts', 'vary'] },
+  plan_budget: { kind: 'enum', values: ['gpus', 'nodes'] },
+  plan_total_gpus: INT,
+  plan_nodes: INT,
+  plan_pp: INT,
+  plan_ep: INT,
+  plan_cp: INT,
+  plan_dp: INT,
+  plan_mbs: INT,
+  plan_vary: { kind: 'enum', values: VARY_INPUTS },
+  plan_hold: { kind: 'enum', values: ['dp', 'gpus'] },
+  plan_sort: { kind: 'enum', values: SORT_KEYS },
+  plan_desc: { kind: 'bool' },
+  cmp_pp_size: INT,
+  cmp_ep_size: INT,
+  cmp_cp_size: INT,
+  cmp_total_gpus: INT,
+  cmp_micro_batch_size: INT,
+  cmp_global_batch_size: INT,
+  cmp_sequence_length: INT,
+  cmp_gpu_memory_gb: NUM,
+  cmp_optimizer: { kind: 'enum', values: ['', 'adamw', 'muon'] },
+  cmp_sharding: { kind: 'enum', values: ['', 'fsdp', 'hsdp'] },
+  cmp_fp8_training: { kind: 'enum', values: ['', 'disabled', 'deep-gemm'] },
+  cmp_ep_imbalance: NUM,
+  cmp_fragmentation: NUM,
 });
 
 const BAD = Symbol('bad');

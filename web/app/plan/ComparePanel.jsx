@@ -1,0 +1,43 @@
+// ComparePanel.jsx — the Compare tab: the calculator's configuration (A)
+// beside a second one (B) edited here, and what changes between them.
+
+import { CompareForm } from './CompareForm.jsx';
+import { CompareTable } from './CompareTable.jsx';
+import { gpuText } from './FixedInputs.jsx';
+import { count } from '../format.js';
+
+/** A's inputs in one line. */
+function summary(s, gpus) {
+  return `${s.model}: pp ${s.pp_size}, ep ${s.ep_size}, cp ${s.cp_size}, ${count(s.total_gpus)} GPUs, mbs ${s.micro_batch_size}, ` +
+    `gbs ${count(s.global_batch_size)}, seq ${count(s.sequence_length)}, ${gpuText(s, gpus)}, ${s.optimizer}, ${s.sharding}, fp8 ${s.fp8_training}`;
+}
+
+/**
+ * Props: a (the calculator's state), b (compareState), update(patch), gpus,
+ * compare (useCompare), requestKey ('' when B equals A), onLoadB().
+ */
+export function ComparePanel({ a, b, update, gpus, compare, requestKey, onLoadB }) {
+  const current = requestKey !== '' && compare.key === requestKey;
+  const shown = requestKey !== '' ? compare.result : null;
+  return (
+    <div class="compare-body">
+      <CompareForm a={a} b={b} update={update} gpus={gpus} />
+      <section class="compare-results" aria-labelledby="compare-title" data-testid="compare-results"
+        aria-busy={compare.pending ? 'true' : 'false'} data-current={current ? 'true' : 'false'}>
+        <h2 id="compare-title">A and B</h2>
+        <p class="fixed-inputs">
+          <span class="fixed-title">A, from the calculator:</span> {summary(a, gpus)}{' '}
+          <button type="button" class="link" onClick={() => update({ view: 'calculator' })}>Change A in the calculator</button>
+        </p>
+        {requestKey === '' && gpus.length > 0 && <p class="help" role="status">B is the same as A: change an input of B to compare.</p>}
+        {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{compare.error.message}</p>}
+        {shown && (
+          <div class={current ? undefined : 'stale'}>
+            <CompareTable result={shown} gpuA={gpuText(a, gpus)} gpuB={gpuText(b, gpus)} />
+            <button type="button" onClick={onLoadB} data-testid="compare-load-b">Load B into the calculator</button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// InvalidCounts.jsx — the combinations a plan dropped, counted by reason
+// (most frequent first), each with the planner's example message.
+
+import { count } from '../format.js';
+
+/** Props: plan (the planner's JSON). */
+export function InvalidCounts({ plan }) {
+  const entries = Object.entries(plan.invalid ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (!entries.length) return null;
+  const total = entries.reduce((s, [, n]) => s + n, 0);
+  return (
+    <section class="invalid-counts" aria-labelledby="invalid-title" data-testid="invalid-counts">
+      <h3 id="invalid-title">Not valid: {count(total)} of {count(plan.tried)} combinations</h3>
+      <ul>
+        {entries.map(([reason, n]) => (
+          <li key={reason} data-reason={reason} data-count={n}>
+            <strong>{count(n)}</strong> {reason}
+            {plan.invalid_examples?.[reason] && <span class="example">, e.g. {plan.invalid_examples[reason]}</span>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

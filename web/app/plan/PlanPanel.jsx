@@ -1,0 +1,46 @@
+// PlanPanel.jsx — the Plan tab: the question and its inputs beside the
+// sweep's progress, answer, invalid counts and table of rows.
+
+import { useMemo } from 'preact/hooks';
+import { PlanForm } from './PlanForm.jsx';
+import { PlanProgress } from './PlanProgress.jsx';
+import { PlanAnswer } from './PlanAnswer.jsx';
+import { InvalidCounts } from './InvalidCounts.jsx';
+import { PlanTable } from './PlanTable.jsx';
+
+/**
+ * Props: state, update(patch), gpus (engine presets), plan (usePlan),
+ * requestKey (the key of today's request; '' when there is none), problem
+ * (why there is no request), onLoad(row).
+ */
+export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLoad }) {
+  const current = requestKey !== '' && plan.key === requestKey;
+  const shown = plan.plan;
+  // Progress re-renders the panel after every piece; the rows only change
+  // with a new answer or a new order.
+  const sortKey = state.plan_sort;
+  const desc = state.plan_desc;
+  const rows = useMemo(() => shown && (
+    <>
+      {!current && <p class="stale-note">These rows are for earlier inputs.</p>}
+      <PlanAnswer plan={shown} onLoad={onLoad} />
+      <InvalidCounts plan={shown} />
+      <PlanTable key={plan.key} plan={shown} sortKey={sortKey} desc={desc} stale={!current}
+        onSort={(key, d) => update({ plan_sort: key, plan_desc: d })} onLoad={onLoad} />
+    </>
+  ), [shown, current, sortKey, desc, plan.key, onLoad, update]);
+  return (
+    <div class="planner-body">
+      <PlanForm state={state} update={update} gpus={gpus} />
+      <section class="plan-results" aria-labelledby="plan-results-title" data-testid="plan-results"
+        aria-busy={plan.running ? 'true' : 'false'} data-current={current ? 'true' : 'false'}
+        data-ms={current && plan.ms !== null ? Math.round(plan.ms) : undefined}>
+        <h2 id="plan-results-title">{state.plan_question === 'layouts' ? 'Layouts' : 'Values tried'}</h2>
+        {problem && <p class="local-problem" role="alert">{problem}</p>}
+        <PlanProgress plan={plan} current={current} waiting={!problem && requestKey !== ''} />
+        {plan.error && current && <p class="problem" role="alert" data-testid="plan-error">{plan.error.message}</p>}
+        {rows}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+// PlanVary.jsx — a vary plan's inputs: which input to sweep, and what stays
+// fixed (dp or the GPUs; whole nodes only); the rest is the calculator's.
+
+import { Choice } from './Choice.jsx';
+import { NumberField } from './NumberField.jsx';
+import { MbsChoice } from './MbsChoice.jsx';
+import { holds } from './requests.js';
+import { derive } from '../state.js';
+import { count, degree } from '../format.js';
+
+const VARY = [
+  ['pp', 'Pipeline parallel (pp)'], ['ep', 'Expert parallel (ep)'], ['cp', 'Context parallel (cp)'],
+  ['dp', 'Data parallel (dp)'], ['gpus', 'Total GPUs'], ['nodes', 'Nodes'], ['mbs', 'Micro batch size (largest that fits)'],
+  ['seq', 'Sequence length (largest that fits)'],
+];
+
+/** Props: state, update(patch). */
+export function PlanVary({ state, update }) {
+  const d = derive(state);
+  const v = state.plan_vary;
+  const kept = ['pp', 'ep', 'cp'].filter((k) => k !== v).map((k) => `${k} ${state[`${k}_size`]}`);
+  if (v !== 'mbs') kept.push(`mbs ${state.micro_batch_size}`);
+  return (
+    <fieldset class="panel">
+      <legend>Vary one input</legend>
+      <div class="field">
+        <label for="plan-vary">Input</label>
+        <select id="plan-vary" data-field="plan_vary" value={v} onChange={(e) => update({ plan_vary: e.currentTarget.value })}>
+          {VARY.map(([k, text]) => <option key={k} value={k}>{text}</option>)}
+        </select>
+      </div>
+      <p class="help">Kept from the calculator: {kept.join(', ')}.</p>
+      {holds(v) && (
+        <Choice legend="Keep fixed" name="plan_hold" value={state.plan_hold} onChange={(x) => update({ plan_hold: x })}
+          options={[['dp', `dp = ${degree(d.dp)} (the GPUs grow)`], ['gpus', `${count(state.total_gpus)} GPUs (dp shrinks)`]]} />
+      )}
+      {['mbs', 'seq'].includes(v) && <p class="help">On {count(state.total_gpus)} GPUs, as in the calculator.</p>}
+      {v === 'mbs' && <MbsChoice mask={state.plan_mbs} onChange={(x) => update({ plan_mbs: x })} legend="Micro batch sizes to try" />}
+      {v !== 'nodes' && (
+        <label class="check">
+          <input type="checkbox" checked={state.plan_budget === 'nodes'}
+            onChange={(e) => update({ plan_budget: e.currentTarget.checked ? 'nodes' : 'gpus' })} />
+          Whole nodes of {state.gpus_per_node} GPUs only
+        </label>
+      )}
+      {v === 'nodes' && (
+        <NumberField label="GPUs per node" name="gpus_per_node" value={state.gpus_per_node} onChange={(x) => update({ gpus_per_node: x })} />
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,87 @@
+// columns.js — the plan table's columns, how each cell reads, and the
+// order of its rows when a column header sorts them. Pure functions.
+
+import { count, gib, percent, signedGib } from '../format.js';
+
+/** Statuses from best to worst; INVALID rows have no figures. */
+export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
+
+/** Every column a plan table may show: [key, header, description, direction of a first click]. */
+const ALL = [
+  ['pp_size', 'pp', 'pipeline parallel', 'asc'],
+  ['ep_size', 'ep', 'expert parallel', 'asc'],
+  ['cp_size', 'cp', 'context parallel', 'asc'],
+  ['dp', 'dp', 'data parallel', 'asc'],
+  ['total_gpus', 'GPUs', 'total GPUs', 'asc'],
+  ['nodes', 'Nodes', 'nodes', 'asc'],
+  ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
+  ['sequence_length', 'seq', 'sequence length', 'asc'],
+  ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
+  ['status', 'Status', 'OK, TIGHT (under 5% free), OOM, or INVALID', 'asc'],
+  ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
+  ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
+  ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
+];
+
+/**
+ * The columns for `plan`: the layout (nodes only when the rows carry them,
+ * seq only when it varies), then the figures; a vary plan's varied input
+ * comes first. Each is {key, label, title, first}.
+ */
+export function planColumns(plan) {
+  const vary = plan.mode === 'vary' ? plan.vary : null;
+  const hasNodes = plan.rows.some((r) => 'nodes' in r);
+  const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key))
+    .map(([key, label, title, first]) => ({ key, label, title, first }));
+  if (vary) {
+    const i = cols.findIndex((c) => c.key === vary);
+    if (i > 0) cols.unshift(...cols.splice(i, 1));
+  }
+  return cols;
+}
+
+/** A cell's text. */
+export function cellText(row, key) {
+  const v = row[key];
+  if (v === null || v === undefined) return '—';
+  switch (key) {
+    case 'peak_bytes': return gib(v);
+    case 'headroom_bytes': return signedGib(v);
+    case 'bubble_fraction': return percent(v, 2);
+    case 'num_chunks':
+    case 'total_gpus':
+    case 'sequence_length': return count(v);
+    default: return String(v);
+  }
+}
+
+function sortValue(row, key) {
+  if (key === 'status') return STATUS_ORDER[row.status] ?? 9;
+  const v = row[key];
+  return typeof v === 'number' ? v : null;
+}
+
+/**
+ * The rows as [{row, rank}] (rank: 1-based place in the planner's order),
+ * sorted by column `key` ("rank" keeps the planner's order). Rows without
+ * a value (INVALID ones) go last either way; ties keep the planner's order.
+ */
+export function sortRows(rows, key, desc) {
+  const out = rows.map((row, i) => ({ row, rank: i + 1 }));
+  if (key === 'rank') return desc ? out.reverse() : out;
+  const dir = desc ? -1 : 1;
+  return out.sort((a, b) => {
+    const x = sortValue(a.row, key);
+    const y = sortValue(b.row, key);
+    if (x === null || y === null) return (x === null) - (y === null) || a.rank - b.rank;
+    return x !== y ? (x < y ? -dir : dir) : a.rank - b.rank;
+  });
+}
+
+/** "pp 2, ep 8, cp 1, dp 1, mbs 1" for a row (labels, messages). */
+export function layoutText(row) {
+  const parts = [`pp ${row.pp_size}`, `ep ${row.ep_size}`, `cp ${row.cp_size}`, `dp ${row.dp}`, `mbs ${row.micro_batch_size}`];
+  if (row.nodes !== undefined) parts.push(`${row.nodes} nodes`);
+  parts.push(`${count(row.total_gpus)} GPUs`);
+  return parts.join(', ');
+}
