@@ -66,6 +66,9 @@ typedef struct comp_vec {
 ** ======================================================================= */
 static inline int64_t ck_mul(int *ovf, int64_t a, int64_t b) {
   int64_t r;
+  /* Factors below 2^31 cannot overflow; this spares 32-bit targets (wasm32)
+  ** the 128-bit multiply the checked builtin needs. */
+  if (a > -2147483648LL && a < 2147483648LL && b > -2147483648LL && b < 2147483648LL) return a * b;
   if (__builtin_mul_overflow(a, b, &r)) {
     *ovf = 1;
     return 0;
