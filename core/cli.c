@@ -173,13 +173,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     }
     if (strcmp(name, "--model") == 0) config_path = value;
     code = memest_params_set(&p, name, value, &e);
-    if (code != MEMEST_OK) {
-      if (code == MEMEST_E_UNKNOWN && strstr(e.message, "unknown parameter") != NULL) {
-        fprintf(err, "memest: error: unknown flag '%s'; run memest --help for the flags\n", name);
-        return 1;
-      }
-      return fail(err, &e);
-    }
+    if (code != MEMEST_OK) return fail(err, &e);
   }
   if (memest_validate("{}", 2, &p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
     print_required(err, &p);

@@ -135,14 +135,7 @@ static int parse_args(int argc, char **argv, memest_plan_request *req, int *json
       }
       value = argv[++i];
     }
-    if (memest_plan_request_set(req, name, value, &err) != MEMEST_OK) {
-      if (err.code == MEMEST_E_UNKNOWN && strstr(err.message, "unknown parameter") != NULL) {
-        fprintf(stderr, "memest %s: error: unknown flag '%s'; run memest %s --help for the flags\n",
-                cmd, name, cmd);
-        return 1;
-      }
-      return plan_fail(cmd, &err);
-    }
+    if (memest_plan_request_set(req, name, value, &err) != MEMEST_OK) return plan_fail(cmd, &err);
   }
   return -1;
 }

@@ -96,7 +96,7 @@ printf '{\n  "model_type": "qwen3_moe",\n  "hidden_size": 2048,,\n}\n' > "$tmp/b
 expect_code 1 "malformed JSON" "$memest" --model "$tmp/broken.json" "${ARGS[@]}"
 has "$tmp/err" "line 3" "malformed JSON"
 expect_code 1 "unknown flag" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --pipeline 4
-has "$tmp/err" "unknown flag '--pipeline'" "unknown flag"
+has "$tmp/err" "unknown parameter '--pipeline'; run memest --help" "unknown flag"
 expect_code 1 "bad enum" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --optimizer sgd
 has "$tmp/err" "adamw, muon" "bad enum"
 expect_code 1 "bad number" "$memest" --model qwen3-30b-a3b "${ARGS[@]/--pp-size/--pp-size=x}"

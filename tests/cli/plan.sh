@@ -107,7 +107,7 @@ has "$tmp/err" "must be a whole number" "not a number"
 expect_code 1 "bad vary" "$memest" "${BEST[@]}" --vary layers
 has "$tmp/err" "not one of: pp, ep" "bad vary"
 expect_code 1 "unknown flag" "$memest" "${BEST[@]}" --bogus 3
-has "$tmp/err" "unknown flag '--bogus'" "unknown flag"
+has "$tmp/err" "unknown parameter '--bogus'" "unknown flag"
 expect_code 1 "pp-rank refused" "$memest" "${BEST[@]}" --pp-rank 0
 expect_code 1 "compare of one" "$memest" compare --model qwen3-30b-a3b --gpu h100 --pp-size 4 \
   --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 \

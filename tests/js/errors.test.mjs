@@ -27,9 +27,7 @@ const without = (key) => json(Object.fromEntries(Object.entries(qwen).filter(([k
 /**
  * Bad inputs, one per class: config text (null for the Qwen3 config as
  * shipped), parameters, and the error code the header documents for it.
- * A case with `todo` is a known difference between the CLI and the engine:
- * it runs and reports, but does not fail the suite.
- * @type {{name: string, config?: string, params: Record<string, unknown>, code: string, todo?: string}[]}
+ * @type {{name: string, config?: string, params: Record<string, unknown>, code: string}[]}
  */
 const CASES = [
   { name: 'missing required parameter', params: { ...BASE, pp_size: undefined }, code: 'missing' },
@@ -60,10 +58,7 @@ const CASES = [
   { name: 'absurd digits', params: { ...BASE, sequence_length: '99999999999999999999999' }, code: 'limit' },
   { name: 'absurd GiB', params: { ...BASE, gpu: undefined, gpu_memory_gb: 1e9 }, code: 'limit' },
   { name: 'ep imbalance below 1', params: { ...BASE, ep_imbalance: 0.5 }, code: 'value' },
-  {
-    name: 'unknown parameter', params: { ...BASE, pipeline_size: 4 }, code: 'unknown',
-    todo: "core/cli.c prints its own 'unknown flag' message instead of the core's",
-  },
+  { name: 'unknown parameter', params: { ...BASE, pipeline_size: 4 }, code: 'unknown' },
   { name: 'unknown optimizer', params: { ...BASE, optimizer: 'sgd' }, code: 'unknown' },
   { name: 'unknown GPU', params: { ...BASE, gpu: 'h800' }, code: 'unknown' },
   { name: 'not a boolean', params: { ...BASE, detail: 'maybe' }, code: 'value' },
@@ -103,7 +98,7 @@ function prepare() {
 }
 
 CASES.forEach((c, i) => {
-  test(`bad input, ${c.name}: same code and message as the CLI; the engine keeps working`, { todo: c.todo }, async () => {
+  test(`bad input, ${c.name}: same code and message as the CLI; the engine keeps working`, async () => {
     const { eng, good, reference } = await prepare();
     const { file, text } = configFile(c, i);
     const params = { model: file, ...c.params };
