@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "sim.h"
+#include "arch_fixture.h"
 
 /* H 64, 2 heads of 32 (1 KV head), rotary factor 0.25; DeltaNet 2 key heads
 ** and 4 value heads of 16, kernel 4; 8 experts of width 32 (top-2), shared
@@ -25,60 +24,6 @@ static const char tiny[] =
     "\"moe_intermediate_size\":32,\"shared_expert_intermediate_size\":32,"
     "\"num_hidden_layers\":2,\"vocab_size\":128,"
     "\"rope_parameters\":{\"rope_theta\":10000,\"partial_rotary_factor\":0.25}}";
-
-typedef struct tiny_run {
-  model_config mc;
-  layout lo;
-  memest_params p;
-  sim_rank sr;
-} tiny_run;
-
-/* pp 1 on ep*cp GPUs, micro batch 1, two chunks, m = 128 tokens per chunk;
-** builds rank 0's layer programs (module 0 holds layers 0-1). */
-static tiny_run *tiny_build(const char *text, int64_t ep, int64_t cp, int fp8) {
-  tiny_run *t = calloc(1, sizeof *t);
-  memest_error err;
-  if (t == NULL) return NULL;
-  CHECK_I64(cfg_parse(text, strlen(text), &t->mc, &err), MEMEST_OK);
-  check_params(&t->p, "tiny", 1, ep, cp, ep * cp, 1, 2 * ep, 128 * cp, "h100");
-  if (fp8) CHECK_I64(memest_params_set(&t->p, "fp8_training", "deep-gemm", &err), MEMEST_OK);
-  if (layout_build(&t->mc, &t->p, &t->lo, &err) != MEMEST_OK ||
-      sim_rank_init(&t->sr, &t->mc, &t->lo, &t->p, 0, &err) != MEMEST_OK) {
-    fprintf(stderr, "tiny_build: %s\n", err.message);
-    check_failures++;
-    free(t);
-    return NULL;
-  }
-  return t;
-}
-
-static void tiny_free(tiny_run *t) {
-  if (t == NULL) return;
-  sim_rank_free(&t->sr);
-  free(t);
-}
-
-static const layer_prog *prog(const tiny_run *t, int layer) {
-  int m, li;
-  for (m = 0; m < 2; m++) {
-    for (li = 0; li < t->sr.inv.mod[m].n_layers; li++) {
-      if (t->sr.progs[m][li].layer == layer) return &t->sr.progs[m][li];
-    }
-  }
-  CHECK(0);
-  return NULL;
-}
-
-static int64_t parse_total(const char *text, size_t len) {
-  model_config mc;
-  memest_error err;
-  int ovf = 0;
-  int64_t n;
-  CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
-  n = inv_model_parameters(&mc, &ovf);
-  CHECK_I64(ovf, 0);
-  return n;
-}
 
 /* Spec §8: Qwen3.5-35B-A3B (text tower, no MTP) 34,660,610,688, from the
 ** flat config, the preset, and a qwen3_5_moe config nesting it in
