@@ -11,12 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "memest.h"
 
 #define CONFIG_READ_MAX (4 * 1024 * 1024)
 
-/* The plan and compare subcommands (cli_plan.c). */
-int memest_cli_plan(int argc, char **argv);
 
 static void print_required(FILE *out, const memest_params *p) {
   int id;
@@ -80,8 +79,7 @@ static void list_gpus(FILE *out) {
   }
 }
 
-/* Reads a whole file; NULL with errno on failure. */
-static char *read_file(const char *path, size_t *len) {
+char *cli_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
   char *buf;
   size_t n;
@@ -180,7 +178,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     return 2;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
-    config = read_file(config_path, &config_len);
+    config = cli_read_file(config_path, &config_len);
     if (config == NULL) {
       fprintf(err,
               "memest: error: cannot read config file '%s': %s; give a config.json path or a "

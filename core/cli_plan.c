@@ -10,11 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "memest.h"
-
-#define PLAN_CONFIG_READ_MAX (4 * 1024 * 1024)
-
-int memest_cli_plan(int argc, char **argv);
 
 static void plan_help(void) {
   printf(
@@ -61,32 +58,6 @@ static void compare_help(void) {
       "first. --json prints {rows, answer, invalid, ...}, each row with its components and\n"
       "a delta object. Exit status: 0 done, 1 bad input, 2 missing inputs.\n"
       "More: docs/planner.md\n");
-}
-
-/* Reads a whole config file; NULL with errno on failure. */
-static char *plan_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  size_t n;
-  if (f == NULL) return NULL;
-  buf = malloc(PLAN_CONFIG_READ_MAX + 1);
-  if (buf == NULL) {
-    fclose(f);
-    errno = ENOMEM;
-    return NULL;
-  }
-  n = fread(buf, 1, PLAN_CONFIG_READ_MAX + 1, f);
-  if (ferror(f)) {
-    int e = errno ? errno : EIO;
-    free(buf);
-    fclose(f);
-    errno = e;
-    return NULL;
-  }
-  fclose(f);
-  buf[n < PLAN_CONFIG_READ_MAX ? n : PLAN_CONFIG_READ_MAX] = '\0';
-  *len = n;
-  return buf;
 }
 
 static int plan_fail(const char *cmd, const memest_error *err) {
@@ -146,7 +117,7 @@ static int load_model(const char *cmd, const memest_plan_request *req, char **co
   *config = NULL;
   if (model[0] == '\0' || (memest_model_preset_config(model) != NULL && strchr(model, '/') == NULL))
     return -1;
-  *config = plan_read_file(model, len);
+  *config = cli_read_file(model, len);
   if (*config == NULL) {
     fprintf(stderr,
             "memest %s: error: cannot read config file '%s': %s; give a config.json path or a "
