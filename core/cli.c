@@ -16,7 +16,6 @@
 
 #define CONFIG_READ_MAX (4 * 1024 * 1024)
 
-
 static void print_required(FILE *out, const memest_params *p) {
   int id;
   fprintf(out, "memest needs all nine of these parameters:\n");
