@@ -210,123 +210,166 @@ static void b3_both(prog_builder *b, int kind, comp c, int64_t d, const char *la
   put(b, ST_B3D, kind, c, d, label);
 }
 
+/* Sizes every MoE layer's program uses. */
+typedef struct moe_sizes {
+  int64_t mH, H2;          /* m*H*2, and H*2 bytes per row */
+  int64_t mk, s1, s3;      /* m*k; stage-1 and expert saved bytes */
+  int64_t x_bytes;         /* the scatter buffer, R rows */
+  int64_t n_in8;           /* one int64 per routed row */
+  int64_t s3_out, down_out;
+  int64_t pgrad;           /* the layer group's bf16 grads */
+} moe_sizes;
+
+/* The expert forward's own scratch and saved intermediates. */
+static void expert_intermediates(prog_builder *b, const layer_plan *pl, int64_t s3) {
+  alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
+  alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
+  release(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch freed");
+}
+
+/* S3 backward (BF16 or FP8), then the index tensors it frees. */
+static void expert_backward_any(prog_builder *b, const layer_plan *pl, const layout *lo,
+                                const moe_sizes *z) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t scatter_grad = ck_mul(o, d->n_in, z->H2);
+  if (d->fp8) expert_backward_fp8(b, pl, lo, z->H2, scatter_grad);
+  else expert_backward(b, pl, lo, z->H2, z->x_bytes, scatter_grad);
+  b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, z->n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
+}
+
+/* --detail rows of the expert block. */
+static void expert_detail(prog_builder *b, const layer_plan *pl, const run_dims *d,
+                          const moe_sizes *z) {
+  if (!d->fp8) detail(b, "scatter buffer", "(R, H)", 'S', z->x_bytes);
+  detail(b, "reverse_shuffle_idxs, offs", "(n_in) + (E_loc)", 'S',
+         ck_add(&b->ovf, z->n_in8, ck_mul(&b->ovf, d->e_loc, 4)));
+  detail_rows(b, &pl->s3);
+}
+
+/* EP > 1: dispatch and combine all-to-alls (spec §4.2, §5.1, §5.2). */
+static void moe_layer_ep(prog_builder *b, const layer_plan *pl, const layout *lo,
+                         const moe_sizes *z) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t disp = ck_mul(o, round_up(d->d_s, 1024), z->H2);
+  int64_t gath = ck_mul(o, round_up(d->d_r, 1024), z->H2);
+  int64_t comb = ck_mul(o, d->combine_rows, z->H2);
+  int64_t tdi = ck_mul4(o, d->m, d->ep, 8, 1), eidx = ck_mul4(o, z->mk, d->ep, 8, 1);
+  alloc(b, ST_F1, C_LAYER_T, z->mH, "x2 (post-attention norm output)");
+  alloc(b, ST_F1, C_ACT, tdi, "dispatch_token_idxs");
+  alloc(b, ST_F1, C_LAYER_T, tdi, "dedup_local_pos");
+  alloc(b, ST_F1, C_ACT, ck_mul(o, z->mk, 8), "moe_local_idxs");
+  alloc(b, ST_F1, C_LAYER_T, ck_mul(o, z->mk, 8), "sender expand_idx");
+  alloc(b, ST_F1, C_LAYER_T, eidx, "expert_idxs buffer");
+  alloc(b, ST_F1, C_LAYER_T, z->n_in8, "received_expand_idx");
+  alloc(b, ST_F1, C_ACT, z->n_in8, "expand_idx");
+  alloc(b, ST_F1, C_LAYER_T, disp, "dispatch buffer");
+  release(b, ST_F1, C_LAYER_T, ck_add(o, ck_add(o, tdi, ck_mul(o, z->mk, 8)), z->n_in8),
+          "dispatch preparation scratch freed");
+  release(b, ST_F1, C_LAYER_T, z->mH, "x2 freed");
+  alloc(b, ST_F2, C_LAYER_T, gath, "dispatch all-to-all output");
+  put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
+  release(b, ST_F3, C_LAYER_T, disp, "dispatch buffer freed");
+  alloc(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), z->H2), "expanded tokens");
+  scatter_buffer(b, d, z->x_bytes);
+  alloc(b, ST_F3, C_ACT, ck_add(o, z->n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
+  release(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), z->H2), "expanded tokens freed");
+  expert_intermediates(b, pl, z->s3);
+  alloc(b, ST_F3, C_LAYER_T, z->down_out, "down-projection output");
+  alloc(b, ST_F3, C_LAYER_T, z->s3_out, "expert output (to combine)");
+  release(b, ST_F3, C_LAYER_T, ck_add(o, z->down_out, gath), "down output and dispatch output freed");
+  if (d->fp8) release(b, ST_F3, C_LAYER_T, z->x_bytes, "scatter buffer freed (FP8)");
+  alloc(b, ST_F4, C_ACT, comb, "combine all-to-all output");
+  release(b, ST_F5, C_LAYER_T, z->s3_out, "expert output freed");
+  alloc(b, ST_F5, C_ACT, ck_mul(o, z->mk, 2), "bf16 cast of topk_weight");
+  alloc(b, ST_F5, C_ACT, z->mH, "layer output");
+  release(b, ST_F5, C_LAYER_T, eidx, "expert_idxs buffer freed");
+  detail(b, "dispatch_token_idxs", "(m*ep)", 'S', tdi);
+  detail(b, "moe_local_idxs", "(m*k)", 'C', ck_mul(o, z->mk, 8));
+  detail(b, "expand_idx", "(n_in)", 'S', z->n_in8);
+  expert_detail(b, pl, d, z);
+  detail(b, "combine buffer", "(A(m*k), H)", 'R', comb);
+  detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, z->mk, 2));
+  /* Backward. */
+  alloc(b, ST_B5, C_LAYER_T, ck_mul(o, z->mk, z->H2), "combine output grad");
+  alloc(b, ST_B5, C_LAYER_T, ck_mul(o, z->mk, 4), "topk_weight grad");
+  release(b, ST_B5, C_ACT, ck_mul(o, z->mk, 10), "stage-5 saved freed");
+  alloc(b, ST_B4, C_LAYER_T, z->s3_out, "combine all-to-all backward");
+  expert_backward_any(b, pl, lo, z);
+  b3_both(b, EVK_DELTA, C_LAYER_T, gath, "dispatch gather grad");
+  b3_both(b, EVK_DELTA, C_ACT, -z->n_in8, "expand_idx freed");
+  b3_both(b, EVK_DELTA, C_LAYER_T, -ck_mul(o, d->n_in, z->H2), "scatter backward consumed");
+  alloc(b, ST_B2, C_LAYER_T, disp, "dispatch all-to-all backward");
+  alloc(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(d->m, 1024), z->H2), "x2 grad");
+  stage1_backward(b, pl, z->s1, z->mH, z->pgrad);
+  release(b, ST_B1, C_ACT, tdi, "dispatch_token_idxs freed");
+  release(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(d->m, 1024), z->H2), "x2 grad freed");
+  release(b, ST_B1, C_LAYER_T, ck_add(o, z->s3_out, disp), "all-to-all backward buffers freed");
+  release(b, ST_BCLR, C_ACT, ck_add(o, comb, ck_mul(o, z->mk, 4)), "combine buffer, topk_weight freed");
+  release(b, ST_BCLR, C_LAYER_T, ck_add(o, ck_mul(o, z->mk, z->H2), ck_add(o, ck_mul(o, z->mk, 4), gath)),
+          "record grads freed");
+}
+
+/* EP = 1: no all-to-all; the dispatch tensor and expert output are kept
+** (spec §4.3). */
+static void moe_layer_ep1(prog_builder *b, const layer_plan *pl, const layout *lo,
+                          const moe_sizes *z) {
+  const run_dims *d = &lo->d;
+  int *o = &b->ovf;
+  int64_t disp = ck_mul(o, z->mk, z->H2);
+  int64_t out = ck_mul(o, d->combine_rows, z->H2);
+  alloc(b, ST_F1, C_LAYER_T, z->mH, "x2 (post-attention norm output)");
+  alloc(b, ST_F1, C_ACT, disp, "dispatch tokens (x2 repeated k times, kept when EP = 1)");
+  release(b, ST_F1, C_LAYER_T, z->mH, "x2 freed");
+  put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
+  scatter_buffer(b, d, z->x_bytes);
+  alloc(b, ST_F3, C_ACT, ck_add(o, z->n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
+  expert_intermediates(b, pl, z->s3);
+  alloc(b, ST_F3, C_LAYER_T, z->down_out, "down-projection output");
+  alloc(b, ST_F3, C_ACT, out, "expert output (kept when EP = 1)");
+  release(b, ST_F3, C_LAYER_T, z->down_out, "down output freed");
+  if (d->fp8) release(b, ST_F3, C_LAYER_T, z->x_bytes, "scatter buffer freed (FP8)");
+  alloc(b, ST_F5, C_ACT, ck_mul(o, z->mk, 2), "bf16 cast of topk_weight");
+  alloc(b, ST_F5, C_ACT, z->mH, "layer output");
+  detail(b, "dispatch tokens (x2 repeated k times)", "(m*k, H)", 'R', disp);
+  expert_detail(b, pl, d, z);
+  detail(b, "expert output", "(A(m*k), H)", 'R', out);
+  detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, z->mk, 2));
+  alloc(b, ST_B5, C_LAYER_T, ck_mul(o, z->mk, z->H2), "expert output grad");
+  alloc(b, ST_B5, C_LAYER_T, ck_mul(o, z->mk, 4), "topk_weight grad");
+  release(b, ST_B5, C_ACT, ck_mul(o, z->mk, 2), "stage-5 saved freed");
+  expert_backward_any(b, pl, lo, z);
+  alloc(b, ST_B1, C_LAYER_T, z->mH, "x2 grad");
+  stage1_backward(b, pl, z->s1, z->mH, z->pgrad);
+  release(b, ST_B1, C_LAYER_T, z->mH, "x2 grad freed");
+  release(b, ST_BCLR, C_ACT, ck_add(o, ck_add(o, disp, out), ck_mul(o, z->mk, 4)),
+          "dispatch tokens, expert output, topk_weight freed");
+  release(b, ST_BCLR, C_LAYER_T,
+          ck_add(o, ck_mul(o, z->mk, z->H2), ck_add(o, ck_mul(o, z->mk, 4), ck_mul(o, d->n_in, z->H2))),
+          "record grads freed");
+}
+
 static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, int64_t mH,
                       int64_t pgrad) {
   const run_dims *d = &lo->d;
   int *o = &b->ovf;
-  int64_t H2 = mH / d->m;                          /* H * 2 bytes per row */
-  int64_t m = d->m, k = d->top_k, ep = d->ep;
-  int64_t s1 = rows_total(&pl->s1), s3 = rows_total(&pl->s3);
-  int64_t x_bytes = ck_mul(o, d->r_rows, H2);
-  int64_t n_in8 = ck_mul(o, d->n_in, 8), mk = ck_mul(o, m, k);
-  int64_t s3_out = ck_mul(o, round_up(d->n_in, 1024), H2);
-  int64_t down_out = ck_mul(o, d->m_act, H2);
-  stage1_forward(b, pl, s1, mH);
-  alloc(b, ST_F1, C_ACT, ck_mul(o, mk, 4), "topk_weight (fp32)");
-  detail(b, "topk_weight (fp32)", "(m, k)", 'R', ck_mul(o, mk, 4));
-  if (ep > 1) {
-    int64_t disp = ck_mul(o, round_up(d->d_s, 1024), H2);
-    int64_t gath = ck_mul(o, round_up(d->d_r, 1024), H2);
-    int64_t comb = ck_mul(o, d->combine_rows, H2);
-    int64_t tdi = ck_mul4(o, m, ep, 8, 1), eidx = ck_mul4(o, mk, ep, 8, 1);
-    alloc(b, ST_F1, C_LAYER_T, mH, "x2 (post-attention norm output)");
-    alloc(b, ST_F1, C_ACT, tdi, "dispatch_token_idxs");
-    alloc(b, ST_F1, C_LAYER_T, tdi, "dedup_local_pos");
-    alloc(b, ST_F1, C_ACT, ck_mul(o, mk, 8), "moe_local_idxs");
-    alloc(b, ST_F1, C_LAYER_T, ck_mul(o, mk, 8), "sender expand_idx");
-    alloc(b, ST_F1, C_LAYER_T, eidx, "expert_idxs buffer");
-    alloc(b, ST_F1, C_LAYER_T, n_in8, "received_expand_idx");
-    alloc(b, ST_F1, C_ACT, n_in8, "expand_idx");
-    alloc(b, ST_F1, C_LAYER_T, disp, "dispatch buffer");
-    release(b, ST_F1, C_LAYER_T, ck_add(o, ck_add(o, tdi, ck_mul(o, mk, 8)), n_in8),
-            "dispatch preparation scratch freed");
-    release(b, ST_F1, C_LAYER_T, mH, "x2 freed");
-    alloc(b, ST_F2, C_LAYER_T, gath, "dispatch all-to-all output");
-    put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
-    release(b, ST_F3, C_LAYER_T, disp, "dispatch buffer freed");
-    alloc(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens");
-    scatter_buffer(b, d, x_bytes);
-    alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
-    release(b, ST_F3, C_LAYER_T, ck_mul(o, round_up(d->n_in, 1024), H2), "expanded tokens freed");
-    alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
-    alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
-    release(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch freed");
-    alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
-    alloc(b, ST_F3, C_LAYER_T, s3_out, "expert output (to combine)");
-    release(b, ST_F3, C_LAYER_T, ck_add(o, down_out, gath), "down output and dispatch output freed");
-    if (d->fp8) release(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer freed (FP8)");
-    alloc(b, ST_F4, C_ACT, comb, "combine all-to-all output");
-    release(b, ST_F5, C_LAYER_T, s3_out, "expert output freed");
-    alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
-    alloc(b, ST_F5, C_ACT, mH, "layer output");
-    release(b, ST_F5, C_LAYER_T, eidx, "expert_idxs buffer freed");
-    detail(b, "dispatch_token_idxs", "(m*ep)", 'S', tdi);
-    detail(b, "moe_local_idxs", "(m*k)", 'C', ck_mul(o, mk, 8));
-    detail(b, "expand_idx", "(n_in)", 'S', n_in8);
-    if (!d->fp8) detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
-    detail(b, "reverse_shuffle_idxs, offs", "(n_in) + (E_loc)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
-    detail_rows(b, &pl->s3);
-    detail(b, "combine buffer", "(A(m*k), H)", 'R', comb);
-    detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, mk, 2));
-    /* Backward. */
-    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, H2), "combine output grad");
-    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
-    release(b, ST_B5, C_ACT, ck_mul(o, mk, 10), "stage-5 saved freed");
-    alloc(b, ST_B4, C_LAYER_T, s3_out, "combine all-to-all backward");
-    if (d->fp8) expert_backward_fp8(b, pl, lo, H2, ck_mul(o, d->n_in, H2));
-    else expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
-    b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
-    b3_both(b, EVK_DELTA, C_LAYER_T, gath, "dispatch gather grad");
-    b3_both(b, EVK_DELTA, C_ACT, -n_in8, "expand_idx freed");
-    b3_both(b, EVK_DELTA, C_LAYER_T, -ck_mul(o, d->n_in, H2), "scatter backward consumed");
-    alloc(b, ST_B2, C_LAYER_T, disp, "dispatch all-to-all backward");
-    alloc(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(m, 1024), H2), "x2 grad");
-    stage1_backward(b, pl, s1, mH, pgrad);
-    release(b, ST_B1, C_ACT, tdi, "dispatch_token_idxs freed");
-    release(b, ST_B1, C_LAYER_T, ck_mul(o, round_up(m, 1024), H2), "x2 grad freed");
-    release(b, ST_B1, C_LAYER_T, ck_add(o, s3_out, disp), "all-to-all backward buffers freed");
-    release(b, ST_BCLR, C_ACT, ck_add(o, comb, ck_mul(o, mk, 4)), "combine buffer, topk_weight freed");
-    release(b, ST_BCLR, C_LAYER_T, ck_add(o, ck_mul(o, mk, H2), ck_add(o, ck_mul(o, mk, 4), gath)),
-            "record grads freed");
-  } else {
-    int64_t disp = ck_mul(o, mk, H2);
-    int64_t out = ck_mul(o, d->combine_rows, H2);
-    alloc(b, ST_F1, C_LAYER_T, mH, "x2 (post-attention norm output)");
-    alloc(b, ST_F1, C_ACT, disp, "dispatch tokens (x2 repeated k times, kept when EP = 1)");
-    release(b, ST_F1, C_LAYER_T, mH, "x2 freed");
-    put(b, ST_F3, EVK_UNSHARD_X, C_FSDP_T, 0, "all-gather of the layer's experts");
-    scatter_buffer(b, d, x_bytes);
-    alloc(b, ST_F3, C_ACT, ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "reverse_shuffle_idxs, offs");
-    alloc(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch");
-    alloc(b, ST_F3, C_ACT, s3, "expert intermediates");
-    release(b, ST_F3, C_LAYER_T, pl->s3_fwd_scratch, "expert forward scratch freed");
-    alloc(b, ST_F3, C_LAYER_T, down_out, "down-projection output");
-    alloc(b, ST_F3, C_ACT, out, "expert output (kept when EP = 1)");
-    release(b, ST_F3, C_LAYER_T, down_out, "down output freed");
-    if (d->fp8) release(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer freed (FP8)");
-    alloc(b, ST_F5, C_ACT, ck_mul(o, mk, 2), "bf16 cast of topk_weight");
-    alloc(b, ST_F5, C_ACT, mH, "layer output");
-    detail(b, "dispatch tokens (x2 repeated k times)", "(m*k, H)", 'R', disp);
-    if (!d->fp8) detail(b, "scatter buffer", "(R, H)", 'S', x_bytes);
-    detail(b, "reverse_shuffle_idxs, offs", "(m*k) + (E)", 'S', ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)));
-    detail_rows(b, &pl->s3);
-    detail(b, "expert output", "(A(m*k), H)", 'R', out);
-    detail(b, "bf16 topk_weight cast", "(m, k)", 'C', ck_mul(o, mk, 2));
-    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, H2), "expert output grad");
-    alloc(b, ST_B5, C_LAYER_T, ck_mul(o, mk, 4), "topk_weight grad");
-    release(b, ST_B5, C_ACT, ck_mul(o, mk, 2), "stage-5 saved freed");
-    if (d->fp8) expert_backward_fp8(b, pl, lo, H2, ck_mul(o, d->n_in, H2));
-    else expert_backward(b, pl, lo, H2, x_bytes, ck_mul(o, d->n_in, H2));
-    b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, n_in8, ck_mul(o, d->e_loc, 4)), "index tensors freed");
-    alloc(b, ST_B1, C_LAYER_T, mH, "x2 grad");
-    stage1_backward(b, pl, s1, mH, pgrad);
-    release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
-    release(b, ST_BCLR, C_ACT, ck_add(o, ck_add(o, disp, out), ck_mul(o, mk, 4)),
-            "dispatch tokens, expert output, topk_weight freed");
-    release(b, ST_BCLR, C_LAYER_T,
-            ck_add(o, ck_mul(o, mk, H2), ck_add(o, ck_mul(o, mk, 4), ck_mul(o, d->n_in, H2))),
-            "record grads freed");
-  }
+  moe_sizes z;
+  z.mH = mH;
+  z.H2 = mH / d->m;
+  z.mk = ck_mul(o, d->m, d->top_k);
+  z.s1 = rows_total(&pl->s1);
+  z.s3 = rows_total(&pl->s3);
+  z.x_bytes = ck_mul(o, d->r_rows, z.H2);
+  z.n_in8 = ck_mul(o, d->n_in, 8);
+  z.s3_out = ck_mul(o, round_up(d->n_in, 1024), z.H2);
+  z.down_out = ck_mul(o, d->m_act, z.H2);
+  z.pgrad = pgrad;
+  stage1_forward(b, pl, z.s1, mH);
+  alloc(b, ST_F1, C_ACT, ck_mul(o, z.mk, 4), "topk_weight (fp32)");
+  detail(b, "topk_weight (fp32)", "(m, k)", 'R', ck_mul(o, z.mk, 4));
+  if (d->ep > 1) moe_layer_ep(b, pl, lo, &z);
+  else moe_layer_ep1(b, pl, lo, &z);
   record_clear(b, mH);
 }
 
