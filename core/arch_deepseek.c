@@ -69,7 +69,9 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
   if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->moe_inter, err)))
     return rc;
-  if ((rc = cfg_int(root, "n_shared_experts", 0, 0, 0, 4096, &mc->n_shared, err))) return rc;
+  if ((rc = cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS, &mc->n_shared,
+                    err)))
+    return rc;
   if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->dense_inter,
                     err)))
     return rc;

@@ -54,7 +54,8 @@ static memest_code read_linear(const cJSON *root, model_config *mc, memest_error
   if ((rc = cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_v_dim,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, 1024, &mc->conv_kernel, err)))
+  if ((rc = cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, MEMEST_MAX_CONV_KERNEL,
+                    &mc->conv_kernel, err)))
     return rc;
   if (mc->lin_v_heads % mc->lin_k_heads != 0) {
     return err_set(err, MEMEST_E_CONFIG, "linear_num_value_heads",

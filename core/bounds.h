@@ -35,6 +35,12 @@
 #ifndef MEMEST_MAX_INTERMEDIATE
 #define MEMEST_MAX_INTERMEDIATE 1048576
 #endif
+#ifndef MEMEST_MAX_SHARED_EXPERTS
+#define MEMEST_MAX_SHARED_EXPERTS 4096     /* DeepSeek n_shared_experts */
+#endif
+#ifndef MEMEST_MAX_CONV_KERNEL
+#define MEMEST_MAX_CONV_KERNEL 1024        /* Qwen3.5 linear_conv_kernel_dim */
+#endif
 #ifndef MEMEST_MAX_VOCAB
 #define MEMEST_MAX_VOCAB 16777216
 #endif
@@ -59,14 +65,29 @@
 #ifndef MEMEST_MAX_GLOBAL_BATCH
 #define MEMEST_MAX_GLOBAL_BATCH (1LL << 40)
 #endif
+#ifndef MEMEST_MAX_DP
+#define MEMEST_MAX_DP MEMEST_MAX_GPUS      /* dp = total_gpus / (pp*ep*cp) */
+#endif
 #ifndef MEMEST_MAX_CHUNKS
 #define MEMEST_MAX_CHUNKS (1LL << 20)      /* micro-batches per step */
 #endif
+#ifndef MEMEST_MAX_REPLAY_CHUNKS
+#define MEMEST_MAX_REPLAY_CHUNKS (1LL << 21) /* chunks x ranks simulated */
+#endif
 #ifndef MEMEST_MAX_TIMELINE_EVENTS
-#define MEMEST_MAX_TIMELINE_EVENTS (1LL << 22)
+#define MEMEST_MAX_TIMELINE_EVENTS (1LL << 15) /* kept over all ranks */
+#endif
+#ifndef MEMEST_MIN_GPU_GIB
+#define MEMEST_MIN_GPU_GIB (1.0 / 1024.0)  /* 1 MiB: a capacity of 0 bytes is no GPU */
 #endif
 #ifndef MEMEST_MAX_GPU_GIB
 #define MEMEST_MAX_GPU_GIB 1048576.0       /* 1 PiB per device */
+#endif
+#ifndef MEMEST_MAX_EP_IMBALANCE
+#define MEMEST_MAX_EP_IMBALANCE 16.0       /* the busiest rank gets 16x its share */
+#endif
+#ifndef MEMEST_MAX_FRAGMENTATION
+#define MEMEST_MAX_FRAGMENTATION 1.0       /* allocator overhead: at most 100% */
 #endif
 
 #endif /* MEMEST_BOUNDS_H */

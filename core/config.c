@@ -75,6 +75,14 @@ memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t df
                      "config key '%s' is missing; add it from the model's published config.json",
                      key);
     }
+    if (dflt < lo || dflt > hi) {
+      /* A default derived from other keys (head_dim = hidden/heads) can
+      ** fall outside the range the key itself must keep. */
+      return err_set(err, MEMEST_E_CONFIG, key,
+                     "config key '%s' is missing and the value it defaults to, %lld, is not "
+                     "between %lld and %lld; add it from the model's published config.json",
+                     key, (long long)dflt, (long long)lo, (long long)hi);
+    }
     *out = dflt;
     return MEMEST_OK;
   }
@@ -263,10 +271,11 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
     }
   }
   if (!cJSON_IsObject(root)) {
+    rc = err_set(err, MEMEST_E_CONFIG, "config",
+                 "the config must be a JSON object (a model config.json), got %s",
+                 type_name(root));
     cJSON_Delete(root);
-    return err_set(err, MEMEST_E_CONFIG, "config",
-                   "the config must be a JSON object (a model config.json), got %s",
-                   type_name(root));
+    return rc;
   }
   rc = cfg_dispatch(root, mc, err);
   cJSON_Delete(root);
@@ -293,7 +302,18 @@ void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char 
               int64_t b, int64_t c, int64_t d) {
   tensor_row *r;
   int64_t bytes = ck_mul4(ovf, a, b, c, d);
-  if (bytes == 0 || rl->n >= ROWS_MAX) return;
+  int room = 0;
+  if (bytes == 0) return;
+  if (rl->n >= ROWS_MAX) {   /* a family that needs more rows: an error, not a lie */
+    *ovf = 1;
+    return;
+  }
+  /* Keeps the rows' sum within 64 bits, so that rows_total never overflows. */
+  (void)ck_add(&room, rows_total(rl), bytes);
+  if (room) {
+    *ovf = 1;
+    return;
+  }
   r = &rl->r[rl->n++];
   r->name = name;
   r->shape = shape;
@@ -302,6 +322,7 @@ void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char 
   r->captured = 0;
 }
 
+/* Exact: rows_add keeps the sum of a list's rows within 64 bits. */
 int64_t rows_total(const row_list *rl) {
   int64_t t = 0;
   int i;

@@ -5,6 +5,7 @@
 ** fix, and the sizes derived from a valid layout (spec §1, §4.1, §6).
 */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,115 @@ static void check_missing(const memest_params *p, problems *pr) {
   }
 }
 
+/* An integer input and the range memest_params_set accepts for it. */
+typedef struct int_range {
+  memest_param_id id;
+  size_t off;
+  int64_t lo, hi;
+  const char *limit;
+} int_range;
+
+static const int_range int_ranges[] = {
+  {MEMEST_P_PP_SIZE, offsetof(memest_params, pp_size), 1, MEMEST_MAX_PP, "MEMEST_MAX_PP"},
+  {MEMEST_P_EP_SIZE, offsetof(memest_params, ep_size), 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS"},
+  {MEMEST_P_CP_SIZE, offsetof(memest_params, cp_size), 1, MEMEST_MAX_CP, "MEMEST_MAX_CP"},
+  {MEMEST_P_TOTAL_GPUS, offsetof(memest_params, total_gpus), 1, MEMEST_MAX_GPUS,
+   "MEMEST_MAX_GPUS"},
+  {MEMEST_P_MICRO_BATCH_SIZE, offsetof(memest_params, micro_batch_size), 1,
+   MEMEST_MAX_MICRO_BATCH, "MEMEST_MAX_MICRO_BATCH"},
+  {MEMEST_P_GLOBAL_BATCH_SIZE, offsetof(memest_params, global_batch_size), 1,
+   MEMEST_MAX_GLOBAL_BATCH, "MEMEST_MAX_GLOBAL_BATCH"},
+  {MEMEST_P_SEQUENCE_LENGTH, offsetof(memest_params, sequence_length), 1, MEMEST_MAX_SEQUENCE,
+   "MEMEST_MAX_SEQUENCE"},
+  {MEMEST_P_PP_RANK, offsetof(memest_params, pp_rank), -1, MEMEST_MAX_PP - 1, "MEMEST_MAX_PP"},
+  {MEMEST_P_TIMELINE_LIMIT, offsetof(memest_params, timeline_limit), 0,
+   MEMEST_MAX_TIMELINE_EVENTS, "MEMEST_MAX_TIMELINE_EVENTS"},
+};
+
+static void range_problem(problems *pr, memest_code code, memest_param_id id, const char *what) {
+  memest_error scratch;
+  const memest_param_info *pi = memest_param_describe(id);
+  err_set(next_problem(pr, &scratch), code, pi->name, "%s %s; set it with memest_params_set",
+          pi->flag, what);
+}
+
+/* Every value memest_params_set guarantees, checked again for callers that
+** fill memest_params directly (the planner, a C program): nothing past
+** this point may divide by zero, index past an array or print a lie. */
+static void check_ranges(const memest_params *p, problems *pr) {
+  char what[160];
+  size_t i;
+  for (i = 0; i < sizeof int_ranges / sizeof int_ranges[0]; i++) {
+    const int_range *r = &int_ranges[i];
+    int64_t v;
+    memcpy(&v, (const char *)p + r->off, sizeof v);
+    if (v >= r->lo && v <= r->hi) continue;
+    snprintf(what, sizeof what, "is %lld, outside %lld..%lld (%s)", (long long)v,
+             (long long)r->lo, (long long)r->hi, r->limit);
+    range_problem(pr, v > r->hi ? MEMEST_E_LIMIT : MEMEST_E_VALUE, r->id, what);
+  }
+  if (!(p->ep_imbalance >= 1.0 && p->ep_imbalance <= MEMEST_MAX_EP_IMBALANCE)) {
+    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_EP_IMBALANCE, "is outside 1..MEMEST_MAX_EP_IMBALANCE");
+  }
+  if (!(p->fragmentation >= 0.0 && p->fragmentation <= MEMEST_MAX_FRAGMENTATION)) {
+    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_FRAGMENTATION,
+                  "is outside 0..MEMEST_MAX_FRAGMENTATION");
+  }
+  if (given(p, MEMEST_P_GPU_MEMORY_GB) &&
+      !(p->gpu_memory_gb >= MEMEST_MIN_GPU_GIB && p->gpu_memory_gb <= MEMEST_MAX_GPU_GIB)) {
+    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_GPU_MEMORY_GB,
+                  "is outside MEMEST_MIN_GPU_GIB..MEMEST_MAX_GPU_GIB");
+  }
+  if (given(p, MEMEST_P_GPU) &&
+      (memchr(p->gpu, '\0', sizeof p->gpu) == NULL || preset_gpu_find(p->gpu) == NULL)) {
+    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_GPU, "names no GPU preset");
+  }
+  if (memchr(p->model, '\0', sizeof p->model) == NULL) {
+    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_MODEL, "is not a NUL-terminated string");
+  }
+  if ((unsigned)p->fp8_training > MEMEST_FP8_DEEP_GEMM) {
+    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_FP8_TRAINING, "is not a memest_fp8 value");
+  }
+  if ((unsigned)p->optimizer > MEMEST_MUON) {
+    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_OPTIMIZER, "is not a memest_optimizer value");
+  }
+  if ((unsigned)p->sharding > MEMEST_HSDP) {
+    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_SHARDING, "is not a memest_sharding value");
+  }
+}
+
+/* The replay's work and the kept timeline: chunks x ranks simulated, and
+** the events kept over every rank (rank 0 has the most: 2N + 5P + 3 with
+** Muon, replay.c), each within its limit so that an estimate takes
+** bounded time and memory. */
+static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
+  memest_error scratch, *e;
+  int64_t pp = p->pp_size, ranks = p->pp_rank < 0 ? pp : 1;
+  int64_t per = 2 * chunks + 5 * pp + 4;
+  int64_t kept = p->timeline_limit > 0 && p->timeline_limit < per ? p->timeline_limit : per;
+  if (chunks * ranks > MEMEST_MAX_REPLAY_CHUNKS) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LIMIT, "global_batch_size",
+            "simulating %lld micro-batches on each of %lld pipeline ranks (%lld in all) exceeds "
+            "MEMEST_MAX_REPLAY_CHUNKS = %lld; simulate one rank with --pp-rank N, or use a "
+            "larger --micro-batch-size or a smaller --global-batch-size",
+            (long long)chunks, (long long)ranks, (long long)(chunks * ranks),
+            (long long)MEMEST_MAX_REPLAY_CHUNKS);
+    if (chunks <= MEMEST_MAX_REPLAY_CHUNKS) err_fix(e, "pp_rank=0");
+  }
+  if (p->timeline && kept * ranks > MEMEST_MAX_TIMELINE_EVENTS) {
+    int64_t fix = MEMEST_MAX_TIMELINE_EVENTS / ranks;
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LIMIT, "timeline_limit",
+            "a timeline of %lld events on each of %lld pipeline ranks (%lld in all) exceeds "
+            "MEMEST_MAX_TIMELINE_EVENTS = %lld; give --timeline-limit %lld or less to keep the "
+            "events around the peak, or one rank with --pp-rank N",
+            (long long)kept, (long long)ranks, (long long)(kept * ranks),
+            (long long)MEMEST_MAX_TIMELINE_EVENTS, (long long)fix);
+    err_fix(e, "timeline_limit=%lld", (long long)fix);
+  }
+}
+
 /* Checks that need the config and every layout input. */
 static void check_layout(const model_config *mc, const memest_params *p, problems *pr) {
   memest_error scratch, *e;
@@ -168,6 +278,13 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     return;
   }
   dp = p->total_gpus / group;
+  if (dp > MEMEST_MAX_DP) {
+    err_set(next_problem(pr, &scratch), MEMEST_E_LIMIT, "total_gpus",
+            "the data-parallel degree total_gpus/(pp*cp*ep) = %lld exceeds MEMEST_MAX_DP = %lld; "
+            "use fewer --total-gpus",
+            (long long)dp, (long long)MEMEST_MAX_DP);
+    return;
+  }
   unit = mbs * dp * ep;
   if (p->global_batch_size % unit != 0) {
     int64_t fix = nearest_multiple(p->global_batch_size, unit, 2 * pp * unit);
@@ -210,6 +327,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
             "larger --micro-batch-size or a smaller --global-batch-size",
             (long long)(p->global_batch_size / unit), (long long)MEMEST_MAX_CHUNKS);
+  } else {
+    check_work(p, p->global_batch_size / unit, pr);
   }
   if (p->pp_rank >= pp) {
     e = next_problem(pr, &scratch);
@@ -227,6 +346,7 @@ int layout_problems(const model_config *mc, const memest_params *p, memest_error
   pr.max = max;
   pr.n = 0;
   check_missing(p, &pr);
+  if (pr.n == 0) check_ranges(p, &pr);
   if (pr.n == 0 && mc != NULL) check_layout(mc, p, &pr);
   return pr.n;
 }

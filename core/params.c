@@ -278,7 +278,8 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
                      &p->sequence_length, err);
       break;
     case MEMEST_P_GPU_MEMORY_GB:
-      rc = parse_num(pi->name, pi->flag, value, 0.0, MEMEST_MAX_GPU_GIB, 1, &p->gpu_memory_gb, err);
+      rc = parse_num(pi->name, pi->flag, value, MEMEST_MIN_GPU_GIB, MEMEST_MAX_GPU_GIB, 0,
+                     &p->gpu_memory_gb, err);
       break;
     case MEMEST_P_GPU:
       rc = parse_enum(pi, value, &e, err);
@@ -293,10 +294,12 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
                      &p->pp_rank, err);
       break;
     case MEMEST_P_EP_IMBALANCE:
-      rc = parse_num(pi->name, pi->flag, value, 1.0, 16.0, 0, &p->ep_imbalance, err);
+      rc = parse_num(pi->name, pi->flag, value, 1.0, MEMEST_MAX_EP_IMBALANCE, 0, &p->ep_imbalance,
+                     err);
       break;
     case MEMEST_P_FRAGMENTATION:
-      rc = parse_num(pi->name, pi->flag, value, 0.0, 1.0, 0, &p->fragmentation, err);
+      rc = parse_num(pi->name, pi->flag, value, 0.0, MEMEST_MAX_FRAGMENTATION, 0, &p->fragmentation,
+                     err);
       break;
     case MEMEST_P_OPTIMIZER:
       rc = parse_enum(pi, value, &e, err);

@@ -1,0 +1,133 @@
+/*
+** fuzz_common.h — what the libFuzzer targets in tests/fuzz/ share: the
+** fixed valid inputs they start from and the properties every call must
+** keep (a failed call names its error; a result's JSON parses). A broken
+** property aborts, which libFuzzer reports as a finding.
+*/
+#ifndef MEMEST_FUZZ_COMMON_H
+#define MEMEST_FUZZ_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "memest.h"
+
+#define FUZZ_REQUIRE(cond)                                                        \
+  do {                                                                            \
+    if (!(cond)) {                                                                \
+      fprintf(stderr, "%s:%d: property broken: %s\n", __FILE__, __LINE__, #cond); \
+      abort();                                                                    \
+    }                                                                             \
+  } while (0)
+
+/* Sets one parameter that the harness knows to be valid. */
+static inline void fuzz_set(memest_params *p, const char *name, const char *value) {
+  memest_error e;
+  FUZZ_REQUIRE(memest_params_set(p, name, value, &e) == MEMEST_OK);
+}
+
+/* A small valid run: one pipeline rank, no expert or context parallelism. */
+static inline void fuzz_params_small(memest_params *p) {
+  memest_params_init(p);
+  fuzz_set(p, "model", "fuzz");
+  fuzz_set(p, "pp_size", "1");
+  fuzz_set(p, "ep_size", "1");
+  fuzz_set(p, "cp_size", "1");
+  fuzz_set(p, "total_gpus", "1");
+  fuzz_set(p, "micro_batch_size", "1");
+  fuzz_set(p, "global_batch_size", "2");
+  fuzz_set(p, "sequence_length", "64");
+  fuzz_set(p, "gpu", "h100");
+}
+
+/* A valid run with every option on: two ranks, EP 2, CP 2, Muon, FP8,
+** HSDP, the timeline and the per-tensor tables. */
+static inline void fuzz_params_wide(memest_params *p) {
+  memest_params_init(p);
+  fuzz_set(p, "model", "fuzz");
+  fuzz_set(p, "pp_size", "2");
+  fuzz_set(p, "ep_size", "2");
+  fuzz_set(p, "cp_size", "2");
+  fuzz_set(p, "total_gpus", "16");
+  fuzz_set(p, "micro_batch_size", "1");
+  fuzz_set(p, "global_batch_size", "16");
+  fuzz_set(p, "sequence_length", "128");
+  fuzz_set(p, "gpu_memory_gb", "80");
+  fuzz_set(p, "optimizer", "muon");
+  fuzz_set(p, "sharding", "hsdp");
+  fuzz_set(p, "fp8_training", "deep-gemm");
+  fuzz_set(p, "timeline", "true");
+  fuzz_set(p, "timeline_limit", "0");
+  fuzz_set(p, "detail", "true");
+}
+
+/* A valid run at the extremes: 2^36 tokens per micro-batch and 100%
+** fragmentation, so that a large config drives every byte count towards
+** 2^63 (the checked arithmetic must catch each overflow). */
+static inline void fuzz_params_huge(memest_params *p) {
+  memest_params_init(p);
+  fuzz_set(p, "model", "fuzz");
+  fuzz_set(p, "pp_size", "1");
+  fuzz_set(p, "ep_size", "1");
+  fuzz_set(p, "cp_size", "1");
+  fuzz_set(p, "total_gpus", "1");
+  fuzz_set(p, "micro_batch_size", "4096");
+  fuzz_set(p, "global_batch_size", "8192");
+  fuzz_set(p, "sequence_length", "16777216");
+  fuzz_set(p, "gpu_memory_gb", "1048576");
+  fuzz_set(p, "fragmentation", "1");
+  fuzz_set(p, "optimizer", "muon");
+}
+
+/* A failed call returns its code in the error, with a message. */
+static inline void fuzz_check_error(memest_code rc, const memest_error *e) {
+  FUZZ_REQUIRE(rc != MEMEST_OK);
+  FUZZ_REQUIRE(e->code == rc);
+  FUZZ_REQUIRE(e->message[0] != '\0');
+  FUZZ_REQUIRE(memchr(e->message, '\0', sizeof e->message) != NULL);
+  FUZZ_REQUIRE(memchr(e->field, '\0', sizeof e->field) != NULL);
+  FUZZ_REQUIRE(memchr(e->fix, '\0', sizeof e->fix) != NULL);
+}
+
+/* A result's headline figures agree, its JSON parses, its text exists. */
+static inline void fuzz_check_result(const memest_result *r) {
+  char *json = memest_result_json(r), *text = memest_result_text(r);
+  cJSON *root;
+  FUZZ_REQUIRE(json != NULL && text != NULL && text[0] != '\0');
+  FUZZ_REQUIRE(memest_result_capacity_bytes(r) > 0);
+  FUZZ_REQUIRE((int64_t)memest_result_capacity_bytes(r) - (int64_t)memest_result_peak_bytes(r) ==
+               memest_result_headroom_bytes(r));
+  FUZZ_REQUIRE(memest_result_peak_bytes(r) >= memest_result_tensor_peak_bytes(r));
+  root = cJSON_Parse(json);
+  FUZZ_REQUIRE(root != NULL);
+  FUZZ_REQUIRE(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "peak_bytes")));
+  cJSON_Delete(root);
+  memest_free(json);
+  memest_free(text);
+}
+
+/* Estimates and validates one input, and checks that the two agree: a
+** valid input may still fail to estimate (a limit, an overflow), but an
+** input with problems never estimates. */
+static inline void fuzz_run(const char *config, size_t len, const memest_params *p) {
+  memest_result *r = NULL;
+  memest_error e, errs[4];
+  memest_code rc = memest_estimate(config, len, p, &r, &e);
+  int n = memest_validate(config, len, p, errs, 4), i;
+  FUZZ_REQUIRE(n >= 0);
+  for (i = 0; i < n && i < 4; i++) fuzz_check_error(errs[i].code, &errs[i]);
+  if (rc == MEMEST_OK) {
+    FUZZ_REQUIRE(r != NULL);
+    FUZZ_REQUIRE(n == 0);
+    fuzz_check_result(r);
+    memest_result_free(r);
+  } else {
+    FUZZ_REQUIRE(r == NULL);
+    fuzz_check_error(rc, &e);
+  }
+}
+
+#endif /* MEMEST_FUZZ_COMMON_H */
