@@ -72,7 +72,7 @@
 #define MEMEST_MAX_CHUNKS (1LL << 20)      /* micro-batches per step */
 #endif
 #ifndef MEMEST_MAX_REPLAY_CHUNKS
-#define MEMEST_MAX_REPLAY_CHUNKS (1LL << 21) /* chunks x ranks simulated */
+#define MEMEST_MAX_REPLAY_CHUNKS (1LL << 21) /* chunks x ranks, if no step settles */
 #endif
 #ifndef MEMEST_MAX_TIMELINE_EVENTS
 #define MEMEST_MAX_TIMELINE_EVENTS (1LL << 15) /* kept over all ranks */
