@@ -95,27 +95,13 @@ static void expert_rows(const model_config *mc, const run_dims *d, layer_plan *l
   int *o = &lp->ovf;
   int64_t M = d->m_act, H = mc->hidden, I = mc->moe_inter;
   int64_t gu_add = ck_mul4(o, 2, M, 2 * I, 2), down_add = ck_mul4(o, 3, M, H, 2);
-  int first;
   rows_add(&lp->s3, o, "gate_up (biased; clamped_swiglu input)", "(M_act, 2I)", 'S', M, 2 * I, 2,
            1);
   /* group_ids; then the larger of (pre-bias gate_up + gathered bias) and
   ** (pre-bias out + gathered bias + biased out). */
   lp->s3_fwd_scratch = ck_add(o, ck_mul(o, M, 8), gu_add > down_add ? gu_add : down_add);
-  first = lp->s3.n;
-  if (!d->fp8) {
-    rows_add(&lp->s3, o, "activated (down-proj input)", "(M_act, I)", 'S', M, I, 2, 1);
-  } else {
-    /* FP8 (spec §4.8): per-channel copies of x (gate_up) and activated. */
-    rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
-    first = lp->s3.n;
-    rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',
-             fp8_channel_bytes(M, H, o), 1, 1, 1);
-    rows_add(&lp->s3, o, "fp8 per-channel copy of activated (down input)", "(M_act, I) fp8", 'S',
-             fp8_channel_bytes(M, I, o), 1, 1, 1);
-    lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, I, 2, 1));
-    lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, H > I ? H : I, o));
-  }
-  for (; first < lp->s3.n; first++) lp->s3.r[first].captured = 1;
+  experts_fused_act_rows(mc, d, I, "activated (down-proj input)",
+                         "fp8 per-channel copy of activated (down input)", lp);
 }
 
 static void gptoss_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {

@@ -207,26 +207,12 @@ static void gdn_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
 ** contiguous copies for silu_mul; the down projection keeps act. */
 static void expert_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
-  int64_t M = d->m_act, H = mc->hidden, I = mc->moe_inter;
-  int first;
+  int64_t M = d->m_act, I = mc->moe_inter;
   rows_add(&lp->s3, o, "gate, up (contiguous copies; silu_mul inputs)", "2 x (M_act, I)", 'S', 2,
            M, I, 2);
   lp->s3_fwd_scratch = ck_mul4(o, M, 2 * I, 2, 1); /* the fused gate_up */
-  first = lp->s3.n;
-  if (!d->fp8) {
-    rows_add(&lp->s3, o, "act (down-proj input)", "(M_act, I)", 'S', M, I, 2, 1);
-  } else {
-    /* FP8 (spec §4.8): x quantised once (gate_up), act by down. */
-    rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
-    first = lp->s3.n;
-    rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',
-             fp8_channel_bytes(M, H, o), 1, 1, 1);
-    rows_add(&lp->s3, o, "fp8 per-channel copy of act (down input)", "(M_act, I) fp8", 'S',
-             fp8_channel_bytes(M, I, o), 1, 1, 1);
-    lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, I, 2, 1));
-    lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, H > I ? H : I, o));
-  }
-  for (; first < lp->s3.n; first++) lp->s3.r[first].captured = 1;
+  experts_fused_act_rows(mc, d, I, "act (down-proj input)",
+                         "fp8 per-channel copy of act (down input)", lp);
 }
 
 static void qwen35_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {

@@ -89,5 +89,12 @@ MEMEST_HIDDEN void experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t int
 ** it separately) and of act, which the deferred wgrads keep. */
 MEMEST_HIDDEN void experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
                                        layer_plan *lp);
+/* The down projection's input of experts with a fused gate_up (gpt-oss,
+** Qwen3.5), kept by its deferred wgrad: bf16 act, or under FP8 the
+** per-channel fp8 copies of x (quantised once for gate_up) and of act,
+** with group_indices and the forward's bf16 act and rowwise scratch. */
+MEMEST_HIDDEN void experts_fused_act_rows(const model_config *mc, const run_dims *d,
+                                          int64_t inter, const char *act_label,
+                                          const char *act_fp8_label, layer_plan *lp);
 
 #endif /* MEMEST_ATTENTION_H */

@@ -282,6 +282,28 @@ void experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inte
   lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, max64(H, inter), o));
 }
 
+void experts_fused_act_rows(const model_config *mc, const run_dims *d, int64_t inter,
+                            const char *act_label, const char *act_fp8_label, layer_plan *lp) {
+  int *o = &lp->ovf;
+  int64_t M = d->m_act, H = mc->hidden;
+  int first = lp->s3.n;
+  if (!d->fp8) {
+    rows_add(&lp->s3, o, act_label, "(M_act, I)", 'S', M, inter, 2, 1);
+    mark_captured(&lp->s3, first);
+    return;
+  }
+  /* FP8 (spec §4.8): x is quantised once for the fused gate_up, act by down. */
+  rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
+  first = lp->s3.n;
+  rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',
+           fp8_channel_bytes(M, H, o), 1, 1, 1);
+  rows_add(&lp->s3, o, act_fp8_label, "(M_act, I) fp8", 'S', fp8_channel_bytes(M, inter, o), 1, 1,
+           1);
+  mark_captured(&lp->s3, first);
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, inter, 2, 1));
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, max64(H, inter), o));
+}
+
 /* {======================================================================
 ** layer_types (gpt-oss, Qwen3.5): per-layer attention kinds.
 ** ======================================================================= */
