@@ -79,11 +79,7 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
                     err)))
     return rc;
   if ((rc = check_rope(root, err))) return rc;
-  if (mc->top_k > mc->experts) {
-    return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                   "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
-                   (long long)mc->top_k, (long long)mc->experts);
-  }
+  if ((rc = cfg_check_top_k(mc, err))) return rc;
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
   ** falls back to intermediate_size when that product is 0 ("x or default"). */
   mc->shared_inter = mc->moe_inter * mc->n_shared;

@@ -30,11 +30,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   if (mc->experts > 0) {
     if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
       return rc;
-    if (mc->top_k > mc->experts) {
-      return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                     "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
-                     (long long)mc->top_k, (long long)mc->experts);
-    }
+    if ((rc = cfg_check_top_k(mc, err))) return rc;
     if (cJSON_GetObjectItemCaseSensitive(root, "moe_intermediate_size") != NULL) {
       rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
                    err);
@@ -48,11 +44,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
                       &mc->dense_inter, err)))
       return rc;
   }
-  if (mc->heads % mc->kv_heads != 0) {
-    return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
-                   "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
-                   (long long)mc->kv_heads, (long long)mc->heads);
-  }
+  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = mc->experts == 0;

@@ -37,16 +37,8 @@ static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error
   if ((rc = cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
                     MEMEST_MAX_SEQUENCE, &mc->sliding_window, err)))
     return rc;
-  if (mc->top_k > mc->experts) {
-    return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                   "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
-                   (long long)mc->top_k, (long long)mc->experts);
-  }
-  if (mc->heads % mc->kv_heads != 0) {
-    return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
-                   "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
-                   (long long)mc->kv_heads, (long long)mc->heads);
-  }
+  if ((rc = cfg_check_top_k(mc, err))) return rc;
+  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
   /* HF's default alternates sliding (even layers) and full (odd layers). */
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % 2 ? ATTN_SLIDING : ATTN_FULL;

@@ -38,16 +38,8 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
                     &mc->moe_inter, err)))
     return rc;
   if ((rc = cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
-  if (mc->top_k > mc->experts) {
-    return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                   "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
-                   (long long)mc->top_k, (long long)mc->experts);
-  }
-  if (mc->heads % mc->kv_heads != 0) {
-    return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
-                   "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
-                   (long long)mc->kv_heads, (long long)mc->heads);
-  }
+  if ((rc = cfg_check_top_k(mc, err))) return rc;
+  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = 0;

@@ -31,11 +31,7 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
   if ((rc = cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->shared_inter, err)))
     return rc;
-  if (mc->top_k > mc->experts) {
-    return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                   "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
-                   (long long)mc->top_k, (long long)mc->experts);
-  }
+  if ((rc = cfg_check_top_k(mc, err))) return rc;
   return MEMEST_OK;
 }
 
@@ -95,11 +91,7 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   if ((rc = cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
                     err)))
     return rc;
-  if (mc->heads % mc->kv_heads != 0) {
-    return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
-                   "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
-                   (long long)mc->kv_heads, (long long)mc->heads);
-  }
+  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % interval ? ATTN_LINEAR : ATTN_FULL;
     mc->layer_dense[i] = 0;

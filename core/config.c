@@ -137,6 +137,20 @@ memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out, mem
   return MEMEST_OK;
 }
 
+memest_code cfg_check_top_k(const model_config *mc, memest_error *err) {
+  if (mc->top_k <= mc->experts) return MEMEST_OK;
+  return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
+                 "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
+                 (long long)mc->top_k, (long long)mc->experts);
+}
+
+memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err) {
+  if (mc->heads % mc->kv_heads == 0) return MEMEST_OK;
+  return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
+                 "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
+                 (long long)mc->kv_heads, (long long)mc->heads);
+}
+
 void cfg_warn(model_config *mc, const char *fmt, ...) {
   va_list ap;
   if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) return;

@@ -128,6 +128,10 @@ MEMEST_HIDDEN memest_code cfg_num(const cJSON *root, const char *key, double dfl
                                   double hi, double *out, memest_error *err);
 MEMEST_HIDDEN memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err);
 MEMEST_HIDDEN void cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* Refuse top_k above the expert count, and kv heads that do not divide the
+** query heads (grouped-query attention repeats each kv head). */
+MEMEST_HIDDEN memest_code cfg_check_top_k(const model_config *mc, memest_error *err);
+MEMEST_HIDDEN memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err);
 
 /* Helpers for architecture files. */
 MEMEST_HIDDEN void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
