@@ -82,17 +82,11 @@ main() {
     cli_objs+=("$OUT/obj/$name.o")
   done
 
-  # A target builds only when what it drives exists (fuzz_plan needs the
-  # planner, core/planner.c).
   targets=()
   for src in tests/fuzz/fuzz_*.c; do
     t="$(basename "$src" .c)"
     t="${t#fuzz_}"
     if [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $t "* ]]; then continue; fi
-    if [ "$t" = plan ] && [ ! -f core/planner.c ]; then
-      echo "fuzz: skipping plan: core/planner.c does not exist yet"
-      continue
-    fi
     extra=()
     [ "$t" = cli ] && extra=("${cli_objs[@]}")
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer "$src" "${extra[@]}" "${core_objs[@]}" \
