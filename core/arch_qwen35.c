@@ -31,8 +31,7 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
   if ((rc = cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->shared_inter, err)))
     return rc;
-  if ((rc = cfg_check_top_k(mc, err))) return rc;
-  return MEMEST_OK;
+  return cfg_check_top_k(mc, err);
 }
 
 /* The Gated DeltaNet widths, needed only when a layer is linear. */
