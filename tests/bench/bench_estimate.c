@@ -3,27 +3,16 @@
 ** one full estimate of the default example (Qwen3-30B-A3B, pp 4, ep 8,
 ** 32 GPUs, seq 4096, all ranks, timeline kept), and a step of 65,536
 ** micro-batches (pp 4, all ranks), with the process's peak RSS.
-** Prints figures; it does not judge them (scripts/bench.sh compares).
+** Prints each figure beside its target; it does not judge them.
 */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "memest.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static void set(memest_params *p, const char *k, const char *v) {
   memest_error err;
@@ -57,15 +46,15 @@ static double time_estimates(const memest_params *p, int n, double *p90) {
   for (i = 0; i < n; i++) {
     memest_result *r = NULL;
     memest_error err;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (memest_estimate(NULL, 0, p, &r, &err) != MEMEST_OK) {
       fprintf(stderr, "bench: %s\n", err.message);
       exit(1);
     }
-    t[i] = now_ms() - t0;
+    t[i] = bench_now_ms() - t0;
     memest_result_free(r);
   }
-  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  bench_sort_ms(t, n);
   med = t[n / 2];
   if (p90 != NULL) *p90 = t[(n * 9) / 10];
   free(t);

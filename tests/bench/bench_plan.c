@@ -3,25 +3,14 @@
 ** Qwen3-235B-A22B on 1,024 B200 GPUs (global batch 4,096, sequence 4,096;
 ** every pp, ep, cp and the dp they leave, micro batch 1, 2 and 4), from
 ** request to ranked rows, config parse included. Target <= 300 ms.
-** Prints figures; it does not judge them (scripts/bench.sh compares).
+** Prints each figure beside its target; it does not judge them.
 */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "memest.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static void set(memest_plan_request *req, const char *k, const char *v) {
   memest_error err;
@@ -48,16 +37,16 @@ int main(int argc, char **argv) {
   for (i = 0; i < runs; i++) {
     memest_plan *plan = NULL;
     memest_error err;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (memest_plan_run(NULL, 0, req, &plan, &err) != MEMEST_OK) {
       fprintf(stderr, "bench_plan: %s\n", err.message);
       return 1;
     }
-    t[i] = now_ms() - t0;
+    t[i] = bench_now_ms() - t0;
     rows = memest_plan_row_count(plan);
     memest_plan_free(plan);
   }
-  qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+  bench_sort_ms(t, runs);
   printf("plan sweep, Qwen3-235B-A22B on 1,024 GPUs (gbs 4096, seq 4096, every pp/ep/cp/dp, "
          "mbs 1,2,4): %d layouts estimated, median %.1f ms over %d runs (target <= 300 ms)\n",
          rows, t[runs / 2], runs);

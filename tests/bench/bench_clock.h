@@ -1,0 +1,27 @@
+/*
+** bench_clock.h — what the benchmarks share: a monotonic clock in
+** milliseconds and sorting a run of timings (for the median and p90).
+*/
+#ifndef MEMEST_BENCH_CLOCK_H
+#define MEMEST_BENCH_CLOCK_H
+
+#include <stdlib.h>
+#include <time.h>
+
+static inline double bench_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int bench_cmp_ms(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts n timings in place, shortest first. */
+static inline void bench_sort_ms(double *t, int n) {
+  qsort(t, (size_t)n, sizeof *t, bench_cmp_ms);
+}
+
+#endif
