@@ -176,6 +176,20 @@ static void test_invalid_counts(void) {
   free(req);
 }
 
+/* A compare of the default example (Qwen3-30B-A3B, pp 4, ep 8, cp 1, mbs 1,
+** gbs 1024, H100) with the GPU count (or dp) and sequence left to set. */
+static memest_plan_request *example_compare(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  return req;
+}
+
 /* "What if the sequence doubles?" Qwen3-30B-A3B, pp 4, ep 8, 32 H100s:
 ** 62.48 GiB -> 92.62 GiB. Everything per token doubles: the bf16 logits of
 ** one chunk grow by 4096 * 151,936 * 2 = 1,244,659,712 bytes, a P2P
@@ -184,16 +198,9 @@ static void test_invalid_counts(void) {
 ** GiB; the sharded state does not move; fragmentation is 10% of the
 ** tensor delta. */
 static void test_compare(void) {
-  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  memest_plan_request *req = example_compare();
   memest_plan *plan;
-  set(req, "model", "qwen3-30b-a3b");
-  set(req, "gpu", "h100");
-  set(req, "pp_size", "4");
-  set(req, "ep_size", "8");
-  set(req, "cp_size", "1");
   set(req, "total_gpus", "32");
-  set(req, "micro_batch_size", "1");
-  set(req, "global_batch_size", "1024");
   set(req, "sequence_length", "4096,8192");
   plan = run(req);
   if (plan != NULL) {
@@ -344,16 +351,9 @@ static void test_run_errors(void) {
 
 /* Option lists in a compare: one variant per configuration. */
 static void test_option_variants(void) {
-  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  memest_plan_request *req = example_compare();
   memest_plan *plan;
-  set(req, "model", "qwen3-30b-a3b");
-  set(req, "gpu", "h100");
-  set(req, "pp_size", "4");
-  set(req, "ep_size", "8");
-  set(req, "cp_size", "1");
   set(req, "dp", "1");
-  set(req, "micro_batch_size", "1");
-  set(req, "global_batch_size", "1024");
   set(req, "sequence_length", "4096");
   set(req, "optimizer", "adamw,muon");
   plan = run(req);
