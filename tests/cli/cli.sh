@@ -4,19 +4,7 @@
 # Usage: tests/cli/cli.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: cli.sh path/to/memest}
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { :; }
-bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-expect_code() { # want, description, command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  [ "$got" -eq "$want" ] || bad "$what: exit $got, expected $want; stderr: $(head -c 300 "$tmp/err")"
-}
-has() { # file, text, description
-  grep -qF -- "$2" "$1" || bad "$3: missing '$2' in $(head -c 400 "$1")"
-}
+. "$(dirname "$0")/checks.sh"
 ARGS=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1
       --global-batch-size 1024 --sequence-length 4096 --gpu h100)
 

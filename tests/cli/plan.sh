@@ -5,18 +5,7 @@
 # Usage: tests/cli/plan.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: plan.sh path/to/memest}
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-expect_code() { # want, description, command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  [ "$got" -eq "$want" ] || bad "$what: exit $got, expected $want; stderr: $(head -c 300 "$tmp/err")"
-}
-has() { # file, text, description
-  grep -qF -- "$2" "$1" || bad "$3: missing '$2' in $(head -c 400 "$1")"
-}
+. "$(dirname "$0")/checks.sh"
 json() { # file, python expression over d -> printed value
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
 }
