@@ -7,6 +7,7 @@
 #ifndef MEMEST_FUZZ_COMMON_H
 #define MEMEST_FUZZ_COMMON_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,32 @@ static inline void fuzz_run(const char *config, size_t len, const memest_params 
     FUZZ_REQUIRE(r == NULL);
     fuzz_check_error(rc, &e);
   }
+}
+
+/* Records (fuzz_params, fuzz_plan): a selector byte, then a value up to
+** the next '\n'. Copies the value bytes (at most FUZZ_TEXT_MAX - 1) as a C
+** string; returns the bytes used, the separator included. */
+#define FUZZ_TEXT_MAX 1024
+
+static inline size_t fuzz_take_value(const uint8_t *data, size_t size, char *out) {
+  size_t n = 0;
+  while (n < size && data[n] != '\n' && n < FUZZ_TEXT_MAX - 1) {
+    out[n] = (char)data[n];
+    n++;
+  }
+  out[n] = '\0';
+  return n < size ? n + 1 : n;
+}
+
+/* A raw "name=value" record: splits text at its first '=' into *name and
+** *value; 0 when there is none. */
+static inline int fuzz_split_pair(char *text, const char **name, char **value) {
+  char *eq = strchr(text, '=');
+  if (eq == NULL) return 0;
+  *eq = '\0';
+  *name = text;
+  *value = eq + 1;
+  return 1;
 }
 
 #endif /* MEMEST_FUZZ_COMMON_H */

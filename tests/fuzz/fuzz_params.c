@@ -22,29 +22,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_TEXT_MAX 1024
-
-/* Copies the value bytes up to '\n' (or the end) as a C string. */
-static size_t take_value(const uint8_t *data, size_t size, char *out) {
-  size_t n = 0;
-  while (n < size && data[n] != '\n' && n < FUZZ_TEXT_MAX - 1) {
-    out[n] = (char)data[n];
-    n++;
-  }
-  out[n] = '\0';
-  return n < size ? n + 1 : n;   /* skip the separator */
-}
-
 static void apply(memest_params *p, int selector, char *value) {
   memest_error e;
   memest_code rc;
   const char *name;
   if (selector >= 0xF0) {
-    char *eq = strchr(value, '=');
-    if (eq == NULL) return;
-    *eq = '\0';
-    name = value;
-    value = eq + 1;
+    if (!fuzz_split_pair(value, &name, &value)) return;
   } else {
     memest_param_id id = (memest_param_id)((selector & 0x7F) % MEMEST_P_COUNT);
     const memest_param_info *pi = memest_param_describe(id);
@@ -75,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   while (at < size && records < 64) {
     int selector = data[at++];
-    at += take_value(data + at, size - at, value);
+    at += fuzz_take_value(data + at, size - at, value);
     apply(&p, selector, value);
     records++;
   }

@@ -22,21 +22,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_TEXT_MAX 1024
-
 static const char *const plan_names[] = {"dp", "nodes", "gpus_per_node", "vary", "top"};
 static const char *const plan_flags[] = {"--dp", "--nodes", "--gpus-per-node", "--vary", "--top"};
 #define PLAN_NAMES ((int)(sizeof plan_names / sizeof plan_names[0]))
-
-static size_t take_value(const uint8_t *data, size_t size, char *out) {
-  size_t n = 0;
-  while (n < size && data[n] != '\n' && n < FUZZ_TEXT_MAX - 1) {
-    out[n] = (char)data[n];
-    n++;
-  }
-  out[n] = '\0';
-  return n < size ? n + 1 : n;
-}
 
 static void req_set(memest_plan_request *req, const char *name, const char *value) {
   memest_error e;
@@ -47,11 +35,7 @@ static void req_set(memest_plan_request *req, const char *name, const char *valu
 static void apply(memest_plan_request *req, int selector, char *value) {
   const char *name;
   if (selector >= 0xF0) {
-    char *eq = strchr(value, '=');
-    if (eq == NULL) return;
-    *eq = '\0';
-    name = value;
-    value = eq + 1;
+    if (!fuzz_split_pair(value, &name, &value)) return;
   } else {
     int i = (selector & 0x7F) % (MEMEST_P_COUNT + PLAN_NAMES);
     if (i < MEMEST_P_COUNT) {
@@ -128,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   while (at < size && records < 48) {
     int selector = data[at++];
-    at += take_value(data + at, size - at, value);
+    at += fuzz_take_value(data + at, size - at, value);
     apply(&req, selector, value);
     records++;
   }
