@@ -4,7 +4,7 @@
 # Usage: tests/cli/cli.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: cli.sh path/to/memest}
-. "$(dirname "$0")/checks.sh"
+. "$(dirname "$0")/lib/checks.sh"
 ARGS=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1
       --global-batch-size 1024 --sequence-length 4096 --gpu h100)
 

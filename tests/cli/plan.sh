@@ -5,7 +5,7 @@
 # Usage: tests/cli/plan.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: plan.sh path/to/memest}
-. "$(dirname "$0")/checks.sh"
+. "$(dirname "$0")/lib/checks.sh"
 json() { # file, python expression over d -> printed value
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
 }
