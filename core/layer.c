@@ -373,6 +373,18 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
   record_clear(b, mH);
 }
 
+/* Both dense MLPs end alike: the attention half's backward, then x2, the
+** MLP output and their grads freed. */
+static void dense_layer_backward_end(prog_builder *b, const layer_plan *pl, int64_t s1,
+                                     int64_t mH, int64_t pgrad) {
+  stage1_backward(b, pl, s1, mH, pgrad);
+  release(b, ST_B1, C_ACT, mH, "x2 freed");
+  release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
+  release(b, ST_BCLR, C_ACT, mH, "MLP output freed");
+  release(b, ST_BCLR, C_LAYER_T, mH, "MLP output grad freed");
+  record_clear(b, mH);
+}
+
 static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo, int64_t mH,
                         int64_t pgrad) {
   const run_dims *d = &lo->d;
@@ -397,12 +409,7 @@ static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo,
   b3_both(b, EVK_DELTA, C_LAYER_T, -mH, "input grads summed");
   b3_both(b, EVK_DELTA, C_ACT, -act, "act freed");
   b3_both(b, EVK_DELTA, C_LAYER_T, -gu, "grad_g, grad_u freed");
-  stage1_backward(b, pl, s1, mH, pgrad);
-  release(b, ST_B1, C_ACT, mH, "x2 freed");
-  release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
-  release(b, ST_BCLR, C_ACT, mH, "MLP output freed");
-  release(b, ST_BCLR, C_LAYER_T, mH, "MLP output grad freed");
-  record_clear(b, mH);
+  dense_layer_backward_end(b, pl, s1, mH, pgrad);
 }
 
 /* FP8 (spec §4.4, §4.8): the dense MLP's eager FP8Linears use the cached
@@ -451,12 +458,7 @@ static void dense_layer_fp8(prog_builder *b, const layer_plan *pl, const layout 
   b3_both(b, EVK_DELTA, C_LAYER_T, -mH, "input grads summed");
   b3_both(b, EVK_DELTA, C_ACT, -ck_add(o, xt, at), "FP8 input copies freed");
   b3_both(b, EVK_DELTA, C_LAYER_T, -gu, "grad_g, grad_u freed");
-  stage1_backward(b, pl, s1, mH, pgrad);
-  release(b, ST_B1, C_ACT, mH, "x2 freed");
-  release(b, ST_B1, C_LAYER_T, mH, "x2 grad freed");
-  release(b, ST_BCLR, C_ACT, mH, "MLP output freed");
-  release(b, ST_BCLR, C_LAYER_T, mH, "MLP output grad freed");
-  record_clear(b, mH);
+  dense_layer_backward_end(b, pl, s1, mH, pgrad);
 }
 
 /* Copies the builder's stage arrays into one allocation owned by lp. */
