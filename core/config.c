@@ -6,26 +6,12 @@
 */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 
 extern MEMEST_HIDDEN const arch_ops *const arch_table[];
-
-/* Line and column (1-based) of offset `pos` in text. */
-static void text_position(const char *text, size_t pos, int *line, int *col) {
-  size_t i;
-  *line = 1;
-  *col = 1;
-  for (i = 0; i < pos; i++) {
-    if (text[i] == '\n') {
-      (*line)++;
-      *col = 1;
-    } else {
-      (*col)++;
-    }
-  }
-}
 
 /* Rejects nesting deeper than MEMEST_MAX_JSON_DEPTH before cJSON recurses. */
 static memest_code check_depth(const char *text, size_t len, memest_error *err) {
@@ -46,7 +32,7 @@ static memest_code check_depth(const char *text, size_t len, memest_error *err) 
                                  "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; "
                                  "a model config.json is a flat object",
                                  MEMEST_MAX_JSON_DEPTH);
-        text_position(text, i, &err->line, &err->column);
+        cfg_text_position(text, i, &err->line, &err->column);
         return rc;
       }
     } else if (c == '}' || c == ']') {
@@ -235,8 +221,47 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   return mc->arch->read(keys, mc, err);
 }
 
+/* A JSON syntax error at `end` (where cJSON stopped), with its position. */
+static memest_code json_error_at(const char *text, size_t len, const char *end, const char *what,
+                                 const char *fix, memest_error *err) {
+  size_t pos = end != NULL && end >= text ? (size_t)(end - text) : 0;
+  int line, col;
+  memest_code rc;
+  if (pos > len) pos = len;
+  cfg_text_position(text, pos, &line, &col);
+  rc = err_set(err, MEMEST_E_JSON, "config",
+               "the config is not valid JSON: %s line %d, column %d; %s", what, line, col, fix);
+  if (err != NULL) {
+    err->line = line;
+    err->column = col;
+  }
+  return rc;
+}
+
+/* The parsed document: nothing after it, an object, duplicates resolved. */
+static memest_code cfg_read_root(const char *text, size_t len, const char *end, cJSON *root,
+                                 model_config *mc, memest_error *err) {
+  memest_code rc;
+  if (end != NULL) {
+    const char *q = end;
+    while ((size_t)(q - text) < len && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) q++;
+    if ((size_t)(q - text) < len) {
+      return json_error_at(text, len, q, "unexpected text after the object at",
+                           "remove it, or check for a missing bracket before it", err);
+    }
+  }
+  if (!cJSON_IsObject(root)) {
+    return err_set(err, MEMEST_E_CONFIG, "config",
+                   "the config must be a JSON object (a model config.json), got %s",
+                   type_name(root));
+  }
+  if ((rc = cfg_text_resolve(root, mc, err))) return rc;
+  return cfg_dispatch(root, mc, err);
+}
+
 memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
   const char *end = NULL;
+  char *copy = NULL;
   cJSON *root;
   memest_code rc;
   memset(mc, 0, sizeof *mc);
@@ -249,50 +274,18 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
                    "config.json is a few kilobytes",
                    (unsigned long long)len, MEMEST_MAX_CONFIG_BYTES);
   }
-  if ((rc = check_depth(text, len, err))) return rc;
-  root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-  if (root == NULL) {
-    size_t pos = end != NULL && end >= text ? (size_t)(end - text) : 0;
-    int line, col;
-    if (pos > len) pos = len;
-    text_position(text, pos, &line, &col);
-    rc = err_set(err, MEMEST_E_JSON, "config",
-                 "the config is not valid JSON: error near line %d, column %d; check for a "
-                 "missing comma, quote or bracket there",
-                 line, col);
-    if (err != NULL) {
-      err->line = line;
-      err->column = col;
-    }
-    return rc;
-  }
-  if (end != NULL) {
-    const char *q = end;
-    while ((size_t)(q - text) < len && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) q++;
-    if ((size_t)(q - text) < len && *q != '\0') {
-      int line, col;
-      text_position(text, (size_t)(q - text), &line, &col);
+  if ((rc = cfg_text_prepare(text, len, &copy, err))) return rc;
+  if ((rc = check_depth(copy, len, err)) == MEMEST_OK) {
+    root = cJSON_ParseWithLengthOpts(copy, len, &end, 0);
+    if (root == NULL) {
+      rc = json_error_at(copy, len, end, "error near", "check for a missing comma, quote or "
+                         "bracket there", err);
+    } else {
+      rc = cfg_read_root(copy, len, end, root, mc, err);
       cJSON_Delete(root);
-      rc = err_set(err, MEMEST_E_JSON, "config",
-                   "the config is not valid JSON: unexpected text after the object at line %d, "
-                   "column %d",
-                   line, col);
-      if (err != NULL) {
-        err->line = line;
-        err->column = col;
-      }
-      return rc;
     }
   }
-  if (!cJSON_IsObject(root)) {
-    rc = err_set(err, MEMEST_E_CONFIG, "config",
-                 "the config must be a JSON object (a model config.json), got %s",
-                 type_name(root));
-    cJSON_Delete(root);
-    return rc;
-  }
-  rc = cfg_dispatch(root, mc, err);
-  cJSON_Delete(root);
+  free(copy);
   return rc;
 }
 
