@@ -9,8 +9,8 @@
 // Usage: node scripts/serve.mjs [dir]
 // As a module: startServer({dir, port}) → {url, port, close()}.
 import { createServer } from 'node:http';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -30,18 +30,33 @@ const TYPES = {
   '.md': 'text/markdown; charset=utf-8',
 };
 
-/** The file under `dir` for a request path, or null when it escapes `dir`. */
-function resolve(dir, urlPath) {
+/**
+ * The request path as a path inside the served folder ('' for the folder
+ * itself, 'a/b.js'), or null when it is malformed or escapes the folder.
+ */
+function requestPath(urlPath) {
   let p;
   try {
     p = decodeURIComponent(urlPath.split('?')[0]);
   } catch {
     return null;
   }
-  if (p.includes('\0')) return null;
-  if (p.endsWith('/')) p += 'index.html';
-  const file = path.resolve(dir, `.${path.posix.normalize(p)}`);
-  return file === dir || file.startsWith(dir + path.sep) ? file : null;
+  if (p.includes('\0') || p.includes('\\')) return null;
+  const parts = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') return null;
+    parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+// Non-blocking, so that a FIFO in the folder is refused instead of waited on.
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** Whether the real path `file` lies inside the real folder `root`. */
+function inside(root, file) {
+  return file === root || file.startsWith(root + path.sep);
 }
 
 /** The policy in `dir`/index.html's CSP meta tag, or null. */
@@ -62,28 +77,55 @@ function handler(dir, policy) {
       res.end(text);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
-    const file = resolve(dir, req.url ?? '/');
-    if (!file) return send(400, 'bad path\n');
-    let info;
+    const rel = requestPath(req.url ?? '/');
+    if (rel === null) return send(400, 'bad path\n');
+    const wantsDir = (req.url ?? '/').split('?')[0].endsWith('/');
+    let file;
     try {
-      info = await stat(file);
+      // Symbolic links are followed only while they stay inside the folder.
+      file = await realpath(path.join(dir, rel));
     } catch {
       return send(404, 'not found\n');
     }
-    if (info.isDirectory()) {
-      res.writeHead(301, { Location: `${req.url.split('?')[0]}/` });
-      return res.end();
+    if (!inside(dir, file)) return send(404, 'not found\n');
+    let fh;
+    try {
+      let info = await (fh = await open(file, READ_FLAGS)).stat();
+      if (info.isDirectory()) {
+        await fh.close();
+        fh = undefined;
+        if (!wantsDir) {
+          // Built from the checked path, never from the raw request: a
+          // request for //host/.. must not redirect off the site.
+          const to = `/${rel.split('/').filter(Boolean).map(encodeURIComponent).join('/')}/`;
+          res.writeHead(301, { Location: to.replace(/^\/+/, '/') });
+          return res.end();
+        }
+        file = await realpath(path.join(file, 'index.html'));
+        if (!inside(dir, file)) return send(404, 'not found\n');
+        fh = await open(file, READ_FLAGS);
+        info = await fh.stat();
+      }
+      if (!info.isFile()) {
+        await fh.close();
+        return send(404, 'not found\n');
+      }
+      const body = req.method === 'HEAD' ? Buffer.alloc(0) : await fh.readFile();
+      await fh.close();
+      const headers = {
+        'Content-Type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'Content-Length': req.method === 'HEAD' ? info.size : body.length,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      };
+      if (policy) headers['Content-Security-Policy'] = policy;
+      res.writeHead(200, headers);
+      return res.end(body);
+    } catch (e) {
+      await fh?.close().catch(() => {});
+      if (res.headersSent) return res.destroy();
+      return send(e?.code === 'ENOENT' ? 404 : 500, e?.code === 'ENOENT' ? 'not found\n' : 'read error\n');
     }
-    const headers = {
-      'Content-Type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': info.size,
-      'Cache-Control': 'no-cache',
-      'X-Content-Type-Options': 'nosniff',
-    };
-    if (policy) headers['Content-Security-Policy'] = policy;
-    res.writeHead(200, headers);
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(file).pipe(res);
   };
 }
 
@@ -102,7 +144,7 @@ function listen(server, port) {
  * 8000; 0 = any free port), falling back to a free port when it is taken.
  */
 export async function startServer({ dir = path.join(ROOT, 'public'), port } = {}) {
-  const root = path.resolve(dir);
+  const root = await realpath(path.resolve(dir));
   const server = createServer(handler(root, await pagePolicy(root)));
   const wanted = port ?? Number(process.env.PORT || 8000);
   let actual;

@@ -180,12 +180,13 @@ static memest_code wa_set_plan(void *target, const char *flag,
 /* Parses `json` as an object, or fills err. The caller deletes it. */
 static cJSON *wa_parse_object(const char *json, const char *what,
                               memest_error *err) {
-  char msg[160];
-  cJSON *root = json ? cJSON_Parse(json) : cJSON_CreateObject();
+  char msg[200];
+  /* require_null_terminated: text after the object is an error, not ignored */
+  cJSON *root = json ? cJSON_ParseWithOpts(json, NULL, 1) : cJSON_CreateObject();
   if (root && cJSON_IsObject(root)) return root;
   cJSON_Delete(root);
   snprintf(msg, sizeof msg,
-           "the %s must be a JSON object of name: value pairs", what);
+           "the %s must be one JSON object of name: value pairs, with nothing after it", what);
   wa_fail(err, MEMEST_E_JSON, "", msg);
   return NULL;
 }

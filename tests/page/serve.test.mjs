@@ -2,7 +2,8 @@
 // header, the port fallback. node --test tests/page/serve.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'node:http';
@@ -17,6 +18,11 @@ before(async () => {
   writeFileSync(path.join(dir, 'a.js'), 'export {};');
   writeFileSync(path.join(dir, 'm.wasm'), Buffer.from([0, 97, 115, 109]));
   writeFileSync(path.join(dir, 's.css'), 'p{}');
+  mkdirSync(path.join(dir, 'sub'));
+  writeFileSync(path.join(dir, 'sub', 'index.html'), '<p>sub</p>');
+  symlinkSync('/etc/passwd', path.join(dir, 'passwd'));
+  symlinkSync(path.join(dir, 'a.js'), path.join(dir, 'inside.js'));
+  execFileSync('mkfifo', [path.join(dir, 'pipe.js')]);
   server = await startServer({ dir, port: 0 });
 });
 after(async () => {
@@ -66,4 +72,48 @@ test('falls back to a free port when the one asked for is taken', async () => {
   } finally {
     await other.close();
   }
+});
+
+test('redirects a folder to itself with a slash, never off the site', async () => {
+  const sub = await get('/sub');
+  assert.equal(sub.status, 301);
+  assert.equal(sub.headers.location, '/sub/');
+  assert.equal((await get('/sub/')).body, '<p>sub</p>');
+  for (const p of ['//evil.example/..%2f.', '//evil.example/%2e%2e/', '/\\evil.example/..%2f.', '//evil.example/../sub']) {
+    const r = await get(p);
+    assert.ok(!r.headers.location || /^\/(?![\/\\])/.test(r.headers.location), `${p}: Location ${r.headers.location}`);
+  }
+});
+
+test('follows symbolic links only while they stay inside its folder', async () => {
+  const out = await get('/passwd');
+  assert.equal(out.status, 404);
+  assert.doesNotMatch(out.body, /root:/);
+  const inside = await get('/inside.js');
+  assert.equal(inside.status, 200);
+  assert.equal(inside.body, 'export {};');
+});
+
+test('refuses a FIFO at once instead of waiting on it', async () => {
+  const r = await get('/pipe.js');
+  assert.equal(r.status, 404);
+});
+
+test('a read error answers 500 and the server keeps serving', async () => {
+  // /proc/self/mem is a regular file whose read at offset 0 fails with EIO.
+  const proc = await startServer({ dir: '/proc/self', port: 0 });
+  try {
+    const r = await new Promise((ok, fail) => {
+      const req = request({ host: '127.0.0.1', port: proc.port, path: '/mem' }, (res) => {
+        res.resume();
+        res.on('end', () => ok(res.statusCode));
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    assert.equal(r, 500);
+  } finally {
+    await proc.close();
+  }
+  assert.equal((await get('/a.js')).status, 200);
 });
