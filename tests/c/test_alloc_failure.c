@@ -1,0 +1,166 @@
+/*
+** test_alloc_failure.c — every allocation an estimate, a plan and a config
+** parse make can fail. The test links with --wrap for malloc, calloc,
+** realloc and free (the library's own calls) and routes cJSON's through
+** cJSON_InitHooks, counts the calls of one run, then reruns it failing the
+** n-th call for every n: each run must end in MEMEST_E_NOMEM (or succeed,
+** where the failed allocation had a fallback) and leave no block behind.
+** Under scripts/sanitize.sh the same runs are also checked by ASan.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+
+/* The test's own bookkeeping: calls counted, the call to fail, live blocks. */
+static long alloc_calls, fail_at, live_blocks;
+
+static int fail_now(void) {
+  alloc_calls++;
+  return fail_at > 0 && alloc_calls == fail_at;
+}
+
+void *__wrap_malloc(size_t n) {
+  void *p;
+  if (fail_now()) return NULL;
+  p = __real_malloc(n);
+  if (p != NULL) live_blocks++;
+  return p;
+}
+
+void *__wrap_calloc(size_t n, size_t size) {
+  void *p;
+  if (fail_now()) return NULL;
+  p = __real_calloc(n, size);
+  if (p != NULL) live_blocks++;
+  return p;
+}
+
+void *__wrap_realloc(void *old, size_t n) {
+  void *p;
+  if (fail_now()) return NULL;
+  p = __real_realloc(old, n);
+  if (p != NULL && old == NULL) live_blocks++;
+  return p;
+}
+
+void __wrap_free(void *p) {
+  if (p != NULL) live_blocks--;
+  __real_free(p);
+}
+
+static void *json_malloc(size_t n) { return __wrap_malloc(n); }
+static void json_free(void *p) { __wrap_free(p); }
+
+typedef memest_code (*scenario)(void);
+
+static memest_code run_estimate(void) {
+  memest_params p;
+  memest_result *r = NULL;
+  memest_error err;
+  memest_code rc;
+  char *json = NULL, *text = NULL;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  if (memest_params_set(&p, "timeline", "true", &err) != MEMEST_OK) return MEMEST_E_VALUE;
+  rc = memest_estimate(NULL, 0, &p, &r, &err);
+  if (rc == MEMEST_OK) {
+    json = memest_result_json(r);
+    text = memest_result_text(r);
+    if (json == NULL || text == NULL) rc = MEMEST_E_NOMEM;
+  }
+  memest_free(json);
+  memest_free(text);
+  memest_result_free(r);
+  return rc;
+}
+
+static memest_code run_config(void) {
+  size_t len = 0;
+  char *cfg = check_read_file("presets/deepseek-v3.json", &len);
+  memest_params p;
+  memest_error err;
+  int problems;
+  if (cfg == NULL) return MEMEST_E_NOMEM;
+  check_params(&p, "config.json", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  problems = memest_validate(cfg, len, &p, &err, 1);
+  free(cfg);
+  return problems < 0 ? err.code : problems > 0 && err.code == MEMEST_E_NOMEM ? MEMEST_E_NOMEM
+                                                                               : MEMEST_OK;
+}
+
+static memest_code run_plan(void) {
+  memest_plan_request req;
+  memest_plan *plan = NULL;
+  memest_error err;
+  memest_code rc;
+  char *json = NULL, *text = NULL;
+  static const char *const set[][2] = {
+      {"model", "qwen3-30b-a3b"}, {"gpu", "h100"},          {"total_gpus", "16"},
+      {"global_batch_size", "256"}, {"sequence_length", "2048"},
+  };
+  size_t i;
+  memest_plan_request_init(&req, MEMEST_PLAN_LAYOUTS);
+  for (i = 0; i < sizeof set / sizeof set[0]; i++) {
+    if (memest_plan_request_set(&req, set[i][0], set[i][1], &err) != MEMEST_OK) return err.code;
+  }
+  rc = memest_plan_run(NULL, 0, &req, &plan, &err);
+  if (rc == MEMEST_OK) {
+    json = memest_plan_json(plan);
+    text = memest_plan_text(plan);
+    if (json == NULL || text == NULL) rc = MEMEST_E_NOMEM;
+  }
+  memest_free(json);
+  memest_free(text);
+  memest_plan_free(plan);
+  return rc;
+}
+
+/* Fails each allocation of `run` in turn; returns the calls of a full run. */
+static long fail_each(const char *name, scenario run) {
+  long total, n, nomem = 0, fallbacks = 0;
+  alloc_calls = 0;
+  fail_at = 0;
+  live_blocks = 0;
+  CHECK_I64(run(), MEMEST_OK);
+  CHECK_I64(live_blocks, 0);
+  total = alloc_calls;
+  for (n = 1; n <= total; n++) {
+    memest_code rc;
+    alloc_calls = 0;
+    fail_at = n;
+    live_blocks = 0;
+    rc = run();
+    fail_at = 0;
+    if (rc == MEMEST_E_NOMEM) nomem++;
+    else if (rc == MEMEST_OK) fallbacks++;
+    else fprintf(stderr, "%s: failing allocation %ld of %ld gave %s\n", name, n, total,
+                 memest_code_name(rc));
+    if (live_blocks != 0) {
+      fprintf(stderr, "%s: failing allocation %ld of %ld left %ld blocks\n", name, n, total,
+              live_blocks);
+    }
+    CHECK(rc == MEMEST_E_NOMEM || rc == MEMEST_OK);
+    CHECK_I64(live_blocks, 0);
+  }
+  printf("%s: %ld allocations, each failed in turn: %ld MEMEST_E_NOMEM, %ld recovered\n", name,
+         total, nomem, fallbacks);
+  CHECK(nomem > 0);
+  return total;
+}
+
+int main(void) {
+  cJSON_Hooks hooks = {json_malloc, json_free};
+  cJSON_InitHooks(&hooks);
+  fail_each("config parse", run_config);
+  fail_each("estimate", run_estimate);
+  fail_each("plan", run_plan);
+  return check_done("test_alloc_failure");
+}
