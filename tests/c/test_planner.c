@@ -390,6 +390,24 @@ static void test_run_errors(void) {
   CHECK_HAS(err.message, "MEMEST_MAX_PLAN_ROWS");
   CHECK(memest_plan_row_params(NULL, 0, NULL, &err) == MEMEST_E_VALUE);
   free(req);
+  /* pp 2 x 2^20 micro-batches at 17 sequence lengths: 17 x 2^21 > 2^25
+  ** rank micro-batches, refused when begun, before any estimate. */
+  req = h100_16("1048576", "1024,2048,3072,4096,5120,6144,7168,8192,9216,10240,11264,12288,"
+                           "13312,14336,15360,16384,17408");
+  set(req, "total_gpus", "2");
+  set(req, "pp_size", "2");
+  set(req, "ep_size", "1");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_E_LIMIT);
+  CHECK_HAS(err.message, "more than MEMEST_MAX_PLAN_WORK = 33554432 pipeline-rank micro-batches");
+  CHECK(plan == NULL);
+  set(req, "sequence_length", "1024,2048,3072,4096,5120,6144,7168,8192,9216,10240,11264,12288,"
+                              "13312,14336,15360,16384");
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_OK);   /* 16 x 2^21: at it */
+  CHECK_I64(memest_plan_row_count(plan), 16);
+  memest_plan_free(plan);
+  free(req);
 }
 
 /* Option lists in a compare: one variant per configuration. */
