@@ -144,14 +144,15 @@ static int by_saving(const void *a, const void *b) {
   return strcmp(x->knob, y->knob);
 }
 
-void advice_build(memest_result *r) {
+memest_code advice_build(memest_result *r, memest_error *err) {
   candidate c[8];
   memest_result *alt;
   int n, i;
   memest_error e;
+  memest_code rc;
   r->n_sugg = 0;
   alt = malloc(sizeof *alt);
-  if (alt == NULL) return;
+  if (alt == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the suggestions");
   n = candidates(r, c, 8);
   for (i = 0; i < n; i++) {
     suggestion *s;
@@ -159,7 +160,13 @@ void advice_build(memest_result *r) {
     c[i].p.detail = 0;
     c[i].p.pp_rank = -1;
     if (!valid(r, &c[i].p)) continue;
-    if (est_run(&r->mc, &c[i].p, alt, 0, &e) != MEMEST_OK) continue;
+    rc = est_run(&r->mc, &c[i].p, alt, 0, &e);
+    if (rc == MEMEST_E_NOMEM) {   /* an alternative that does not run is no advice; memory is */
+      free(alt);
+      if (err != NULL) *err = e;
+      return rc;
+    }
+    if (rc != MEMEST_OK) continue;
     if (alt->peak < r->peak && r->n_sugg < (int)(sizeof r->sugg / sizeof r->sugg[0])) {
       s = &r->sugg[r->n_sugg++];
       snprintf(s->knob, sizeof s->knob, "%s", c[i].knob);
@@ -175,4 +182,5 @@ void advice_build(memest_result *r) {
   }
   free(alt);
   qsort(r->sugg, (size_t)r->n_sugg, sizeof r->sugg[0], by_saving);
+  return MEMEST_OK;
 }

@@ -1,6 +1,6 @@
 /*
-** config.c — reading a HuggingFace config.json: bounded JSON parsing with
-** line/column errors, the typed key readers the architecture files use,
+** config.c — reading a HuggingFace config.json: its text checked
+** (config_text.c) and parsed, the typed key readers the architecture files use,
 ** and the choice of architecture from model_type. It knows no family's
 ** keys beyond the four every decoder has.
 */
@@ -12,35 +12,6 @@
 #include "model.h"
 
 extern MEMEST_HIDDEN const arch_ops *const arch_table[];
-
-/* Rejects nesting deeper than MEMEST_MAX_JSON_DEPTH before cJSON recurses. */
-static memest_code check_depth(const char *text, size_t len, memest_error *err) {
-  size_t i;
-  int depth = 0, in_str = 0, esc = 0;
-  for (i = 0; i < len; i++) {
-    char c = text[i];
-    if (in_str) {
-      if (esc) esc = 0;
-      else if (c == '\\') esc = 1;
-      else if (c == '"') in_str = 0;
-      continue;
-    }
-    if (c == '"') in_str = 1;
-    else if (c == '{' || c == '[') {
-      if (++depth > MEMEST_MAX_JSON_DEPTH) {
-        memest_code rc = err_set(err, MEMEST_E_LIMIT, "config",
-                                 "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; "
-                                 "a model config.json is a flat object",
-                                 MEMEST_MAX_JSON_DEPTH);
-        cfg_text_position(text, i, &err->line, &err->column);
-        return rc;
-      }
-    } else if (c == '}' || c == ']') {
-      depth--;
-    }
-  }
-  return MEMEST_OK;
-}
 
 static const char *type_name(const cJSON *v) {
   if (cJSON_IsString(v)) return "a string";
@@ -221,35 +192,9 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   return mc->arch->read(keys, mc, err);
 }
 
-/* A JSON syntax error at `end` (where cJSON stopped), with its position. */
-static memest_code json_error_at(const char *text, size_t len, const char *end, const char *what,
-                                 const char *fix, memest_error *err) {
-  size_t pos = end != NULL && end >= text ? (size_t)(end - text) : 0;
-  int line, col;
+/* The parsed document: an object, duplicates resolved. */
+static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if (pos > len) pos = len;
-  cfg_text_position(text, pos, &line, &col);
-  rc = err_set(err, MEMEST_E_JSON, "config",
-               "the config is not valid JSON: %s line %d, column %d; %s", what, line, col, fix);
-  if (err != NULL) {
-    err->line = line;
-    err->column = col;
-  }
-  return rc;
-}
-
-/* The parsed document: nothing after it, an object, duplicates resolved. */
-static memest_code cfg_read_root(const char *text, size_t len, const char *end, cJSON *root,
-                                 model_config *mc, memest_error *err) {
-  memest_code rc;
-  if (end != NULL) {
-    const char *q = end;
-    while ((size_t)(q - text) < len && (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t')) q++;
-    if ((size_t)(q - text) < len) {
-      return json_error_at(text, len, q, "unexpected text after the object at",
-                           "remove it, or check for a missing bracket before it", err);
-    }
-  }
   if (!cJSON_IsObject(root)) {
     return err_set(err, MEMEST_E_CONFIG, "config",
                    "the config must be a JSON object (a model config.json), got %s",
@@ -260,7 +205,6 @@ static memest_code cfg_read_root(const char *text, size_t len, const char *end, 
 }
 
 memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
-  const char *end = NULL;
   char *copy = NULL;
   cJSON *root;
   memest_code rc;
@@ -275,15 +219,14 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
                    (unsigned long long)len, MEMEST_MAX_CONFIG_BYTES);
   }
   if ((rc = cfg_text_prepare(text, len, &copy, err))) return rc;
-  if ((rc = check_depth(copy, len, err)) == MEMEST_OK) {
-    root = cJSON_ParseWithLengthOpts(copy, len, &end, 0);
-    if (root == NULL) {
-      rc = json_error_at(copy, len, end, "error near", "check for a missing comma, quote or "
-                         "bracket there", err);
-    } else {
-      rc = cfg_read_root(copy, len, end, root, mc, err);
-      cJSON_Delete(root);
-    }
+  /* The text passed the syntax check, so cJSON can fail only for memory. */
+  root = cJSON_ParseWithLength(copy, len);
+  if (root == NULL) {
+    rc = err_set(err, MEMEST_E_NOMEM, "config", "out of memory parsing a %llu-byte config",
+                 (unsigned long long)len);
+  } else {
+    rc = cfg_read_root(root, mc, err);
+    cJSON_Delete(root);
   }
   free(copy);
   return rc;

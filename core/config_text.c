@@ -190,11 +190,302 @@ static size_t scan_string(char *t, size_t len, size_t i, memest_error *err, meme
   return i;
 }
 
+/* {======================================================================
+** The syntax check: the grammar Python's json accepts, one pass with a
+** stack of open brackets bounded by MEMEST_MAX_JSON_DEPTH, so that a text
+** it accepts can fail in cJSON only for want of memory.
+** ======================================================================= */
+
+/* What the next token may be. */
+typedef enum want {
+  WANT_VALUE,          /* a value (the document, after ':' or after ',' in an array) */
+  WANT_VALUE_OR_CLOSE, /* just after '[' */
+  WANT_KEY,            /* after ',' in an object */
+  WANT_KEY_OR_CLOSE,   /* just after '{' */
+  WANT_COLON,          /* after a property name */
+  WANT_COMMA_OR_CLOSE, /* after a value inside an object or array */
+  WANT_END             /* after the document's value: only whitespace */
+} want;
+
+typedef struct syntax {
+  char *t;
+  size_t len;
+  want next;
+  int depth;
+  char open[MEMEST_MAX_JSON_DEPTH]; /* '{' or '[' for each open level */
+  memest_error *err;
+} syntax;
+
+static int is_number_start(unsigned char c) {
+  return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9');
+}
+
+/* The next non-space character's token, quoted for a message. */
+static void token_text(const syntax *sx, size_t i, char *out, size_t size) {
+  size_t n = 0;
+  if (i >= sx->len) {
+    snprintf(out, size, "the end of the text");
+    return;
+  }
+  if (sx->t[i] == '"') {   /* a string: up to its closing quote */
+    for (n = 1; i + n < sx->len && n < 20 && sx->t[i + n] != '"'; n++) {}
+    if (i + n < sx->len && sx->t[i + n] == '"') n++;
+  } else {
+    while (i + n < sx->len && n < 20 && (unsigned char)sx->t[i + n] > ' ' &&
+           (n == 0 || strchr(",:{}[]\"", sx->t[i + n]) == NULL)) {
+      n++;
+    }
+  }
+  if (n == 0) n = 1;
+  snprintf(out, size, "'%.*s'", (int)n, sx->t + i);
+}
+
+/* A token that does not fit where it stands: what was expected, what was
+** found, and how to fix it. */
+static memest_code misplaced(const syntax *sx, size_t i) {
+  char found[40], what[160];
+  const char *expect, *fix;
+  int in_object = sx->depth > 0 && sx->open[sx->depth - 1] == '{';
+  unsigned char c = i < sx->len ? (unsigned char)sx->t[i] : 0;
+  token_text(sx, i, found, sizeof found);
+  switch (sx->next) {
+  case WANT_KEY:
+    if (c == '}') {
+      return text_error(sx->err, sx->t, i, "a trailing comma before '}'",
+                        "Python's json refuses it: remove the last comma");
+    }
+    /* fall through */
+  case WANT_KEY_OR_CLOSE:
+    expect = sx->next == WANT_KEY ? "expecting a property name in double quotes"
+                                  : "expecting a property name in double quotes or '}'";
+    fix = c == '\'' ? "JSON strings take double quotes, not single ones"
+                    : "write each key in double quotes, as in \"hidden_size\": 2048";
+    break;
+  case WANT_COLON:
+    expect = "expecting ':' after the property name";
+    fix = "write each member as \"key\": value";
+    break;
+  case WANT_COMMA_OR_CLOSE:
+    expect = in_object ? "expecting ',' or '}'" : "expecting ',' or ']'";
+    fix = c == '/' ? "JSON has no comments: remove it"
+          : i >= sx->len ? "the text ends early: check that it was saved whole"
+                         : "check for a missing comma, quote or bracket before it";
+    break;
+  case WANT_VALUE:
+    if (c == ']' && sx->depth > 0 && sx->open[sx->depth - 1] == '[') {
+      return text_error(sx->err, sx->t, i, "a trailing comma before ']'",
+                        "Python's json refuses it: remove the last comma");
+    }
+    /* fall through */
+  default:
+    expect = "expecting a value";
+    fix = c == '\'' ? "JSON strings take double quotes, not single ones"
+                    : i >= sx->len ? "the text ends early: check that it was saved whole"
+                                   : "a value is a number, a string in double quotes, true, "
+                                     "false, null, NaN, Infinity, an object or an array";
+    break;
+  }
+  snprintf(what, sizeof what, "%s, found %s", expect, found);
+  return text_error(sx->err, sx->t, i, what, fix);
+}
+
+/* After a complete value (a scalar, or a closing bracket). */
+static void value_done(syntax *sx) {
+  sx->next = sx->depth == 0 ? WANT_END : WANT_COMMA_OR_CLOSE;
+}
+
+static int wants_value(const syntax *sx) {
+  return sx->next == WANT_VALUE || sx->next == WANT_VALUE_OR_CLOSE;
+}
+
+/* A string starting at its opening quote at i: its escapes checked (and
+** lone surrogates rewritten by scan_string). Returns the index after it. */
+static size_t string_token(syntax *sx, size_t i, memest_code *rc) {
+  size_t q = i, k;
+  size_t end = scan_string(sx->t, sx->len, i + 1, sx->err, rc);
+  if (*rc != MEMEST_OK) return sx->len;
+  if (end >= sx->len) {
+    *rc = text_error(sx->err, sx->t, q, "a string that is never closed",
+                     "add the closing double quote");
+    return sx->len;
+  }
+  for (k = q + 1; k < end; k++) {
+    unsigned u;
+    unsigned char e;
+    char what[48];
+    if (sx->t[k] != '\\') continue;
+    k++;
+    if (sx->t[k] != '\0' && strchr("\"\\/bfnrt", sx->t[k]) != NULL) continue;
+    if (sx->t[k] == 'u' && hex4(sx->t + k + 1, end - k - 1, &u)) {
+      k += 4;
+      continue;
+    }
+    e = (unsigned char)sx->t[k];
+    if (e == 'u') snprintf(what, sizeof what, "an invalid \\uXXXX escape");
+    else if (e > ' ' && e < 0x7F) snprintf(what, sizeof what, "an invalid escape '\\%c'", e);
+    else snprintf(what, sizeof what, "an invalid escape");
+    *rc = text_error(sx->err, sx->t, k - 1, what,
+                     "the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\u with four hex "
+                     "digits");
+    return sx->len;
+  }
+  return end + 1;
+}
+
+/* A literal or number in value position at i; returns the index after it,
+** or 0 with *rc set. NaN and the infinities are rewritten as marks. */
+static size_t scalar_token(syntax *sx, size_t i, memest_code *rc) {
+  static const char *const words[] = {"true", "false", "null"};
+  char *t = sx->t + i;
+  size_t left = sx->len - i, run, n, w;
+  for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+    size_t wl = strlen(words[w]);
+    if (left >= wl && memcmp(t, words[w], wl) == 0) return i + wl;
+  }
+  if (left >= 3 && memcmp(t, "NaN", 3) == 0) {
+    t[0] = '"';
+    t[1] = MARK_NAN;
+    t[2] = '"';
+    return i + 3;
+  }
+  if (left >= 8 && memcmp(t, "Infinity", 8) == 0) {
+    memcpy(t, "\"\x02\"     ", 8);
+    return i + 8;
+  }
+  if (left >= 9 && memcmp(t, "-Infinity", 9) == 0) {
+    memcpy(t, "\"\x03\"      ", 9);
+    return i + 9;
+  }
+  if (!is_number_start((unsigned char)t[0])) {
+    *rc = misplaced(sx, i);
+    return 0;
+  }
+  n = number_length(t, left, &run);
+  if (n == 0) {
+    char what[96];
+    snprintf(what, sizeof what, "the number '%.*s'", run > 40 ? 40 : (int)run, t);
+    *rc = text_error(sx->err, sx->t, i, what,
+                     "JSON numbers have no leading '+' or zeros and need digits on both sides "
+                     "of the point; write it as a plain decimal such as 0.5 or 1e-6");
+    return 0;
+  }
+  return i + n;
+}
+
+/* A byte that no JSON token can start with, named; MEMEST_OK otherwise. */
+static memest_code stray_byte(syntax *sx, size_t i) {
+  unsigned char c = (unsigned char)sx->t[i];
+  if (c == 0) return text_error(sx->err, sx->t, i, "a NUL byte", "a config.json is text: remove the NUL byte");
+  if (c < 0x20 || c == 0x7F) {
+    char what[64];
+    snprintf(what, sizeof what, "a control character (0x%02X) between tokens", c);
+    return text_error(sx->err, sx->t, i, what,
+                      "JSON allows only spaces, tabs and line breaks there: remove it");
+  }
+  if (c >= 0x80 && utf8_length((const unsigned char *)sx->t + i, sx->len - i) == 0) {
+    return text_error(sx->err, sx->t, i, "bytes that are not UTF-8",
+                      "the HuggingFace loader reads config.json as UTF-8: re-save it as UTF-8");
+  }
+  return MEMEST_OK;
+}
+
+static memest_code open_bracket(syntax *sx, size_t i) {
+  char c = sx->t[i];
+  if (sx->depth >= MEMEST_MAX_JSON_DEPTH) {
+    memest_code rc = err_set(sx->err, MEMEST_E_LIMIT, "config",
+                             "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; a "
+                             "model config.json is a flat object",
+                             MEMEST_MAX_JSON_DEPTH);
+    if (sx->err != NULL) cfg_text_position(sx->t, i, &sx->err->line, &sx->err->column);
+    return rc;
+  }
+  sx->open[sx->depth++] = c;
+  sx->next = c == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;
+  return MEMEST_OK;
+}
+
+/* Whether a closing bracket c fits here. */
+static int closes(const syntax *sx, char c) {
+  char o = c == '}' ? '{' : '[';
+  if (sx->depth == 0 || sx->open[sx->depth - 1] != o) return 0;
+  return sx->next == WANT_COMMA_OR_CLOSE ||
+         sx->next == (c == '}' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE);
+}
+
+/* One token at i (not whitespace); returns the index after it. */
+static size_t syntax_token(syntax *sx, size_t i, memest_code *rc) {
+  char c = sx->t[i];
+  if ((*rc = stray_byte(sx, i)) != MEMEST_OK) return sx->len;
+  if (sx->next == WANT_END) {
+    *rc = text_error(sx->err, sx->t, i, "unexpected text after the object",
+                     "remove it, or check for a missing bracket before it");
+    return sx->len;
+  }
+  if ((c == '{' || c == '[') && wants_value(sx)) {
+    *rc = open_bracket(sx, i);
+    return i + 1;
+  }
+  if ((c == '}' || c == ']') && closes(sx, c)) {
+    sx->depth--;
+    value_done(sx);
+    return i + 1;
+  }
+  if (c == ',' && sx->next == WANT_COMMA_OR_CLOSE) {
+    sx->next = sx->open[sx->depth - 1] == '{' ? WANT_KEY : WANT_VALUE;
+    return i + 1;
+  }
+  if (c == ':' && sx->next == WANT_COLON) {
+    sx->next = WANT_VALUE;
+    return i + 1;
+  }
+  if (c == '"' && (sx->next == WANT_KEY || sx->next == WANT_KEY_OR_CLOSE)) {
+    sx->next = WANT_COLON;
+    return string_token(sx, i, rc);
+  }
+  if (c == '"' && wants_value(sx)) {
+    value_done(sx);
+    return string_token(sx, i, rc);
+  }
+  if (wants_value(sx) && c != '}' && c != ']' && c != ',' && c != ':') {
+    size_t after = scalar_token(sx, i, rc);
+    if (*rc != MEMEST_OK) return sx->len;
+    value_done(sx);
+    return after;
+  }
+  *rc = misplaced(sx, i);
+  return sx->len;
+}
+
+static memest_code syntax_check(char *t, size_t len, memest_error *err) {
+  syntax *sx = malloc(sizeof *sx);
+  memest_code rc = MEMEST_OK;
+  size_t i = 0;
+  if (sx == NULL) return err_set(err, MEMEST_E_NOMEM, "config", "out of memory reading the config");
+  memset(sx, 0, sizeof *sx);
+  sx->t = t;
+  sx->len = len;
+  sx->next = WANT_VALUE;
+  sx->err = err;
+  while (i < len && rc == MEMEST_OK) {
+    char c = t[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') i++;
+    else i = syntax_token(sx, i, &rc);
+  }
+  if (rc == MEMEST_OK && sx->next == WANT_VALUE && sx->depth == 0) {
+    rc = err_set(err, MEMEST_E_JSON, "config",
+                 "the config holds only whitespace (%llu bytes); give a model config.json",
+                 (unsigned long long)len);
+  } else if (rc == MEMEST_OK && sx->next != WANT_END) {
+    rc = misplaced(sx, len);
+  }
+  free(sx);
+  return rc;
+}
+/* }====================================================================== */
+
 memest_code cfg_text_prepare(const char *text, size_t len, char **out, memest_error *err) {
   char *t;
-  size_t i = 0;
-  int seen_value = 0;
-  memest_code rc = MEMEST_OK;
+  memest_code rc;
   *out = NULL;
   if ((rc = check_encoding((const unsigned char *)text, len, err))) return rc;
   t = malloc(len + 1);
@@ -204,72 +495,7 @@ memest_code cfg_text_prepare(const char *text, size_t len, char **out, memest_er
   }
   memcpy(t, text, len);
   t[len] = '\0';
-  while (i < len && rc == MEMEST_OK) {
-    unsigned char c = (unsigned char)t[i];
-    size_t run, n;
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      i++;
-      continue;
-    }
-    seen_value = 1;
-    if (c == '"') {
-      i = scan_string(t, len, i + 1, err, &rc) + 1;
-      continue;
-    }
-    if (c == 0) {
-      rc = text_error(err, t, i, "a NUL byte", "a config.json is text: remove the NUL byte");
-      break;
-    }
-    if (c < 0x20 || c == 0x7F) {
-      char what[64];
-      snprintf(what, sizeof what, "a control character (0x%02X) between tokens", c);
-      rc = text_error(err, t, i, what,
-                      "JSON allows only spaces, tabs and line breaks there: remove it");
-      break;
-    }
-    if (c >= 0x80 && utf8_length((const unsigned char *)t + i, len - i) == 0) {
-      rc = text_error(err, t, i, "bytes that are not UTF-8",
-                      "the HuggingFace loader reads config.json as UTF-8: re-save it as UTF-8");
-      break;
-    }
-    if (len - i >= 3 && memcmp(t + i, "NaN", 3) == 0) {
-      t[i] = '"';
-      t[i + 1] = MARK_NAN;
-      t[i + 2] = '"';
-      i += 3;
-      continue;
-    }
-    if (len - i >= 8 && memcmp(t + i, "Infinity", 8) == 0) {
-      memcpy(t + i, "\"\x02\"     ", 8);
-      i += 8;
-      continue;
-    }
-    if (len - i >= 9 && memcmp(t + i, "-Infinity", 9) == 0) {
-      memcpy(t + i, "\"\x03\"      ", 9);
-      i += 9;
-      continue;
-    }
-    if (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9')) {
-      n = number_length(t + i, len - i, &run);
-      if (n == 0) {
-        char what[96];
-        snprintf(what, sizeof what, "the number '%.*s'", run > 40 ? 40 : (int)run, t + i);
-        rc = text_error(err, t, i, what,
-                        "JSON numbers have no leading '+' or zeros and need digits on both sides "
-                        "of the point; write it as a plain decimal such as 0.5 or 1e-6");
-        break;
-      }
-      i += n;
-      continue;
-    }
-    i++;
-  }
-  if (rc == MEMEST_OK && !seen_value) {
-    rc = err_set(err, MEMEST_E_JSON, "config",
-                 "the config holds only whitespace (%llu bytes); give a model config.json",
-                 (unsigned long long)len);
-  }
-  if (rc != MEMEST_OK) {
+  if ((rc = syntax_check(t, len, err)) != MEMEST_OK) {
     free(t);
     return rc;
   }

@@ -186,7 +186,10 @@ memest_code est_run(const model_config *mc, const memest_params *p, memest_resul
                    "--sequence-length and --micro-batch-size");
   }
   collect_warnings(r);
-  if (with_advice) advice_build(r);
+  if (with_advice && (rc = advice_build(r, err)) != MEMEST_OK) {
+    est_release(r);
+    return rc;
+  }
   return MEMEST_OK;
 }
 

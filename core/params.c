@@ -379,10 +379,10 @@ size_t memest_params_command(const memest_params *p, char *buf, size_t size) {
   size_t n;
   sb_init(&sb);
   params_command(&sb, p);
-  n = sb.n;
+  n = sb.failed ? 0 : sb.n;
   if (buf != NULL && size > 0) {
     size_t k = n < size - 1 ? n : size - 1;
-    if (sb.p != NULL) memcpy(buf, sb.p, k);
+    if (sb.p != NULL && k > 0) memcpy(buf, sb.p, k);
     buf[k] = '\0';
   }
   sb_free(&sb);

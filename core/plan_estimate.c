@@ -100,27 +100,39 @@ static void row_figures(estimator *es, plan_row *row) {
   row->bubble = bubble_fraction(row->in[D_PP], row->chunks, es->share);
 }
 
-/* Estimates row i; a failure stays in row->fail and row->fail_err for the
-** caller (fail_err NULL if even that could not be allocated). */
-static void estimate_row(estimator *es, int i) {
+/* Estimates row i; a failure of the row's inputs stays in row->fail and
+** row->fail_err for the report, while running out of memory fails the plan. */
+static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   plan_row *row = &es->pl->rows[i];
   memest_params p;
   memest_error e;
+  memest_code rc;
   plan_row_params(es->pl, row, &p);
-  row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
-  if (row->fail != MEMEST_OK) {
-    row->fail_err = malloc(sizeof *row->fail_err);
-    if (row->fail_err != NULL) *row->fail_err = e;
-    return;
+  rc = est_run(es->mc, &p, es->scratch, 0, &e);
+  if (rc == MEMEST_E_NOMEM) {
+    if (err != NULL) *err = e;
+    return rc;
   }
+  if (rc != MEMEST_OK) {
+    row->fail_err = malloc(sizeof *row->fail_err);
+    if (row->fail_err == NULL) {
+      return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's rows");
+    }
+    *row->fail_err = e;
+    row->fail = rc;
+    return MEMEST_OK;
+  }
+  row->fail = MEMEST_OK;
   row_figures(es, row);
   est_release(es->scratch);
+  return MEMEST_OK;
 }
 
 memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,
                           memest_error *err) {
   estimator es;
   int i;
+  memest_code rc = MEMEST_OK;
   memset(&es, 0, sizeof es);
   es.pl = pl;
   es.mc = mc;
@@ -129,10 +141,10 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int
   if (es.scratch == NULL) {
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
-  for (i = from; i < to; i++) {
-    if (pl->rows[i].fail == PLAN_PENDING) estimate_row(&es, i);
+  for (i = from; i < to && rc == MEMEST_OK; i++) {
+    if (pl->rows[i].fail == PLAN_PENDING) rc = estimate_row(&es, i, err);
   }
   free(es.scratch);
-  return MEMEST_OK;
+  return rc;
 }
 /* }====================================================================== */

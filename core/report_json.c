@@ -239,7 +239,7 @@ char *memest_result_json(const memest_result *r) {
   int i;
   if (r == NULL) return NULL;
   sb_init(&sb);
-  memest_params_command(&r->params, cmd, sizeof cmd);
+  if (memest_params_command(&r->params, cmd, sizeof cmd) == 0) sb.failed = 1;
   sb_put(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"command\":");
   sb_json_str(&sb, cmd);
   sb_printf(&sb,

@@ -195,7 +195,7 @@ char *memest_result_text(const memest_result *r) {
   if (r == NULL) return NULL;
   rr = &r->ranks[r->worst];
   sb_init(&sb);
-  memest_params_command(&r->params, cmd, sizeof cmd);
+  if (memest_params_command(&r->params, cmd, sizeof cmd) == 0) sb.failed = 1;
   sb_printf(&sb, "%s\n\n", cmd);
   header(&sb, r);
   static_section(&sb, rr);

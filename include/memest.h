@@ -144,7 +144,8 @@ typedef struct memest_param_info {
 const memest_param_info *memest_param_describe(memest_param_id id);
 
 /* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
-** truncated to size). Returns the length it needed. */
+** truncated to size). Returns the length it needed, or 0 when out of
+** memory (a command is never empty). */
 size_t memest_params_command(const memest_params *p, char *buf, size_t size);
 /* }====================================================================== */
 

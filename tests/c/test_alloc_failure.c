@@ -20,8 +20,16 @@ void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
 void __real_free(void *p);
 
-/* The test's own bookkeeping: calls counted, the call to fail, live blocks. */
+/* The test's own bookkeeping: calls counted, the call to fail, live blocks,
+** and a fingerprint of the run's answer (its JSON and text, or its errors),
+** so that a run that survives a failed allocation must give the same answer. */
 static long alloc_calls, fail_at, live_blocks;
+static unsigned long long answer_hash;
+
+static void answer_add(const char *s) {
+  for (; s != NULL && *s != '\0'; s++) answer_hash = (answer_hash ^ (unsigned char)*s) * 1099511628211ULL;
+  answer_hash = (answer_hash ^ 0xFFu) * 1099511628211ULL;
+}
 
 static int fail_now(void) {
   alloc_calls++;
@@ -75,6 +83,8 @@ static memest_code run_estimate(void) {
     json = memest_result_json(r);
     text = memest_result_text(r);
     if (json == NULL || text == NULL) rc = MEMEST_E_NOMEM;
+    answer_add(json);
+    answer_add(text);
   }
   memest_free(json);
   memest_free(text);
@@ -87,15 +97,29 @@ static memest_code run_config(void) {
   char *cfg = check_read_file("presets/deepseek-v3.json", &len);
   memest_params p;
   memest_error err;
-  int problems;
+  memest_result *r = NULL;
+  memest_code rc;
+  char *json = NULL;
   if (cfg == NULL) return MEMEST_E_NOMEM;
   check_params(&p, "config.json", 4, 8, 1, 64, 1, 1024, 4096, "h100");
-  problems = memest_validate(cfg, len, &p, &err, 1);
+  if (memest_validate(cfg, len, &p, &err, 1) > 0) {
+    free(cfg);
+    return err.code;
+  }
+  rc = memest_estimate(cfg, len, &p, &r, &err);
   free(cfg);
-  return problems < 0 ? err.code : problems > 0 && err.code == MEMEST_E_NOMEM ? MEMEST_E_NOMEM
-                                                                               : MEMEST_OK;
+  if (rc == MEMEST_OK) {
+    json = memest_result_json(r);
+    if (json == NULL) rc = MEMEST_E_NOMEM;
+    answer_add(json);
+  }
+  memest_free(json);
+  memest_result_free(r);
+  return rc;
 }
 
+/* A small vary plan (two values), so that failing each of its allocations
+** in turn stays within seconds. */
 static memest_code run_plan(void) {
   memest_plan_request req;
   memest_plan *plan = NULL;
@@ -103,8 +127,10 @@ static memest_code run_plan(void) {
   memest_code rc;
   char *json = NULL, *text = NULL;
   static const char *const set[][2] = {
-      {"model", "qwen3-30b-a3b"}, {"gpu", "h100"},          {"total_gpus", "16"},
-      {"global_batch_size", "256"}, {"sequence_length", "2048"},
+      {"model", "qwen3-30b-a3b"}, {"gpu", "h100"},        {"gpus_per_node", "8"},
+      {"ep_size", "8"},           {"cp_size", "1"},       {"dp", "1"},
+      {"micro_batch_size", "1"},  {"global_batch_size", "64"},
+      {"sequence_length", "2048"}, {"pp_size", "2,4"},    {"vary", "pp"},
   };
   size_t i;
   memest_plan_request_init(&req, MEMEST_PLAN_LAYOUTS);
@@ -116,6 +142,8 @@ static memest_code run_plan(void) {
     json = memest_plan_json(plan);
     text = memest_plan_text(plan);
     if (json == NULL || text == NULL) rc = MEMEST_E_NOMEM;
+    answer_add(json);
+    answer_add(text);
   }
   memest_free(json);
   memest_free(text);
@@ -126,22 +154,29 @@ static memest_code run_plan(void) {
 /* Fails each allocation of `run` in turn; returns the calls of a full run. */
 static long fail_each(const char *name, scenario run) {
   long total, n, nomem = 0, fallbacks = 0;
+  unsigned long long want;
   alloc_calls = 0;
   fail_at = 0;
   live_blocks = 0;
+  answer_hash = 14695981039346656037ULL;
   CHECK_I64(run(), MEMEST_OK);
   CHECK_I64(live_blocks, 0);
   total = alloc_calls;
+  want = answer_hash;
   for (n = 1; n <= total; n++) {
     memest_code rc;
     alloc_calls = 0;
     fail_at = n;
     live_blocks = 0;
+    answer_hash = 14695981039346656037ULL;
     rc = run();
     fail_at = 0;
     if (rc == MEMEST_E_NOMEM) nomem++;
-    else if (rc == MEMEST_OK) fallbacks++;
-    else fprintf(stderr, "%s: failing allocation %ld of %ld gave %s\n", name, n, total,
+    else if (rc == MEMEST_OK && answer_hash == want) fallbacks++;
+    else if (rc == MEMEST_OK) {
+      fprintf(stderr, "%s: failing allocation %ld of %ld changed the answer\n", name, n, total);
+      rc = MEMEST_E_VALUE;
+    } else fprintf(stderr, "%s: failing allocation %ld of %ld gave %s\n", name, n, total,
                  memest_code_name(rc));
     if (live_blocks != 0) {
       fprintf(stderr, "%s: failing allocation %ld of %ld left %ld blocks\n", name, n, total,
