@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { createEngine } from '../../web/engine.js';
 import { assertSameOutcome, cliArgs, engine, requireBuilds, runCli, sharedModels } from './support.mjs';
 
 const models = Object.fromEntries(sharedModels().map((m) => [path.basename(m.file, '.json'), m]));
@@ -159,4 +160,35 @@ test('arguments of any type give a result or {error}, never an exception', async
   assert.equal(eng.estimate(null, { ...model, ...BASE, pp_size: null }).error.code, 'missing');
   assert.equal(eng.modelConfig(/** @type {any} */ (42)), null);
   assert.equal(eng.modelConfig('no-such-model'), null);
+});
+
+test('the glue refuses text after the parameters JSON, as the config reader does', async () => {
+  requireBuilds();
+  /** @type {any} */
+  let instance = null;
+  const real = (await import('../../public/memest.js')).default;
+  await createEngine({ factory: async (/** @type {any} */ args) => (instance = await real(args)) });
+  /** @param {string} name @param {string} params */
+  const call = (name, params) => {
+    const size = instance.lengthBytesUTF8(params) + 1;
+    const arg = instance._malloc(size);
+    instance.stringToUTF8(params, arg, size);
+    const out = instance[name](0, arg);
+    instance._free(arg);
+    try {
+      return JSON.parse(instance.UTF8ToString(out));
+    } finally {
+      instance._memest_wasm_free(out);
+    }
+  };
+  const good = JSON.stringify({ model: 'qwen3-30b-a3b', ...BASE });
+  assert.ok('peak_bytes' in call('_memest_wasm_estimate', good), 'the object alone is read');
+  assert.ok('peak_bytes' in call('_memest_wasm_estimate', `${good} \n`), 'whitespace after it is fine');
+  for (const tail of [' {"pp_size": 8}', ' x', ',', ' []']) {
+    const r = call('_memest_wasm_estimate', good + tail);
+    assert.equal(r.error?.code, 'json', `${JSON.stringify(tail)}: ${JSON.stringify(r)}`);
+    assert.match(r.error.message, /with nothing after it/);
+    const plan = call('_memest_wasm_plan', JSON.stringify({ model: 'qwen3-30b-a3b', gpu: 'h100' }) + tail);
+    assert.equal(plan.error?.code, 'json', `plan ${JSON.stringify(tail)}: ${JSON.stringify(plan)}`);
+  }
 });
