@@ -132,9 +132,9 @@ static void fix_text(const memest_params *b, const memest_params *a, char *buf, 
   fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
   fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
   fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
-  fix_item(buf, size, "optimizer", a->optimizer == MEMEST_MUON ? "muon" : "adamw",
+  fix_item(buf, size, "optimizer", memest_optimizer_name(a->optimizer),
            a->optimizer != b->optimizer);
-  fix_item(buf, size, "sharding", a->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
+  fix_item(buf, size, "sharding", memest_sharding_name(a->sharding),
            a->sharding != b->sharding);
 }
 
