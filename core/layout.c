@@ -114,9 +114,11 @@ static void check_ranges(const memest_params *p, problems *pr) {
 }
 
 /* The replay's work and the kept timeline: chunks x ranks simulated, and
-** the events kept over every rank (rank 0 has the most: 2N + 5P + 3 with
-** Muon, replay.c), each within its limit so that an estimate takes
-** bounded time and memory. */
+** the events kept over every rank, each within its limit so that an
+** estimate takes bounded time and memory. Rank 0 records the most events:
+** 2N + 5P + 2 with Muon for P >= 2 (2N + 8 for P = 1), one fewer with
+** AdamW (N micro-batches, P = pp; measured from events_total); `per` is
+** 2N + 5P + 4, a bound on every rank. */
 static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   memest_error scratch, *e;
   int64_t pp = p->pp_size, ranks = p->pp_rank < 0 ? pp : 1;
