@@ -2,7 +2,7 @@
 ** memest.h — the public C API of memest, a GPU-memory calculator for
 ** DualPipeV Mixture-of-Experts training with FSDP, EP and CP.
 **
-** This header is the only one the CLI (core/cli.c) and the WebAssembly glue
+** This header is the only one the CLI (cli/) and the WebAssembly glue
 ** (web/wasm_api.c) include. The design notes live in docs/design.md.
 */
 #ifndef MEMEST_H
