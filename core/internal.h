@@ -92,8 +92,9 @@ static inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b
 /* }====================================================================== */
 
 /* {======================================================================
-** Errors (error.c). Every error passes through err_set or err_set_at, so
-** that one breakpoint in err_set_at stops on every failure. err_set_at
+** Errors (error.c). Every error passes through err_set or err_set_at, and
+** both through one function (error.c's err_vset), so that one breakpoint
+** there stops on every failure. err_set_at
 ** also records the 1-based line and column of a problem in the config
 ** text (0, 0: none); err_set is err_set_at without a position. Compose the
 ** message once, in the call: nothing rewrites it afterwards.
