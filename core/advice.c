@@ -37,8 +37,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "optimizer";
     x->p = *b;
     x->p.optimizer = MEMEST_MUON;
-    snprintf(x->from, sizeof x->from, "adamw");
-    snprintf(x->to, sizeof x->to, "muon");
+    snprintf(x->from, sizeof x->from, "%s", memest_optimizer_name(MEMEST_ADAMW));
+    snprintf(x->to, sizeof x->to, "%s", memest_optimizer_name(MEMEST_MUON));
     x->why = "Muon keeps one fp32 state per matrix parameter instead of AdamW's two";
     n++;
   }
@@ -46,8 +46,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "sharding";
     x->p = *b;
     x->p.sharding = MEMEST_FSDP;
-    snprintf(x->from, sizeof x->from, "hsdp");
-    snprintf(x->to, sizeof x->to, "fsdp");
+    snprintf(x->from, sizeof x->from, "%s", memest_sharding_name(MEMEST_HSDP));
+    snprintf(x->to, sizeof x->to, "%s", memest_sharding_name(MEMEST_FSDP));
     x->why = "FSDP shards master weights, grads and states over the data-parallel ranks too";
     n++;
   }
