@@ -155,6 +155,7 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   const cJSON *keys = root;
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
   char outer[48];
+  memest_error inner;
   memest_code rc;
   if ((rc = read_model_type(root, mc->model_type, sizeof mc->model_type, err))) return rc;
   if (cJSON_IsObject(text) && arch_for(mc->model_type) == NULL) {
@@ -169,19 +170,19 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   mc->arch = arch_for(mc->model_type);
   if (mc->arch == NULL) {
     mc->arch = &arch_generic_moe;
-    rc = mc->arch->read(keys, mc, err);
+    err_clear(&inner);
+    rc = mc->arch->read(keys, mc, &inner);
     if (rc != MEMEST_OK) {
-      if (err != NULL && err->code == MEMEST_E_CONFIG) {
-        char msg[sizeof err->message];
-        snprintf(msg, sizeof msg, "%s", err->message);
-        snprintf(err->message, sizeof err->message,
+      if (inner.code != MEMEST_E_CONFIG) {
+        if (err != NULL) *err = inner;
+        return rc;
+      }
+      err_set_at(err, MEMEST_E_UNSUPPORTED, inner.field, inner.line, inner.column,
                  "unknown model_type '%.40s' (the trainer runs qwen3_moe, deepseek_v2, gpt_oss "
                  "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
-                 mc->model_type, msg);
-        err->code = MEMEST_E_UNSUPPORTED;
-        return MEMEST_E_UNSUPPORTED;
-      }
-      return rc;
+                 mc->model_type, inner.message);
+      err_fix(err, "%s", inner.fix);
+      return MEMEST_E_UNSUPPORTED;
     }
     cfg_warn(mc,
              "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "

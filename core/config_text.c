@@ -22,7 +22,7 @@
 #define MARK_INF '\x02'
 #define MARK_NEG_INF '\x03'
 
-void cfg_text_position(const char *text, size_t pos, int *line, int *col) {
+static void cfg_text_position(const char *text, size_t pos, int *line, int *col) {
   size_t i;
   *line = 1;
   *col = 1;
@@ -39,15 +39,10 @@ void cfg_text_position(const char *text, size_t pos, int *line, int *col) {
 static memest_code text_error(memest_error *err, const char *text, size_t pos, const char *what,
                               const char *fix) {
   int line, col;
-  memest_code rc;
   cfg_text_position(text, pos, &line, &col);
-  rc = err_set(err, MEMEST_E_JSON, "config", "the config is not valid JSON: %s at line %d, column %d; %s",
-               what, line, col, fix);
-  if (err != NULL) {
-    err->line = line;
-    err->column = col;
-  }
-  return rc;
+  return err_set_at(err, MEMEST_E_JSON, "config", line, col,
+                    "the config is not valid JSON: %s at line %d, column %d; %s", what, line, col,
+                    fix);
 }
 
 /* Length of the UTF-8 sequence at s (of at most n bytes), or 0 when it is
@@ -392,12 +387,12 @@ static memest_code stray_byte(syntax *sx, size_t i) {
 static memest_code open_bracket(syntax *sx, size_t i) {
   char c = sx->t[i];
   if (sx->depth >= MEMEST_MAX_JSON_DEPTH) {
-    memest_code rc = err_set(sx->err, MEMEST_E_LIMIT, "config",
-                             "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; a "
-                             "model config.json is a flat object",
-                             MEMEST_MAX_JSON_DEPTH);
-    if (sx->err != NULL) cfg_text_position(sx->t, i, &sx->err->line, &sx->err->column);
-    return rc;
+    int line, col;
+    cfg_text_position(sx->t, i, &line, &col);
+    return err_set_at(sx->err, MEMEST_E_LIMIT, "config", line, col,
+                      "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels (at line %d, "
+                      "column %d); a model config.json is a flat object",
+                      MEMEST_MAX_JSON_DEPTH, line, col);
   }
   sx->open[sx->depth++] = c;
   sx->next = c == '{' ? WANT_KEY_OR_CLOSE : WANT_VALUE_OR_CLOSE;

@@ -118,7 +118,6 @@ typedef struct arch_ops {
 
 /* config.c: parsing and key reading shared by the architecture files. */
 /* config_text.c: the bytes as Python's json reads them */
-MEMEST_HIDDEN void cfg_text_position(const char *text, size_t pos, int *line, int *col);
 MEMEST_HIDDEN memest_code cfg_text_prepare(const char *text, size_t len, char **out,
                                            memest_error *err);
 MEMEST_HIDDEN memest_code cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err);
