@@ -136,12 +136,10 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     return 2;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
-    config = cli_read_file(config_path, &config_len);
+    char why[1200];
+    config = cli_read_file(config_path, &config_len, why, sizeof why);
     if (config == NULL) {
-      fprintf(err,
-              "memest: error: cannot read config file '%s': %s; give a config.json path or a "
-              "preset (memest --list-models)\n",
-              config_path, strerror(errno));
+      fprintf(err, "memest: error: %s\n", why);
       return 1;
     }
   }

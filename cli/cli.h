@@ -31,10 +31,11 @@ typedef int (*cli_setter)(void *target, const char *name, const char *value);
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err);
 
-/* Reads a config file whole (up to 4 MiB and one byte, so the library can
-** refuse an oversized one by its own limit). NULL with errno on failure;
-** free the result with free(). */
-char *cli_read_file(const char *path, size_t *len);
+/* Reads a config file whole: a regular file of at most
+** memest_config_max_bytes(). Anything else (a FIFO, a directory, a device,
+** a larger file) is refused before it is read. NULL with the message in
+** why on failure; free the result with free(). */
+char *cli_read_file(const char *path, size_t *len, char *why, size_t why_size);
 
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);

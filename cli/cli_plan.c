@@ -88,15 +88,13 @@ static int plan_set(void *target, const char *name, const char *value) {
 /* The model's config text when --model names a file; NULL for a preset. */
 static int load_model(const plan_args *pa, char **config, size_t *len) {
   const char *model = pa->req->base.model;
+  char why[1200];
   *config = NULL;
   if (model[0] == '\0' || (memest_model_preset_config(model) != NULL && strchr(model, '/') == NULL))
     return -1;
-  *config = cli_read_file(model, len);
+  *config = cli_read_file(model, len, why, sizeof why);
   if (*config == NULL) {
-    fprintf(pa->err,
-            "memest %s: error: cannot read config file '%s': %s; give a config.json path or a "
-            "preset (memest --list-models)\n",
-            pa->cmd, model, strerror(errno));
+    fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, why);
     return 1;
   }
   return -1;

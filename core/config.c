@@ -205,6 +205,8 @@ static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *er
   return cfg_dispatch(root, mc, err);
 }
 
+size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
+
 memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
   char *copy = NULL;
   cJSON *root;

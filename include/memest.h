@@ -223,6 +223,10 @@ memest_code memest_estimate(const char *config, size_t config_len,
                             const memest_params *p, memest_result **out,
                             memest_error *err);
 
+/* The most config text memest_estimate reads (MEMEST_MAX_CONFIG_BYTES), so
+** that a caller reading a file can refuse a larger one by its real size. */
+size_t memest_config_max_bytes(void);
+
 /* Checks the inputs as memest_estimate would, without simulating. Writes
 ** up to `max` problems into errs[] and returns how many were found (0 when
 ** the inputs are valid; the count may exceed max). */

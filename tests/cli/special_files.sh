@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# --model given something that is not a regular file of a config's size: a
+# FIFO, a directory, a device, a socket's path and a 200 MB file are each
+# refused with a message before anything is read (a FIFO with no writer
+# would otherwise block forever), in memest, memest plan and memest compare.
+# Usage: tests/cli/special_files.sh path/to/memest   (run from the repository root)
+set -u
+memest=${1:?usage: special_files.sh path/to/memest}
+. "$(dirname "$0")/lib/checks.sh"
+ARGS=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1
+      --global-batch-size 1024 --sequence-length 4096 --gpu h100)
+PLAN=(--gpu h100 --total-gpus 32 --global-batch-size 1024 --sequence-length 4096 --ep-size 8
+      --cp-size 1 --micro-batch-size 1)
+
+# Each command given `path`: exit 1 within 10 s, the message names what it is.
+refused() { # description, path, words in the message
+  local what=$1 path=$2 words=$3
+  expect_code 1 "$what" timeout 10 "$memest" --model "$path" "${ARGS[@]}"
+  has "$tmp/err" "$words" "$what"
+  expect_code 1 "plan, $what" timeout 10 "$memest" plan --model "$path" "${PLAN[@]}"
+  has "$tmp/err" "$words" "plan, $what"
+  expect_code 1 "compare, $what" timeout 10 "$memest" compare --model "$path" \
+    "${PLAN[@]}" --pp-size 2,4
+  has "$tmp/err" "$words" "compare, $what"
+}
+
+mkfifo "$tmp/pipe.json"
+refused "a FIFO" "$tmp/pipe.json" "is a FIFO (named pipe), not a regular file"
+mkdir "$tmp/dir.json"
+refused "a directory" "$tmp/dir.json" "is a directory, not a regular file"
+refused "/dev/zero" /dev/zero "is a character device, not a regular file"
+refused "/dev/null" /dev/null "is a character device, not a regular file"
+ln -s "$tmp/pipe.json" "$tmp/link.json"
+refused "a link to a FIFO" "$tmp/link.json" "is a FIFO (named pipe)"
+
+# A sparse 200 MB file: its real size, and the limit by name.
+truncate -s 200000000 "$tmp/big.json"
+refused "a 200 MB file" "$tmp/big.json" "is 200,000,000 bytes (190.7 MiB), over MEMEST_MAX_CONFIG_BYTES"
+head -c 1048577 /dev/zero | tr '\0' ' ' > "$tmp/over.json"
+refused "a file one byte over" "$tmp/over.json" "is 1,048,577 bytes (1.0 MiB), over MEMEST_MAX_CONFIG_BYTES"
+
+# A regular file at the limit is read (and refused for its JSON, not its size).
+printf '{}' > "$tmp/at.json"
+head -c $((1048576 - 2)) /dev/zero | tr '\0' ' ' >> "$tmp/at.json"
+expect_code 1 "a file at the limit" "$memest" --model "$tmp/at.json" "${ARGS[@]}"
+has "$tmp/err" "config key" "a file at the limit"
+
+# An unreadable regular file names the system's reason.
+printf '{}' > "$tmp/locked.json"
+chmod 000 "$tmp/locked.json"
+if ! cat "$tmp/locked.json" >/dev/null 2>&1; then   # root reads it anyway
+  expect_code 1 "an unreadable file" "$memest" --model "$tmp/locked.json" "${ARGS[@]}"
+  has "$tmp/err" "Permission denied" "an unreadable file"
+fi
+
+[ "$fails" -eq 0 ] && echo "special files: all checks passed"
+exit $((fails > 0))
