@@ -110,7 +110,10 @@ memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err) {
 
 void cfg_warn(model_config *mc, const char *fmt, ...) {
   va_list ap;
-  if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) return;
+  if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) {
+    mc->more_warnings++;
+    return;
+  }
   va_start(ap, fmt);
   vsnprintf(mc->warnings[mc->n_warnings], sizeof mc->warnings[0], fmt, ap);
   va_end(ap);
@@ -202,7 +205,8 @@ static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *er
                    type_name(root));
   }
   if ((rc = cfg_text_resolve(root, mc, err))) return rc;
-  return cfg_dispatch(root, mc, err);
+  if ((rc = cfg_dispatch(root, mc, err))) return rc;
+  return cfg_check_params(mc, err);
 }
 
 size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
@@ -235,10 +239,30 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
   return rc;
 }
 
+memest_code cfg_check_params(const model_config *mc, memest_error *err) {
+  int l;
+  for (l = 0; l < mc->layers; l++) {
+    param_list pl;
+    pl.n = pl.dropped = 0;
+    mc->arch->layer_params(mc, l, mc->experts, &pl);
+    if (pl.dropped > 0) {
+      return err_set(err, MEMEST_E_OVERFLOW, "config",
+                     "layer %d of this %s model has %d parameter tensors, more than "
+                     "PARAMS_PER_LAYER_MAX = %d that memest holds per layer; none is dropped, so "
+                     "the model cannot be estimated until that capacity is raised",
+                     l, mc->arch->title, pl.n + pl.dropped, PARAMS_PER_LAYER_MAX);
+    }
+  }
+  return MEMEST_OK;
+}
+
 void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
                 int expert, int muon) {
   param_desc *p;
-  if (pl->n >= PARAMS_PER_LAYER_MAX) return;
+  if (pl->n >= PARAMS_PER_LAYER_MAX) {   /* counted, and refused by cfg_check_params */
+    pl->dropped++;
+    return;
+  }
   p = &pl->p[pl->n++];
   memset(p, 0, sizeof *p);
   p->name = name;

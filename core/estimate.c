@@ -29,32 +29,58 @@ void nonpt_parts(const layout *lo, int64_t parts[5]) {
   parts[4] = CHOICE_NONPT_FIRST_FORWARD_MIB * MIB_BYTES;
 }
 
-static void add_warning(memest_result *r, const char *text) {
-  if (r->n_warnings >= (int)(sizeof r->warnings / sizeof r->warnings[0])) return;
+/* Warnings one result holds (memest_result.warnings). */
+#define WARNINGS_MAX 8
+_Static_assert(sizeof ((memest_result *)0)->warnings / sizeof ((memest_result *)0)->warnings[0] ==
+                   WARNINGS_MAX,
+               "WARNINGS_MAX is the size of memest_result.warnings");
+
+static void add_warning(memest_result *r, int *more, const char *text) {
+  if (r->n_warnings >= WARNINGS_MAX) {
+    (*more)++;
+    return;
+  }
   snprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0], "%s", text);
 }
 
-static void collect_warnings(memest_result *r) {
-  int i;
-  for (i = 0; i < r->mc.n_warnings; i++) add_warning(r, r->mc.warnings[i]);
+/* The options' own caveats. */
+static void collect_option_warnings(memest_result *r, int *more) {
   if (r->params.cp_size > 1) {
-    add_warning(r,
+    add_warning(r, more,
                 "context parallelism: ring-attention memory is modelled as described in "
                 "docs/model.md (buffers per ring step, the sharded sequence elsewhere); CP "
                 "figures are not yet validated against measurements");
   }
   if (r->params.fp8_training == MEMEST_FP8_DEEP_GEMM) {
-    add_warning(r,
+    add_warning(r, more,
                 "FP8 training: modelled are the FP8 weight caches, the fp8 copies the expert and "
                 "eager MLP GEMMs save instead of bf16 inputs, the fp8 weights and inputs compiled "
                 "FP8Linears save per chunk, and the fp32 buffers of the FP8 weight gradients; "
                 "FP8 figures are not yet validated against measurements");
     if (r->params.cp_size > 1) {
-      add_warning(r,
+      add_warning(r, more,
                   "FP8 with context parallelism: for MLA models (DeepSeek) the latent ring's "
                   "in-ring FP8 path (per-step latent quantisation, fp8 kv_b dgrad and wgrad) is "
                   "estimated with its BF16 buffers");
     }
+  }
+}
+
+/* The config's warnings, then the options'; past the array, the last slot
+** says how many more there were rather than dropping them silently. */
+static void collect_warnings(memest_result *r) {
+  int i, more = r->mc.more_warnings;
+  for (i = 0; i < r->mc.n_warnings; i++) add_warning(r, &more, r->mc.warnings[i]);
+  collect_option_warnings(r, &more);
+  if (more > 0) {
+    if (r->n_warnings == WARNINGS_MAX) {
+      r->n_warnings--;
+      more++;
+    }
+    snprintf(r->warnings[r->n_warnings++], sizeof r->warnings[0],
+             "%d more warnings, not shown: a result keeps %d (fix the ones above and rerun to "
+             "see the rest)",
+             more, WARNINGS_MAX - 1);
   }
 }
 

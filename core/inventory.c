@@ -112,7 +112,7 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
                       int layer) {
   param_list pl;
   int i, has_x = 0;
-  pl.n = 0;
+  pl.n = pl.dropped = 0;
   mc->arch->layer_params(mc, layer, lo->d.e_loc, &pl);
   if (group_open(b, G_LAYER, module, layer) == NULL) return;
   for (i = 0; i < pl.n; i++) {
@@ -210,7 +210,7 @@ int64_t inv_model_parameters(const model_config *mc, int *ovf) {
   int l, i;
   for (l = 0; l < mc->layers; l++) {
     param_list pl;
-    pl.n = 0;
+    pl.n = pl.dropped = 0;
     mc->arch->layer_params(mc, l, mc->experts, &pl);
     for (i = 0; i < pl.n; i++) {
       total = ck_add(ovf, total, ck_mul4(ovf, pl.p[i].d[0], pl.p[i].d[1], pl.p[i].d[2], 1));

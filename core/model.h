@@ -31,8 +31,9 @@ typedef struct model_config {
   int64_t sliding_window, mtp_layers;
   unsigned char layer_attn[MEMEST_MAX_LAYERS];   /* ATTN_* per layer */
   unsigned char layer_dense[MEMEST_MAX_LAYERS];  /* 1: dense MLP, no experts */
-  char warnings[4][320];
+  char warnings[8][320];
   int n_warnings;
+  int more_warnings;   /* cfg_warn calls past the array: counted, reported as a number */
 } model_config;
 
 /* One parameter tensor. FSDP shards dim 0. */
@@ -52,6 +53,7 @@ typedef struct param_desc {
 typedef struct param_list {
   param_desc p[PARAMS_PER_LAYER_MAX];
   int n;
+  int dropped;   /* params_add calls past PARAMS_PER_LAYER_MAX: an error, never used */
 } param_list;
 
 /* A saved or transient tensor, for the simulator and for --detail. */
@@ -138,6 +140,9 @@ MEMEST_HIDDEN memest_code cfg_check_top_k(const model_config *mc, memest_error *
 MEMEST_HIDDEN memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err);
 
 /* Helpers for architecture files. */
+/* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX
+** parameters (cfg_parse checks every config it reads). */
+MEMEST_HIDDEN memest_code cfg_check_params(const model_config *mc, memest_error *err);
 MEMEST_HIDDEN void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
                               int64_t d2, int ndim, int expert, int muon);
 MEMEST_HIDDEN void rows_add(row_list *rl, int *ovf, const char *name, const char *shape,

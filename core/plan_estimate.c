@@ -27,7 +27,7 @@ static double layer_flops(const model_config *mc, int layer, int64_t seq, double
   param_list pl;
   double f = 0.0, keys = 0.0, qk, v;
   int i;
-  pl.n = 0;
+  pl.n = pl.dropped = 0;
   mc->arch->layer_params(mc, layer, mc->experts > 0 ? mc->top_k : 0, &pl);
   *wgrad = 0.0;
   for (i = 0; i < pl.n; i++) {

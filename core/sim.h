@@ -289,7 +289,7 @@ struct memest_result {
   int64_t peak, tensor_peak, capacity, headroom;
   memest_status status;
   char warnings[8][400];
-  int n_warnings;
+  int n_warnings;      /* the last one says how many more there were, if any */
   suggestion sugg[8];
   int n_sugg;
 };

@@ -69,7 +69,7 @@ static void test_flags(void) {
   param_list pl;
   int i, seen = 0;
   CHECK_I64(cfg_parse(tiny, strlen(tiny), &mc, &err), MEMEST_OK);
-  pl.n = 0;
+  pl.n = pl.dropped = 0;
   mc.arch->layer_params(&mc, 0, 4, &pl);
   for (i = 0; i < pl.n; i++) {
     const param_desc *p = &pl.p[i];

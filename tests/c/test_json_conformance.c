@@ -120,6 +120,39 @@ static void test_last_key_wins(void) {
   free(cfg);
 }
 
+/* Twelve repeated keys give twelve warnings: the result shows seven and
+** says how many more there were (they were dropped without a word). */
+static void test_warnings_counted(void) {
+  size_t len = 0;
+  char extra[512] = "";
+  char *cfg, *json, *text;
+  memest_params p;
+  memest_result *r = NULL;
+  memest_error err;
+  int i;
+  for (i = 0; i < 12; i++) {
+    size_t n = strlen(extra);
+    snprintf(extra + n, sizeof extra - n, ", \"dup_%02d\": 1, \"dup_%02d\": 2", i, i);
+  }
+  cfg = config_with(extra, &len);
+  CHECK(cfg != NULL);
+  check_params(&p, "config.json", 2, 8, 1, 16, 1, 64, 1024, "h100");
+  CHECK_I64(memest_estimate(cfg, len, &p, &r, &err), MEMEST_OK);
+  json = r ? memest_result_json(r) : NULL;
+  text = r ? memest_result_text(r) : NULL;
+  CHECK(json != NULL && text != NULL);
+  if (json != NULL && text != NULL) {
+    CHECK_HAS(json, "config key 'dup_06' appears 2 times");
+    CHECK(strstr(json, "'dup_07'") == NULL);
+    CHECK_HAS(json, "\"5 more warnings, not shown: a result keeps 7");
+    CHECK_HAS(text, "Warning      5 more warnings, not shown");
+  }
+  free(json);
+  free(text);
+  memest_result_free(r);
+  free(cfg);
+}
+
 static void test_nan_reaches_readers(void) {
   size_t len = 0;
   char *cfg = config_with(", \"hidden_size\": NaN", &len);
@@ -139,5 +172,6 @@ int main(void) {
   test_table();
   test_last_key_wins();
   test_nan_reaches_readers();
+  test_warnings_counted();
   return check_done("test_json_conformance");
 }

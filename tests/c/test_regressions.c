@@ -10,6 +10,7 @@
 
 #include "bounds.h"
 #include "check.h"
+#include "model.h"
 
 static memest_code run(const char *config, const memest_params *p, memest_error *err) {
   memest_result *r = NULL;
@@ -194,7 +195,44 @@ static void test_long_command(void) {
   memest_result_free(r);
 }
 
+/* A family whose layer adds one parameter past PARAMS_PER_LAYER_MAX: the
+** parameter was dropped without a word, so the estimate undercounted.
+** Found by the second hostile-input review. */
+static void too_many_params(const model_config *mc, int layer, int64_t e_loc, param_list *out) {
+  int i;
+  (void)mc;
+  (void)layer;
+  (void)e_loc;
+  for (i = 0; i <= PARAMS_PER_LAYER_MAX; i++) params_add(out, "w", 8, 8, 1, 2, 0, 0);
+}
+
+static void test_params_per_layer(void) {
+  size_t len = 0;
+  char *text = check_read_file("presets/qwen3-30b-a3b.json", &len);
+  model_config *mc = malloc(sizeof *mc);
+  arch_ops wide;
+  param_list pl;
+  memest_error err;
+  CHECK(text != NULL && mc != NULL);
+  if (text == NULL || mc == NULL) return;
+  CHECK_I64(cfg_parse(text, len, mc, &err), MEMEST_OK);
+  CHECK_I64(cfg_check_params(mc, &err), MEMEST_OK);
+  wide = *mc->arch;
+  wide.layer_params = too_many_params;
+  mc->arch = &wide;
+  pl.n = pl.dropped = 0;
+  too_many_params(mc, 0, 1, &pl);
+  CHECK_I64(pl.n, PARAMS_PER_LAYER_MAX);
+  CHECK_I64(pl.dropped, 1);
+  CHECK_I64(cfg_check_params(mc, &err), MEMEST_E_OVERFLOW);
+  CHECK_HAS(err.message, "layer 0 of this Qwen3-MoE model has 33 parameter tensors");
+  CHECK_HAS(err.message, "PARAMS_PER_LAYER_MAX = 32");
+  free(mc);
+  free(text);
+}
+
 int main(void) {
+  test_params_per_layer();
   test_non_object_config();
   test_saved_rows_overflow();
   test_derived_head_dim();
