@@ -98,8 +98,8 @@
 #define MEMEST_MAX_PLAN_ROWS 16384         /* combinations one plan may try */
 #endif
 #ifndef MEMEST_MAX_PLAN_WORK
-#define MEMEST_MAX_PLAN_WORK (1LL << 25)   /* sum of pp * num_chunks over a plan's
-                                           ** estimates: about 5 s at 0.15 us each */
+#define MEMEST_MAX_PLAN_WORK (1LL << 19)   /* the estimates' time, in units of about
+                                           ** 4 us (planner.c row_work): about 2 s */
 #endif
 
 #endif /* MEMEST_BOUNDS_H */

@@ -84,7 +84,7 @@ struct memest_plan {
   plan_reason reasons[PLAN_REASONS_MAX];
   int n_reasons;
   int64_t tried;             /* combinations tried, valid or not */
-  int64_t work;              /* pp * num_chunks over the rows to estimate */
+  int64_t work;              /* row_work over the rows to estimate (~4 us a unit) */
   int answer;                /* row index, or -1 */
   model_config *mc;          /* owned from begin until finish */
   int finished;              /* memest_plan_finish has run */

@@ -269,6 +269,20 @@ static memest_code drop_last(sweep *sw, const char *key, const memest_error *e,
   return rc;
 }
 
+/* The time one row's estimate takes, in work units of about 4 us on the
+** development machine (docs/planner.md "Limits and speed"), measured over
+** 64 to 1,024 layers and pp 1 to 512 for every family: building each
+** rank's layer programs (the layers, plus their square over pp) and
+** replaying each rank's warm-up and drain (pp ranks of O(pp) ops). The
+** micro-batch count does not enter: the replay skips steady iterations.
+** Muon and FP8 add about a fifth. */
+static int64_t row_work(int64_t layers, const memest_params *p) {
+  int64_t pp = p->pp_size > 0 ? p->pp_size : 1;
+  int64_t w = layers + layers * layers / (768 * pp) + pp * pp / 14;
+  if (p->optimizer == MEMEST_MUON || p->fp8_training == MEMEST_FP8_DEEP_GEMM) w += w / 4;
+  return w;
+}
+
 /* Checks one combination of values v (per D_*) with option variant var;
 ** a valid one becomes a PLAN_PENDING row for plan_estimate. */
 static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error *err) {
@@ -294,13 +308,14 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
     err_reason(&e, MEMEST_R_DP_MISMATCH);
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
-  pl->work += p.pp_size * (p.global_batch_size / (p.micro_batch_size * row->in[D_DP] * p.ep_size));
+  pl->work += row_work(pl->layers, &p);
   if (pl->work > MEMEST_MAX_PLAN_WORK) {
     return err_set(err, MEMEST_E_LIMIT, "",
-                   "this plan would simulate more than MEMEST_MAX_PLAN_WORK = %lld pipeline-rank "
-                   "micro-batches; narrow it: fewer or smaller --pp-size values, a larger "
-                   "--micro-batch-size or a smaller --global-batch-size",
-                   (long long)MEMEST_MAX_PLAN_WORK);
+                   "this plan's estimates would take more than about 2 s (%lld rows of a "
+                   "%lld-layer model so far, over MEMEST_MAX_PLAN_WORK = %lld work units, a "
+                   "unit being about 4 us of one estimate); narrow it: fewer values in its "
+                   "lists, or smaller --pp-size values",
+                   (long long)pl->n_rows, (long long)pl->layers, (long long)MEMEST_MAX_PLAN_WORK);
   }
   row->fail = PLAN_PENDING;
   return MEMEST_OK;

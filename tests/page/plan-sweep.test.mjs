@@ -82,15 +82,17 @@ test('a sweep stops before its next piece when asked, and frees what it began', 
   assert.deepStrictEqual(stopped, { cancelled: true });
   assert.equal(pieces, 2);
   assert.equal(engine.heapBytes(), heap);
-  // Over the work limit: the planner's own message, before any piece.
-  // pp 2 x 2^20 micro-batches at 17 sequence lengths: 17 x 2^21 > 2^25 rank micro-batches.
+  // Over the work limit: the planner's own message, before any piece. A
+  // 1,024-layer model at pp 512 over 27 sequence lengths would take over 2 s.
+  const deep = JSON.stringify({ ...JSON.parse(String(engine.modelConfig('qwen3-30b-a3b'))), num_hidden_layers: 1024 });
   const big = {
-    ...Q30, total_gpus: 2, pp_size: 2, ep_size: 1, cp_size: 1, micro_batch_size: 1, global_batch_size: 2 ** 20,
-    sequence_length: Array.from({ length: 17 }, (_, i) => 1024 * (i + 1)),
+    ...Q30, model: 'deep.json', total_gpus: 512, pp_size: 512, ep_size: 1, cp_size: 1, micro_batch_size: 1,
+    sequence_length: Array.from({ length: 27 }, (_, i) => 64 * (i + 1)),
   };
-  const limited = await runSweep(engine, null, big, { onProgress: () => assert.fail('no piece runs') });
+  const limited = await runSweep(engine, deep, big, { onProgress: () => assert.fail('no piece runs') });
   assert.equal(limited.error.code, 'limit');
-  assert.deepStrictEqual(limited, engine.plan(null, big));
+  assert.match(limited.error.message, /MEMEST_MAX_PLAN_WORK/);
+  assert.deepStrictEqual(limited, engine.plan(deep, big));
 });
 
 test('the worker sweeps with progress, answers estimates between pieces, and cancels', async (t) => {
