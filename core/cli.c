@@ -47,7 +47,8 @@ static void print_help(FILE *out) {
   fprintf(out, "Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
                "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
                "              (--gpu-memory-gb N | --gpu NAME) [options]\n"
-               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n\n");
+               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
+               "       memest check ...  measured snapshots and logs beside the estimate\n\n");
   fprintf(out, "Parameters:\n");
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     const memest_param_info *pi = memest_param_describe((memest_param_id)id);
@@ -204,6 +205,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
 int main(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0))
     return memest_cli_plan(argc, argv);
+  if (argc >= 2 && strcmp(argv[1], "check") == 0) return memest_cli_check(argc, argv, stdout, stderr);
   return memest_cli_main(argc, argv, stdout, stderr);
 }
 #endif

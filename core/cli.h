@@ -14,6 +14,8 @@
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
 /* `memest plan ...` and `memest compare ...`, on stdout and stderr. */
 int memest_cli_plan(int argc, char **argv);
+/* `memest check ...`: snapshots and a log beside the estimate. */
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err);
 /* Reads a config file whole (up to 4 MiB and one byte, so the library can
 ** refuse an oversized one by its own limit). NULL with errno on failure;
 ** free the result with free(). */
