@@ -4,11 +4,13 @@ pickled with CPython's pickle as torch.cuda.memory._dump_snapshot() does, from
 a small simulation of the caching allocator whose allocated bytes (what
 torch.cuda.max_memory_allocated() reports) are known exactly.
 
-    gen_snapshot.py OUT_DIR [--ranks N] [--events N] [--frames N] [--seed S]
-                            [--protocol P] [--big-frames]
+    gen_snapshot.py OUT_DIR [--ranks N | --rank-list R,R,...] [--events N]
+                            [--frames N] [--depth N] [--seed S] [--protocol P]
+                            [--unique-lists]
 
 Writes OUT_DIR/snapshot-rankNNNNN.pickle for ranks 0..N-1 and prints one JSON
-object: {"files": {name: {"peak": bytes, "top": bytes, "start": bytes,
+object: {"files": {name: {"peak": bytes, "top": bytes (the largest block live at the peak),
+"live_at_peak": n, "start": bytes,
 "end_allocated": bytes, "end_reserved": bytes, "peak_reserved": bytes,
 "events": n}}}. Each run has blocks allocated before the recording (some live
 to the end, some freed in the window), interleaved allocs and frees with
@@ -36,9 +38,10 @@ class Allocator:
     allocator counts them (block sizes, rising at alloc, falling at
     free_requested)."""
 
-    def __init__(self, rng, frames_pool, base):
+    def __init__(self, rng, frames_pool, base, unique_lists=None):
         self.rng = rng
         self.frames_pool = frames_pool
+        self.unique_lists = unique_lists   # (frame dicts, depth): a new list per entry
         self.segments = []          # [address, size, next offset]
         self.free_blocks = {}       # block size -> [addresses]
         self.live = {}              # address -> (block size, requested, frames)
@@ -50,7 +53,8 @@ class Allocator:
         self.base = base
         self.recording = False
         self.peak = 0
-        self.peak_live = None
+        self.peak_top = 0
+        self.peak_count = 0
         self.peak_reserved = 0
 
     def _segment(self, size):
@@ -72,7 +76,8 @@ class Allocator:
     def _note(self):
         if self.recording and self.allocated > self.peak:
             self.peak = self.allocated
-            self.peak_live = dict(self.live)
+            self.peak_top = max((b for b, _, _ in self.live.values()), default=0)
+            self.peak_count = len(self.live)
         if self.recording:
             self.peak_reserved = max(self.peak_reserved, self.reserved)
 
@@ -91,7 +96,7 @@ class Allocator:
                 seg = self._segment(block)
             addr = seg[0] + seg[2]
             seg[2] += block
-        frames = self.rng.choice(self.frames_pool)
+        frames = self._frames()
         self.live[addr] = (block, requested, frames)
         self.allocated += block
         self._record("alloc", addr, requested, frames)
@@ -101,12 +106,18 @@ class Allocator:
     def free(self, addr, complete=True):
         block, requested, frames = self.live.pop(addr)
         self.allocated -= block
-        self._record("free_requested", addr, requested, self.rng.choice(self.frames_pool))
+        self._record("free_requested", addr, requested, self._frames())
         if complete:
             self._complete(addr, block, requested)
         else:
             self.pending[addr] = (block, requested)
         self._note()
+
+    def _frames(self):
+        if self.unique_lists:
+            dicts, depth = self.unique_lists
+            return [self.rng.choice(dicts) for _ in range(depth)]
+        return self.rng.choice(self.frames_pool)
 
     def _complete(self, addr, block, requested):
         self._record("free_completed", addr, requested, [])
@@ -160,13 +171,14 @@ def frames_pool(rng, n_frames, depth):
               "name": "fn_%d" % i} for i in range(n_frames)]
     # Lists share the frame dicts (the memo); some lists are shared too.
     lists = [[rng.choice(dicts) for _ in range(rng.randint(1, depth))] for _ in range(64)]
-    return lists + [[]]
+    return dicts, lists + [[]]
 
 
 def one_rank(rank, args):
     rng = random.Random(args.seed * 1000 + rank)
-    pool = frames_pool(rng, args.frames, args.depth)
-    al = Allocator(rng, pool, base=0x7F0000000000 + rank * 0x100000000)
+    dicts, pool = frames_pool(rng, args.frames, args.depth)
+    al = Allocator(rng, pool, base=0x7F0000000000 + rank * 0x100000000,
+                   unique_lists=(dicts, args.depth) if args.unique_lists else None)
     # Before the recording: parameters (live to the end) and activations
     # of an earlier step, some freed during the window.
     params = [al.alloc(rng.randint(1, 8) * 1024 * 1024 + rng.randint(0, 4000))
@@ -175,7 +187,8 @@ def one_rank(rank, args):
     al.recording = True
     start = al.allocated
     al.peak = al.allocated
-    al.peak_live = dict(al.live)
+    al.peak_top = max(b for b, _, _ in al.live.values())
+    al.peak_count = len(al.live)
     al.peak_reserved = al.reserved
     live = list(early)
     keep = []
@@ -203,14 +216,13 @@ def one_rank(rank, args):
                                        "garbage_collection_threshold": 0.0,
                                        "expandable_segments": False,
                                        "roundup_power2_divisions": {"1": 0, "2": 0}}}
-    name = "snapshot-rank%05d.pickle" % rank
+    name = "snapshot-rank%05d.pickle" % args.rank_list[rank]
     with open(os.path.join(args.out, name), "wb") as f:
         if args.protocol is None:
             pickle.dump(snapshot, f)
         else:
             pickle.dump(snapshot, f, protocol=args.protocol)
-    top = max((b for b, _, _ in al.peak_live.values()), default=0)
-    return name, {"peak": al.peak, "top": top, "live_at_peak": len(al.peak_live),
+    return name, {"peak": al.peak, "top": al.peak_top, "live_at_peak": al.peak_count,
                   "end_allocated": al.allocated, "end_reserved": al.reserved,
                   "peak_reserved": al.peak_reserved, "events": len(al.trace),
                   "start": start}
@@ -225,7 +237,16 @@ def main():
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--protocol", type=int, default=None)
+    ap.add_argument("--rank-list", default=None,
+                    help="global ranks of the files, comma-separated (default 0..ranks-1)")
+    ap.add_argument("--unique-lists", action="store_true",
+                    help="a new frames list for every entry, as a real trace has")
     args = ap.parse_args()
+    if args.rank_list:
+        args.rank_list = [int(x) for x in args.rank_list.split(",")]
+        args.ranks = len(args.rank_list)
+    else:
+        args.rank_list = list(range(args.ranks))
     os.makedirs(args.out, exist_ok=True)
     files = dict(one_rank(r, args) for r in range(args.ranks))
     print(json.dumps({"files": files}))
