@@ -178,11 +178,15 @@ static int depth_of(const pk_store *s, pk_value v) {
   return is_box(v) ? box_of(s, v)->depth : 0;
 }
 
-/* Appends vals[0..n) to container c (sealing each container among them). */
-static memest_code box_append(pk_machine *m, pk_value c, const pk_value *vals, size_t n) {
+/* Appends the stack's values [from, sp) to container c, sealing each
+** container among them. */
+static memest_code box_append(pk_machine *m, pk_value c, size_t from) {
   pk_store *s = m->s;
   pk_box *b = box_of(s, c);
-  size_t i = 0;
+  size_t i = 0, n = m->sp - from;
+  const pk_value *vals;
+  if (n == 0) return MEMEST_OK;  /* the stack may not exist yet */
+  vals = m->stack + from;
   for (i = 0; i < n; i++) {
     int d = depth_of(s, vals[i]);
     if (is_box(vals[i])) box_of(s, vals[i])->sealed = 1;
@@ -445,7 +449,7 @@ static memest_code op_appends(pk_machine *m, size_t from, const char *op) {
   pk_value c = PK_NONE;
   memest_code rc = target(m, from, PK_LIST, op, &c);
   if (rc != MEMEST_OK) return rc;
-  rc = box_append(m, c, m->stack + from, m->sp - from);
+  rc = box_append(m, c, from);
   m->sp = from;
   return rc;
 }
@@ -461,7 +465,7 @@ static memest_code op_setitems(pk_machine *m, size_t from, const char *op) {
     if (k == PK_LIST || k == PK_DICT)
       return malformed(m, "a dict key that is a list or dict (unhashable in Python)");
   }
-  rc = box_append(m, c, m->stack + from, m->sp - from);
+  rc = box_append(m, c, from);
   m->sp = from;
   return rc;
 }
@@ -470,7 +474,7 @@ static memest_code op_tuple(pk_machine *m, size_t from) {
   pk_value t = PK_NONE;
   memest_code rc = new_box(m, PK_TUPLE, &t);
   if (rc != MEMEST_OK) return rc;
-  rc = box_append(m, t, m->stack + from, m->sp - from);
+  rc = box_append(m, t, from);
   if (rc != MEMEST_OK) return rc;
   m->sp = from;
   return push(m, t);

@@ -245,6 +245,9 @@ static void test_hostile(void) {
   static const unsigned char list_key[] = "\x80\x04}]K\x01s.";
   static const unsigned char no_stop[] = "\x80\x04}";
   static const unsigned char not_dict[] = "\x80\x04]\x94.";
+  /* Found by fuzz_snapshot: a tuple of nothing before anything was pushed
+  ** offset a null stack (UB), now an empty tuple. */
+  static const unsigned char empty_tuple[] = "\x80\x04(t.";
   static const unsigned char no_segments[] = "\x80\x04}\x94\x8c\x01" "a\x94K\x01s.";
   unsigned char deep[256];
   size_t n = 0;
@@ -277,6 +280,7 @@ static void test_hostile(void) {
   expect_refused(not_dict, sizeof not_dict - 1, MEMEST_E_VALUE, "top level is not a dict");
   expect_refused(no_segments, sizeof no_segments - 1, MEMEST_E_VALUE, "no 'segments' list");
   expect_refused(NULL, 0, MEMEST_E_VALUE, "empty");
+  expect_refused(empty_tuple, sizeof empty_tuple - 1, MEMEST_E_VALUE, "top level is not a dict");
   /* Deep nesting: 40 open marks, then 40 nested one-tuples. */
   deep[n++] = 0x80;
   deep[n++] = 4;

@@ -21,6 +21,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { MeasuredPanel } from './MeasuredPanel.jsx';
+import { useMeasured } from './measured.js';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -46,6 +48,7 @@ export function App({ initial }) {
   const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const tab = embed ? 'calculator' : state.view;
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
@@ -117,8 +120,8 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, measured]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -132,6 +135,8 @@ export function App({ initial }) {
           <div class="outputs">
             <SharePanel state={state} />
             {results}
+            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+              update={update} />
           </div>
         </main>
       )}
