@@ -52,7 +52,7 @@ export function MeasuredPanel({ measured, ranks, fragmentation, update }) {
     if (e.dataTransfer?.files?.length) measured.addFiles([...e.dataTransfer.files]);
   };
   return (
-    <section class="measured" aria-labelledby="measured-title" data-testid="measured">
+    <section class="measured chart" aria-labelledby="measured-title" data-testid="measured">
       <h2 id="measured-title">Measured run</h2>
       <div class={`drop-zone${over ? ' drop-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }}
         onDragLeave={() => setOver(false)} onDrop={onDrop}>
