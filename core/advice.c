@@ -2,13 +2,15 @@
 ** advice.c — suggestions: each candidate change of one knob (optimizer,
 ** sharding, micro batch, pipeline, data, expert or context parallelism) is
 ** estimated for real, and those that lower the peak are kept, largest
-** saving first. Nothing here is a rule of thumb: every figure is computed.
+** saving first. Nothing here is a rule of thumb: every figure is computed,
+** with the base estimate's est_cache, so the candidates reuse its layer
+** programs wherever their shapes agree.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 typedef struct candidate {
   const char *knob;
@@ -144,7 +146,7 @@ static int by_saving(const void *a, const void *b) {
   return strcmp(x->knob, y->knob);
 }
 
-void advice_build(memest_result *r) {
+void advice_build(memest_result *r, est_cache *cache) {
   candidate c[8];
   memest_result *alt;
   int n, i;
@@ -159,7 +161,7 @@ void advice_build(memest_result *r) {
     c[i].p.detail = 0;
     c[i].p.pp_rank = -1;
     if (!valid(r, &c[i].p)) continue;
-    if (est_run(&r->mc, &c[i].p, alt, 0, &e) != MEMEST_OK) continue;
+    if (est_run(&r->mc, &c[i].p, alt, cache, &e) != MEMEST_OK) continue;
     if (alt->peak < r->peak && r->n_sugg < (int)(sizeof r->sugg / sizeof r->sugg[0])) {
       s = &r->sugg[r->n_sugg++];
       snprintf(s->knob, sizeof s->knob, "%s", c[i].knob);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "rank.h"
 
 /* Sizes of one parameter sharded W ways on dim 0 (spec §3.4). */
 static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, int *o) {
@@ -42,7 +42,6 @@ static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, i
 
 typedef struct inv_builder {
   rank_inv *ri;
-  int cap_groups, cap_params;
   int fp8;
   int ovf;
   int nomem;
@@ -65,7 +64,7 @@ static int grow(void **p, int *cap, int need, size_t size) {
 static rank_group *group_open(inv_builder *b, int kind, int module, int layer) {
   rank_inv *ri = b->ri;
   rank_group *g;
-  if (!grow((void **)&ri->groups, &b->cap_groups, ri->n_groups + 1, sizeof *ri->groups)) {
+  if (!grow((void **)&ri->groups, &ri->cap_groups, ri->n_groups + 1, sizeof *ri->groups)) {
     b->nomem = 1;
     return NULL;
   }
@@ -82,7 +81,7 @@ static void group_param(inv_builder *b, const param_desc *p, int64_t w) {
   rank_inv *ri = b->ri;
   rank_group *g = &ri->groups[ri->n_groups - 1];
   rank_param *rp;
-  if (!grow((void **)&ri->params, &b->cap_params, ri->n_params + 1, sizeof *ri->params)) {
+  if (!grow((void **)&ri->params, &ri->cap_params, ri->n_params + 1, sizeof *ri->params)) {
     b->nomem = 1;
     return;
   }
@@ -129,8 +128,14 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
 memest_code inv_build(const model_config *mc, const layout *lo, const memest_params *p,
                       int rank, rank_inv *ri, memest_error *err) {
   inv_builder b;
+  rank_inv kept = *ri;
   int m, i, l;
+  /* Start empty, in the arrays of the last build. */
   memset(ri, 0, sizeof *ri);
+  ri->groups = kept.groups;
+  ri->params = kept.params;
+  ri->cap_groups = kept.cap_groups;
+  ri->cap_params = kept.cap_params;
   memset(&b, 0, sizeof b);
   b.ri = ri;
   b.fp8 = p->fp8_training == MEMEST_FP8_DEEP_GEMM;
@@ -203,6 +208,7 @@ void inv_free(rank_inv *ri) {
   ri->groups = NULL;
   ri->params = NULL;
   ri->n_groups = ri->n_params = 0;
+  ri->cap_groups = ri->cap_params = 0;
 }
 
 int64_t inv_model_parameters(const model_config *mc, int *ovf) {

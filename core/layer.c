@@ -6,21 +6,23 @@
 ** (§4.2-§4.4). ops.c strings these stages together into F, B and F|B.
 ** FP8 training (§4.8) takes separate branches driven by lo->d.fp8: the
 ** scatter buffer is not saved, expert_backward_fp8 and dense_layer_fp8.
+** A prog_cache keeps each program by what it depends on (prog_key), so a
+** shape is built once however many layers, ranks and estimates share it.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "attention.h"
-#include "sim.h"
+#include "rank.h"
 
 #define STAGE_EVENTS_MAX 64
 
-typedef struct prog_builder {
+struct prog_builder {
   prog_ev e[ST_COUNT][STAGE_EVENTS_MAX];
   int n[ST_COUNT];
   int ovf;
   layer_prog *lp;
-} prog_builder;
+};
 
 static void put(prog_builder *b, int st, int kind, comp c, int64_t d, const char *label) {
   prog_ev *e;
@@ -477,34 +479,37 @@ static int prog_finish(prog_builder *b, layer_prog *lp) {
   return 1;
 }
 
-memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
-                      const rank_group *lg, const rank_group *xg, layer_prog *lp,
-                      memest_error *err) {
-  prog_builder *b;
+/* The bf16 wgrad of each deferred projection of the experts group, in
+** inventory order (the down projection last). */
+static int deferred_wgrads(const rank_inv *ri, const rank_group *xg, int64_t wgrad[3], int *ovf) {
+  int i, n = 0;
+  if (xg == NULL) return 0;
+  for (i = xg->g.first; i < xg->g.first + xg->g.count && n < 3; i++) {
+    const param_desc *p = &ri->params[i].p;
+    if (!p->deferred) continue;
+    wgrad[n++] = ck_mul4(ovf, 2, p->d[0], p->d[1], p->d[2]);
+  }
+  return n;
+}
+
+static memest_code build(prog_builder *b, const model_config *mc, const layout *lo,
+                         const rank_inv *ri, int layer, const rank_group *lg,
+                         const rank_group *xg, layer_prog *lp, memest_error *err) {
   layer_plan pl;
   int64_t mH, pgrad;
   int st, i;
   memset(lp, 0, sizeof *lp);
   memset(&pl, 0, sizeof pl);
-  b = calloc(1, sizeof *b);
-  if (b == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  memset(b->n, 0, sizeof b->n);
+  b->ovf = 0;
   b->lp = lp;
   mc->arch->layer_plan(mc, &lo->d, layer, &pl);
-  lp->layer = layer;
   lp->kind = pl.kind;
   lp->moe = pl.moe;
   mH = ck_mul4(&b->ovf, lo->d.m, mc->hidden, 2, 1);
   lp->h_out = mH;
   pgrad = ck_mul(&b->ovf, 2, lg->g.full_grad);
-  if (xg != NULL) {
-    /* The bf16 wgrad of each deferred projection, in inventory order (the
-    ** down projection last). */
-    for (i = xg->g.first; i < xg->g.first + xg->g.count && lp->n_wgrad < 3; i++) {
-      const param_desc *p = &ri->params[i].p;
-      if (!p->deferred) continue;
-      lp->wgrad[lp->n_wgrad++] = ck_mul4(&b->ovf, 2, p->d[0], p->d[1], p->d[2]);
-    }
-  }
+  lp->n_wgrad = deferred_wgrads(ri, xg, lp->wgrad, &b->ovf);
   if (pl.moe) moe_layer(b, &pl, lo, mH, pgrad);
   else if (lo->d.fp8) dense_layer_fp8(b, &pl, lo, mH, pgrad);
   else dense_layer(b, &pl, lo, mH, pgrad);
@@ -517,20 +522,177 @@ memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *
     }
   }
   if (b->ovf || pl.ovf) {
-    free(b);
     return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
                    "the activation sizes of this run overflow 64-bit byte counts; use a smaller "
                    "--sequence-length or --micro-batch-size");
   }
   if (!prog_finish(b, lp)) {
-    free(b);
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
-  free(b);
   return MEMEST_OK;
+}
+
+memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+                      const rank_group *lg, const rank_group *xg, layer_prog *lp,
+                      memest_error *err) {
+  prog_builder *b = malloc(sizeof *b);
+  memest_code rc;
+  if (b == NULL) {
+    memset(lp, 0, sizeof *lp);
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  rc = build(b, mc, lo, ri, layer, lg, xg, lp, err);
+  free(b);
+  return rc;
 }
 
 void lay_free(layer_prog *lp) {
   free(lp->st[0]);
   memset(lp->st, 0, sizeof lp->st);
 }
+
+/* {======================================================================
+** Sharing programs (prog_cache).
+** ======================================================================= */
+#define PROG_CACHE_MAX 1024    /* programs kept before the cache starts over */
+
+/* Everything a program depends on besides the model; every field is 64
+** bits wide, so the key has no padding and compares with memcmp. */
+typedef struct prog_key {
+  run_dims d;                /* dp, pp and ovf zeroed: no layer plan reads them */
+  int64_t pgrad;             /* the layer group's full gradient elements */
+  int64_t wgrad[3];
+  int64_t n_wgrad;
+  int64_t attn, dense;       /* the layer's kind: layer_attn, layer_dense */
+} prog_key;
+
+struct prog_entry {
+  prog_key key;
+  uint32_t hash;
+  layer_prog *prog;          /* NULL: a free slot */
+};
+
+/* Fills key; 0 when a size overflows (the build then reports it). */
+static int key_of(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+                  const rank_group *lg, const rank_group *xg, prog_key *key) {
+  int ovf = 0;
+  memset(key, 0, sizeof *key);
+  key->d = lo->d;
+  key->d.dp = key->d.pp = 0;
+  key->d.ovf = 0;
+  key->pgrad = lg != NULL ? lg->g.full_grad : -1;
+  key->n_wgrad = deferred_wgrads(ri, xg, key->wgrad, &ovf);
+  key->attn = mc->layer_attn[layer];
+  key->dense = mc->layer_dense[layer];
+  return lg != NULL && !ovf;
+}
+
+static uint32_t key_hash(const prog_key *key) {
+  const unsigned char *p = (const unsigned char *)key;
+  uint32_t h = 2166136261u;
+  size_t i;
+  for (i = 0; i < sizeof *key; i++) h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static void drop_all(prog_cache *c) {
+  int i;
+  for (i = 0; i < c->cap; i++) {
+    if (c->slots[i].prog == NULL) continue;
+    lay_free(c->slots[i].prog);
+    free(c->slots[i].prog);
+    c->slots[i].prog = NULL;
+  }
+  c->n = 0;
+}
+
+void lay_cache_bind(prog_cache *c, const model_config *mc) {
+  if (!c->bound || memcmp(&c->mc, mc, sizeof *mc) != 0) {
+    drop_all(c);
+    memcpy(&c->mc, mc, sizeof *mc);
+    c->bound = 1;
+  } else if (c->n >= PROG_CACHE_MAX) {
+    drop_all(c);
+  }
+}
+
+void lay_cache_free(prog_cache *c) {
+  drop_all(c);
+  free(c->slots);
+  free(c->builder);
+  c->slots = NULL;
+  c->builder = NULL;
+  c->cap = 0;
+  c->bound = 0;
+}
+
+/* The slot of key: its entry, or the free slot where it belongs. */
+static prog_entry *slot_of(prog_cache *c, const prog_key *key, uint32_t hash) {
+  uint32_t i = hash & (uint32_t)(c->cap - 1);
+  for (;;) {
+    prog_entry *e = &c->slots[i];
+    if (e->prog == NULL || (e->hash == hash && memcmp(&e->key, key, sizeof *key) == 0)) return e;
+    i = (i + 1) & (uint32_t)(c->cap - 1);
+  }
+}
+
+/* Keeps the table under half full; 0 when out of memory. */
+static int make_room(prog_cache *c) {
+  prog_entry *old = c->slots, *ns;
+  int old_cap = c->cap, ncap = c->cap ? c->cap * 2 : 64, i;
+  if (2 * (c->n + 1) <= c->cap) return 1;
+  ns = calloc((size_t)ncap, sizeof *ns);
+  if (ns == NULL) return 0;
+  c->slots = ns;
+  c->cap = ncap;
+  for (i = 0; i < old_cap; i++) {
+    if (old[i].prog != NULL) *slot_of(c, &old[i].key, old[i].hash) = old[i];
+  }
+  free(old);
+  return 1;
+}
+
+memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, const rank_inv *ri,
+                    int layer, const rank_group *lg, const rank_group *xg,
+                    const layer_prog **out, memest_error *err) {
+  prog_key key;
+  uint32_t hash;
+  prog_entry *e;
+  layer_prog *lp;
+  memest_code rc;
+  *out = NULL;
+  if (c->builder == NULL && (c->builder = malloc(sizeof *c->builder)) == NULL) {
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  if (!key_of(mc, lo, ri, layer, lg, xg, &key)) {
+    /* A size overflows: the build says which; nothing is kept. */
+    layer_prog tmp;
+    rc = build(c->builder, mc, lo, ri, layer, lg, xg, &tmp, err);
+    lay_free(&tmp);
+    return rc != MEMEST_OK ? rc : err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
+  }
+  hash = key_hash(&key);
+  if (c->cap > 0) {
+    e = slot_of(c, &key, hash);
+    if (e->prog != NULL) {
+      *out = e->prog;
+      return MEMEST_OK;
+    }
+  }
+  if (!make_room(c) || (lp = malloc(sizeof *lp)) == NULL) {
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  rc = build(c->builder, mc, lo, ri, layer, lg, xg, lp, err);
+  if (rc != MEMEST_OK) {
+    free(lp);
+    return rc;
+  }
+  e = slot_of(c, &key, hash);
+  e->key = key;
+  e->hash = hash;
+  e->prog = lp;
+  c->n++;
+  *out = lp;
+  return MEMEST_OK;
+}
+/* }====================================================================== */

@@ -8,7 +8,7 @@
 */
 #include <string.h>
 
-#include "sim.h"
+#include "rank.h"
 
 typedef struct op_run {
   sim_rank *sr;
@@ -23,7 +23,7 @@ typedef struct op_run {
 typedef struct mod_ctx {
   int m;                    /* module index */
   const module_inv *mi;
-  layer_prog *progs;
+  const rank_layer *layers;
   int sent;                 /* the module's output goes to another rank */
 } mod_ctx;
 
@@ -38,12 +38,14 @@ static void emit(op_run *r, comp c, int64_t d, const char *label) {
   }
 }
 
+/* The group of layer li of a kind, or the module's embed or head group. */
 static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, int kind) {
   const rank_inv *ri = &r->sr->inv;
-  int layer = mc->mi->first_layer + li, i;
+  int i;
+  if (kind == G_LAYER) return mc->layers[li].lg;
+  if (kind == G_EXPERTS) return mc->layers[li].xg;
   for (i = mc->mi->first_group; i < mc->mi->first_group + mc->mi->n_groups; i++) {
-    if (ri->groups[i].kind == kind && (kind >= G_EMBED || ri->groups[i].layer == layer))
-      return &ri->groups[i];
+    if (ri->groups[i].kind == kind) return &ri->groups[i];
   }
   return NULL;
 }
@@ -98,7 +100,7 @@ static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
 
 /* Runs stage st of layer li of module mc. */
 static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
-  const layer_prog *lp = &mc->progs[li];
+  const layer_prog *lp = mc->layers[li].prog;
   int top = li == mc->mi->n_layers - 1, i;
   for (i = 0; i < lp->n[st]; i++) {
     const prog_ev *e = &lp->st[st][i];
@@ -152,7 +154,7 @@ static void backward_layer(op_run *r, const mod_ctx *mc, int li, int deferred) {
 /* Deferred expert wgrad closures of one layer (spec §5.3): each grad becomes
 ** the pending bf16 .grad, or is added into an existing one. */
 static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending) {
-  const layer_prog *lp = &mc->progs[li];
+  const layer_prog *lp = mc->layers[li].prog;
   int j;
   for (j = 0; j < lp->n_wgrad; j++) {
     if (r->sr->lo->d.fp8) {
@@ -279,16 +281,16 @@ static void run_weight(op_run *r, const mod_ctx *mc) {
     wgrad_closures(r, mc, li, (r->flags0 & pend) != 0);
   }
   for (li = 0; li < mc->mi->n_layers; li++) {
-    emit(r, C_WGS, -mc->progs[li].capture, "deferred wgrad batch released");
+    emit(r, C_WGS, -mc->layers[li].prog->capture, "deferred wgrad batch released");
   }
   r->flags |= mflag(mc, SF_PENDING | SF_PENDING0);
 }
 
 /* stage3_w inside an F|B: this layer's closures run right after its fold. */
 static void overlapped_weight(op_run *r, const mod_ctx *b, int li) {
-  if (b->progs[li].n_wgrad == 0) return;
+  if (b->layers[li].prog->n_wgrad == 0) return;
   wgrad_closures(r, b, li, 0);
-  emit(r, C_WGS, -b->progs[li].capture, "layer's deferred wgrad released");
+  emit(r, C_WGS, -b->layers[li].prog->capture, "layer's deferred wgrad released");
   r->flags |= mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
 }
 
@@ -337,7 +339,7 @@ static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
   int rank = sr->inv.rank, last = rank == sr->lo->pp - 1;
   mc->m = m;
   mc->mi = &sr->inv.mod[m];
-  mc->progs = sr->progs[m];
+  mc->layers = sr->layers[m];
   mc->sent = !((rank == 0 && m == 1) || (last && m == 0));
 }
 

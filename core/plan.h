@@ -8,7 +8,7 @@
 #ifndef MEMEST_PLAN_H
 #define MEMEST_PLAN_H
 
-#include "sim.h"
+#include "result.h"
 
 /* The swept inputs, in the order of memest_plan_request's lists. */
 enum { D_PP = 0, D_EP, D_CP, D_DP, D_TOTAL, D_NODES, D_MBS, D_GBS, D_SEQ, D_COUNT };

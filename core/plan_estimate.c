@@ -76,6 +76,7 @@ typedef struct estimator {
   memest_plan *pl;
   const model_config *mc;
   memest_result *scratch;
+  est_cache *cache;          /* layer programs shared by every row */
   int64_t share_seq;
   double share;
 } estimator;
@@ -107,7 +108,7 @@ static void estimate_row(estimator *es, int i) {
   memest_params p;
   memest_error e;
   memest_plan_row_params(es->pl, i, &p, &e);
-  row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
+  row->fail = est_run(es->mc, &p, es->scratch, es->cache, &e);
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err != NULL) *row->fail_err = e;
@@ -125,13 +126,17 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error 
   es.mc = mc;
   es.share_seq = -1;
   es.scratch = malloc(sizeof *es.scratch);
-  if (es.scratch == NULL) {
+  es.cache = est_cache_new();
+  if (es.scratch == NULL || es.cache == NULL) {
+    free(es.scratch);
+    est_cache_free(es.cache);
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
   for (i = 0; i < pl->n_rows; i++) {
     if (pl->rows[i].fail == PLAN_PENDING) estimate_row(&es, i);
   }
   free(es.scratch);
+  est_cache_free(es.cache);
   return MEMEST_OK;
 }
 /* }====================================================================== */

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "sim.h"
+#include "rank.h"
+#include "result.h"
 
 static char *shared_config(const char *name, size_t *len) {
   char path[256];
@@ -98,11 +99,11 @@ static void test_worked_example(void) {
   lo.d.n_in = 32768;
   lo.d.m_act = 33792;
   lo.d.r_rows = 34816;
-  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, &err), MEMEST_OK);
-  CHECK_I64(sr->progs[0][0].retained, 546488384LL);
-  CHECK_I64(sr->progs[1][5].retained, 546488384LL);
+  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, NULL, &err), MEMEST_OK);
+  CHECK_I64(sr->layers[0][0].prog->retained, 546488384LL);
+  CHECK_I64(sr->layers[1][5].prog->retained, 546488384LL);
   /* Deferred-W batch per layer: A(M_act)*H*2 + R*H*2 + 3*M_act*I*2. */
-  CHECK_I64(sr->progs[0][0].capture, 436731904LL);
+  CHECK_I64(sr->layers[0][0].prog->capture, 436731904LL);
   /* Static figures (§8 table). */
   CHECK_I64(sr->inv.master_bytes, 4049889792LL);
   CHECK_I64(sr->inv.opt_state_bytes, 8099779584LL);
