@@ -42,6 +42,8 @@ static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, i
 
 typedef struct inv_builder {
   rank_inv *ri;
+  int prev_layer;            /* the module's last layer added, or -1 */
+  int prev_group, prev_groups; /* its groups: first index and count */
   int fp8;
   int ovf;
   int nomem;
@@ -107,7 +109,7 @@ static void add_edge(inv_builder *b, int kind, int module, const char *name, int
   group_param(b, &p, w);
 }
 
-static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
+static void list_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
                       int layer) {
   param_list pl;
   int i, has_x = 0;
@@ -123,6 +125,43 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
   for (i = 0; i < pl.n; i++) {
     if (pl.p[i].expert) group_param(b, &pl.p[i], lo->w_x);
   }
+}
+
+/* A layer of the previous layer's kind has its parameters (model.h):
+** copies its groups rather than listing them again. */
+static void copy_layer(inv_builder *b, int module, int layer) {
+  rank_inv *ri = b->ri;
+  int gi, pi;
+  for (gi = b->prev_group; gi < b->prev_group + b->prev_groups; gi++) {
+    rank_group *g = group_open(b, ri->groups[gi].kind, module, layer);
+    int from = ri->groups[gi].g.first, count = ri->groups[gi].g.count;
+    if (g == NULL) return;
+    if (!grow((void **)&ri->params, &ri->cap_params, ri->n_params + count, sizeof *ri->params)) {
+      b->nomem = 1;
+      return;
+    }
+    g->g = ri->groups[gi].g;
+    g->g.first = ri->n_params;
+    for (pi = from; pi < from + count; pi++) {
+      ri->params[ri->n_params] = ri->params[pi];
+      ri->params[ri->n_params].group = ri->n_groups - 1;
+      ri->n_params++;
+    }
+  }
+}
+
+static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
+                      int layer) {
+  int first = b->ri->n_groups;
+  if (b->prev_layer >= 0 && mc->layer_attn[layer] == mc->layer_attn[b->prev_layer] &&
+      mc->layer_dense[layer] == mc->layer_dense[b->prev_layer]) {
+    copy_layer(b, module, layer);
+  } else {
+    list_layer(b, mc, lo, module, layer);
+  }
+  b->prev_layer = layer;
+  b->prev_group = first;
+  b->prev_groups = b->ri->n_groups - first;
 }
 
 memest_code inv_build(const model_config *mc, const layout *lo, const memest_params *p,
@@ -149,6 +188,7 @@ memest_code inv_build(const model_config *mc, const layout *lo, const memest_par
     mi->stage0 = stage == 0;
     mi->last_stage = stage == lo->stages - 1;
     mi->first_group = ri->n_groups;
+    b.prev_layer = -1;
     if (mi->stage0) add_edge(&b, G_EMBED, m, "embed_tokens.weight", mc->vocab, mc->hidden, 2, lo->w_o);
     for (l = 0; l < mi->n_layers; l++) add_layer(&b, mc, lo, m, mi->first_layer + l);
     if (mi->last_stage) {

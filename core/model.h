@@ -106,7 +106,10 @@ typedef struct arch_ops {
   int supports_cp;
   /* Reads the family's keys from the config into mc. */
   memest_code (*read)(const cJSON *root, model_config *mc, memest_error *err);
-  /* Appends layer `layer`'s parameters (experts with e_loc rows). */
+  /* Both read a layer only through its kind, mc->layer_attn[layer] and
+  ** mc->layer_dense[layer], and read no run_dims' dp or pp: layers of one
+  ** kind share their program and inventory (layer.c, inventory.c).
+  ** Appends layer `layer`'s parameters (experts with e_loc rows). */
   void (*layer_params)(const model_config *mc, int layer, int64_t e_loc, param_list *out);
   /* Describes layer `layer`'s saved tensors for one estimate. */
   void (*layer_plan)(const model_config *mc, const run_dims *d, int layer, layer_plan *lp);
