@@ -56,7 +56,7 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
       if (rg->kind == G_LAYER && rl->lg == NULL) rl->lg = rg;
       if (rg->kind == G_EXPERTS && rl->xg == NULL) rl->xg = rg;
     }
-    rl->same_as_prev = li > 0 && same_kind(sr->mc, rl->layer, rl[-1].layer) &&
+    rl->same_as_prev = li > 0 && !sr->plain && same_kind(sr->mc, rl->layer, rl[-1].layer) &&
                        same_groups(rl->lg, rl[-1].lg) && same_groups(rl->xg, rl[-1].xg);
     if (rl->same_as_prev) {
       /* Same kind and groups: the program's key is the same (layer.c). */
@@ -65,8 +65,8 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
     }
     rc = lay_get(sr->cache, sr->mc, sr->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &rl->prog, err);
     if (rc != MEMEST_OK) return rc;
-    rl->same_as_prev = li > 0 && rl->prog == rl[-1].prog && same_groups(rl->lg, rl[-1].lg) &&
-                       same_groups(rl->xg, rl[-1].xg);
+    rl->same_as_prev = li > 0 && !sr->plain && rl->prog == rl[-1].prog &&
+                       same_groups(rl->lg, rl[-1].lg) && same_groups(rl->xg, rl[-1].xg);
   }
   return MEMEST_OK;
 }

@@ -209,6 +209,9 @@ struct sim_rank {
   rank_inv inv;
   prog_cache *cache;         /* where the layer programs live */
   prog_cache own;            /* the cache when the caller gives none */
+  int plain;                 /* set by a caller before init: every layer takes
+                             ** its program by its own key and every op walks
+                             ** layer by layer (the reference the tests use) */
   rank_layer *layers[2];     /* the layers of each module */
   int cap_layers[2];
   int64_t mH;                /* P2P tensor bytes: b * s * H * 2 */
