@@ -463,7 +463,85 @@ static void dense_layer_fp8(prog_builder *b, const layer_plan *pl, const layout 
   dense_layer_backward_end(b, pl, s1, mH, pgrad);
 }
 
-/* Copies the builder's stage arrays into one allocation owned by lp. */
+/* Sums events [from, to) of a stage into u; 0 when a running sum would
+** overflow (they are then left as events). */
+static int sum_run(const prog_ev *e, int from, int to, prog_run *u) {
+  int64_t total = 0;
+  int ovf = 0, i, k;
+  memset(u, 0, sizeof *u);
+  u->first = from;
+  u->count = to - from;
+  for (i = from; i < to; i++) {
+    for (k = 0; k < u->n && u->comp[k] != e[i].comp; k++) {}
+    if (k == u->n) u->comp[u->n++] = e[i].comp;
+    u->net[k] = ck_add(&ovf, u->net[k], e[i].d);
+    total = ck_add(&ovf, total, e[i].d);
+    u->reach += e[i].d < 0 ? 0 - (uint64_t)e[i].d : (uint64_t)e[i].d;
+    if (u->reach >= (uint64_t)1 << 62) ovf = 1;
+    if (i == from || total > u->peak) {
+      u->peak = total;
+      u->label = e[i].label;
+      memcpy(u->at, u->net, sizeof u->at);
+    }
+  }
+  u->net_total = total;
+  return !ovf;
+}
+
+/* Whether event e can join a run touching the components in u so far. */
+static int joins_run(const prog_ev *e, const unsigned char *comps, int n) {
+  int k;
+  if (e->kind != EVK_DELTA) return 0;
+  for (k = 0; k < n; k++) {
+    if (comps[k] == e->comp) return 1;
+  }
+  return n < RUN_COMPS;
+}
+
+/* Builds lp->fast: each stretch of two or more EVK_DELTA events (on at
+** most RUN_COMPS components) becomes one EVK_RUN. Returns 0 when out of
+** memory. */
+static int prog_runs(layer_prog *lp, int total) {
+  prog_ev *fast = malloc((size_t)(total > 0 ? total : 1) * sizeof *fast);
+  prog_run *runs = malloc((size_t)(total / 2 + 1) * sizeof *runs);
+  int st, off = 0, n_runs = 0;
+  if (fast == NULL || runs == NULL) {
+    free(fast);
+    free(runs);
+    return 0;
+  }
+  for (st = 0; st < ST_COUNT; st++) {
+    const prog_ev *e = lp->st[st];
+    int i = 0, n = 0;
+    lp->fast[st] = fast + off;
+    while (i < lp->n[st]) {
+      unsigned char comps[RUN_COMPS];
+      int j = i, nc = 0, k;
+      while (j < lp->n[st] && joins_run(&e[j], comps, nc)) {
+        for (k = 0; k < nc && comps[k] != e[j].comp; k++) {}
+        if (k == nc) comps[nc++] = e[j].comp;
+        j++;
+      }
+      if (j - i >= 2 && sum_run(e, i, j, &runs[n_runs])) {
+        lp->fast[st][n].kind = EVK_RUN;
+        lp->fast[st][n].comp = 0;
+        lp->fast[st][n].d = n_runs++;
+        lp->fast[st][n].label = runs[n_runs - 1].label;
+        n++;
+        i = j;
+      } else {
+        lp->fast[st][n++] = e[i++];
+      }
+    }
+    lp->n_fast[st] = n;
+    off += n;
+  }
+  lp->runs = runs;
+  return 1;
+}
+
+/* Copies the builder's stage arrays into one allocation owned by lp, then
+** sums its delta runs. */
 static int prog_finish(prog_builder *b, layer_prog *lp) {
   int total = 0, st, off = 0;
   prog_ev *all;
@@ -475,6 +553,10 @@ static int prog_finish(prog_builder *b, layer_prog *lp) {
     lp->n[st] = b->n[st];
     memcpy(all + off, b->e[st], (size_t)b->n[st] * sizeof *all);
     off += b->n[st];
+  }
+  if (!prog_runs(lp, total)) {
+    lay_free(lp);
+    return 0;
   }
   return 1;
 }
@@ -548,7 +630,11 @@ memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *
 
 void lay_free(layer_prog *lp) {
   free(lp->st[0]);
+  free(lp->fast[0]);
+  free(lp->runs);
   memset(lp->st, 0, sizeof lp->st);
+  memset(lp->fast, 0, sizeof lp->fast);
+  lp->runs = NULL;
 }
 
 /* {======================================================================

@@ -107,14 +107,43 @@ static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
   r->flags |= mflag(mc, SF_ACCUM_L);
 }
 
+static uint64_t magnitude(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
+
+/* A run of delta events (layer.c) at once: the same sums, peak and label
+** as emitting them one by one, which it does where a figure nears 2^61. */
+static void run_deltas(op_run *r, const prog_ev *events, const prog_run *u) {
+  const uint64_t lim = (uint64_t)1 << 61;
+  int k;
+  int safe = u->reach < lim && magnitude(r->total) < lim;
+  for (k = 0; k < u->n && safe; k++) safe = magnitude(r->cur.b[u->comp[k]]) < lim;
+  if (!safe) {
+    for (k = u->first; k < u->first + u->count; k++) {
+      emit(r, (comp)events[k].comp, events[k].d, events[k].label);
+    }
+    return;
+  }
+  if (r->total + u->peak > r->peak) {
+    r->peak = r->total + u->peak;
+    r->at_peak = r->cur;
+    for (k = 0; k < u->n; k++) r->at_peak.b[u->comp[k]] += u->at[k];
+    r->label = u->label;
+  }
+  for (k = 0; k < u->n; k++) r->cur.b[u->comp[k]] += u->net[k];
+  r->total += u->net_total;
+  if (r->reach < REACH_CAP) r->reach += u->reach;
+}
+
 /* Runs stage st of layer li of module mc. */
 static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
   const layer_prog *lp = mc->layers[li].prog;
-  int top = li == mc->mi->n_layers - 1, i;
-  for (i = 0; i < lp->n[st]; i++) {
-    const prog_ev *e = &lp->st[st][i];
+  int top = li == mc->mi->n_layers - 1, plain = r->sr->plain, i;
+  const prog_ev *events = plain ? lp->st[st] : lp->fast[st];
+  int n = plain ? lp->n[st] : lp->n_fast[st];
+  for (i = 0; i < n; i++) {
+    const prog_ev *e = &events[i];
     switch (e->kind) {
       case EVK_DELTA: emit(r, (comp)e->comp, e->d, e->label); break;
+      case EVK_RUN: run_deltas(r, lp->st[st], &lp->runs[e->d]); break;
       case EVK_UNSHARD_L:
       case EVK_UNSHARD_X:
         if (!(r->flags0 & mflag(mc, SF_UNSHARDED))) {
@@ -317,8 +346,6 @@ static void run_unit(op_run *r, const unit *u) {
     default: overlapped_iteration(r, u->f, u->b, u->li); break;
   }
 }
-
-static uint64_t magnitude(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
 
 /* Whether k copies of a unit reaching `reach` bytes keep every running
 ** figure of r far from 64-bit overflow, so that plain sums are exact. */

@@ -96,7 +96,8 @@ enum {
   EVK_FOLD_X,      /* FSDP post-backward of the experts group */
   EVK_FOLD_L,      /* FSDP post-backward of the layer group */
   EVK_HOUT_FREE,   /* the layer output (kept unless sent earlier) */
-  EVK_DY_FREE      /* the layer's output grad (a P2P buffer on a top layer) */
+  EVK_DY_FREE,     /* the layer's output grad (a P2P buffer on a top layer) */
+  EVK_RUN          /* consecutive EVK_DELTA events summed: runs[d] */
 };
 
 typedef struct prog_ev {
@@ -105,11 +106,30 @@ typedef struct prog_ev {
   const char *label;
 } prog_ev;
 
+#define RUN_COMPS 4
+
+/* Consecutive EVK_DELTA events of a stage as one step: their sum per
+** component, and their highest running sum with what it holds. */
+typedef struct prog_run {
+  int64_t peak;              /* highest running change, first reached at `label` */
+  int64_t net_total;
+  uint64_t reach;            /* sum of |d| */
+  const char *label;
+  int first, count;          /* the events in st[stage] */
+  int n;                     /* components touched */
+  unsigned char comp[RUN_COMPS];
+  int64_t net[RUN_COMPS];    /* change of each */
+  int64_t at[RUN_COMPS];     /* change of each at the peak */
+} prog_run;
+
 typedef struct layer_prog {
   const char *kind;
   int moe;
-  prog_ev *st[ST_COUNT];
+  prog_ev *st[ST_COUNT];     /* every event, in order */
   int n[ST_COUNT];
+  prog_ev *fast[ST_COUNT];   /* the same with delta runs summed (EVK_RUN) */
+  int n_fast[ST_COUNT];
+  prog_run *runs;
   int64_t retained;          /* bytes kept per chunk once forward is done */
   int64_t h_out;             /* m * H * 2 */
   int64_t capture;           /* bytes a deferred wgrad batch keeps */

@@ -19,9 +19,10 @@ EMCC="${EMCC:-emcc}"
 read -r -a OPT <<< "${WASM_OPT:--Os}"
 read -r -a HOT_OPT <<< "${WASM_HOT_OPT:--O3}"
 # The files where an estimate spends most of its time (a profile of the
-# default example: the op replay and the schedule walk). Built for speed;
-# the rest is built for size, which keeps the .wasm inside its budget.
-HOT_SRCS=" core/ops.c core/replay.c "
+# default example: the op replay, the schedule walk and the rank state).
+# Built for speed; the rest is built for size, which keeps the .wasm
+# inside its budget.
+HOT_SRCS=" core/ops.c core/replay.c core/rank.c "
 OBJ="${WASM_BUILD_DIR:-build-wasm}"
 OUT=public
 MAX_RAW=200000   # bytes
