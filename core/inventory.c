@@ -153,8 +153,7 @@ static void copy_layer(inv_builder *b, int module, int layer) {
 static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
                       int layer) {
   int first = b->ri->n_groups;
-  if (b->prev_layer >= 0 && mc->layer_attn[layer] == mc->layer_attn[b->prev_layer] &&
-      mc->layer_dense[layer] == mc->layer_dense[b->prev_layer]) {
+  if (b->prev_layer >= 0 && layer_same_kind(mc, layer, b->prev_layer)) {
     copy_layer(b, module, layer);
   } else {
     list_layer(b, mc, lo, module, layer);

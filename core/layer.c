@@ -649,7 +649,7 @@ typedef struct prog_key {
   int64_t pgrad;             /* the layer group's full gradient elements */
   int64_t wgrad[3];
   int64_t n_wgrad;
-  int64_t attn, dense;       /* the layer's kind: layer_attn, layer_dense */
+  int64_t attn, dense;       /* the layer's kind (model.h's layer_same_kind) */
 } prog_key;
 
 struct prog_entry {
@@ -755,7 +755,8 @@ memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, con
     layer_prog tmp;
     rc = build(c->builder, mc, lo, ri, layer, lg, xg, &tmp, err);
     lay_free(&tmp);
-    return rc != MEMEST_OK ? rc : err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
+    if (rc != MEMEST_OK) return rc;
+    return err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
   }
   hash = key_hash(&key);
   if (c->cap > 0) {

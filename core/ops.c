@@ -381,7 +381,9 @@ static void repeat_unit(op_run *r, const unit *u, int k) {
       later = n > 0 ? k - 1 : 0;   /* copies before the one that peaks */
       if (s.peak > 0 && r->total + later * n + s.peak > r->peak) {
         r->peak = r->total + later * n + s.peak;
-        for (c = 0; c < C_COUNT; c++) r->at_peak.b[c] = r->cur.b[c] + later * s.cur.b[c] + s.at_peak.b[c];
+        for (c = 0; c < C_COUNT; c++) {
+          r->at_peak.b[c] = r->cur.b[c] + later * s.cur.b[c] + s.at_peak.b[c];
+        }
         r->label = s.label;
       }
       for (c = 0; c < C_COUNT; c++) r->cur.b[c] += k * s.cur.b[c];

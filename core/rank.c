@@ -32,12 +32,6 @@ static int same_groups(const rank_group *a, const rank_group *b) {
   return memcmp(&x, &y, sizeof x) == 0;
 }
 
-/* Whether two layers are of one kind: what layer plans and parameter
-** lists read of a layer (model.h). */
-static int same_kind(const model_config *mc, int a, int b) {
-  return mc->layer_attn[a] == mc->layer_attn[b] && mc->layer_dense[a] == mc->layer_dense[b];
-}
-
 /* Finds each layer's groups and program. */
 static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
   const module_inv *mi = &sr->inv.mod[m];
@@ -56,7 +50,8 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
       if (rg->kind == G_LAYER && rl->lg == NULL) rl->lg = rg;
       if (rg->kind == G_EXPERTS && rl->xg == NULL) rl->xg = rg;
     }
-    rl->same_as_prev = li > 0 && !sr->plain && same_kind(sr->mc, rl->layer, rl[-1].layer) &&
+    rl->same_as_prev = li > 0 && !sr->plain &&
+                       layer_same_kind(sr->mc, rl->layer, rl[-1].layer) &&
                        same_groups(rl->lg, rl[-1].lg) && same_groups(rl->xg, rl[-1].xg);
     if (rl->same_as_prev) {
       /* Same kind and groups: the program's key is the same (layer.c). */

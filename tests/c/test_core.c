@@ -358,13 +358,15 @@ static int same_program(const layer_prog *a, const layer_prog *b) {
     if (a->wgrad[i] != b->wgrad[i]) return 0;
   }
   for (i = 0; i < a->n_detail; i++) {
-    if (a->detail[i].name != b->detail[i].name || a->detail[i].bytes != b->detail[i].bytes) return 0;
+    if (a->detail[i].name != b->detail[i].name) return 0;
+    if (a->detail[i].bytes != b->detail[i].bytes) return 0;
   }
   for (st = 0; st < ST_COUNT; st++) {
     if (a->n[st] != b->n[st]) return 0;
     for (i = 0; i < a->n[st]; i++) {
       const prog_ev *x = &a->st[st][i], *y = &b->st[st][i];
-      if (x->d != y->d || x->comp != y->comp || x->kind != y->kind || x->label != y->label) return 0;
+      if (x->d != y->d || x->comp != y->comp || x->kind != y->kind) return 0;
+      if (x->label != y->label) return 0;
     }
   }
   return 1;
