@@ -39,8 +39,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "optimizer";
     x->p = *b;
     x->p.optimizer = MEMEST_MUON;
-    snprintf(x->from, sizeof x->from, "adamw");
-    snprintf(x->to, sizeof x->to, "muon");
+    snprintf(x->from, sizeof x->from, "%s", memest_optimizer_name(MEMEST_ADAMW));
+    snprintf(x->to, sizeof x->to, "%s", memest_optimizer_name(MEMEST_MUON));
     x->why = "Muon keeps one fp32 state per matrix parameter instead of AdamW's two";
     n++;
   }
@@ -48,8 +48,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "sharding";
     x->p = *b;
     x->p.sharding = MEMEST_FSDP;
-    snprintf(x->from, sizeof x->from, "hsdp");
-    snprintf(x->to, sizeof x->to, "fsdp");
+    snprintf(x->from, sizeof x->from, "%s", memest_sharding_name(MEMEST_HSDP));
+    snprintf(x->to, sizeof x->to, "%s", memest_sharding_name(MEMEST_FSDP));
     x->why = "FSDP shards master weights, grads and states over the data-parallel ranks too";
     n++;
   }
@@ -134,9 +134,9 @@ static void fix_text(const memest_params *b, const memest_params *a, char *buf, 
   fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
   fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
   fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
-  fix_item(buf, size, "optimizer", a->optimizer == MEMEST_MUON ? "muon" : "adamw",
+  fix_item(buf, size, "optimizer", memest_optimizer_name(a->optimizer),
            a->optimizer != b->optimizer);
-  fix_item(buf, size, "sharding", a->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
+  fix_item(buf, size, "sharding", memest_sharding_name(a->sharding),
            a->sharding != b->sharding);
 }
 

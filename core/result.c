@@ -29,7 +29,7 @@ void est_cache_free(est_cache *c) {
 }
 
 const char *status_name(memest_status s) {
-  return s == MEMEST_FITS_OK ? "OK" : s == MEMEST_FITS_TIGHT ? "TIGHT" : "OOM";
+  return memest_status_name(s) ? memest_status_name(s) : "OOM";
 }
 
 void nonpt_parts(const layout *lo, int64_t parts[5]) {
