@@ -2,7 +2,8 @@
 ** cli_check.c — the `memest check` subcommand: the trainer's memory
 ** snapshots (--snapshot FILE...) and log (--log FILE) read beside the
 ** estimate of the same run (the estimate's own flags), as text or JSON.
-** A plain client of the library: it includes memest.h only. Exit status:
+** A plain client of the library: it includes memest.h and the command's
+** shared parser (cli.h) only. Exit status:
 ** 0 done, 1 bad input, 2 missing inputs. Design note: docs/measured-runs.md.
 */
 #include <errno.h>
@@ -88,40 +89,58 @@ static char *read_whole(const char *path, size_t max, size_t *len) {
   return buf;
 }
 
-int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
+/* The inputs as cli_parse hands them over. */
+typedef struct check_args {
   memest_params p;
+  const char *config_path;   /* the --model value */
+  const char *log_path;      /* the --log value */
+  FILE *err;
+} check_args;
+
+static int check_set(void *target, const char *name, const char *value) {
+  check_args *ca = target;
   memest_error e;
-  memest_check_input in[CHECK_MAX_FILES];
-  const char *log_path = NULL, *config_path = NULL;
+  if (strcmp(name, "--log") == 0) {
+    ca->log_path = value;
+    return -1;
+  }
+  if (strcmp(name, "--model") == 0) ca->config_path = value;
+  if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) return check_fail(ca->err, &e, NULL);
+  return -1;
+}
+
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
+  memest_error e;
+  memest_check_input *in = NULL;
+  check_args ca;
+  cli_args args = {"memest check", NULL, 0};
+  const char *log_path, *config_path;
+  char **rest = NULL;
   memest_runlog *log = NULL;
   memest_check *chk = NULL;
   char *config = NULL, *report = NULL;
   size_t config_len = 0;
-  int n = 0, json = 0, i, rc = 1, in_snapshots = 0;
-  memest_params_init(&p);
-  for (i = 2; i < argc; i++) {
-    const char *a = argv[i], *eq = strchr(a, '='), *value;
-    char name[64];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      check_help(out);
-      rc = 0;
-      goto done;
-    }
-    if (strcmp(a, "--json") == 0) {
-      json = 1;
-      in_snapshots = 0;
-      continue;
-    }
-    if (strcmp(a, "--snapshot") == 0) {
+  int n = 0, nrest = 0, i, rc = 1, in_snapshots = 0;
+  memest_params_init(&ca.p);
+  ca.config_path = ca.log_path = NULL;
+  ca.err = err;
+  /* The files after --snapshot (until the next flag) are taken out here;
+  ** everything else goes through the shared parser. */
+  in = calloc((size_t)argc, sizeof *in);
+  rest = calloc((size_t)argc + 1, sizeof *rest);
+  if (in == NULL || rest == NULL) {
+    fprintf(err, "memest check: error: out of memory\n");
+    goto done;
+  }
+  for (i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (i >= 2 && strcmp(a, "--snapshot") == 0) {
       in_snapshots = 1;
       continue;
     }
-    if (strncmp(a, "--", 2) != 0) {
-      if (!in_snapshots) {
-        fprintf(err, "memest check: error: unexpected argument '%s'; flags start with --, see "
-                     "memest check --help\n", a);
-        goto done;
-      }
+    if (i >= 2 && strncmp(a, "--snapshot=", 11) == 0) a += 11;
+    else if (!in_snapshots || strncmp(a, "--", 2) == 0) a = NULL;
+    if (a != NULL) {
       if (n == CHECK_MAX_FILES) {
         fprintf(err, "memest check: error: more than %d snapshots; give one per pipeline rank\n",
                 CHECK_MAX_FILES);
@@ -134,37 +153,25 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
       continue;
     }
     in_snapshots = 0;
-    if (eq != NULL) {
-      snprintf(name, sizeof name, "%.*s", (int)(eq - a) < 63 ? (int)(eq - a) : 63, a);
-      value = eq + 1;
-    } else if (strcmp(a, "--detail") == 0 || strcmp(a, "--timeline") == 0) {
-      snprintf(name, sizeof name, "%s", a);
-      value = "true";
-    } else {
-      snprintf(name, sizeof name, "%s", a);
-      if (i + 1 >= argc) {
-        fprintf(err, "memest check: error: %s needs a value; see memest check --help\n", a);
-        goto done;
-      }
-      value = argv[++i];
-    }
-    if (strcmp(name, "--log") == 0) {
-      log_path = value;
-      continue;
-    }
-    if (strcmp(name, "--model") == 0) config_path = value;
-    if (memest_params_set(&p, name, value, &e) != MEMEST_OK) {
-      rc = check_fail(err, &e, NULL);
-      goto done;
-    }
+    rest[nrest++] = argv[i];
   }
+  rc = cli_parse(nrest, rest, 2, NULL, &args, check_set, &ca, err);
+  if (rc >= 0) goto done;
+  rc = 1;
+  if (args.action != NULL) {
+    check_help(out);
+    rc = 0;
+    goto done;
+  }
+  log_path = ca.log_path;
+  config_path = ca.config_path;
   if (n == 0 && log_path == NULL) {
     fprintf(err, "memest check: error: give --snapshot FILE... or --log FILE; see memest check "
                  "--help\n");
     rc = 2;
     goto done;
   }
-  if (memest_validate("{}", 2, &p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+  if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
     rc = check_fail(err, &e, NULL);
     goto done;
   }
@@ -209,21 +216,23 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
       goto done;
     }
   }
-  if (memest_check_run(config, config_len, &p, in, n, log, &chk, &e) != MEMEST_OK) {
+  if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK) {
     rc = check_fail(err, &e, NULL);
     goto done;
   }
-  report = json ? memest_check_json(chk) : memest_check_text(chk);
+  report = args.json ? memest_check_json(chk) : memest_check_text(chk);
   if (report == NULL) {
     fprintf(err, "memest check: error: out of memory writing the report\n");
     goto done;
   }
-  rc = fputs(report, out) < 0 || (json && fputs("\n", out) < 0) ? 1 : 0;
+  rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
 done:
   memest_free(report);
   memest_check_free(chk);
   memest_runlog_free(log);
   for (i = 0; i < n; i++) memest_snapshot_free((memest_snapshot *)in[i].snapshot);
+  free(in);
+  free(rest);
   free(config);
   return rc;
 }
