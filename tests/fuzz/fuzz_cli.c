@@ -26,8 +26,8 @@ int memest_cli_plan(int argc, char **argv);
 
 static const char *const known_paths[] = {
   "presets/qwen3-30b-a3b.json",
-  "../shared/models/deepseek-v3.json",
-  "../shared/models/mixtral-8x7b.json",
+  "presets/deepseek-v3.json",
+  "presets/mixtral-8x7b.json",
   "tests/fuzz",
   "tests/fuzz/no-such-config.json",
 };

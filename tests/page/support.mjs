@@ -13,7 +13,10 @@ import { startServer } from '../../scripts/serve.mjs';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PUBLIC = path.join(ROOT, 'public');
 export const CLI = path.join(ROOT, 'build', 'memest');
-export const MODELS = path.join(ROOT, '..', 'shared', 'models');
+/** The real model configs the tests read: the presets (published config.json files). */
+export const MODELS = path.join(ROOT, 'presets');
+/** More configs that may lie beside the repository; they only add cases. */
+export const EXTRA_MODELS = path.join(ROOT, '..', 'shared', 'models');
 
 /** Every file the page loads (index.html and what it pulls in). */
 export const PAGE_FILES = ['index.html', 'style.css', 'app.css', 'favicon.svg', 'app.js', 'engine-worker.js', 'memest.js', 'memest.wasm'];
