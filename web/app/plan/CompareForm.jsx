@@ -12,6 +12,7 @@ const NUMBERS = [
   ['total_gpus', 'Total GPUs'], ['micro_batch_size', 'Micro batch size'], ['global_batch_size', 'Global batch size'],
   ['sequence_length', 'Sequence length'],
 ];
+/** @type {[string, string, string[][]][]} */
 const CHOICES = [
   ['optimizer', 'Optimizer', [['adamw', 'AdamW'], ['muon', 'Muon']]],
   ['sharding', 'Sharding', [['fsdp', 'FSDP'], ['hsdp', 'HSDP']]],
@@ -47,7 +48,7 @@ export function CompareForm({ a, b, update, gpus }) {
             {changed(key) && <p class="help">A: {options.find(([v]) => v === a[key])?.[1] ?? a[key]}</p>}
           </div>
         ))}
-        {[['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]].map(([key, label, min]) => (
+        {/** @type {[string, string, number][]} */ ([['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]]).map(([key, label, min]) => (
           <div key={key} class={changed(key) ? 'changed' : undefined}>
             <NumberField label={label} name={`cmp_${key}`} value={b[key]} integer={false} min={min}
               onChange={(v) => update(change(a, key, v))} help={changed(key) ? `A: ${a[key]}` : undefined} />
