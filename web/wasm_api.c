@@ -56,7 +56,7 @@ static char *wa_print(cJSON *root) {
 static char *wa_nomem(void) {
   return wa_strdup("{\"error\":{\"code\":\"nomem\",\"message\":"
                    "\"the engine ran out of memory\",\"field\":\"\","
-                   "\"fix\":\"\"}}");
+                   "\"fix\":\"\",\"reason\":\"none\"}}");
 }
 
 /* Adds a string member; returns 0 when out of memory. */
@@ -66,7 +66,7 @@ static int wa_add_str(cJSON *obj, const char *key, const char *value) {
 /* }====================================================================== */
 
 /* {======================================================================
-** Problems as JSON: {code, message, field, fix[, line, column]}
+** Problems as JSON: {code, message, field, fix, reason[, line, column]}
 ** ======================================================================= */
 
 static cJSON *wa_problem(const memest_error *e) {
@@ -75,6 +75,7 @@ static cJSON *wa_problem(const memest_error *e) {
   if (!wa_add_str(o, "code", memest_code_name(e->code)) ||
       !wa_add_str(o, "message", e->message) ||
       !wa_add_str(o, "field", e->field) || !wa_add_str(o, "fix", e->fix) ||
+      !wa_add_str(o, "reason", memest_reason_name(e->reason)) ||
       (e->line > 0 &&
        (!cJSON_AddNumberToObject(o, "line", e->line) ||
         !cJSON_AddNumberToObject(o, "column", e->column)))) {
@@ -571,9 +572,16 @@ static int wa_add_choices(cJSON *obj, const char *choices) {
   return 1;
 }
 
+/* Adds min, max and limit to an "int" or "number" parameter. */
+static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
+  if (strcmp(d->kind, "int") != 0 && strcmp(d->kind, "number") != 0) return 1;
+  return cJSON_AddNumberToObject(o, "min", d->min) && cJSON_AddNumberToObject(o, "max", d->max) &&
+         wa_add_str(o, "limit", d->limit);
+}
+
 /* Every parameter's description, as memest_param_describe() gives it:
-** [{name, flag, kind, meaning, choose, choices[], default, required}];
-** NULL when out of memory. */
+** [{name, flag, kind, meaning, choose, choices[], default, required[, min,
+** max, limit]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -585,11 +593,63 @@ char *memest_wasm_parameters(void) {
         !wa_add_str(o, "meaning", d->meaning) ||
         !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
         !wa_add_str(o, "default", d->default_text) ||
-        !cJSON_AddBoolToObject(o, "required", d->required != 0)) {
+        !cJSON_AddBoolToObject(o, "required", d->required != 0) || !wa_add_bounds(o, d)) {
       cJSON_Delete(arr);
       return NULL;
     }
   }
   return wa_print(arr);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Names the page shows, written once in the C core
+** ======================================================================= */
+
+/* Adds key: [name(0), name(1), ...] up to the first NULL. */
+static int wa_add_names(cJSON *root, const char *key, const char *(*name)(int)) {
+  cJSON *arr = cJSON_AddArrayToObject(root, key);
+  for (int i = 0; arr && name(i) != NULL; i++) {
+    cJSON *s = cJSON_CreateString(name(i));
+    if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
+  }
+  return arr != NULL;
+}
+
+static const char *wa_optimizer(int i) { return memest_optimizer_name((memest_optimizer)i); }
+static const char *wa_sharding(int i) { return memest_sharding_name((memest_sharding)i); }
+static const char *wa_fp8(int i) { return memest_fp8_name((memest_fp8)i); }
+static const char *wa_status(int i) { return memest_status_name((memest_status)i); }
+static const char *wa_reason(int i) {
+  return i < MEMEST_R_COUNT ? memest_reason_name((memest_reason)i) : NULL;
+}
+
+/* [{key, title}] of every memory component, in the result's order. */
+static int wa_add_components(cJSON *root) {
+  cJSON *arr = cJSON_AddArrayToObject(root, "components");
+  for (int i = 0; arr && i < memest_component_count(); i++) {
+    cJSON *o = wa_append_object(arr);
+    if (!o || !wa_add_str(o, "key", memest_component_key(i)) ||
+        !wa_add_str(o, "title", memest_component_title(i)))
+      return 0;
+  }
+  return arr != NULL;
+}
+
+/* {optimizer[], sharding[], fp8_training[], status[], reasons[],
+** components[{key, title}], tight_percent}: the enum names in enum order,
+** the component labels and the TIGHT threshold; NULL when out of memory. */
+char *memest_wasm_names(void) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root || !wa_add_names(root, "optimizer", wa_optimizer) ||
+      !wa_add_names(root, "sharding", wa_sharding) ||
+      !wa_add_names(root, "fp8_training", wa_fp8) ||
+      !wa_add_names(root, "status", wa_status) ||
+      !wa_add_names(root, "reasons", wa_reason) || !wa_add_components(root) ||
+      !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent())) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return wa_print(root);
 }
 /* }====================================================================== */
