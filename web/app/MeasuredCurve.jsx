@@ -13,7 +13,7 @@ function options(width, height, withEstimate) {
     width,
     height,
     legend: { show: true },
-    scales: { x: { time: false, range: [0, 1] } },
+    scales: { x: { time: false, range: /** @type {[number, number]} */ ([0, 1]) } },
     cursor: { points: { show: false } },
     axes: [
       { label: 'fraction of the step (normalised, not aligned in time)', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
@@ -34,7 +34,7 @@ export function MeasuredCurve({ snap, timeline, height = 220 }) {
   const same = timeline && timeline.pp_rank === snap.ppRank ? timeline : null;
   const data = useMemo(() => curveData(snap.data, same), [snap, same]);
   useLayoutEffect(() => {
-    const cols = same ? [data.x, data.measured, data.estimated] : [data.x, data.measured];
+    const cols = /** @type {uPlot.AlignedData} */ (same ? [data.x, data.measured, data.estimated] : [data.x, data.measured]);
     plot.current?.destroy();
     plot.current = new uPlot(options(box.current.clientWidth || 600, height, !!same), cols, box.current);
   }, [data]);
