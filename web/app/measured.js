@@ -120,6 +120,7 @@ export function useMeasured(client, ppSize, totalGpus) {
     if (!client) return;
     setBusy(true);
     const bad = [];
+    const read = [];
     for (const file of files) {
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (isPickle(file.name, bytes)) {
@@ -131,13 +132,16 @@ export function useMeasured(client, ppSize, totalGpus) {
         const rank = await client.rankOfName(file.name);
         const ppRank = rank >= 0 ? await client.ppRankOf(rank, ppSize, totalGpus) : -1;
         if (rank < 0) bad.push({ source: file.name, message: 'the name carries no global rank (the trainer names it snapshot-rankNNNNN.pickle), so it is shown without a pipeline rank' });
-        setSnapshots((list) => [...list.filter((s) => s.name !== file.name), { name: file.name, rank, ppRank, data }]);
+        read.push({ name: file.name, rank, ppRank, data });
       } else {
         const data = await client.runLog(new TextDecoder().decode(bytes));
         if (data.error) bad.push({ source: file.name, message: data.error.message });
         else setLog({ ...data, source: file.name });
       }
     }
+    // One update for all the files dropped together.
+    const names = new Set(read.map((s) => s.name));
+    setSnapshots((list) => [...list.filter((s) => !names.has(s.name)), ...read]);
     setProblems(bad);
     setBusy(false);
   }, [client, ppSize, totalGpus]);
