@@ -2,13 +2,15 @@
 ** advice.c — suggestions: each candidate change of one knob (optimizer,
 ** sharding, micro batch, pipeline, data, expert or context parallelism) is
 ** estimated for real, and those that lower the peak are kept, largest
-** saving first. Nothing here is a rule of thumb: every figure is computed.
+** saving first. Nothing here is a rule of thumb: every figure is computed,
+** with the base estimate's est_cache, so the candidates reuse its layer
+** programs wherever their shapes agree.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 typedef struct candidate {
   const char *knob;
@@ -144,7 +146,7 @@ static int by_saving(const void *a, const void *b) {
   return strcmp(x->knob, y->knob);
 }
 
-memest_code advice_build(memest_result *r, memest_error *err) {
+memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err) {
   candidate c[8];
   memest_result *alt;
   int n, i;
@@ -160,7 +162,7 @@ memest_code advice_build(memest_result *r, memest_error *err) {
     c[i].p.detail = 0;
     c[i].p.pp_rank = -1;
     if (!valid(r, &c[i].p)) continue;
-    rc = est_run(&r->mc, &c[i].p, alt, 0, &e);
+    rc = est_run(&r->mc, &c[i].p, alt, cache, &e);
     if (rc == MEMEST_E_NOMEM) {   /* an alternative that does not run is no advice; memory is */
       free(alt);
       if (err != NULL) *err = e;

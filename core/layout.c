@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "presets.h"
-#include "sim.h"
+#include "layout.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */

@@ -1,7 +1,8 @@
 /*
 ** plan_estimate.c — the estimates of a range of a plan's checked rows and
 ** the DualPipeV bubble beside each, one row after another on the calling
-** thread with one scratch result. A row's figures depend on its inputs
+** thread with one scratch result and the plan's est_cache (each layer
+** shape built once for all rows). A row's figures depend on its inputs
 ** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
 */
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static double layer_flops(const model_config *mc, int layer, int64_t seq, double
   param_list pl;
   double f = 0.0, keys = 0.0, qk, v;
   int i;
-  pl.n = pl.dropped = 0;
+  pl.n = 0;
   mc->arch->layer_params(mc, layer, mc->experts > 0 ? mc->top_k : 0, &pl);
   *wgrad = 0.0;
   for (i = 0; i < pl.n; i++) {
@@ -108,7 +109,7 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   memest_error e;
   memest_code rc;
   plan_row_params(es->pl, row, &p);
-  rc = est_run(es->mc, &p, es->scratch, 0, &e);
+  rc = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
   if (rc == MEMEST_E_NOMEM) {
     if (err != NULL) *err = e;
     return rc;
@@ -138,6 +139,9 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int
   es.mc = mc;
   es.share_seq = -1;
   es.scratch = malloc(sizeof *es.scratch);
+  /* The plan keeps one cache for all its pieces; without one (out of
+  ** memory) each estimate builds its own programs. */
+  if (pl->cache == NULL) pl->cache = est_cache_new();
   if (es.scratch == NULL) {
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }

@@ -546,6 +546,8 @@ memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
       plan->n_rows > 0 ? plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
   free(plan->mc);
   plan->mc = NULL;
+  est_cache_free(plan->cache);
+  plan->cache = NULL;
   plan->finished = 1;
   return MEMEST_OK;
 }
@@ -572,6 +574,7 @@ void memest_plan_free(memest_plan *plan) {
   if (plan == NULL) return;
   for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
   free(plan->mc);
+  est_cache_free(plan->cache);
   free(plan->rows);
   free(plan->notes);
   free(plan->variants);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 static const char *const comp_keys[C_COUNT] = {
   "master_params", "optimizer_states", "unsharded_params", "edge_params",

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "presets.h"
-#include "sim.h"
+#include "result.h"
 
 static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   char g[32];

@@ -21,6 +21,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { MeasuredPanel } from './MeasuredPanel.jsx';
+import { useMeasured } from './measured.js';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -46,6 +48,7 @@ export function App({ initial }) {
   const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const tab = embed ? 'calculator' : state.view;
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
@@ -117,8 +120,8 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, measured]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -126,31 +129,35 @@ export function App({ initial }) {
     <ProblemsContext.Provider value={problems}>
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
+      <main>
       {tab === 'calculator' && (
-        <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
+        <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           {inputs}
           <div class="outputs">
             <SharePanel state={state} />
             {results}
+            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+              update={update} />
           </div>
-        </main>
+        </div>
       )}
       {tab === 'plan' && (
-        <main id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
+        <div id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <PlanPanel state={state} update={update} gpus={gpuList} plan={plan} requestKey={plan.want}
             problem={planAsk.problem} onLoad={loadRow} />
-        </main>
+        </div>
       )}
       {tab === 'compare' && (
-        <main id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
+        <div id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
             onLoadB={() => toCalculator(loadB(bState, gpuList))} />
-        </main>
+        </div>
       )}
+      </main>
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus
