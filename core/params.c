@@ -208,6 +208,12 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
                              memest_error *err) {
   char *end = NULL;
   double x;
+  /* Decimal only: strtod would also read hexadecimal (0x10), inf and nan. */
+  if (v[strspn(v, "0123456789+-.eE ")] != '\0') {
+    return err_set(err, MEMEST_E_VALUE, pi->name,
+                   "%s must be a decimal number, got '%.40s'; write it as e.g. %s 80", pi->flag, v,
+                   pi->flag);
+  }
   errno = 0;
   x = strtod(v, &end);
   while (end != NULL && *end == ' ') end++;
@@ -217,7 +223,7 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
   }
   if (x < pi->min || x > pi->max) {
     return err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
-                   "%s must be at least %g and at most %g, got %.40s", pi->flag, pi->min,
+                   "%s must be at least %.15g and at most %.15g, got %.40s", pi->flag, pi->min,
                    pi->max, v);
   }
   *out = x;

@@ -42,6 +42,10 @@ static memest_code parse_count(const char *flag, const char *field, const char *
   int64_t v = 0;
   int digits = 0;
   while (*s == ' ') s++;
+  if (*s == '-' && s[1] >= '0' && s[1] <= '9') {   /* a negative whole number: below the range */
+    return err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %.40s", flag,
+                   (long long)lo, text);
+  }
   for (; *s >= '0' && *s <= '9' && v <= hi; s++, digits++) v = v * 10 + (*s - '0');
   while (*s == ' ') s++;
   if (digits == 0 || (*s != '\0' && v <= hi)) {

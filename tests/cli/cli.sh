@@ -93,6 +93,14 @@ expect_code 1 "indivisible GPUs" "$memest" --model qwen3-30b-a3b --pp-size 4 --e
 has "$tmp/err" "total_gpus=32" "indivisible GPUs fix"
 expect_code 1 "value without flag" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" 7
 expect_code 1 "flag without value" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --fragmentation
+# Numbers as decimals only, and limits printed as numbers, not in e-notation.
+G=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 --sequence-length 4096)
+expect_code 1 "hexadecimal GiB" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb 0x10
+has "$tmp/err" "--gpu-memory-gb must be a decimal number, got '0x10'" "hexadecimal GiB"
+expect_code 1 "inf GiB" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb inf
+has "$tmp/err" "must be a decimal number" "inf GiB"
+expect_code 1 "GiB over the limit" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb 2e6
+has "$tmp/err" "at most 1048576, got 2e6" "GiB over the limit"
 
 if [ "$fails" -ne 0 ]; then echo "cli: $fails checks failed"; exit 1; fi
 echo "cli: all checks passed"

@@ -111,6 +111,9 @@ expect_code 1 "missing config file" "$memest" plan --model ./no-such-config.json
   --total-gpus 16 --global-batch-size 256 --sequence-length 2048
 has "$tmp/err" "cannot read config file" "missing config file"
 
+# A negative --top is below its range, not "not a whole number".
+expect_code 1 "--top -1" "$memest" "${BEST[@]}" --top -1
+has "$tmp/err" "--top must be at least 0, got -1" "--top -1"
 if [ "$fails" -ne 0 ]; then
   echo "plan.sh: $fails checks failed" >&2
   exit 1
