@@ -7,7 +7,10 @@
 #
 # Environment: FUZZ_TARGETS (default: every tests/fuzz/fuzz_*.c that can be
 # built), FUZZ_JOBS (targets run at once, default 2), CC (default clang),
-# FUZZ_DEFINES (the -D overrides of core/bounds.h limits, see below).
+# FUZZ_DEFINES (the -D overrides of core/bounds.h limits, see below; empty
+# for the shipped limits), FUZZ_MAX_LEN (the longest input, default 8192;
+# 1048577 reaches past the 1 MiB config limit), FUZZ_FLAGS (more libFuzzer
+# flags, e.g. -len_control=0 to try long inputs from the start).
 # The seeds in tests/fuzz/corpus/<target>/ are read, never written: what a
 # run discovers goes to .fuzz/corpus/<target>/. Findings land in
 # .fuzz/artifacts/<target>/ and the log in .fuzz/logs/<target>.log; each
@@ -46,7 +49,8 @@ main() {
   # limits at their real values are tests/c/test_limits.c's job.
   local defaults="-DMEMEST_MAX_REPLAY_CHUNKS=65536 -DMEMEST_MAX_TIMELINE_EVENTS=4096"
   defaults+=" -DMEMEST_MAX_PLAN_WORK=262144 -DMEMEST_MAX_PLAN_ROWS=256"
-  read -r -a DEFINES <<<"${FUZZ_DEFINES:-$defaults}"
+  read -r -a DEFINES <<<"${FUZZ_DEFINES-$defaults}"
+  MAX_LEN="${FUZZ_MAX_LEN:-8192}"
   CFLAGS+=("${DEFINES[@]}")
 
   # cJSON: the vendored source when present (then the fuzzer sees inside the
@@ -100,8 +104,8 @@ main() {
     rm -rf "$OUT/artifacts/$t"
     mkdir -p "$OUT/corpus/$t" "$OUT/artifacts/$t"
     "$OUT/bin/fuzz_$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048 \
-      -malloc_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-      -artifact_prefix="$OUT/artifacts/$t/" "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
+      -malloc_limit_mb=2048 -max_len="$MAX_LEN" -print_final_stats=1 \
+      -artifact_prefix="$OUT/artifacts/$t/" ${FUZZ_FLAGS:-} "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
       </dev/null >"$log" 2>&1 || rc=$?
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
     secs="$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)"
