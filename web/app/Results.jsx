@@ -15,10 +15,10 @@ import { ProblemSummary } from './ProblemSummary.jsx';
 
 /**
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
- * (a pasted config is in use), ppRank (the rank asked for, or -1),
+ * (a pasted config is in use), config (its text), ppRank (the rank asked for, or -1),
  * update(patch), applyFix(fix), engineError.
  */
-export function Results({ view, detail, custom, ppRank, update, applyFix, engineError }) {
+export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError }) {
   const { result, stale } = view;
   const error = engineError || view.error;
   return (
@@ -37,7 +37,7 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
           {view.timeline && <Timeline rank={view.timeline} />}
           <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
-          <CommandLine command={result.command} custom={custom} />
+          <CommandLine command={result.command} config={custom ? config : ''} />
         </>
       )}
     </div>
