@@ -21,6 +21,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { SkipLink } from './SkipLink.jsx';
+import { PhoneSummary } from './PhoneSummary.jsx';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -28,11 +30,14 @@ const TABS = [
   { id: 'compare', title: 'Compare' },
 ];
 
+/** Said under a notice about a link: the address bar keeps it as it came. */
+export const KEPT_NOTE = 'The address bar keeps the link as it came until you change something.';
+
 /** The message for a decoded link: its error, or the fields it ignored. */
 export function noticeFor(decoded) {
-  if (decoded.error) return { kind: 'error', text: decoded.error };
+  if (decoded.error) return { kind: 'error', text: decoded.error, after: KEPT_NOTE };
   if (decoded.notes.length) {
-    return { kind: 'info', text: 'Some settings in this link were not understood and were left at their defaults:', details: decoded.notes };
+    return { kind: 'info', text: 'Some settings in this link were not understood and were left at their defaults:', details: decoded.notes, after: KEPT_NOTE };
   }
   return null;
 }
@@ -43,6 +48,9 @@ export function App({ initial }) {
   const [embed, setEmbed] = useState(initial.embed);
   const [notice, setNotice] = useState(() => noticeFor(initial));
   const written = useRef(null);
+  // A link that could not be read whole stays in the address bar, as it
+  // came, until the state changes: `kept` is the state it was decoded to.
+  const kept = useRef(noticeFor(initial) ? initial.state : null);
   const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
@@ -59,6 +67,8 @@ export function App({ initial }) {
 
   // The fragment mirrors the state; replaceState keeps Back for leaving.
   useEffect(() => {
+    if (kept.current === state) return;
+    kept.current = null;
     const frag = `#${encodeState(state, { embed })}`;
     written.current = frag;
     if (location.hash !== frag) history.replaceState(null, '', frag);
@@ -73,6 +83,8 @@ export function App({ initial }) {
     const onHash = () => {
       if (location.hash === written.current) return;
       const d = decodeFragment(location.hash);
+      kept.current = noticeFor(d) ? d.state : null;
+      written.current = location.hash;
       setState(d.state);
       setEmbed(d.embed);
       setNotice(noticeFor(d));
@@ -116,41 +128,45 @@ export function App({ initial }) {
   ), [state, models, gpus, info, loadPreset, update]);
   const custom = state.config !== '';
   const results = useMemo(() => (
-    <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
+    <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
       applyFix={applyFix} engineError={engine.error} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
+  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
   return (
     <ProblemsContext.Provider value={problems}>
+      <SkipLink tab={tab} />
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
+      <main>
       {tab === 'calculator' && (
-        <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
+        <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           {inputs}
-          <div class="outputs">
+          <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             <SharePanel state={state} />
             {results}
           </div>
-        </main>
+          <PhoneSummary view={view} />
+        </div>
       )}
       {tab === 'plan' && (
-        <main id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
+        <div id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <PlanPanel state={state} update={update} gpus={gpuList} plan={plan} requestKey={plan.want}
             problem={planAsk.problem} onLoad={loadRow} />
-        </main>
+        </div>
       )}
       {tab === 'compare' && (
-        <main id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
+        <div id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
             onLoadB={() => toCalculator(loadB(bState, gpuList))} />
-        </main>
+        </div>
       )}
+      </main>
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus

@@ -4,6 +4,7 @@
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS } from './palette.js';
 import { gib, mem, percent } from './format.js';
+import { chartColor, useColorScheme } from './scheme.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -21,7 +22,8 @@ const pc = (x) => `${x.toFixed(3)}%`;
 
 /** Props: rank (a result rank), capacity (bytes), compact. */
 export function BreakdownChart({ rank, capacity, compact }) {
-  const parts = segments(rank);
+  const scheme = useColorScheme();
+  const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));
   const total = parts.reduce((a, s) => a + s.bytes, 0);
   const scale = 100 / Math.max(total, capacity, 1);
   let x = 0;

@@ -65,8 +65,10 @@ export function FieldProblems({ fields = [], match, id }) {
   const mine = problems.filter((p) => (match ? match(p.field) : fields.includes(p.field)));
   if (!mine.length) return null;
   return (
-    <ul class="problems" id={id} role="alert">
-      {mine.map((p, i) => <Problem key={`${p.field}-${i}`} problem={p} applyFix={applyFix} />)}
-    </ul>
+    <div role="alert" id={id}>
+      <ul class="problems">
+        {mine.map((p, i) => <Problem key={`${p.field}-${i}`} problem={p} applyFix={applyFix} />)}
+      </ul>
+    </div>
   );
 }

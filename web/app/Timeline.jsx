@@ -8,9 +8,12 @@ import { timelineData, sampleRows } from './timeline-data.js';
 import { partColor, partLabel } from './palette.js';
 import { gib, mem, count, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
+import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
+import { stepEvent } from './timeline-keys.js';
 
-function chartOptions(width, height, keys, ref) {
+function chartOptions(width, height, keys, ref, scheme) {
   const top = keys.slice().reverse();
+  const ink = CANVAS_INK[scheme];
   return {
     width,
     height,
@@ -18,28 +21,28 @@ function chartOptions(width, height, keys, ref) {
     scales: { x: { time: false } },
     cursor: { points: { show: false }, drag: { x: true, y: false } },
     axes: [
-      { label: 'event in the schedule', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
-      { label: 'GiB', size: 46, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
+      { label: 'event in the schedule', size: 40, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+      { label: 'GiB', size: 46, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
     ],
     series: [
       { label: 'event' },
-      ...top.map((k) => ({ label: partLabel(k), stroke: partColor(k), fill: partColor(k), width: 0, paths: uPlot.paths.stepped({ align: 1 }) })),
+      ...top.map((k) => ({ label: partLabel(k), stroke: chartColor(partColor(k), scheme), fill: chartColor(partColor(k), scheme), width: 0, paths: uPlot.paths.stepped({ align: 1 }) })),
     ],
     hooks: {
       setCursor: [(u) => ref.current.onHover(u.cursor.idx)],
-      draw: [(u) => drawPeak(u, ref.current.data)],
+      draw: [(u) => drawPeak(u, ref.current.data, ink.peak)],
     },
   };
 }
 
-function drawPeak(u, data) {
+function drawPeak(u, data, color) {
   if (!data || data.peakPos < 0) return;
   const px = u.valToPos(data.x[data.peakPos], 'x', true);
   const { top, height, left, width } = u.bbox;
   if (px < left || px > left + width) return;
   const ctx = u.ctx;
   ctx.save();
-  ctx.strokeStyle = '#c0392b';
+  ctx.strokeStyle = color;
   ctx.lineWidth = 2 * uPlot.pxRatio;
   ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
   ctx.beginPath();
@@ -47,35 +50,43 @@ function drawPeak(u, data) {
   ctx.lineTo(px, top + height);
   ctx.stroke();
   ctx.setLineDash([]);
-  ctx.fillStyle = '#c0392b';
+  ctx.fillStyle = color;
   ctx.font = `${12 * uPlot.pxRatio}px sans-serif`;
   ctx.textAlign = px > left + width / 2 ? 'right' : 'left';
   ctx.fillText('peak', px + (ctx.textAlign === 'left' ? 4 : -4) * uPlot.pxRatio, top + 14 * uPlot.pxRatio);
   ctx.restore();
 }
 
-function HoverPanel({ rank, data, pos, compact }) {
+function HoverPanel({ rank, data, pos, compact, scheme, live }) {
   const e = rank.events[pos];
   if (!e) return null;
   let parts = data.keys.map((k, i) => [k, data.raw[i][pos]]).filter(([, b]) => b > 0).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return (
-    <div class="hover-panel" aria-live="off" data-testid="timeline-hover">
+    <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
         <strong>{pos === data.peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
-        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: partColor(k) }} aria-hidden="true" />{partLabel(k)} {mem(b)}</li>)}
+        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)} {mem(b)}</li>)}
       </ul>
     </div>
   );
 }
 
 function NumbersTable({ rank, data }) {
-  const rows = sampleRows(data.x.length, data.peakPos);
+  const [all, setAll] = useState(false);
+  const sampled = sampleRows(data.x.length, data.peakPos);
+  const rows = all ? Array.from({ length: data.x.length }, (_, i) => i) : sampled;
   return (
     <Numbers summary={`Numbers (${rows.length} of ${count(data.x.length)} events)`}>{() => (
+      <>
+      {sampled.length < data.x.length && (
+        <button type="button" class="show-all" aria-pressed={all ? 'true' : 'false'} onClick={() => setAll(!all)} data-testid="timeline-all">
+          {all ? `Show ${sampled.length} sampled events` : `Show all ${count(data.x.length)} events`}
+        </button>
+      )}
       <table>
         <caption class="visually-hidden">Tensor memory across the schedule, rank {rank.pp_rank}</caption>
         <thead><tr><th scope="col">Event</th><th scope="col">Op</th><th scope="col">Live chunks</th><th scope="col">Inside the op</th><th scope="col">After the op</th></tr></thead>
@@ -91,6 +102,7 @@ function NumbersTable({ rank, data }) {
           })}
         </tbody>
       </table>
+      </>
     )}</Numbers>
   );
 }
@@ -101,6 +113,8 @@ export function Timeline({ rank, height = 260, compact = false }) {
   const plot = useRef(null);
   const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(null);
+  const [keyed, setKeyed] = useState(false);
+  const scheme = useColorScheme();
   const ref = useRef({ data, height, onHover: () => {} });
   ref.current.data = data;
   ref.current.height = height;
@@ -109,18 +123,18 @@ export function Timeline({ rank, height = 260, compact = false }) {
   useLayoutEffect(() => {
     if (!data) return;
     const cols = [data.x, ...data.series];
-    const shape = data.keys.join();
+    const shape = `${scheme}:${data.keys.join()}`;
     if (plot.current && plot.current.shape !== shape) {
       plot.current.destroy();
       plot.current = null;
     }
     if (!plot.current) {
-      plot.current = new uPlot(chartOptions(box.current.clientWidth || 600, height, data.keys, ref), cols, box.current);
+      plot.current = new uPlot(chartOptions(box.current.clientWidth || 600, height, data.keys, ref, scheme), cols, box.current);
       plot.current.shape = shape;
     } else {
       plot.current.setData(cols);
     }
-  }, [data]);
+  }, [data, scheme]);
   useEffect(() => {
     const ro = new ResizeObserver(() => {
       const width = box.current?.clientWidth;
@@ -135,6 +149,16 @@ export function Timeline({ rank, height = 260, compact = false }) {
   }, []);
 
   const pos = hover ?? (data ? data.peakPos : -1);
+  // Arrow keys, Page Up / Down, Home and End walk the events (timeline-keys.js).
+  const onKeyDown = (e) => {
+    const to = data ? stepEvent(e.key, pos, data.x.length, data.peakPos) : null;
+    if (to === null) return;
+    e.preventDefault();
+    setKeyed(true);
+    const u = plot.current;
+    if (u) u.setCursor({ left: u.valToPos(data.x[to], 'x'), top: u.bbox.height / uPlot.pxRatio / 2 });
+    setHover(to);
+  };
   return (
     <section class="chart timeline" aria-labelledby="timeline-title">
       <h2 id="timeline-title">Memory across the schedule (rank {rank.pp_rank})</h2>
@@ -143,10 +167,10 @@ export function Timeline({ rank, height = 260, compact = false }) {
           A window of {count(data.x.length)} of the schedule’s {count(data.total)} events, centred on the peak.
         </p>
       )}
-      <div ref={box} class="uplot-box" role="img"
-        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events; the peak, ${gib(rank.tensor_peak_bytes)} of tensors, is at event ${rank.peak_event_index}. Hover for details; the table below has the numbers.`} />
+      <div ref={box} class="uplot-box" role="img" tabIndex={data ? 0 : undefined} onKeyDown={onKeyDown}
+        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events; the peak, ${gib(rank.tensor_peak_bytes)} of tensors, is at event ${rank.peak_event_index}. Hover, or focus and use the arrow keys, for each event; the table below has the numbers.`} />
       {!data && <p class="help">This rank carries no timeline.</p>}
-      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} compact={compact} />}
+      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} compact={compact} scheme={scheme} live={keyed} />}
       {data && <NumbersTable rank={rank} data={data} />}
     </section>
   );
