@@ -6,6 +6,7 @@
 ** with memest_wasm_free(). Built by scripts/build-wasm.sh; see docs/wasm.md.
 */
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,7 @@ static char *wa_print(cJSON *root) {
 static char *wa_nomem(void) {
   return wa_strdup("{\"error\":{\"code\":\"nomem\",\"message\":"
                    "\"the engine ran out of memory\",\"field\":\"\","
-                   "\"fix\":\"\"}}");
+                   "\"fix\":\"\",\"reason\":\"none\"}}");
 }
 
 /* Adds a string member; returns 0 when out of memory. */
@@ -65,7 +66,7 @@ static int wa_add_str(cJSON *obj, const char *key, const char *value) {
 /* }====================================================================== */
 
 /* {======================================================================
-** Problems as JSON: {code, message, field, fix[, line, column]}
+** Problems as JSON: {code, message, field, fix, reason[, line, column]}
 ** ======================================================================= */
 
 static cJSON *wa_problem(const memest_error *e) {
@@ -74,6 +75,7 @@ static cJSON *wa_problem(const memest_error *e) {
   if (!wa_add_str(o, "code", memest_code_name(e->code)) ||
       !wa_add_str(o, "message", e->message) ||
       !wa_add_str(o, "field", e->field) || !wa_add_str(o, "fix", e->fix) ||
+      !wa_add_str(o, "reason", memest_reason_name(e->reason)) ||
       (e->line > 0 &&
        (!cJSON_AddNumberToObject(o, "line", e->line) ||
         !cJSON_AddNumberToObject(o, "column", e->column)))) {
@@ -446,37 +448,89 @@ nomem:
   return wa_nomem();
 }
 
-/* Runs a plan: `config` as for memest_wasm_estimate, `request_json` an
-** object of the CLI's plan inputs by snake_case name, numeric ones as
-** numbers or lists ("pp_size": [1, 2, 4] is --pp-size 1,2,4), plus "mode":
-** "plan" or "compare". Returns memest_plan_json() or {"error": {...}}. */
-char *memest_wasm_plan(const char *config, const char *request_json) {
+/* Builds the plan request of `request_json` (the CLI's plan inputs by
+** snake_case name, numeric ones as numbers or lists: "pp_size": [1, 2, 4]
+** is --pp-size 1,2,4; plus "mode": "plan" or "compare") and begins the
+** plan on `config` (as for memest_wasm_estimate). NULL with err on failure. */
+static memest_plan *wa_plan_begin(const char *config, const char *request_json,
+                                  memest_error *err) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   memest_plan_mode mode;
-  memest_error err;
-  cJSON *obj;
-  char *out;
-  memset(&err, 0, sizeof err);
-  if (!req) return wa_nomem();
-  obj = wa_parse_object(request_json, "plan request", &err);
-  if (!obj || wa_plan_mode(obj, &mode, &err) != MEMEST_OK) goto fail;
-  memest_plan_request_init(req, mode);
-  if (wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, &err, 1) ||
-      memest_plan_run(config, config ? strlen(config) : 0, req, &plan, &err) !=
-          MEMEST_OK)
-    goto fail;
+  cJSON *obj = NULL;
+  memset(err, 0, sizeof *err);
+  if (!req) {
+    wa_fail(err, MEMEST_E_NOMEM, "", "the engine ran out of memory");
+    return NULL;
+  }
+  obj = wa_parse_object(request_json, "plan request", err);
+  if (obj && wa_plan_mode(obj, &mode, err) == MEMEST_OK) {
+    memest_plan_request_init(req, mode);
+    if (!wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, err, 1))
+      memest_plan_begin(config, config ? strlen(config) : 0, req, &plan, err);
+  }
   cJSON_Delete(obj);
   free(req);
+  return plan;
+}
+
+/* Finishes a begun plan: memest_plan_json() or {"error": {...}}; frees it. */
+static char *wa_plan_finish(memest_plan *plan) {
+  memest_error err;
+  char *out = NULL;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_finish(plan, &err) != MEMEST_OK) {
+    memest_plan_free(plan);
+    return wa_error_json(&err);
+  }
   out = memest_plan_json(plan);
   memest_plan_free(plan);
   return out ? out : wa_nomem();
-fail:
-  cJSON_Delete(obj);
-  free(req);
-  memest_plan_free(plan);
+}
+
+/* Runs a whole plan (see wa_plan_begin for the arguments). Returns
+** memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  return plan ? wa_plan_finish(plan) : wa_error_json(&err);
+}
+
+/*
+** A plan in pieces (memest_plan_begin/_estimate_rows/_finish), so that the
+** worker can report progress and stop between them. The plan lives in the
+** wasm heap between the calls; JS holds its address as a number.
+*/
+
+/* Begins a plan (arguments as memest_wasm_plan). Returns {"plan": address,
+** "rows": rows to go through} or {"error": {...}}; the plan is then the
+** caller's, for memest_wasm_plan_finish or memest_wasm_plan_free. */
+char *memest_wasm_plan_begin(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  char text[64];
+  if (!plan) return wa_error_json(&err);
+  snprintf(text, sizeof text, "{\"plan\":%llu,\"rows\":%d}",
+           (unsigned long long)(uintptr_t)plan, memest_plan_row_count(plan));
+  char *out = wa_strdup(text);
+  if (!out) memest_plan_free(plan);
+  return out ? out : wa_nomem();
+}
+
+/* Estimates rows [from, to) of a begun plan. NULL when done, else
+** {"error": {...}} (the plan stays the caller's). */
+char *memest_wasm_plan_estimate(memest_plan *plan, int from, int to) {
+  memest_error err;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_estimate_rows(plan, from, to, &err) == MEMEST_OK) return NULL;
   return wa_error_json(&err);
 }
+
+/* Finishes and frees a begun plan: memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan_finish(memest_plan *plan) { return wa_plan_finish(plan); }
+
+/* Frees a begun plan that will not be finished (a sweep stopped). */
+void memest_wasm_plan_free(memest_plan *plan) { memest_plan_free(plan); }
 
 /* A new object appended to arr, or NULL when out of memory. */
 static cJSON *wa_append_object(cJSON *arr) {
@@ -553,9 +607,16 @@ static int wa_add_choices(cJSON *obj, const char *choices) {
   return 1;
 }
 
+/* Adds min, max and limit to an "int" or "number" parameter. */
+static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
+  if (strcmp(d->kind, "int") != 0 && strcmp(d->kind, "number") != 0) return 1;
+  return cJSON_AddNumberToObject(o, "min", d->min) && cJSON_AddNumberToObject(o, "max", d->max) &&
+         wa_add_str(o, "limit", d->limit);
+}
+
 /* Every parameter's description, as memest_param_describe() gives it:
-** [{name, flag, kind, meaning, choose, choices[], default, required}];
-** NULL when out of memory. */
+** [{name, flag, kind, meaning, choose, choices[], default, required[, min,
+** max, limit]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -567,11 +628,63 @@ char *memest_wasm_parameters(void) {
         !wa_add_str(o, "meaning", d->meaning) ||
         !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
         !wa_add_str(o, "default", d->default_text) ||
-        !cJSON_AddBoolToObject(o, "required", d->required != 0)) {
+        !cJSON_AddBoolToObject(o, "required", d->required != 0) || !wa_add_bounds(o, d)) {
       cJSON_Delete(arr);
       return NULL;
     }
   }
   return wa_print(arr);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Names the page shows, written once in the C core
+** ======================================================================= */
+
+/* Adds key: [name(0), name(1), ...] up to the first NULL. */
+static int wa_add_names(cJSON *root, const char *key, const char *(*name)(int)) {
+  cJSON *arr = cJSON_AddArrayToObject(root, key);
+  for (int i = 0; arr && name(i) != NULL; i++) {
+    cJSON *s = cJSON_CreateString(name(i));
+    if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
+  }
+  return arr != NULL;
+}
+
+static const char *wa_optimizer(int i) { return memest_optimizer_name((memest_optimizer)i); }
+static const char *wa_sharding(int i) { return memest_sharding_name((memest_sharding)i); }
+static const char *wa_fp8(int i) { return memest_fp8_name((memest_fp8)i); }
+static const char *wa_status(int i) { return memest_status_name((memest_status)i); }
+static const char *wa_reason(int i) {
+  return i < MEMEST_R_COUNT ? memest_reason_name((memest_reason)i) : NULL;
+}
+
+/* [{key, title}] of every memory component, in the result's order. */
+static int wa_add_components(cJSON *root) {
+  cJSON *arr = cJSON_AddArrayToObject(root, "components");
+  for (int i = 0; arr && i < memest_component_count(); i++) {
+    cJSON *o = wa_append_object(arr);
+    if (!o || !wa_add_str(o, "key", memest_component_key(i)) ||
+        !wa_add_str(o, "title", memest_component_title(i)))
+      return 0;
+  }
+  return arr != NULL;
+}
+
+/* {optimizer[], sharding[], fp8_training[], status[], reasons[],
+** components[{key, title}], tight_percent}: the enum names in enum order,
+** the component labels and the TIGHT threshold; NULL when out of memory. */
+char *memest_wasm_names(void) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root || !wa_add_names(root, "optimizer", wa_optimizer) ||
+      !wa_add_names(root, "sharding", wa_sharding) ||
+      !wa_add_names(root, "fp8_training", wa_fp8) ||
+      !wa_add_names(root, "status", wa_status) ||
+      !wa_add_names(root, "reasons", wa_reason) || !wa_add_components(root) ||
+      !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent())) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return wa_print(root);
 }
 /* }====================================================================== */

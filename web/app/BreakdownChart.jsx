@@ -2,15 +2,15 @@
 // static and dynamic components at the peak (plus non-PyTorch memory and
 // fragmentation) against the GPU's capacity, and the same as a table.
 
-import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS } from './palette.js';
+import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
 import { chartColor, useColorScheme } from './scheme.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
   const out = [];
-  for (const [key, label, color] of STATIC_PARTS) out.push({ key, label, color, bytes: rank.static[key] ?? 0, group: 'static' });
-  for (const [key, label, color] of DYNAMIC_PARTS) out.push({ key, label, color, bytes: rank.dynamic[key] ?? 0, group: 'dynamic' });
+  for (const [key, color] of STATIC_PARTS) out.push({ key, label: partLabel(key), color, bytes: rank.static[key] ?? 0, group: 'static' });
+  for (const [key, color] of DYNAMIC_PARTS) out.push({ key, label: partLabel(key), color, bytes: rank.dynamic[key] ?? 0, group: 'dynamic' });
   const [np, frag] = OVERHEAD_PARTS;
   out.push({ key: np[0], label: np[1], color: np[2], bytes: rank.non_pytorch_bytes, group: 'overhead' });
   out.push({ key: frag[0], label: frag[1], color: frag[2], bytes: rank.fragmentation_bytes, group: 'overhead' });
