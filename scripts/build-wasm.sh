@@ -10,6 +10,11 @@
 # and WASM_HOT_OPT (default -O3) for the simulator's inner loops and the
 # link; WASM_BUILD_DIR (default build-wasm); WASM_SINGLE=0 skips the
 # single file.
+#
+# Rebuilds only what changed: an object is compiled again when its source,
+# a header it includes (the compiler's -MMD list, beside it as .d) or its
+# command line (beside it as .cmd) changed; the link runs again when an
+# object or the link command did.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,19 +49,41 @@ core_srcs=(core/*.c)
 # Node runs memest.js as an ES module, where CommonJS's require and
 # __dirname do not exist. web/engine.js hands Node the wasm bytes, so the
 # runtime never loads a file and only needs the names to be defined.
-cat > "$OBJ/node-esm.js" <<'EOF'
-var require, __dirname = '';
-EOF
+node_esm="var require, __dirname = '';"
+[ "$(cat "$OBJ/node-esm.js" 2>/dev/null)" = "$node_esm" ] || printf '%s\n' "$node_esm" > "$OBJ/node-esm.js"
 
 # The native build's flags (CMakeLists.txt), Release mode.
 warn=(-std=c11 -Wall -Wextra -Werror -pedantic -Wshadow -Wstrict-prototypes)
 cflags=(-DNDEBUG -Iinclude -Icore -Ithird_party)
 
-# Compiles src to obj; extra arguments are warning flags.
+# Whether target is newer than each of the files listed after cmd_file, and
+# cmd_file holds the command line "$2".
+up_to_date() {
+  local target=$1 cmd=$2 cmd_file=$3 dep; shift 3
+  [ -f "$target" ] && [ -f "$cmd_file" ] && [ "$(cat "$cmd_file")" = "$cmd" ] || return 1
+  for dep in "$@"; do
+    [ -e "$dep" ] && [ ! "$dep" -nt "$target" ] || return 1
+  done
+}
+
+# The files a compiled object depends on: its .d file less the target name.
+deps_of() {
+  [ -f "$1.d" ] || return 0
+  sed -e 's/^[^:]*://' -e 's/\\$//' "$1.d"
+}
+
+# Compiles src to obj unless it is up to date; extra arguments are warning flags.
 compile() {
-  local src=$1 obj=$2 opt=("${OPT[@]}"); shift 2
+  local src=$1 obj=$2 opt=("${OPT[@]}") cmd; shift 2
   [[ "$HOT_SRCS" == *" $src "* ]] && opt=("${HOT_OPT[@]}")
-  "$EMCC" "$@" "${opt[@]}" "${cflags[@]}" -c "$src" -o "$obj"
+  cmd=("$EMCC" "$@" "${opt[@]}" "${cflags[@]}" -MMD -MF "$obj.d" -c "$src" -o "$obj")
+  # shellcheck disable=SC2046 # the .d list is whitespace-separated paths
+  if [ -f "$obj.d" ] && up_to_date "$obj" "${cmd[*]}" "$obj.cmd" "$src" $(deps_of "$obj"); then
+    return 0
+  fi
+  rm -f "$obj.cmd"
+  "${cmd[@]}"
+  printf '%s' "${cmd[*]}" > "$obj.cmd"
 }
 
 objs=()
@@ -89,9 +116,22 @@ link=(
   -sEXPORTED_FUNCTIONS="$exported"
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
 )
-"$EMCC" "${link[@]}" -o "$OUT/memest.js"
+# Links out (a .js file, beside it the .wasm unless the link inlines it)
+# unless it is up to date.
+link_to() {
+  local out=$1 cmd stamp="$OBJ/$(basename "$1").cmd"; shift
+  cmd=("$EMCC" "${link[@]}" "$@" -o "$out")
+  if { [[ " $* " == *" -sSINGLE_FILE=1 "* ]] || [ -f "${out%.js}.wasm" ]; } &&
+     up_to_date "$out" "${cmd[*]}" "$stamp" "${objs[@]}" "$OBJ/node-esm.js"; then
+    return 0
+  fi
+  rm -f "$stamp"
+  "${cmd[@]}"
+  printf '%s' "${cmd[*]}" > "$stamp"
+}
+link_to "$OUT/memest.js"
 if [ "${WASM_SINGLE:-1}" != 0 ]; then
-  "$EMCC" "${link[@]}" -sSINGLE_FILE=1 -o "$OUT/memest-single.js"
+  link_to "$OUT/memest-single.js" -sSINGLE_FILE=1
 fi
 
 raw=$(stat -c %s "$OUT/memest.wasm")

@@ -18,7 +18,7 @@
 static char *shared_config(const char *name, size_t *len) {
   char path[256];
   char *text;
-  snprintf(path, sizeof path, "../shared/models/%s.json", name);
+  snprintf(path, sizeof path, CHECK_MODELS "%s.json", name);
   text = check_read_file(path, len);
   CHECK(text != NULL);
   return text;

@@ -22,8 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const known_paths[] = {
   "presets/qwen3-30b-a3b.json",
-  "../shared/models/deepseek-v3.json",
-  "../shared/models/mixtral-8x7b.json",
+  "presets/deepseek-v3.json",
+  "presets/mixtral-8x7b.json",
   "tests/fuzz",
   "tests/fuzz/no-such-config.json",
 };

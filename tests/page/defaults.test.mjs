@@ -4,13 +4,13 @@
 // Needs public/memest.wasm (scripts/build-wasm.sh).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createEngine } from '../../web/engine.js';
 import { DEFAULTS, SCHEMA, toParams, configOf } from '../../web/app/state.js';
 import { setNames, tightPercent } from '../../web/app/names.js';
 import { ALL_PARTS, partLabel, partColor } from '../../web/app/palette.js';
 import { enumOptions, enumTitle } from '../../web/app/enum-titles.js';
-import { MODELS } from './support.mjs';
+import { EXTRA_MODELS, MODELS } from './support.mjs';
 
 /** Engine parameters the page sets per request rather than from the state. */
 const PER_REQUEST = new Set(['timeline', 'timeline_limit', 'detail']);
@@ -46,7 +46,8 @@ test('the presets include the opening model and GPU, and every shared model', ()
   const names = models.map((m) => m.name);
   assert.ok(names.includes(DEFAULTS.model));
   assert.ok(gpus.some((g) => g.name === DEFAULTS.gpu));
-  for (const f of readdirSync(MODELS).filter((x) => x.endsWith('.json'))) {
+  const dirs = [MODELS, ...(existsSync(EXTRA_MODELS) ? [EXTRA_MODELS] : [])];
+  for (const f of dirs.flatMap((d) => readdirSync(d)).filter((x) => x.endsWith('.json'))) {
     assert.ok(names.includes(f.replace(/\.json$/, '')), `no preset for ${f}`);
   }
 });

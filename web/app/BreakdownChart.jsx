@@ -20,7 +20,10 @@ export function segments(rank) {
 const H = 48;
 const pc = (x) => `${x.toFixed(3)}%`;
 
-/** Props: rank (a result rank), capacity (bytes), compact. */
+/**
+ * Props: rank (a result rank), capacity (bytes), compact.
+ * @param {{rank: any, capacity: number, compact?: boolean}} props
+ */
 export function BreakdownChart({ rank, capacity, compact }) {
   const scheme = useColorScheme();
   const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));

@@ -12,6 +12,7 @@ const SAID_MS = 4000;
  * Props: text (string or () => string), label, testid, field (a ref to the
  * input or textarea showing the text: selected after a click, and the
  * fallback when the Clipboard API is missing or refuses).
+ * @param {{text: string | (() => string), label?: string, testid?: string, field?: {current: HTMLElement | null}}} props
  */
 export function CopyButton({ text, label = 'Copy', testid, field }) {
   const [said, setSaid] = useState(null);

@@ -16,7 +16,10 @@ export function shownRank(result) {
   return result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
 }
 
-/** Props: result, stale (the inputs changed and are invalid), compact. */
+/**
+ * Props: result, stale (the inputs changed and are invalid), compact.
+ * @param {{result: any, stale?: boolean, compact?: boolean}} props
+ */
 export function PeakCard({ result, stale, compact }) {
   const rank = shownRank(result);
   const cls = STATUS_CLASS[result.status] ?? 'ok';

@@ -115,7 +115,7 @@ export function Timeline({ rank, height = 260, compact = false }) {
   const [hover, setHover] = useState(null);
   const [keyed, setKeyed] = useState(false);
   const scheme = useColorScheme();
-  const ref = useRef({ data, height, onHover: () => {} });
+  const ref = useRef({ data, height, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
   ref.current.data = data;
   ref.current.height = height;
   ref.current.onHover = (idx) => setHover(idx ?? null);

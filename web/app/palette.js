@@ -38,7 +38,7 @@ export const OVERHEAD_PARTS = [
 
 export const ALL_PARTS = [...STATIC_PARTS, ...DYNAMIC_PARTS];
 
-const colors = new Map([...ALL_PARTS, ...OVERHEAD_PARTS.map(([k, , color]) => [k, color])]);
+const colors = new Map(/** @type {[string, string][]} */ ([...ALL_PARTS, ...OVERHEAD_PARTS.map(([k, , color]) => [k, color])]));
 const overheadLabels = new Map(OVERHEAD_PARTS.map(([k, label]) => [k, label]));
 
 /** The label of component `key`: the core's, else the key itself. */

@@ -45,7 +45,7 @@ export function CompareForm({ a, b, update, gpus }) {
             {changed(key) && <p class="help">A: {enumTitle(key, a[key])}</p>}
           </div>
         ))}
-        {[['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]].map(([key, label, min]) => (
+        {/** @type {[string, string, number][]} */ ([['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]]).map(([key, label, min]) => (
           <div key={key} class={changed(key) ? 'changed' : undefined}>
             <NumberField label={label} name={`cmp_${key}`} value={b[key]} integer={false} min={min}
               onChange={(v) => update(change(a, key, v))} help={changed(key) ? `A: ${a[key]}` : undefined} />

@@ -75,7 +75,7 @@ export function sortRows(rows, key, desc) {
   return out.sort((a, b) => {
     const x = sortValue(a.row, key);
     const y = sortValue(b.row, key);
-    if (x === null || y === null) return (x === null) - (y === null) || a.rank - b.rank;
+    if (x === null || y === null) return Number(x === null) - Number(y === null) || a.rank - b.rank;
     return x !== y ? (x < y ? -dir : dir) : a.rank - b.rank;
   });
 }
