@@ -23,6 +23,8 @@ import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
 import { SkipLink } from './SkipLink.jsx';
 import { PhoneSummary } from './PhoneSummary.jsx';
+import { MeasuredPanel } from './MeasuredPanel.jsx';
+import { useMeasured } from './measured.js';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -54,6 +56,7 @@ export function App({ initial }) {
   const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const tab = embed ? 'calculator' : state.view;
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
@@ -129,8 +132,8 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} />
-  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} />
+  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -146,6 +149,8 @@ export function App({ initial }) {
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             <SharePanel state={state} />
             {results}
+            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+              update={update} />
           </div>
           <PhoneSummary view={view} />
         </div>

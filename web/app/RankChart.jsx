@@ -1,5 +1,6 @@
 // RankChart.jsx — the peak of every pipeline rank as bars, with the GPU's
-// capacity as a line and the worst rank marked; the numbers as a table.
+// capacity as a line and the worst rank marked; a measured run's peaks as
+// markers; the numbers as a table.
 
 import { gib, percent } from './format.js';
 import { Numbers } from './Numbers.jsx';
@@ -15,11 +16,15 @@ function barClass(bytes, capacity) {
   return 'bar-ok';
 }
 
-/** Props: result (a result with every rank), selected (the rank shown, or -1). */
-export function RankChart({ result, selected = -1 }) {
+/**
+ * Props: result (a result with every rank), selected (the rank shown, or
+ * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]).
+ */
+export function RankChart({ result, selected = -1, measured = [] }) {
   const ranks = result.ranks;
   const capacity = result.gpu_capacity_bytes;
-  const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes)) * 1.04;
+  const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes), ...measured.map((m) => m.bytes)) * 1.04;
+  const mark = new Map(measured.map((m) => [m.pp_rank, m]));
   const y = (b) => TOP + H - (b / top) * H;
   const slot = 100 / ranks.length;
   const labelEvery = Math.ceil(ranks.length / 16);
@@ -42,6 +47,12 @@ export function RankChart({ result, selected = -1 }) {
                   {r.pp_rank === worst ? '▼ worst' : '▼ shown'}
                 </text>
               )}
+              {mark.has(r.pp_rank) && (
+                <g class="measured-mark" data-testid="measured-mark">
+                  <line x1={pc(x - slot * 0.05)} x2={pc(x + slot * 0.75)} y1={y(mark.get(r.pp_rank).bytes)} y2={y(mark.get(r.pp_rank).bytes)} />
+                  <title>{`rank ${r.pp_rank}: measured ${gib(mark.get(r.pp_rank).bytes)} allocated (${mark.get(r.pp_rank).source}); the estimate's tensors ${gib(r.tensor_peak_bytes)}`}</title>
+                </g>
+              )}
               {i % labelEvery === 0 && (
                 <text class="axis-label" x={pc(x + slot * 0.35)} y={TOP + H + 15} text-anchor="middle">{r.pp_rank}</text>
               )}
@@ -54,7 +65,7 @@ export function RankChart({ result, selected = -1 }) {
       <Numbers summary="Numbers">{() => (
         <table>
           <caption class="visually-hidden">Peak per pipeline rank</caption>
-          <thead><tr><th scope="col">Rank</th><th scope="col">Stages</th><th scope="col">Peak</th><th scope="col">Tensors</th><th scope="col">Of capacity</th></tr></thead>
+          <thead><tr><th scope="col">Rank</th><th scope="col">Stages</th><th scope="col">Peak</th><th scope="col">Tensors</th><th scope="col">Of capacity</th>{measured.length > 0 && <th scope="col">Measured</th>}</tr></thead>
           <tbody>
             {ranks.map((r) => (
               <tr key={r.pp_rank} class={r.pp_rank === worst ? 'worst-row' : ''}>
@@ -63,6 +74,7 @@ export function RankChart({ result, selected = -1 }) {
                 <td>{gib(r.peak_bytes)}</td>
                 <td>{gib(r.tensor_peak_bytes)}</td>
                 <td>{percent(r.peak_bytes / capacity)}</td>
+                {measured.length > 0 && <td>{mark.has(r.pp_rank) ? gib(mark.get(r.pp_rank).bytes) : '—'}</td>}
               </tr>
             ))}
           </tbody>
