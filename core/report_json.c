@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "model_summary.h"
 
 static const char *const comp_keys[C_COUNT] = {
   "master_params", "optimizer_states", "unsharded_params", "edge_params",
@@ -90,10 +90,11 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   int64_t i;
   sb_printf(sb,
             "{\"pp_rank\":%d,\"stages\":[%d,%d],\"layers\":[%d,%d],\"parameters\":[%lld,%lld],"
-            "\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
+            "\"parameters_per_gpu\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
             "\"fragmentation_bytes\":%lld,\"peak_event\":",
             rr->rank, rr->stages[0], rr->stages[1], rr->layers[0], rr->layers[1],
-            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->total,
+            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->shard_params,
+            (long long)rr->total,
             (long long)rr->tensor_peak, (long long)rr->nonpt, (long long)rr->frag);
   sb_json_str(sb, peak_label(&rr->peak_ev, label, sizeof label));
   sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
@@ -170,9 +171,11 @@ static void put_model(strbuf *sb, const memest_result *r) {
   sb_json_str(sb, mc->arch->title);
   sb_printf(sb,
             ",\"total_parameters\":%lld,\"layers\":%lld,\"hidden_size\":%lld,\"experts\":%lld,"
-            "\"experts_per_token\":%lld,\"vocab_size\":%lld}",
+            "\"experts_per_token\":%lld,\"vocab_size\":%lld",
             (long long)r->model_params, (long long)mc->layers, (long long)mc->hidden,
             (long long)mc->experts, (long long)mc->top_k, (long long)mc->vocab);
+  msum_json(sb, r);
+  sb_put(sb, "}");
 }
 
 static void put_ranked(strbuf *sb, const memest_result *r) {

@@ -30,6 +30,13 @@ MEMEST_HIDDEN memest_code layout_build(const model_config *mc, const memest_para
 MEMEST_HIDDEN int layout_problems(const model_config *mc, const memest_params *p,
                                   memest_error *errs, int max);
 MEMEST_HIDDEN int64_t layout_capacity(const memest_params *p);
+/* layout_problems without the fix search (the search's own test). */
+MEMEST_HIDDEN int layout_count(const model_config *mc, const memest_params *p,
+                               memest_error *errs, int max);
+/* fix_search.c: replaces each problem's fix with the nearest inputs that
+** pass every check at once, and names them in its message. */
+MEMEST_HIDDEN void fix_refine(const model_config *mc, const memest_params *p,
+                              memest_error *errs, int n);
 /* Layers of stage i when L layers are split over n stages (spec §2.1). */
 MEMEST_HIDDEN void layout_partition(int64_t layers, int stages, int *first);
 /* }====================================================================== */
@@ -251,6 +258,7 @@ typedef struct rank_result {
   int stages[2];
   int layers[2];
   int64_t params[2];
+  int64_t shard_params;      /* parameter elements of one GPU's FSDP shards */
   int64_t tensor_peak;
   int64_t nonpt, frag, total;
   comp_vec at_peak;
@@ -281,6 +289,7 @@ struct memest_result {
   model_config mc;
   layout lo;
   int64_t model_params;
+  int64_t active_params;     /* per token (model_summary.c) */
   int64_t nonpt_parts[5];
   int64_t nonpt;
   rank_result *ranks;
