@@ -123,6 +123,9 @@ MEMEST_HIDDEN void sb_free(strbuf *sb);
 MEMEST_HIDDEN const char *fmt_gib(char *buf, size_t size, int64_t bytes);
 /* Formats an integer with thousands separators. */
 MEMEST_HIDDEN const char *fmt_int(char *buf, size_t size, int64_t v);
+/* Formats a number for people: thousands separators, at most six decimals
+** (error_json.c). */
+MEMEST_HIDDEN const char *fmt_num(char *buf, size_t size, double v);
 /* }====================================================================== */
 
 #endif /* MEMEST_INTERNAL_H */

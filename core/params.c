@@ -153,9 +153,11 @@ static memest_code parse_num(const char *field, const char *flag, const char *v,
     return err_set(err, MEMEST_E_VALUE, field, "%s must be a number, got '%.40s'", flag, v);
   }
   if (x < lo || (lo_open && x <= lo) || x > hi) {
+    char a[48], b[48];
     return err_set(err, x > hi ? MEMEST_E_LIMIT : MEMEST_E_VALUE, field,
-                   "%s must be %s %g and at most %g, got %.40s", flag,
-                   lo_open ? "above" : "at least", lo, hi, v);
+                   "%s must be %s %s and at most %s, got %.40s", flag,
+                   lo_open ? "above" : "at least", fmt_num(a, sizeof a, lo),
+                   fmt_num(b, sizeof b, hi), v);
   }
   *out = x;
   return MEMEST_OK;

@@ -59,6 +59,11 @@ typedef struct memest_error {
 
 /* The stable name of a code, e.g. "layout" for MEMEST_E_LAYOUT. */
 const char *memest_code_name(memest_code code);
+
+/* The error as one JSON object, {"error": {"code", "message", "field",
+** "fix"}} (plus "line" and "column" for MEMEST_E_JSON), as --json prints
+** it. Allocated; free it with memest_free(). NULL when out of memory. */
+char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 
 /* {======================================================================
