@@ -226,6 +226,11 @@ static memest_code config_text(const char *config, size_t len, const memest_para
 
 memest_code memest_estimate(const char *config, size_t config_len, const memest_params *p,
                             memest_result **out, memest_error *err) {
+  return est_estimate(config, config_len, p, 1, out, err);
+}
+
+memest_code est_estimate(const char *config, size_t config_len, const memest_params *p,
+                         int with_advice, memest_result **out, memest_error *err) {
   const char *text;
   size_t n;
   memest_result *r;
@@ -248,7 +253,7 @@ memest_code memest_estimate(const char *config, size_t config_len, const memest_
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
   rc = cfg_parse(text, n, mc, err);
-  if (rc == MEMEST_OK) rc = est_run(mc, p, r, 1, err);
+  if (rc == MEMEST_OK) rc = est_run(mc, p, r, with_advice, err);
   free(mc);
   if (rc != MEMEST_OK) {
     free(r);

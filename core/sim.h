@@ -306,6 +306,10 @@ struct memest_result {
 MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p,
                                   memest_result *r, int with_advice, memest_error *err);
 MEMEST_HIDDEN void advice_build(memest_result *r);
+/* memest_estimate, with the suggestions or without them. */
+MEMEST_HIDDEN memest_code est_estimate(const char *config, size_t config_len,
+                                       const memest_params *p, int with_advice,
+                                       memest_result **out, memest_error *err);
 /* Frees what a result owns, but not the result itself. */
 MEMEST_HIDDEN void est_release(memest_result *r);
 MEMEST_HIDDEN void nonpt_parts(const layout *lo, int64_t parts[5]);
