@@ -116,6 +116,8 @@ MEMEST_HIDDEN void sb_init(strbuf *sb);
 MEMEST_HIDDEN void sb_put(strbuf *sb, const char *s);
 MEMEST_HIDDEN void sb_putn(strbuf *sb, const char *s, size_t n);
 MEMEST_HIDDEN void sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* An integer in decimal, without printf (the timeline writes thousands). */
+MEMEST_HIDDEN void sb_put_i64(strbuf *sb, int64_t v);
 MEMEST_HIDDEN void sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
 MEMEST_HIDDEN char *sb_finish(strbuf *sb);                   /* caller frees */
 MEMEST_HIDDEN void sb_free(strbuf *sb);
