@@ -75,7 +75,7 @@ compile third_party/cjson/cJSON.c "$OBJ/cJSON.o" -std=c11 -w & pids+=($!)
 objs+=("$OBJ/cJSON.o")
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-exports=memest_wasm_estimate,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
+exports=memest_wasm_estimate,memest_wasm_view,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
 exports+=,memest_wasm_model_config,memest_wasm_parameters,memest_wasm_version
 exports+=,memest_wasm_heap_bytes,memest_wasm_free,malloc,free
 exported="_${exports//,/,_}"

@@ -45,8 +45,10 @@ export function App({ initial }) {
   const written = useRef(null);
   const focusPanel = useRef(false);
   const engine = useEngine();
-  const view = useEstimate(engine.client, state);
   const tab = embed ? 'calculator' : state.view;
+  // Suggestions are estimated only while their section is on screen.
+  const [suggestionsShown, setSuggestionsShown] = useState(false);
+  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -117,7 +119,7 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} />
+      applyFix={applyFix} engineError={engine.error} onSuggestionsShown={setSuggestionsShown} />
   ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;

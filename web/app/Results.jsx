@@ -16,9 +16,9 @@ import { ProblemSummary } from './ProblemSummary.jsx';
 /**
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
  * (a pasted config is in use), ppRank (the rank asked for, or -1),
- * update(patch), applyFix(fix), engineError.
+ * update(patch), applyFix(fix), engineError, onSuggestionsShown(visible).
  */
-export function Results({ view, detail, custom, ppRank, update, applyFix, engineError }) {
+export function Results({ view, detail, custom, ppRank, update, applyFix, engineError, onSuggestionsShown }) {
   const { result, stale } = view;
   const error = engineError || view.error;
   return (
@@ -35,7 +35,8 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} />}
           {view.timeline && <Timeline rank={view.timeline} />}
-          <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
+          <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
+            onShown={onSuggestionsShown} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
           <CommandLine command={result.command} custom={custom} />
         </>
