@@ -1,5 +1,5 @@
 // Results.jsx — everything the estimate shows on the full page: the peak,
-// problems without a control of their own, warnings, the three charts,
+// problems without a control of their own, warnings, the model as read, the three charts,
 // suggestions, the per-tensor detail and the equivalent command.
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
@@ -10,6 +10,7 @@ import { Warnings } from './Warnings.jsx';
 import { Suggestions } from './Suggestions.jsx';
 import { DetailTable } from './DetailTable.jsx';
 import { CommandLine } from './CommandLine.jsx';
+import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
 
@@ -32,9 +33,10 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
         <>
           <PeakCard result={result} stale={stale} />
           <Warnings warnings={result.warnings} />
+          <ModelSummary result={view.ranks ?? result} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} />}
-          {view.timeline && <Timeline rank={view.timeline} />}
+          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
           <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
             onShown={onSuggestionsShown} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
