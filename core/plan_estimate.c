@@ -1,6 +1,6 @@
 /*
-** plan_estimate.c — the estimates of a plan's checked rows and the
-** DualPipeV bubble beside each, one row after another on the calling
+** plan_estimate.c — the estimates of a range of a plan's checked rows and
+** the DualPipeV bubble beside each, one row after another on the calling
 ** thread with one scratch result. A row's figures depend on its inputs
 ** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
 */
@@ -106,7 +106,7 @@ static void estimate_row(estimator *es, int i) {
   plan_row *row = &es->pl->rows[i];
   memest_params p;
   memest_error e;
-  memest_plan_row_params(es->pl, i, &p, &e);
+  plan_row_params(es->pl, row, &p);
   row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
@@ -117,7 +117,8 @@ static void estimate_row(estimator *es, int i) {
   est_release(es->scratch);
 }
 
-memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error *err) {
+memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,
+                          memest_error *err) {
   estimator es;
   int i;
   memset(&es, 0, sizeof es);
@@ -128,7 +129,7 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error 
   if (es.scratch == NULL) {
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
-  for (i = 0; i < pl->n_rows; i++) {
+  for (i = from; i < to; i++) {
     if (pl->rows[i].fail == PLAN_PENDING) estimate_row(&es, i);
   }
   free(es.scratch);

@@ -183,11 +183,21 @@ static void put_invalid(strbuf *sb, const memest_plan *pl) {
   sb_put(sb, "}");
 }
 
+/* The answer rule as fields: which row answers, read from them alone. */
+static void put_answer_by(strbuf *sb, const memest_plan *pl) {
+  const char *rule = "most_headroom";
+  if (pl->mode == MEMEST_PLAN_VARY) rule = pl->vary_largest ? "largest_ok" : "smallest_ok";
+  sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
+  if (pl->mode == MEMEST_PLAN_VARY) sb_json_str(sb, plan_dim_name(pl->vary));
+  else sb_put(sb, "null");
+  sb_printf(sb, ",\"ok_min_free_percent\":%d}", CHOICE_TIGHT_PERCENT);
+}
+
 char *memest_plan_json(const memest_plan *pl) {
   strbuf sb;
   char rule[64];
   int i;
-  if (pl == NULL) return NULL;
+  if (pl == NULL || !pl->finished) return NULL;
   sb_init(&sb);
   sb_printf(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"mode\":\"%s\"",
             mode_names[pl->mode]);
@@ -195,11 +205,17 @@ char *memest_plan_json(const memest_plan *pl) {
   if (pl->mode == MEMEST_PLAN_VARY) sb_printf(&sb, ",\"vary\":\"%s\"", plan_dim_name(pl->vary));
   sb_put(&sb, ",\"answer_rule\":");
   sb_json_str(&sb, answer_rule(pl, rule, sizeof rule));
+  put_answer_by(&sb, pl);
+  sb_printf(&sb,
+            ",\"limits\":{\"max_plan_rows\":%lld,\"max_plan_work\":%lld,\"plan_values\":%d,"
+            "\"plan_text\":%d}",
+            (long long)MEMEST_MAX_PLAN_ROWS, (long long)MEMEST_MAX_PLAN_WORK, MEMEST_PLAN_VALUES,
+            MEMEST_PLAN_TEXT);
   put_swept(&sb, pl);
   sb_put(&sb, ",\"bubble_model\":");
   sb_json_str(&sb, bubble_note);
-  sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"rows\":[", pl->expert_share,
-            (long long)pl->tried);
+  sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
+            pl->expert_share, (long long)pl->tried, (long long)pl->work);
   for (i = 0; i < pl->n_rows; i++) {
     if (i > 0) sb_put(&sb, ",");
     put_row(&sb, pl, &pl->rows[i]);
@@ -484,7 +500,7 @@ static void text_answer(strbuf *sb, const memest_plan *pl) {
 
 char *memest_plan_text(const memest_plan *pl) {
   strbuf sb;
-  if (pl == NULL) return NULL;
+  if (pl == NULL || !pl->finished) return NULL;
   sb_init(&sb);
   text_header(&sb, pl);
   if (pl->mode == MEMEST_PLAN_LAYOUTS) text_layouts(&sb, pl);

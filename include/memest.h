@@ -288,13 +288,34 @@ memest_code memest_plan_run(const char *config, size_t config_len,
                             const memest_plan_request *req, memest_plan **out,
                             memest_error *err);
 
+/* A plan in pieces, for a caller that shows progress or may stop between
+** them (the page's worker). memest_plan_begin() takes what memest_plan_run()
+** takes and gives every error the whole plan gives up front (missing
+** inputs, bad values, MEMEST_MAX_PLAN_ROWS, MEMEST_MAX_PLAN_WORK): it parses
+** the config and checks every combination, leaving memest_plan_row_count()
+** rows, the valid ones still to estimate. memest_plan_estimate_rows()
+** estimates rows [from, to), any cut in any order; MEMEST_E_VALUE for a
+** range outside the rows. memest_plan_finish() estimates any row still
+** left, drops the rows whose estimate failed (a compare stops with the
+** problem), sorts the rows and chooses the answer; the rows and the answer
+** are the same however the rows were cut. memest_plan_run() is begin then
+** finish. A plan that is not finished has no answer (-1) and no JSON or
+** text (NULL); free it with memest_plan_free() to stop early. */
+memest_code memest_plan_begin(const char *config, size_t config_len,
+                              const memest_plan_request *req, memest_plan **out,
+                              memest_error *err);
+memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memest_error *err);
+memest_code memest_plan_finish(memest_plan *plan, memest_error *err);
+
 /* The plan as one JSON object {rows, answer, invalid, ...} or as the CLI's
-** text report. Free the string with memest_free(); NULL when out of memory. */
+** text report. Free the string with memest_free(); NULL when out of memory
+** or when the plan is not finished. */
 char *memest_plan_json(const memest_plan *plan);
 char *memest_plan_text(const memest_plan *plan);
 
 /* Rows in the plan (estimated ones, plus the invalid tried values of a
-** MEMEST_PLAN_VARY plan), and the answer's row index (-1: none). */
+** MEMEST_PLAN_VARY plan; before memest_plan_finish() also the ones to
+** estimate), and the answer's row index (-1: none). */
 int memest_plan_row_count(const memest_plan *plan);
 int memest_plan_answer(const memest_plan *plan);
 /* Row i's inputs as one estimate's parameters; MEMEST_E_VALUE if i is out of

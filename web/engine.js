@@ -68,6 +68,21 @@
  * @property {() => ParamInfo[]} parameters
  * @property {(configText: string|null|undefined, request: PlanRequest) => object} plan
  *   the planner's JSON (`memest plan --json` / `memest compare --json`), or {error}
+ * @property {(configText: string|null|undefined, request: PlanRequest) => PlanPieces | ErrorResult} planBegin
+ *   the same plan in pieces (memest_plan_begin in the core): every error plan()
+ *   would give comes here, before any estimate
+ */
+
+/**
+ * A plan begun by planBegin(), held in the wasm heap until finish() or free().
+ * @typedef {object} PlanPieces
+ * @property {number} rows  rows to go through: estimate() takes ranges of [0, rows)
+ * @property {(from: number, to: number) => ErrorResult | null} estimate
+ *   estimates rows [from, to) (memest_plan_estimate_rows); null when done
+ * @property {() => object} finish  what plan() gives for the request, or {error};
+ *   frees the plan
+ * @property {() => void} free  drops the plan unfinished (a stopped sweep);
+ *   harmless after finish()
  */
 
 /**
@@ -318,7 +333,56 @@ export async function createEngine(options = {}) {
       if ('error' in enc) return enc;
       return /** @type {object} */ (callJson('_memest_wasm_plan', configText, enc.json));
     },
+
+    planBegin(configText, request) {
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      const enc = encodeParams(request, true);
+      if ('error' in enc) return enc;
+      const begun = /** @type {any} */ (callJson('_memest_wasm_plan_begin', configText, enc.json));
+      if ('error' in begun) return begun;
+      return planPieces(wasm, begun.plan, begun.rows);
+    },
   };
+
+  /**
+   * The calls on a begun plan at `address` in instance `owner`. After a
+   * trap the engine has a fresh instance, where that address means nothing:
+   * the calls then answer with an error.
+   * @param {any} owner
+   * @param {number} address
+   * @param {number} rows
+   * @returns {PlanPieces}
+   */
+  function planPieces(owner, address, rows) {
+    let live = true;
+    const gone = () => (live
+      ? failure('internal', '', 'the plan was lost when the engine restarted; run it again')
+      : failure('value', '', 'the plan is finished or freed; begin it again with planBegin'));
+    return {
+      rows,
+      estimate(from, to) {
+        if (!live || wasm !== owner) return gone();
+        return guarded((w) => {
+          const text = take(w, w._memest_wasm_plan_estimate(address, from, to));
+          return text === null ? null : /** @type {ErrorResult} */ (JSON.parse(text));
+        }, (e) => e);
+      },
+      finish() {
+        if (!live || wasm !== owner) return gone();
+        live = false;
+        return guarded((w) => {
+          const text = take(w, w._memest_wasm_plan_finish(address));
+          return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        }, (e) => e);
+      },
+      free() {
+        if (!live || wasm !== owner) return;
+        live = false;
+        guarded((w) => w._memest_wasm_plan_free(address), () => {});
+      },
+    };
+  }
   return engine;
 }
 

@@ -6,6 +6,7 @@
 ** with memest_wasm_free(). Built by scripts/build-wasm.sh; see docs/wasm.md.
 */
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,37 +475,89 @@ nomem:
   return wa_nomem();
 }
 
-/* Runs a plan: `config` as for memest_wasm_estimate, `request_json` an
-** object of the CLI's plan inputs by snake_case name, numeric ones as
-** numbers or lists ("pp_size": [1, 2, 4] is --pp-size 1,2,4), plus "mode":
-** "plan" or "compare". Returns memest_plan_json() or {"error": {...}}. */
-char *memest_wasm_plan(const char *config, const char *request_json) {
+/* Builds the plan request of `request_json` (the CLI's plan inputs by
+** snake_case name, numeric ones as numbers or lists: "pp_size": [1, 2, 4]
+** is --pp-size 1,2,4; plus "mode": "plan" or "compare") and begins the
+** plan on `config` (as for memest_wasm_estimate). NULL with err on failure. */
+static memest_plan *wa_plan_begin(const char *config, const char *request_json,
+                                  memest_error *err) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   memest_plan_mode mode;
-  memest_error err;
-  cJSON *obj;
-  char *out;
-  memset(&err, 0, sizeof err);
-  if (!req) return wa_nomem();
-  obj = wa_parse_object(request_json, "plan request", &err);
-  if (!obj || wa_plan_mode(obj, &mode, &err) != MEMEST_OK) goto fail;
-  memest_plan_request_init(req, mode);
-  if (wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, &err, 1) ||
-      memest_plan_run(config, config ? strlen(config) : 0, req, &plan, &err) !=
-          MEMEST_OK)
-    goto fail;
+  cJSON *obj = NULL;
+  memset(err, 0, sizeof *err);
+  if (!req) {
+    wa_fail(err, MEMEST_E_NOMEM, "", "the engine ran out of memory");
+    return NULL;
+  }
+  obj = wa_parse_object(request_json, "plan request", err);
+  if (obj && wa_plan_mode(obj, &mode, err) == MEMEST_OK) {
+    memest_plan_request_init(req, mode);
+    if (!wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, err, 1))
+      memest_plan_begin(config, config ? strlen(config) : 0, req, &plan, err);
+  }
   cJSON_Delete(obj);
   free(req);
+  return plan;
+}
+
+/* Finishes a begun plan: memest_plan_json() or {"error": {...}}; frees it. */
+static char *wa_plan_finish(memest_plan *plan) {
+  memest_error err;
+  char *out = NULL;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_finish(plan, &err) != MEMEST_OK) {
+    memest_plan_free(plan);
+    return wa_error_json(&err);
+  }
   out = memest_plan_json(plan);
   memest_plan_free(plan);
   return out ? out : wa_nomem();
-fail:
-  cJSON_Delete(obj);
-  free(req);
-  memest_plan_free(plan);
+}
+
+/* Runs a whole plan (see wa_plan_begin for the arguments). Returns
+** memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  return plan ? wa_plan_finish(plan) : wa_error_json(&err);
+}
+
+/*
+** A plan in pieces (memest_plan_begin/_estimate_rows/_finish), so that the
+** worker can report progress and stop between them. The plan lives in the
+** wasm heap between the calls; JS holds its address as a number.
+*/
+
+/* Begins a plan (arguments as memest_wasm_plan). Returns {"plan": address,
+** "rows": rows to go through} or {"error": {...}}; the plan is then the
+** caller's, for memest_wasm_plan_finish or memest_wasm_plan_free. */
+char *memest_wasm_plan_begin(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  char text[64];
+  if (!plan) return wa_error_json(&err);
+  snprintf(text, sizeof text, "{\"plan\":%llu,\"rows\":%d}",
+           (unsigned long long)(uintptr_t)plan, memest_plan_row_count(plan));
+  char *out = wa_strdup(text);
+  if (!out) memest_plan_free(plan);
+  return out ? out : wa_nomem();
+}
+
+/* Estimates rows [from, to) of a begun plan. NULL when done, else
+** {"error": {...}} (the plan stays the caller's). */
+char *memest_wasm_plan_estimate(memest_plan *plan, int from, int to) {
+  memest_error err;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_estimate_rows(plan, from, to, &err) == MEMEST_OK) return NULL;
   return wa_error_json(&err);
 }
+
+/* Finishes and frees a begun plan: memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan_finish(memest_plan *plan) { return wa_plan_finish(plan); }
+
+/* Frees a begun plan that will not be finished (a sweep stopped). */
+void memest_wasm_plan_free(memest_plan *plan) { memest_plan_free(plan); }
 
 /* A new object appended to arr, or NULL when out of memory. */
 static cJSON *wa_append_object(cJSON *arr) {
