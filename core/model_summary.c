@@ -67,7 +67,7 @@ static void put_names(strbuf *sb, const char *key, const char *list, int n) {
 
 void msum_json(strbuf *sb, const memest_result *r) {
   const model_config *mc = &r->mc;
-  int64_t moe, dense, attn[3];
+  int64_t moe, dense, attn[3], e;
   msum_layer_counts(mc, &moe, &dense, attn);
   sb_printf(sb,
             ",\"active_parameters\":%lld,\"shared_experts\":%lld,\"shared_expert_size\":%lld,"
@@ -76,6 +76,18 @@ void msum_json(strbuf *sb, const memest_result *r) {
             (long long)r->active_params, (long long)(mc->shared_inter > 0 ? mc->n_shared : 0),
             (long long)mc->shared_inter, (long long)moe, (long long)dense, (long long)attn[0],
             (long long)attn[1], (long long)attn[2]);
+  /* The layout values the model allows, for help texts: ep divides the
+  ** experts (up to the trainer's limit), pp leaves two layers per stage. */
+  sb_put(sb, ",\"ep_sizes\":[1");
+  for (e = 2; e <= MEMEST_MAX_EP && e <= mc->experts; e++) {
+    if (mc->experts % e == 0) {
+      sb_putn(sb, ",", 1);
+      sb_put_i64(sb, e);
+    }
+  }
+  sb_printf(sb, "],\"max_pp_size\":%lld",
+            (long long)(mc->layers / 2 < MEMEST_MAX_PP ? (mc->layers / 2 > 0 ? mc->layers / 2 : 1)
+                                                       : MEMEST_MAX_PP));
   if (mc->max_positions > 0) {
     sb_printf(sb, ",\"max_position_embeddings\":%lld", (long long)mc->max_positions);
   }

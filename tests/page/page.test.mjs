@@ -190,7 +190,7 @@ test('a pasted DeepSeek config is estimated like the CLI does', async () => {
   const got = await headline(page);
   assert.equal(got.peakBytes, want.peak_bytes);
   assert.equal(got.status, want.status);
-  assert.match(await page.locator('[data-field=model] select option:checked').textContent(), /^Pasted config: deepseek_v2$/);
+  assert.match(await page.locator('[data-field=model] select option:checked').textContent(), /^Pasted config: deepseek_v2-15.7B$/);
   for (const w of want.warnings) assert.ok((await page.locator('.warnings').textContent()).includes(w), w);
 });
 
