@@ -103,10 +103,31 @@ char *cli_read_file(const char *path, size_t *len) {
   return buf;
 }
 
+/* With --json, an error is one JSON object on stdout (memest_error_json). */
+static int fail_json(FILE *out, const memest_error *e) {
+  char *text = memest_error_json(e);
+  if (text != NULL) {
+    fputs(text, out);
+    fputs("\n", out);
+    memest_free(text);
+  }
+  return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
 static int fail(FILE *ferr, const memest_error *e) {
   fprintf(ferr, "memest: error: %s\n", e->message);
   if (e->fix[0]) fprintf(ferr, "memest: a valid choice: %s\n", e->fix);
   return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+/* A problem the command itself finds (not the library's), as an error. */
+static memest_error cli_error(memest_code code, const char *field, const char *message) {
+  memest_error e;
+  memset(&e, 0, sizeof e);
+  e.code = code;
+  snprintf(e.field, sizeof e.field, "%s", field);
+  snprintf(e.message, sizeof e.message, "%s", message);
+  return e;
 }
 
 static int is_flag(const char *a, const char *name) { return strcmp(a, name) == 0; }
@@ -123,6 +144,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   int json = 0, i, rc;
   memest_code code;
   memest_params_init(&p);
+  for (i = 1; i < argc; i++) json |= is_flag(argv[i], "--json");
   if (argc == 1) {
     print_required(err, &p);
     return 2;
@@ -146,12 +168,15 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       list_gpus(out);
       return 0;
     }
-    if (is_flag(a, "--json")) {
-      json = 1;
-      continue;
-    }
+    if (is_flag(a, "--json")) continue;
     if (strncmp(a, "--", 2) != 0) {
-      fprintf(err, "memest: error: unexpected argument '%s'; flags start with --, see memest --help\n", a);
+      char msg[400];
+      snprintf(msg, sizeof msg, "unexpected argument '%.200s'; flags start with --, see memest --help", a);
+      if (json) {
+        memest_error ue = cli_error(MEMEST_E_UNKNOWN, "", msg);
+        return fail_json(out, &ue);
+      }
+      fprintf(err, "memest: error: %s\n", msg);
       return 1;
     }
     if (eq != NULL) {
@@ -163,32 +188,45 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     } else {
       snprintf(name, sizeof name, "%s", a);
       if (i + 1 >= argc) {
-        fprintf(err, "memest: error: %s needs a value; see memest --help\n", a);
+        char msg[200];
+        snprintf(msg, sizeof msg, "%.60s needs a value; see memest --help", a);
+        if (json) {
+          memest_error ve = cli_error(MEMEST_E_VALUE, "", msg);
+          return fail_json(out, &ve);
+        }
+        fprintf(err, "memest: error: %s\n", msg);
         return 1;
       }
       value = argv[++i];
     }
     if (strcmp(name, "--model") == 0) config_path = value;
     code = memest_params_set(&p, name, value, &e);
-    if (code != MEMEST_OK) return fail(err, &e);
+    if (code != MEMEST_OK) return json ? fail_json(out, &e) : fail(err, &e);
   }
   if (memest_validate("{}", 2, &p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    if (json) return fail_json(out, &e);
     print_required(err, &p);
     return 2;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
     config = cli_read_file(config_path, &config_len);
     if (config == NULL) {
-      fprintf(err,
-              "memest: error: cannot read config file '%s': %s; give a config.json path or a "
-              "preset (memest --list-models)\n",
-              config_path, strerror(errno));
+      char msg[700];
+      snprintf(msg, sizeof msg,
+               "cannot read config file '%.400s': %s; give a config.json path or a preset "
+               "(memest --list-models)",
+               config_path, strerror(errno));
+      if (json) {
+        memest_error ie = cli_error(MEMEST_E_IO, "model", msg);
+        return fail_json(out, &ie);
+      }
+      fprintf(err, "memest: error: %s\n", msg);
       return 1;
     }
   }
   code = memest_estimate(config, config_len, &p, &res, &e);
   free(config);
-  if (code != MEMEST_OK) return fail(err, &e);
+  if (code != MEMEST_OK) return json ? fail_json(out, &e) : fail(err, &e);
   report = json ? memest_result_json(res) : memest_result_text(res);
   memest_result_free(res);
   if (report == NULL) {
