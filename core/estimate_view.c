@@ -7,7 +7,7 @@
 */
 #include <stdlib.h>
 
-#include "sim.h"
+#include "result.h"
 
 memest_code memest_estimate_view(const char *config, size_t config_len, const memest_params *p,
                                  const memest_view_options *o, memest_result **out,

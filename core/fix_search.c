@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "layout.h"
 
 typedef struct knob {
   const char *field;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 int64_t msum_active_parameters(const model_config *mc, int *ovf) {
   int64_t total = ck_add(ovf, ck_mul(ovf, 2, ck_mul(ovf, mc->vocab, mc->hidden)), mc->hidden);

@@ -5,7 +5,7 @@
 #ifndef MEMEST_MODEL_SUMMARY_H
 #define MEMEST_MODEL_SUMMARY_H
 
-#include "sim.h"
+#include "result.h"
 
 /* Parameters one token passes through (all experts' tensors scaled to top_k). */
 MEMEST_HIDDEN int64_t msum_active_parameters(const model_config *mc, int *ovf);

@@ -13,7 +13,7 @@
 #ifndef MEMEST_PLAN_H
 #define MEMEST_PLAN_H
 
-#include "sim.h"
+#include "result.h"
 
 /* The swept inputs, in the order of memest_plan_request's lists. */
 enum { D_PP = 0, D_EP, D_CP, D_DP, D_TOTAL, D_NODES, D_MBS, D_GBS, D_SEQ, D_COUNT };
@@ -87,6 +87,7 @@ struct memest_plan {
   int64_t work;              /* pp * num_chunks over the rows to estimate */
   int answer;                /* row index, or -1 */
   model_config *mc;          /* owned from begin until finish */
+  est_cache *cache;          /* layer programs its rows share, begin to finish */
   int finished;              /* memest_plan_finish has run */
 };
 

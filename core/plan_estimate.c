@@ -1,7 +1,8 @@
 /*
 ** plan_estimate.c — the estimates of a range of a plan's checked rows and
 ** the DualPipeV bubble beside each, one row after another on the calling
-** thread with one scratch result. A row's figures depend on its inputs
+** thread with one scratch result and the plan's est_cache (each layer
+** shape built once for all rows). A row's figures depend on its inputs
 ** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
 */
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static void estimate_row(estimator *es, int i) {
   memest_params p;
   memest_error e;
   plan_row_params(es->pl, row, &p);
-  row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
+  row->fail = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err != NULL) *row->fail_err = e;
@@ -126,6 +127,9 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int
   es.mc = mc;
   es.share_seq = -1;
   es.scratch = malloc(sizeof *es.scratch);
+  /* The plan keeps one cache for all its pieces; without one (out of
+  ** memory) each estimate builds its own programs. */
+  if (pl->cache == NULL) pl->cache = est_cache_new();
   if (es.scratch == NULL) {
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }

@@ -47,15 +47,15 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       break;
     case MEMEST_P_FP8_TRAINING:
       sb_printf(sb, ",\"fp8_training\":\"%s\"",
-                p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "deep-gemm" : "disabled");
+                memest_fp8_name(p->fp8_training));
       break;
     case MEMEST_P_EP_IMBALANCE: sb_printf(sb, ",\"ep_imbalance\":%.15g", p->ep_imbalance); break;
     case MEMEST_P_FRAGMENTATION: sb_printf(sb, ",\"fragmentation\":%.15g", p->fragmentation); break;
     case MEMEST_P_OPTIMIZER:
-      sb_printf(sb, ",\"optimizer\":\"%s\"", p->optimizer == MEMEST_MUON ? "muon" : "adamw");
+      sb_printf(sb, ",\"optimizer\":\"%s\"", memest_optimizer_name(p->optimizer));
       break;
     case MEMEST_P_SHARDING:
-      sb_printf(sb, ",\"sharding\":\"%s\"", p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp");
+      sb_printf(sb, ",\"sharding\":\"%s\"", memest_sharding_name(p->sharding));
       break;
     default: break;
   }
@@ -250,10 +250,10 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
   }
   if ((o >> MEMEST_P_FP8_TRAINING) & 1u) label_add(buf, size, p->fp8_training ? "fp8" : "bf16");
   if ((o >> MEMEST_P_OPTIMIZER) & 1u) {
-    label_add(buf, size, p->optimizer == MEMEST_MUON ? "muon" : "adamw");
+    label_add(buf, size, memest_optimizer_name(p->optimizer));
   }
   if ((o >> MEMEST_P_SHARDING) & 1u) {
-    label_add(buf, size, p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp");
+    label_add(buf, size, memest_sharding_name(p->sharding));
   }
   if ((o >> MEMEST_P_EP_IMBALANCE) & 1u) {
     snprintf(t, sizeof t, "imbalance %.3g", p->ep_imbalance);

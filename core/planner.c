@@ -133,21 +133,25 @@ static void dims_build(memest_plan *pl, const memest_plan_request *req, const mo
 /* {======================================================================
 ** Reasons: the short class of the first problem with a combination.
 ** ======================================================================= */
-static const char *reason_key(const memest_error *e, const model_config *mc, char *buf,
-                              size_t size) {
-  const char *f = e->field;
-  if (strcmp(f, "ep_size") == 0) {
-    if (e->code == MEMEST_E_UNSUPPORTED) return "ep above 32";
-    return mc->experts == 0 ? "ep > 1 without experts" : "ep does not divide experts";
-  }
-  if (strcmp(f, "cp_size") == 0) return "cp unsupported by the architecture";
-  if (strcmp(f, "sequence_length") == 0) return "seq not a multiple of 2*cp";
-  if (strcmp(f, "pp_size") == 0) return "layers < 2*pp";
-  if (strcmp(f, "total_gpus") == 0) return "pp*ep*cp does not divide total GPUs";
-  if (strcmp(f, "global_batch_size") == 0) {
-    if (e->code == MEMEST_E_LIMIT) return "num_chunks above MEMEST_MAX_CHUNKS";
-    if (strstr(e->message, "num_chunks") != NULL) return "num_chunks < 2*pp";
-    return "gbs not a multiple of mbs*dp*ep";
+static const char *reason_key(const memest_error *e, char *buf, size_t size) {
+  switch (e->reason) {
+    case MEMEST_R_EP_ABOVE_MAX: return "ep above 32";
+    case MEMEST_R_EP_DENSE: return "ep > 1 without experts";
+    case MEMEST_R_EP_EXPERTS: return "ep does not divide experts";
+    case MEMEST_R_CP_ARCH: return "cp unsupported by the architecture";
+    case MEMEST_R_SEQ_CP: return "seq not a multiple of 2*cp";
+    case MEMEST_R_PP_LAYERS: return "layers < 2*pp";
+    case MEMEST_R_GPUS_GROUP:
+    case MEMEST_R_DP_LIMIT: return "pp*ep*cp does not divide total GPUs";
+    case MEMEST_R_CHUNKS_MAX:
+    case MEMEST_R_REPLAY_WORK: return "num_chunks above MEMEST_MAX_CHUNKS";
+    case MEMEST_R_CHUNKS_MIN: return "num_chunks < 2*pp";
+    case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
+    case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
+    case MEMEST_R_WHOLE_NODES: return "total GPUs not whole nodes";
+    case MEMEST_R_DP_MISMATCH: return "dp differs from --dp";
+    case MEMEST_R_GPUS_LIMIT: return "total GPUs above MEMEST_MAX_GPUS";
+    default: break;
   }
   snprintf(buf, size, "%s: %s", e->field[0] ? e->field : "estimate", memest_code_name(e->code));
   return buf;
@@ -207,28 +211,24 @@ static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, meme
     err_set(e, MEMEST_E_LAYOUT, "nodes",
             "--total-gpus %lld is not --nodes %lld x --gpus-per-node %lld; give one of them",
             (long long)v[D_TOTAL], (long long)v[D_NODES], (long long)g);
+    err_reason(e, MEMEST_R_NODES_MISMATCH);
     return 1;
   }
   if (total > MEMEST_MAX_GPUS) {
     err_set(e, MEMEST_E_LIMIT, "total_gpus",
             "%lld GPUs exceed MEMEST_MAX_GPUS = %lld; give smaller values", (long long)total,
             (long long)MEMEST_MAX_GPUS);
+    err_reason(e, MEMEST_R_GPUS_LIMIT);
     return 1;
   }
   if (g > 0 && total % g != 0) {
     err_set(e, MEMEST_E_LAYOUT, "gpus_per_node",
             "%lld GPUs are not whole nodes of %lld GPUs; use a multiple of %lld", (long long)total,
             (long long)g, (long long)g);
+    err_reason(e, MEMEST_R_WHOLE_NODES);
     return 1;
   }
   return 0;
-}
-
-static const char *planner_key(const memest_error *e) {
-  if (strcmp(e->field, "nodes") == 0) return "total GPUs differ from nodes x GPUs per node";
-  if (strcmp(e->field, "gpus_per_node") == 0) return "total GPUs not whole nodes";
-  if (strcmp(e->field, "dp") == 0) return "dp differs from --dp";
-  return "total GPUs above MEMEST_MAX_GPUS";
 }
 
 /* Records dropped row i: counted under key; a vary plan keeps it as an
@@ -239,14 +239,17 @@ static memest_code row_drop(memest_plan *pl, int i, const char *key, const memes
   int r = reason_count(pl, key, e->message);
   *keep = 0;
   if (pl->mode == MEMEST_PLAN_COMPARE) {
-    *err = *e;
-    snprintf(err->message, sizeof err->message,
-             "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
-             "%lld): %.600s",
-             i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
-             (long long)row->in[D_CP], (long long)row->in[D_TOTAL], (long long)row->in[D_MBS],
-             (long long)row->in[D_GBS], (long long)row->in[D_SEQ], e->message);
-    return err->code != MEMEST_OK ? err->code : MEMEST_E_LAYOUT;
+    err_set_at(err, e->code, e->field, e->line, e->column,
+               "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
+               "%lld): %.600s",
+               i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
+               (long long)row->in[D_CP], (long long)row->in[D_TOTAL], (long long)row->in[D_MBS],
+               (long long)row->in[D_GBS], (long long)row->in[D_SEQ], e->message);
+    if (err != NULL) {
+      snprintf(err->fix, sizeof err->fix, "%s", e->fix);
+      err->reason = e->reason;
+    }
+    return e->code != MEMEST_OK ? e->code : MEMEST_E_LAYOUT;
   }
   if (pl->mode == MEMEST_PLAN_VARY) {
     *keep = 1;
@@ -277,10 +280,10 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   if (row == NULL) return MEMEST_E_NOMEM;
   row->variant = var;
   pl->tried++;
-  if (row_gpus(pl, row, v, &e)) return drop_last(sw, planner_key(&e), &e, err);
+  if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   plan_row_params(pl, row, &p);
   if (layout_count(sw->mc, &p, &e, 1) > 0) {
-    return drop_last(sw, reason_key(&e, sw->mc, buf, sizeof buf), &e, err);
+    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
     err_set(&e, MEMEST_E_LAYOUT, "dp",
@@ -288,7 +291,8 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
             "--dp values that divide the GPUs, or leave --dp out",
             (long long)row->in[D_TOTAL], (long long)(v[D_PP] * v[D_EP] * v[D_CP]),
             (long long)row->in[D_DP], (long long)v[D_DP]);
-    return drop_last(sw, planner_key(&e), &e, err);
+    err_reason(&e, MEMEST_R_DP_MISMATCH);
+    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   pl->work += p.pp_size * (p.global_batch_size / (p.micro_batch_size * row->in[D_DP] * p.ep_size));
   if (pl->work > MEMEST_MAX_PLAN_WORK) {
@@ -304,7 +308,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
 
 /* Rows whose estimate failed (an overflow, a core limit) become dropped
 ** combinations, in row order, as a failed check would. */
-static memest_code settle(memest_plan *pl, const model_config *mc, memest_error *err) {
+static memest_code settle(memest_plan *pl, memest_error *err) {
   int i, kept = 0, keep;
   memest_code rc;
   for (i = 0; i < pl->n_rows; i++) {
@@ -314,7 +318,7 @@ static memest_code settle(memest_plan *pl, const model_config *mc, memest_error 
       char buf[64];
       if (row->fail_err != NULL) e = *row->fail_err;
       else err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
-      rc = row_drop(pl, i, reason_key(&e, mc, buf, sizeof buf), &e, &keep, err);
+      rc = row_drop(pl, i, reason_key(&e, buf, sizeof buf), &e, &keep, err);
       if (rc != MEMEST_OK) return rc;
       free(row->fail_err);
       row->fail_err = NULL;
@@ -520,13 +524,15 @@ memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
   err_clear(err);
   if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
   rc = plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
-  if (rc == MEMEST_OK) rc = settle(plan, plan->mc, err);
+  if (rc == MEMEST_OK) rc = settle(plan, err);
   if (rc != MEMEST_OK) return rc;
   choose_answer(plan);
   plan->expert_share =
       plan->n_rows > 0 ? plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
   free(plan->mc);
   plan->mc = NULL;
+  est_cache_free(plan->cache);
+  plan->cache = NULL;
   plan->finished = 1;
   return MEMEST_OK;
 }
@@ -553,6 +559,7 @@ void memest_plan_free(memest_plan *plan) {
   if (plan == NULL) return;
   for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
   free(plan->mc);
+  est_cache_free(plan->cache);
   free(plan->rows);
   free(plan->notes);
   free(plan->variants);

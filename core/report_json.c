@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "result.h"
 #include "model_summary.h"
 
 static const char *const comp_keys[C_COUNT] = {
@@ -27,6 +28,20 @@ static const char *const comp_titles[C_COUNT] = {
 
 const char *comp_key(comp c) { return comp_keys[c]; }
 const char *comp_title(comp c) { return comp_titles[c]; }
+
+int memest_component_count(void) { return C_COUNT; }
+const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? comp_keys[i] : NULL; }
+const char *memest_component_title(int i) {
+  return i >= 0 && i < C_COUNT ? comp_titles[i] : NULL;
+}
+
+static const char *const status_names[] = {"OK", "TIGHT", "OOM"};
+
+const char *memest_status_name(memest_status s) {
+  return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : NULL;
+}
+
+int memest_tight_percent(void) { return CHOICE_TIGHT_PERCENT; }
 
 const char *tl_describe(const tl_event *e, char *buf, size_t size) {
   switch (e->step) {
@@ -148,9 +163,8 @@ static void put_inputs(strbuf *sb, const memest_result *r) {
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
             "\"fragmentation\":%.15g}",
-            (double)r->capacity / GIB, p->optimizer == MEMEST_MUON ? "muon" : "adamw",
-            p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
-            p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "deep-gemm" : "disabled",
+            (double)r->capacity / GIB, memest_optimizer_name(p->optimizer),
+            memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
             (long long)p->pp_rank, p->ep_imbalance, p->fragmentation);
 }
 

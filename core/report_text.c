@@ -4,11 +4,12 @@
 ** suggestions, a line per rank, and with --detail / --timeline the saved
 ** tensors at the peak and the event table. Units are GiB (2^30 bytes).
 */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "presets.h"
-#include "sim.h"
+#include "result.h"
 
 static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   char g[32];
@@ -29,9 +30,16 @@ static void header(strbuf *sb, const memest_result *r) {
   if (r->mc.experts > 0) {
     sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }
-  sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
-            (long long)lo->pp, (long long)lo->ep, (long long)lo->cp, (long long)lo->dp,
-            (long long)lo->world, p->sharding == MEMEST_HSDP ? "HSDP" : "FSDP", lo->stages);
+  {
+    char shard[8];
+    const char *name = memest_sharding_name(p->sharding);
+    size_t k;
+    for (k = 0; name[k] && k + 1 < sizeof shard; k++) shard[k] = (char)toupper((unsigned char)name[k]);
+    shard[k] = '\0';
+    sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
+              (long long)lo->pp, (long long)lo->ep, (long long)lo->cp, (long long)lo->dp,
+              (long long)lo->world, shard, lo->stages);
+  }
   sb_printf(sb, "Batch        micro %lld, global %lld, sequence %lld -> %lld micro-batches per step\n",
             (long long)lo->mbs, (long long)lo->gbs, (long long)lo->seq, (long long)lo->chunks);
   sb_printf(sb, "Tokens       m = %s per chunk", fmt_int(a, sizeof a, d->m));

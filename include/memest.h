@@ -2,7 +2,7 @@
 ** memest.h — the public C API of memest, a GPU-memory calculator for
 ** DualPipeV Mixture-of-Experts training with FSDP, EP and CP.
 **
-** This header is the only one the CLI (core/cli.c) and the WebAssembly glue
+** This header is the only one the CLI (cli/) and the WebAssembly glue
 ** (web/wasm_api.c) include. The design notes live in docs/design.md.
 */
 #ifndef MEMEST_H
@@ -48,8 +48,38 @@ typedef enum memest_code {
   MEMEST_E_NOMEM         /* the host ran out of memory */
 } memest_code;
 
+/* Why a layout or range check refused the inputs, whatever the wording of
+** the message: callers (the planner, the page) sort problems by it. */
+typedef enum memest_reason {
+  MEMEST_R_NONE = 0,         /* no reason code: see code and field */
+  MEMEST_R_MISSING,          /* a required input was not given */
+  MEMEST_R_GPU_BOTH,         /* both --gpu and --gpu-memory-gb */
+  MEMEST_R_RANGE,            /* a stored value outside its parameter's range */
+  MEMEST_R_EP_ABOVE_MAX,     /* ep above MEMEST_MAX_EP (the trainer's 32) */
+  MEMEST_R_EP_EXPERTS,       /* ep does not divide the expert count */
+  MEMEST_R_EP_DENSE,         /* ep > 1 on a model without experts */
+  MEMEST_R_CP_ARCH,          /* cp > 1 on an architecture without CP */
+  MEMEST_R_SEQ_CP,           /* sequence length not a multiple of 2*cp */
+  MEMEST_R_PP_LAYERS,        /* fewer layers than the 2*pp stages */
+  MEMEST_R_GPUS_GROUP,       /* pp*cp*ep does not divide the GPUs */
+  MEMEST_R_DP_LIMIT,         /* dp above MEMEST_MAX_DP */
+  MEMEST_R_GBS_UNIT,         /* gbs not a multiple of mbs*dp*ep */
+  MEMEST_R_CHUNKS_MIN,       /* num_chunks below 2*pp */
+  MEMEST_R_CHUNKS_MAX,       /* num_chunks above MEMEST_MAX_CHUNKS */
+  MEMEST_R_REPLAY_WORK,      /* chunks x ranks above MEMEST_MAX_REPLAY_CHUNKS */
+  MEMEST_R_TIMELINE_EVENTS,  /* kept events above MEMEST_MAX_TIMELINE_EVENTS */
+  MEMEST_R_PP_RANK,          /* pp_rank not below pp_size */
+  MEMEST_R_TOKEN_OVERFLOW,   /* the run's token counts overflow */
+  MEMEST_R_NODES_MISMATCH,   /* plan: total GPUs differ from nodes x GPUs per node */
+  MEMEST_R_WHOLE_NODES,      /* plan: GPUs are not whole nodes */
+  MEMEST_R_DP_MISMATCH,      /* plan: dp differs from --dp */
+  MEMEST_R_GPUS_LIMIT,       /* plan: GPUs above MEMEST_MAX_GPUS */
+  MEMEST_R_COUNT
+} memest_reason;
+
 typedef struct memest_error {
   memest_code code;
+  memest_reason reason; /* why, for layout and range problems; else MEMEST_R_NONE */
   char field[48];     /* snake_case parameter or config key, or "" */
   char message[768];  /* one sentence naming the problem and the fix */
   char fix[96];       /* a nearer valid input as "name=value[,name=value]", or "" */
@@ -59,6 +89,9 @@ typedef struct memest_error {
 
 /* The stable name of a code, e.g. "layout" for MEMEST_E_LAYOUT. */
 const char *memest_code_name(memest_code code);
+/* The stable name of a reason, e.g. "pp_layers" for MEMEST_R_PP_LAYERS;
+** "none" for MEMEST_R_NONE or a value out of range. */
+const char *memest_reason_name(memest_reason reason);
 
 /* The error as one JSON object, {"error": {"code", "message", "field",
 ** "fix"}} (plus "line" and "column" for MEMEST_E_JSON), as --json prints
@@ -134,7 +167,9 @@ void memest_params_init(memest_params *p);
 memest_code memest_params_set(memest_params *p, const char *name,
                               const char *value, memest_error *err);
 
-/* Describes parameter `id` for help texts and forms. */
+/* Describes parameter `id` for help texts, forms and range checks: one row
+** of the table (core/params.c) that drives parsing, the checks of stored
+** values, the help and the equivalent command line. */
 typedef struct memest_param_info {
   const char *name;        /* snake_case, e.g. "pp_size" */
   const char *flag;        /* CLI flag, e.g. "--pp-size" */
@@ -144,9 +179,20 @@ typedef struct memest_param_info {
   const char *choices;     /* enum values separated by '|', or "" */
   const char *default_text;/* default for optional ones, "" if required */
   int required;            /* 1 for the nine required inputs */
+  double min, max;         /* accepted range of an "int" or "number"; else 0, 0 */
+  const char *limit;       /* the bounds.h name of max ("MEMEST_MAX_PP"), or "" */
+  size_t offset;           /* offsetof(memest_params, <name>) */
 } memest_param_info;
 
 const memest_param_info *memest_param_describe(memest_param_id id);
+
+/* The stable names of enum values, as memest_params_set() takes them and
+** the result JSON writes them: "adamw"/"muon", "fsdp"/"hsdp",
+** "disabled"/"deep-gemm", "OK"/"TIGHT"/"OOM". NULL for a value out of
+** range. */
+const char *memest_optimizer_name(memest_optimizer o);
+const char *memest_sharding_name(memest_sharding s);
+const char *memest_fp8_name(memest_fp8 f);
 
 /* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
 ** truncated to size). Returns the length it needed. */
@@ -207,11 +253,23 @@ void memest_result_free(memest_result *r);
 /* Headline figures of a result. */
 typedef enum memest_status { MEMEST_FITS_OK = 0, MEMEST_FITS_TIGHT = 1, MEMEST_FITS_OOM = 2 } memest_status;
 memest_status memest_result_status(const memest_result *r);
+/* "OK", "TIGHT" or "OOM"; NULL for a value out of range. */
+const char *memest_status_name(memest_status s);
+/* A run that fits with headroom below this percentage of the capacity is
+** MEMEST_FITS_TIGHT. */
+int memest_tight_percent(void);
 uint64_t memest_result_peak_bytes(const memest_result *r);         /* grand total, worst rank */
 uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch tensors, max over ranks */
 uint64_t memest_result_capacity_bytes(const memest_result *r);
 int64_t memest_result_headroom_bytes(const memest_result *r);
 int memest_result_worst_rank(const memest_result *r);
+
+/* The memory components of a result, in the order of its JSON keys: the
+** key ("master_params") and the label the reports print ("fp32 master
+** weights (sharded)"). NULL for i out of range. */
+int memest_component_count(void);
+const char *memest_component_key(int i);
+const char *memest_component_title(int i);
 
 /* The result as one JSON object (the CLI's --json) or as the CLI's text
 ** report. The string is allocated; free it with memest_free(). NULL when

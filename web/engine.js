@@ -9,6 +9,9 @@
  * @typedef {object} Problem  One problem with the inputs (see docs/result-json.md).
  * @property {string} code     a name from memest_code_name(): "missing", "layout", ...
  *                             or "internal" when the engine itself failed
+ * @property {string} [reason] why a layout or range check refused the inputs, a name from
+ *                             memest_reason_name(): "pp_layers", "chunks_min", ...; "none"
+ *                             for other problems
  * @property {string} message  one sentence naming the problem and the fix
  * @property {string} field    the snake_case parameter or config key, or ""
  * @property {string} fix      a nearer valid input as "name=value[,name=value]", or ""
@@ -43,7 +46,23 @@
  * @property {string[]} choices enum values
  * @property {string} default   default text for optional ones, "" if required
  * @property {boolean} required
+ * @property {number} [min]     accepted range of an "int" or "number"
+ * @property {number} [max]
+ * @property {string} [limit]   the bounds.h name of max, e.g. "MEMEST_MAX_PP"
  */
+
+/**
+ * The names the core writes once: enum values in enum order, the memory
+ * components with the labels the reports print, the reasons problems carry
+ * and the headroom percentage below which a run is TIGHT.
+ * @typedef {object} Names
+ * @property {string[]} optimizer     e.g. ["adamw", "muon"]
+ * @property {string[]} sharding
+ * @property {string[]} fp8_training
+ * @property {string[]} status        ["OK", "TIGHT", "OOM"]
+ * @property {string[]} reasons
+ * @property {{key: string, title: string}[]} components
+ * @property {number} tight_percent
 
 /**
  * @typedef {object} Presets
@@ -66,6 +85,7 @@
  * @property {() => Presets} presets
  * @property {(name: string) => string|null} modelConfig  a preset's config.json text
  * @property {() => ParamInfo[]} parameters
+ * @property {() => Names} names
  * @property {(configText: string|null|undefined, request: PlanRequest) => object} plan
  *   the planner's JSON (`memest plan --json` / `memest compare --json`), or {error}
  * @property {(configText: string|null|undefined, request: PlanRequest) => PlanPieces | ErrorResult} planBegin
@@ -110,7 +130,7 @@ const nodeImport = (/** @type {string} */ name) => import(/* @vite-ignore */ nam
  * @returns {ErrorResult}
  */
 function failure(code, field, message) {
-  return { error: { code, message, field, fix: '' } };
+  return { error: { code, message, field, fix: '', reason: 'none' } };
 }
 
 /**
@@ -223,7 +243,8 @@ export async function createEngine(options = {}) {
   const version = wasm.UTF8ToString(wasm._memest_wasm_version());
   const presetsText = take(wasm, wasm._memest_wasm_presets());
   const parametersText = take(wasm, wasm._memest_wasm_parameters());
-  if (presetsText === null || parametersText === null) {
+  const namesText = take(wasm, wasm._memest_wasm_names());
+  if (presetsText === null || parametersText === null || namesText === null) {
     throw new Error('memest: the engine ran out of memory while starting');
   }
 
@@ -324,6 +345,10 @@ export async function createEngine(options = {}) {
 
     parameters() {
       return JSON.parse(parametersText);
+    },
+
+    names() {
+      return JSON.parse(namesText);
     },
 
     plan(configText, request) {

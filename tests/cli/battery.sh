@@ -193,7 +193,7 @@ function judge(args, code, signal, out, err) {
   else {
     counts[code]++;
     if (code === 0 && out.length === 0) why.push('exit 0 with nothing on stdout');
-    const jsonRun = args.includes('--json') && args[0] !== 'plan' && args[0] !== 'compare';
+    const jsonRun = args.includes('--json');
     if (code !== 0 && jsonRun) {
       // With --json an error is one JSON object on stdout: {"error": {...}}.
       try {

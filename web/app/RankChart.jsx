@@ -5,6 +5,7 @@
 
 import { gib, percent, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
+import { tightPercent } from './names.js';
 
 const H = 170; // plot height in px
 const TOP = 16; // room for the bar values
@@ -15,7 +16,7 @@ const pc = (x) => `${x.toFixed(3)}%`;
 
 function barClass(bytes, capacity) {
   if (bytes > capacity) return 'bar-oom';
-  if (capacity - bytes < 0.05 * capacity) return 'bar-tight';
+  if ((capacity - bytes) * 100 < capacity * tightPercent()) return 'bar-tight';
   return 'bar-ok';
 }
 

@@ -165,7 +165,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
   const plot = useRef(null);
   const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(null);
-  const ref = useRef({ data, height, capacity, onHover: () => {} });
+  const ref = useRef({ data, height, capacity, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
   ref.current.data = data;
   ref.current.capacity = capacity;
   ref.current.height = height;

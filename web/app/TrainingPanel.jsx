@@ -3,10 +3,9 @@
 
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
+import { enumOptions } from './enum-titles.js';
 
-const OPTIMIZERS = [['adamw', 'AdamW'], ['muon', 'Muon']];
-const SHARDINGS = [['fsdp', 'FSDP (shard over dp·cp·ep)'], ['hsdp', 'HSDP (shard within cp·ep)']];
-const FP8 = [['disabled', 'Off (bf16)'], ['deep-gemm', 'DeepGEMM FP8']];
+const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function TrainingPanel({ state, update, info }) {
@@ -16,11 +15,11 @@ export function TrainingPanel({ state, update, info }) {
   return (
     <fieldset class="panel">
       <legend>Training</legend>
-      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={OPTIMIZERS}
+      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={enumOptions('optimizer')}
         onChange={(v) => update({ optimizer: v })} />
-      <SelectField label="Sharding" field="sharding" value={state.sharding} options={SHARDINGS}
+      <SelectField label="Sharding" field="sharding" value={state.sharding} options={enumOptions('sharding', SHARDING_DETAIL)}
         onChange={(v) => update({ sharding: v })} help={info.sharding?.meaning} />
-      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={FP8}
+      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={enumOptions('fp8_training')}
         onChange={(v) => update({ fp8_training: v })} help={info.fp8_training?.choose} />
       <SliderField label="EP imbalance (routed rows ×)" field="ep_imbalance" help={info.ep_imbalance?.meaning} value={state.ep_imbalance}
         min={1} max={3} step={0.05} integer={false} onChange={(v) => update({ ep_imbalance: v })} />

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
+import { setNames } from './names.js';
 
 /**
  * The longest schedule the timeline shows whole. A rank with more events
@@ -36,7 +37,8 @@ export function useEngine() {
     let live = true;
     (async () => {
       const client = await engineClient();
-      const [presets, parameters] = await Promise.all([client.presets(), client.parameters()]);
+      const [presets, parameters, names] = await Promise.all([client.presets(), client.parameters(), client.names()]);
+      setNames(names);
       if (live) setEngine({ client, presets, parameters, version: client.version, error: null });
     })().catch((e) => {
       if (live) setEngine((s) => ({ ...s, error: `The calculator engine could not start: ${e.message}` }));

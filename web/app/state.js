@@ -157,6 +157,7 @@ function coerceNumber(v, spec) {
 export function coerceField(key, value) {
   const spec = Object.prototype.hasOwnProperty.call(SCHEMA, key) ? SCHEMA[key] : null;
   if (!spec) throw new TypeError(`"${String(key).slice(0, 40)}" is not an input of this page`);
+  /** @type {unknown} */
   let out = BAD;
   switch (spec.kind) {
     case 'int':

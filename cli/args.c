@@ -1,0 +1,114 @@
+/*
+** args.c — the one argument parser of memest, memest plan and memest
+** compare (flags as --name value or --name=value, value-less booleans,
+** --json and the action flags), and the config-file reader they share.
+*/
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CONFIG_READ_MAX (4 * 1024 * 1024)
+
+static int is_action(const char *a, const char *const *actions) {
+  int i;
+  if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) return 1;
+  for (i = 0; actions != NULL && actions[i] != NULL; i++) {
+    if (strcmp(a, actions[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+int cli_fail(const cli_args *a, FILE *err, const memest_error *e) {
+  if (a->json && a->out != NULL) {
+    char *text = memest_error_json(e);
+    if (text != NULL) {
+      fputs(text, a->out);
+      fputs("\n", a->out);
+      memest_free(text);
+    }
+  } else {
+    fprintf(err, "%s: error: %s\n", a->prog, e->message);
+    if (e->fix[0]) fprintf(err, "%s: a valid choice: %s\n", a->prog, e->fix);
+  }
+  return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
+                  const char *fmt, ...) {
+  memest_error e;
+  va_list ap;
+  memset(&e, 0, sizeof e);
+  e.code = code;
+  snprintf(e.field, sizeof e.field, "%s", field);
+  va_start(ap, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  va_end(ap);
+  return cli_fail(a, err, &e);
+}
+
+int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
+              cli_setter set, void *target, FILE *err) {
+  int i, rc;
+  /* --json anywhere makes every error, even one before it, a JSON object. */
+  for (i = first; i < argc; i++) a->json |= strcmp(argv[i], "--json") == 0;
+  for (i = first; i < argc; i++) {
+    const char *arg = argv[i], *eq = strchr(arg, '='), *value;
+    char name[64];
+    if (is_action(arg, actions)) {
+      a->action = arg;
+      return -1;
+    }
+    if (strcmp(arg, "--json") == 0) continue;
+    if (strncmp(arg, "--", 2) != 0) {
+      return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "",
+                           "unexpected argument '%.200s'; flags start with --, see %s --help", arg,
+                           a->prog);
+    }
+    if (eq != NULL) {
+      snprintf(name, sizeof name, "%.*s", (int)(eq - arg) < 63 ? (int)(eq - arg) : 63, arg);
+      value = eq + 1;
+    } else if (strcmp(arg, "--detail") == 0 || strcmp(arg, "--timeline") == 0) {
+      snprintf(name, sizeof name, "%s", arg);
+      value = "true";
+    } else {
+      snprintf(name, sizeof name, "%s", arg);
+      if (i + 1 >= argc) {
+        return cli_fail_text(a, err, MEMEST_E_VALUE, "", "%.60s needs a value; see %s --help", arg,
+                             a->prog);
+      }
+      value = argv[++i];
+    }
+    rc = set(target, name, value);
+    if (rc >= 0) return rc;
+  }
+  return -1;
+}
+
+char *cli_read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  size_t n;
+  if (f == NULL) return NULL;
+  buf = malloc(CONFIG_READ_MAX + 1);
+  if (buf == NULL) {
+    fclose(f);
+    errno = ENOMEM;
+    return NULL;
+  }
+  n = fread(buf, 1, CONFIG_READ_MAX + 1, f);
+  if (ferror(f)) {
+    int e = errno ? errno : EIO;
+    free(buf);
+    fclose(f);
+    errno = e;
+    return NULL;
+  }
+  fclose(f);
+  buf[n < CONFIG_READ_MAX ? n : CONFIG_READ_MAX] = '\0';
+  *len = n;
+  return buf;
+}
