@@ -1,6 +1,7 @@
 /*
 ** error_json.c — one error as the JSON object the CLI's --json prints and
-** the WebAssembly engine answers: {"error": {code, message, field, fix}},
+** the WebAssembly engine answers: {"error": {code, message, field, fix,
+** reason}},
 ** with line and column for a config that is not valid JSON; and numbers
 ** written for people in messages (1,048,576, not 1.04858e+06).
 */
@@ -22,6 +23,8 @@ char *memest_error_json(const memest_error *e) {
   sb_json_str(&sb, e->field);
   sb_put(&sb, ",\"fix\":");
   sb_json_str(&sb, e->fix);
+  sb_put(&sb, ",\"reason\":");
+  sb_json_str(&sb, memest_reason_name(e->reason));
   if (e->line > 0) sb_printf(&sb, ",\"line\":%d,\"column\":%d", e->line, e->column);
   sb_put(&sb, "}}");
   return sb_finish(&sb);

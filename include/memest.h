@@ -94,8 +94,8 @@ const char *memest_code_name(memest_code code);
 const char *memest_reason_name(memest_reason reason);
 
 /* The error as one JSON object, {"error": {"code", "message", "field",
-** "fix"}} (plus "line" and "column" for MEMEST_E_JSON), as --json prints
-** it. Allocated; free it with memest_free(). NULL when out of memory. */
+** "fix", "reason"}} (plus "line" and "column" for MEMEST_E_JSON), as --json
+** prints it and the WebAssembly engine returns it. Allocated; free it with memest_free(). NULL when out of memory. */
 char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 

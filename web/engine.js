@@ -271,10 +271,12 @@ export async function createEngine(options = {}) {
   }
 
   /**
-   * Calls a glue function that takes (config, json) and returns JSON text.
+   * Calls a glue function that takes (config, json[, extra]) and returns
+   * JSON text.
    * @param {string} name
    * @param {unknown} configText
    * @param {string} json
+   * @param {string} [extra]  a third JSON argument (the view options)
    * @returns {unknown}
    */
   function callJson(name, configText, json, extra) {

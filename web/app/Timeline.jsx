@@ -21,7 +21,10 @@ function chartOptions(width, height, keys, ref) {
     scales: {
       x: { time: false },
       // Room for the capacity line even when the run is far below it.
-      y: { range: (u, min, max) => [0, Math.max(max, (ref.current.capacity ?? 0) / 2 ** 30) * 1.06] },
+      y: {
+        range: /** @type {(u: any, min: number, max: number) => [number, number]} */ (
+          (u, min, max) => [0, Math.max(max, (ref.current.capacity ?? 0) / 2 ** 30) * 1.06]),
+      },
     },
     cursor: { points: { show: false }, drag: { x: true, y: false } },
     axes: [
