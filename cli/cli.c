@@ -46,7 +46,8 @@ static void print_help(FILE *out) {
   fprintf(out, "Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
                "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
                "              (--gpu-memory-gb N | --gpu NAME) [options]\n"
-               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n\n");
+               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
+               "       memest check ...  measured snapshots and logs beside the estimate\n\n");
   fprintf(out, "Parameters:\n");
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     const memest_param_info *pi = memest_param_describe((memest_param_id)id);

@@ -1,7 +1,8 @@
 /*
 ** cli.h — what the command's files share: the argument parser and the
 ** config reader (args.c), `memest` (cli.c), `memest plan` / `memest
-** compare` (cli_plan.c) and the dispatch between them (main.c). Like them,
+** compare` (cli_plan.c), `memest check` (cli_check.c) and the dispatch
+** between them (main.c). Like them,
 ** it builds on the public API only. Each command writes on the streams it
 ** is given and never exits the process. Exit status: 0 done, 1 bad input,
 ** 2 missing inputs.
@@ -54,7 +55,10 @@ char *cli_read_file(const char *path, size_t *len);
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
 int memest_cli_plan(int argc, char **argv, FILE *out, FILE *err);
-/* The whole command: argv[1] "plan" or "compare" picks the subcommand. */
+/* `memest check ...`: snapshots and a log beside the estimate (cli_check.c). */
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err);
+/* The whole command: argv[1] "plan", "compare" or "check" picks the
+** subcommand. */
 int memest_cli_run(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* MEMEST_CLI_H */

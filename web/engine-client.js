@@ -43,6 +43,11 @@ import { normalizeParams } from './engine.js';
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest) => Promise<object>} plan
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest, opts?: SweepOptions) => Promise<object>} sweep
  *   what plan() answers, computed in pieces with progress; or {cancelled: true}
+ * @property {(bytes: ArrayBuffer|Uint8Array, points?: number) => Promise<object>} snapshot
+ *   a memory snapshot read in the worker (the bytes are copied to it)
+ * @property {(text: string) => Promise<object>} runLog
+ * @property {(rank: number, ppSize: number, totalGpus: number) => Promise<number>} ppRankOf
+ * @property {(name: string) => Promise<number>} rankOfName
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -179,6 +184,10 @@ export async function createEngineClient(options = {}) {
     parameters: () => call('parameters', []),
     names: () => call('names', []),
     plan: (configText, request) => call('plan', [config(configText), normalizeParams(request, true)]),
+    snapshot: (bytes, points) => call('snapshot', [bytes, points]),
+    runLog: (text) => call('runLog', [text]),
+    ppRankOf: (rank, ppSize, totalGpus) => call('ppRankOf', [rank, ppSize, totalGpus]),
+    rankOfName: (name) => call('rankOfName', [typeof name === 'string' ? name : null]),
     sweep(configText, request, opts = {}) {
       const { signal, onProgress } = opts;
       if (signal?.aborted) return Promise.resolve({ cancelled: true });

@@ -91,6 +91,15 @@
  * @property {(configText: string|null|undefined, request: PlanRequest) => PlanPieces | ErrorResult} planBegin
  *   the same plan in pieces (memest_plan_begin in the core): every error plan()
  *   would give comes here, before any estimate
+ * @property {(bytes: ArrayBuffer|Uint8Array, points?: number) => object} snapshot
+ *   a memory snapshot pickle read by the core (memest_snapshot_json: peak,
+ *   largest allocations, sites, fragmentation, curve), or {error}
+ * @property {(text: string) => object} runLog
+ *   the trainer's log read for its peak-gpu-memory lines (memest_runlog_json), or {error}
+ * @property {(rank: number, ppSize: number, totalGpus: number) => number} ppRankOf
+ *   the pipeline rank of a global rank on the trainer's mesh, or -1
+ * @property {(name: string) => number} rankOfName
+ *   the global rank in a snapshot's name (snapshot-rank00012.pickle: 12), or -1
  */
 
 /**
@@ -359,6 +368,55 @@ export async function createEngine(options = {}) {
       const enc = encodeParams(request, true);
       if ('error' in enc) return enc;
       return /** @type {object} */ (callJson('_memest_wasm_plan', configText, enc.json));
+    },
+
+    snapshot(bytes, points = 1200) {
+      const data = bytes instanceof Uint8Array ? bytes : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : null;
+      if (!data) return failure('value', 'snapshot', "the snapshot must be the file's bytes (an ArrayBuffer or Uint8Array)");
+      const n = Number.isFinite(points) ? Math.max(2, Math.min(100000, Math.floor(points))) : 1200;
+      return guarded((w) => {
+        const ptr = w._malloc(Math.max(1, data.length));
+        if (!ptr) return failure('nomem', 'snapshot', `the engine has no room for a snapshot of ${data.length} bytes`);
+        try {
+          w.HEAPU8.set(data, ptr);
+          const text = take(w, w._memest_wasm_snapshot(ptr, data.length, n));
+          return text === null ? failure('nomem', 'snapshot', 'the engine ran out of memory reading the snapshot') : JSON.parse(text);
+        } finally {
+          w._free(ptr);
+        }
+      }, (e) => e);
+    },
+
+    runLog(text) {
+      if (typeof text !== 'string') return failure('value', 'log', 'the log must be text');
+      return guarded((w) => {
+        const s = wellFormed(text);
+        const ptr = put(w, s);
+        if (!ptr) return failure('nomem', 'log', 'the engine ran out of memory');
+        try {
+          const out = take(w, w._memest_wasm_runlog(ptr, w.lengthBytesUTF8(s)));
+          return out === null ? failure('nomem', 'log', 'the engine ran out of memory') : JSON.parse(out);
+        } finally {
+          w._free(ptr);
+        }
+      }, (e) => e);
+    },
+
+    ppRankOf(rank, ppSize, totalGpus) {
+      if (![rank, ppSize, totalGpus].every((x) => Number.isSafeInteger(x))) return -1;
+      return guarded((w) => w._memest_wasm_pp_rank_of(rank, ppSize, totalGpus), () => -1);
+    },
+
+    rankOfName(name) {
+      if (typeof name !== 'string') return -1;
+      return guarded((w) => {
+        const ptr = put(w, wellFormed(name));
+        try {
+          return ptr ? w._memest_wasm_rank_of_name(ptr) : -1;
+        } finally {
+          if (ptr) w._free(ptr);
+        }
+      }, () => -1);
     },
 
     planBegin(configText, request) {

@@ -681,3 +681,45 @@ char *memest_wasm_names(void) {
   return wa_print(root);
 }
 /* }====================================================================== */
+
+/* {======================================================================
+** Measured runs: a snapshot's bytes and a log's text (docs/measured-runs.md)
+** ======================================================================= */
+
+/* Reads a memory snapshot pickle of `len` bytes at `data`; returns the
+** snapshot's JSON (memest_snapshot_json, a curve of at most `points`
+** points) or {"error": {...}}. */
+char *memest_wasm_snapshot(const unsigned char *data, size_t len, int points) {
+  memest_snapshot *s = NULL;
+  memest_error err;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (memest_snapshot_read(data, len, &s, &err) != MEMEST_OK) return wa_error_json(&err);
+  out = memest_snapshot_json(s, points);
+  memest_snapshot_free(s);
+  return out ? out : wa_nomem();
+}
+
+/* Reads the trainer's log text of `len` bytes; returns memest_runlog_json
+** or {"error": {...}}. */
+char *memest_wasm_runlog(const char *text, size_t len) {
+  memest_runlog *log = NULL;
+  memest_error err;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (memest_runlog_read(text, len, &log, &err) != MEMEST_OK) return wa_error_json(&err);
+  out = memest_runlog_json(log);
+  memest_runlog_free(log);
+  return out ? out : wa_nomem();
+}
+
+/* The global rank in a snapshot's file name, or -1. */
+int memest_wasm_rank_of_name(const char *name) {
+  return (int)memest_snapshot_rank_of_name(name);
+}
+
+/* The pipeline rank of a global rank on the trainer's mesh, or -1. */
+int memest_wasm_pp_rank_of(double rank, double pp_size, double total_gpus) {
+  return (int)memest_pp_rank_of((int64_t)rank, (int64_t)pp_size, (int64_t)total_gpus);
+}
+/* }====================================================================== */

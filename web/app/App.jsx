@@ -22,6 +22,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { MeasuredPanel } from './MeasuredPanel.jsx';
+import { useMeasured } from './measured.js';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -50,6 +52,7 @@ export function App({ initial }) {
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
   const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -130,8 +133,8 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} onSuggestionsShown={setSuggestionsShown} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, measured]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -146,6 +149,8 @@ export function App({ initial }) {
           <div class="outputs">
             <SharePanel state={state} />
             {results}
+            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+              update={update} />
           </div>
         </div>
       )}

@@ -1,7 +1,7 @@
 // RankChart.jsx — the peak of every pipeline rank as bars with their
 // values, a GiB axis, the GPU's capacity as a line (labelled in the axis,
-// clear of the bars) and the worst rank marked under its bar; the numbers
-// as a table.
+// clear of the bars) and the worst rank marked under its bar; a measured
+// run's peaks as markers; the numbers as a table.
 
 import { gib, percent, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
@@ -32,11 +32,15 @@ export function gibTicks(topBytes, n = 4) {
   return ticks;
 }
 
-/** Props: result (a result with every rank), selected (the rank shown, or -1). */
-export function RankChart({ result, selected = -1 }) {
+/**
+ * Props: result (a result with every rank), selected (the rank shown, or
+ * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]).
+ */
+export function RankChart({ result, selected = -1, measured = [] }) {
   const ranks = result.ranks;
   const capacity = result.gpu_capacity_bytes;
-  const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes)) * 1.06;
+  const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes), ...measured.map((m) => m.bytes)) * 1.06;
+  const mark = new Map(measured.map((m) => [m.pp_rank, m]));
   const y = (b) => TOP + H - (b / top) * H;
   const slot = 100 / ranks.length;
   const labelEvery = Math.ceil(ranks.length / 16);
@@ -75,6 +79,12 @@ export function RankChart({ result, selected = -1 }) {
                 {(i % valueEvery === 0 || marked) && (
                   <text class="bar-value" x={pc(x + slot * 0.35)} y={y(r.peak_bytes) - 4} text-anchor="middle">{axisGib(r.peak_bytes)}</text>
                 )}
+                {mark.has(r.pp_rank) && (
+                  <g class="measured-mark" data-testid="measured-mark">
+                    <line x1={pc(x - slot * 0.05)} x2={pc(x + slot * 0.75)} y1={y(mark.get(r.pp_rank).bytes)} y2={y(mark.get(r.pp_rank).bytes)} />
+                    <title>{`rank ${r.pp_rank}: measured ${gib(mark.get(r.pp_rank).bytes)} allocated (${mark.get(r.pp_rank).source}); the estimate's tensors ${gib(r.tensor_peak_bytes)}`}</title>
+                  </g>
+                )}
                 {(i % labelEvery === 0 || marked) && (
                   <text class="axis-label" x={pc(x + slot * 0.35)} y={TOP + H + 14} text-anchor="middle">{r.pp_rank}</text>
                 )}
@@ -95,7 +105,7 @@ export function RankChart({ result, selected = -1 }) {
       <Numbers summary="Numbers">{() => (
         <table>
           <caption class="visually-hidden">Peak per pipeline rank</caption>
-          <thead><tr><th scope="col">Rank</th><th scope="col">Stages</th><th scope="col">Parameters per GPU</th><th scope="col">Peak</th><th scope="col">Tensors</th><th scope="col">Of capacity</th></tr></thead>
+          <thead><tr><th scope="col">Rank</th><th scope="col">Stages</th><th scope="col">Parameters per GPU</th><th scope="col">Peak</th><th scope="col">Tensors</th><th scope="col">Of capacity</th>{measured.length > 0 && <th scope="col">Measured</th>}</tr></thead>
           <tbody>
             {ranks.map((r) => (
               <tr key={r.pp_rank} class={r.pp_rank === worst ? 'worst-row' : ''}>
@@ -105,6 +115,7 @@ export function RankChart({ result, selected = -1 }) {
                 <td>{gib(r.peak_bytes)}</td>
                 <td>{gib(r.tensor_peak_bytes)}</td>
                 <td>{percent(r.peak_bytes / capacity)}</td>
+                {measured.length > 0 && <td>{mark.has(r.pp_rank) ? gib(mark.get(r.pp_rank).bytes) : '—'}</td>}
               </tr>
             ))}
           </tbody>

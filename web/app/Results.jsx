@@ -6,6 +6,8 @@ import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { RankChart } from './RankChart.jsx';
 import { Timeline } from './Timeline.jsx';
+import { MeasuredCurve } from './MeasuredCurve.jsx';
+import { largest, markersFor } from './measured.js';
 import { Warnings } from './Warnings.jsx';
 import { Suggestions } from './Suggestions.jsx';
 import { DetailTable } from './DetailTable.jsx';
@@ -17,10 +19,15 @@ import { ProblemSummary } from './ProblemSummary.jsx';
 /**
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
  * (a pasted config is in use), ppRank (the rank asked for, or -1),
- * update(patch), applyFix(fix), engineError, onSuggestionsShown(visible).
+ * update(patch), applyFix(fix), engineError, measured (useMeasured, or
+ * null): markers on the rank chart and the measured curve under the timeline,
+ * onSuggestionsShown(visible).
  */
-export function Results({ view, detail, custom, ppRank, update, applyFix, engineError, onSuggestionsShown }) {
+export function Results({ view, detail, custom, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown }) {
   const { result, stale } = view;
+  const snaps = measured?.snapshots ?? [];
+  const marks = measured && view.ranks ? markersFor(snaps, measured.log, view.ranks.worst_rank) : [];
+  const shownSnap = snaps.find((s) => view.timeline && s.ppRank === view.timeline.pp_rank) ?? largest(snaps);
   const error = engineError || view.error;
   return (
     <div class="results" data-testid="results" data-seq={view.seq} data-stale={stale ? 'true' : 'false'}
@@ -35,8 +42,9 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
           <Warnings warnings={result.warnings} />
           <ModelSummary result={view.ranks ?? result} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
-          {view.ranks && <RankChart result={view.ranks} selected={ppRank} />}
+          {view.ranks && <RankChart result={view.ranks} selected={ppRank} measured={marks} />}
           {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
+          {shownSnap && <MeasuredCurve snap={shownSnap} timeline={view.timeline} />}
           <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
             onShown={onSuggestionsShown} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
