@@ -92,6 +92,11 @@ const char *memest_code_name(memest_code code);
 /* The stable name of a reason, e.g. "pp_layers" for MEMEST_R_PP_LAYERS;
 ** "none" for MEMEST_R_NONE or a value out of range. */
 const char *memest_reason_name(memest_reason reason);
+
+/* The error as one JSON object, {"error": {"code", "message", "field",
+** "fix", "reason"}} (plus "line" and "column" for MEMEST_E_JSON), as --json
+** prints it and the WebAssembly engine returns it. Allocated; free it with memest_free(). NULL when out of memory. */
+char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -227,6 +232,21 @@ memest_code memest_estimate(const char *config, size_t config_len,
 ** the inputs are valid; the count may exceed max). */
 int memest_validate(const char *config, size_t config_len,
                     const memest_params *p, memest_error *errs, int max);
+
+/* What one view of a page needs, in one call (memest_estimate_view). */
+typedef struct memest_view_options {
+  int suggestions;          /* 1: compute the suggestions; 0: leave them out */
+  int shown_timeline;       /* 1: keep the timeline of the shown rank (p->pp_rank,
+                            ** or the worst one) and of no other */
+  int64_t timeline_window;  /* events kept around the peak when that rank's
+                            ** schedule is longer; 0 keeps every event */
+} memest_view_options;
+
+/* memest_estimate(p with its timeline off), with the suggestions only if
+** asked for and the shown rank's timeline in the same result. */
+memest_code memest_estimate_view(const char *config, size_t config_len,
+                                 const memest_params *p, const memest_view_options *o,
+                                 memest_result **out, memest_error *err);
 
 void memest_result_free(memest_result *r);
 

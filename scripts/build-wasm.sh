@@ -100,7 +100,7 @@ compile third_party/cjson/cJSON.c "$OBJ/cJSON.o" -std=c11 -w & pids+=($!)
 objs+=("$OBJ/cJSON.o")
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-exports=memest_wasm_estimate,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
+exports=memest_wasm_estimate,memest_wasm_view,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
 exports+=,memest_wasm_model_config,memest_wasm_parameters,memest_wasm_names,memest_wasm_version
 exports+=,memest_wasm_heap_bytes,memest_wasm_free,malloc,free
 exports+=,memest_wasm_plan_begin,memest_wasm_plan_estimate,memest_wasm_plan_finish,memest_wasm_plan_free

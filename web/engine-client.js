@@ -32,7 +32,8 @@ import { normalizeParams } from './engine.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: {suggestions?: boolean, timeline_window?: number}}) => Promise<object>} estimate
+ *   (`view`: one page view in one call, see engine.js)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -168,6 +169,7 @@ export async function createEngineClient(options = {}) {
     version,
     estimate(configText, params, opts = {}) {
       const args = [config(configText), normalizeParams(params)];
+      if (opts.view) args.push({ suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0 });
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
       return new Promise((resolve, reject) => {
         if (waiting) waiting.resolve({ superseded: true });

@@ -367,6 +367,34 @@ char *memest_wasm_estimate(const char *config, const char *params_json) {
   return out ? out : wa_nomem();
 }
 
+/* One page view (memest_estimate_view): `view_json` is {"suggestions":
+** bool, "timeline_window": N}; the shown rank's timeline comes in the
+** result. Returns the result object or {"error": {...}}. */
+char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
+  memest_params p;
+  memest_error err;
+  memest_result *r = NULL;
+  memest_view_options o = {0, 1, 0};
+  cJSON *view, *v;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  view = wa_parse_object(view_json, "view options", &err);
+  if (view == NULL) return wa_error_json(&err);
+  o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
+  v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
+  if (cJSON_IsNumber(v)) {
+    o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;
+  }
+  cJSON_Delete(view);
+  if (memest_estimate_view(config, config ? strlen(config) : 0, &p, &o, &r, &err) != MEMEST_OK) {
+    memest_result_free(r);
+    return wa_error_json(&err);
+  }
+  char *out = memest_result_json(r);
+  memest_result_free(r);
+  return out ? out : wa_nomem();
+}
+
 /* Every problem with the inputs, as a JSON array of problems ([] when
 ** valid). A parameter that cannot be set is reported once, by the glue's
 ** memest_params_set call, and not again by memest_validate. */

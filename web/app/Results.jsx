@@ -1,5 +1,5 @@
 // Results.jsx — everything the estimate shows on the full page: the peak,
-// problems without a control of their own, warnings, the three charts,
+// problems without a control of their own, warnings, the model as read, the three charts,
 // suggestions, the per-tensor detail and the equivalent command.
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
@@ -12,6 +12,7 @@ import { Warnings } from './Warnings.jsx';
 import { Suggestions } from './Suggestions.jsx';
 import { DetailTable } from './DetailTable.jsx';
 import { CommandLine } from './CommandLine.jsx';
+import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
 
@@ -19,9 +20,10 @@ import { ProblemSummary } from './ProblemSummary.jsx';
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
  * (a pasted config is in use), config (its text), ppRank (the rank asked for, or -1),
  * update(patch), applyFix(fix), engineError, measured (useMeasured, or
- * null): markers on the rank chart and the measured curve under the timeline.
+ * null): markers on the rank chart and the measured curve under the timeline,
+ * onSuggestionsShown(visible).
  */
-export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null }) {
+export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown }) {
   const { result, stale } = view;
   const snaps = measured?.snapshots ?? [];
   const marks = measured && view.ranks ? markersFor(snaps, measured.log, view.ranks.worst_rank) : [];
@@ -38,11 +40,13 @@ export function Results({ view, detail, custom, config, ppRank, update, applyFix
         <>
           <PeakCard result={result} stale={stale} />
           <Warnings warnings={result.warnings} />
+          <ModelSummary result={view.ranks ?? result} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} measured={marks} />}
-          {view.timeline && <Timeline rank={view.timeline} />}
+          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
           {shownSnap && <MeasuredCurve snap={shownSnap} timeline={view.timeline} />}
-          <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
+          <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
+            onShown={onSuggestionsShown} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
           <CommandLine command={result.command} config={custom ? config : ''} />
         </>

@@ -14,10 +14,10 @@ export const CARD = { light: '#ffffff', dark: '#161c24' };
 /** Contrast a chart's marks keep against CARD. */
 export const MIN_GRAPHIC_CONTRAST = 3;
 
-/** Axis, grid and peak-mark colours of the timeline canvas. */
+/** Axis, grid, step-line, text and peak-mark colours of the canvas charts. */
 export const CANVAS_INK = {
-  light: { axis: '#555555', grid: '#e6e6e6', peak: '#c0392b' },
-  dark: { axis: '#b8c0cc', grid: '#2c3542', peak: '#ff8a80' },
+  light: { axis: '#555555', grid: '#e6e6e6', step: 'rgba(0,0,0,0.25)', text: '#222222', peak: '#c0392b' },
+  dark: { axis: '#b8c0cc', grid: '#2c3542', step: 'rgba(255,255,255,0.25)', text: '#e3e8ee', peak: '#ff8a80' },
 };
 
 /** The scheme now: 'dark' or 'light'. */
