@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "presets.h"
+#include "routing.h"
 #include "sim.h"
 
 const char *memest_version(void) { return MEMEST_VERSION; }
@@ -244,6 +245,10 @@ memest_code memest_estimate(const char *config, size_t config_len, const memest_
   }
   rc = cfg_parse(text, n, mc, err);
   if (rc == MEMEST_OK) rc = est_run(mc, p, r, 1, err);
+  if (rc == MEMEST_OK) {
+    rc = routing_margin(mc, p, &r->lo.d, r->status, &r->routing, err);
+    if (rc != MEMEST_OK) est_release(r);
+  }
   free(mc);
   if (rc != MEMEST_OK) {
     free(r);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "presets.h"
+#include "routing.h"
 #include "sim.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
@@ -131,6 +132,44 @@ static void range_problem(problems *pr, memest_code code, memest_param_id id, co
           pi->flag, what);
 }
 
+/* The routing inputs: the mode, the factor, and the flags that contradict
+** each other. */
+static void check_routing(const memest_params *p, problems *pr) {
+  memest_error scratch, *e;
+  if ((unsigned)p->routing > MEMEST_ROUTING_FACTOR) {
+    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_ROUTING, "is not a memest_routing value");
+    return;
+  }
+  if (!(p->routing_factor >= 1.0 && p->routing_factor <= MEMEST_MAX_ROUTING_FACTOR)) {
+    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_ROUTING_FACTOR,
+                  "is outside 1..MEMEST_MAX_ROUTING_FACTOR");
+    return;
+  }
+  if (given(p, MEMEST_P_ROUTING_FACTOR) && p->routing != MEMEST_ROUTING_FACTOR) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g sets the factor mode, but --routing %s names another; give "
+            "one of the two",
+            p->routing_factor, p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "measured");
+    err_fix(e, "routing=factor");
+  } else if (p->routing == MEMEST_ROUTING_FACTOR && !given(p, MEMEST_P_ROUTING_FACTOR)) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing factor needs --routing-factor F: the busiest expert-parallel rank's "
+            "routed rows over the uniform m*k, at least 1 (1.18 is the measured default)");
+    err_fix(e, "routing_factor=1.18");
+  }
+  if (p->routing != MEMEST_ROUTING_MEASURED && p->ep_imbalance != 1.0) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "ep_imbalance",
+            "--ep-imbalance scales the measured routing factor 1.18 and does not combine with "
+            "--routing %s; give the whole factor with --routing-factor (1.18 x %g = %g) instead",
+            p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "factor", p->ep_imbalance,
+            1.18 * p->ep_imbalance);
+    err_fix(e, "ep_imbalance=1");
+  }
+}
+
 /* Every value memest_params_set guarantees, checked again for callers that
 ** fill memest_params directly (the planner, a C program): nothing past
 ** this point may divide by zero, index past an array or print a lie. */
@@ -149,6 +188,7 @@ static void check_ranges(const memest_params *p, problems *pr) {
   if (!(p->ep_imbalance >= 1.0 && p->ep_imbalance <= MEMEST_MAX_EP_IMBALANCE)) {
     range_problem(pr, MEMEST_E_VALUE, MEMEST_P_EP_IMBALANCE, "is outside 1..MEMEST_MAX_EP_IMBALANCE");
   }
+  check_routing(p, pr);
   if (!(p->fragmentation >= 0.0 && p->fragmentation <= MEMEST_MAX_FRAGMENTATION)) {
     range_problem(pr, MEMEST_E_VALUE, MEMEST_P_FRAGMENTATION,
                   "is outside 0..MEMEST_MAX_FRAGMENTATION");
@@ -231,6 +271,17 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "experts); use a divisor of %lld such as %lld",
             (long long)mc->experts, (long long)ep, (long long)mc->experts, (long long)fix);
     err_fix(e, "ep_size=%lld", (long long)fix);
+  }
+  if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
+      p->routing_factor > routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
+    double cap = routing_cap(mc->experts, mc->top_k, ep);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g is beyond what routing can reach at --ep-size %lld: with every "
+            "token of every EP peer routed to this rank's experts the factor is "
+            "min(ep, experts/top_k) = %g; give at most %g",
+            p->routing_factor, (long long)ep, cap, cap);
+    err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
   }
   if (mc->experts == 0 && ep > 1) {
     e = next_problem(pr, &scratch);
@@ -351,19 +402,10 @@ int layout_problems(const model_config *mc, const memest_params *p, memest_error
   return pr.n;
 }
 
-/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (spec §4.1). */
-static double dedup_fraction(int64_t experts, int64_t e_loc, int64_t k) {
-  double ratio = 1.0;
-  int64_t i;
-  if (experts - e_loc < k) return 1.0;
-  for (i = 0; i < k; i++) ratio *= (double)(experts - e_loc - i) / (double)(experts - i);
-  return 1.0 - ratio;
-}
-
 static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {
   run_dims *d = &lo->d;
   int *o = &d->ovf;
-  int64_t mk, milli;
+  int64_t mk;
   d->b = p->micro_batch_size;
   d->s = p->sequence_length / p->cp_size;
   d->m = ck_mul(o, d->b, d->s);
@@ -375,23 +417,7 @@ static void derive_tokens(const model_config *mc, const memest_params *p, layout
   d->top_k = mc->experts > 0 ? mc->top_k : 0;
   d->e_loc = mc->experts > 0 ? mc->experts / p->ep_size : 0;
   mk = ck_mul(o, d->m, d->top_k);
-  if (d->ep > 1) {
-    double f = (double)CHOICE_ROUTING_FACTOR_NUM / CHOICE_ROUTING_FACTOR_DEN * p->ep_imbalance;
-    double ds = (double)d->m * (double)d->ep * dedup_fraction(mc->experts, d->e_loc, d->top_k);
-    int64_t cap = ck_mul(o, mk, d->ep);
-    milli = (int64_t)llround(f * 1000.0);
-    d->n_in = (int64_t)ceil((double)mk * f);
-    if (d->n_in > cap) d->n_in = cap;
-    d->d_s = (int64_t)llround(ds);
-    d->d_r = (int64_t)llround(ds * f);
-    if (d->d_r > d->n_in) d->d_r = d->n_in;
-  } else {
-    milli = 1000;
-    d->n_in = mk;
-    d->d_s = d->d_r = 0;
-  }
-  d->routing_milli = milli;
-  d->m_act = round_up(ck_add(o, d->n_in, ck_mul(o, CHOICE_GROUP_PAD_ROWS, d->e_loc)), 128);
+  routing_tokens(mc->experts, p, d);
   d->r_rows = round_up(ck_add(o, d->n_in, ck_mul(o, 127, d->e_loc)), 1024);
   d->combine_rows = round_up(mk, 1024);
   if (d->m > ((int64_t)1 << 40) || mk > ((int64_t)1 << 46)) d->ovf = 1;

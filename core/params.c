@@ -70,6 +70,15 @@ static const memest_param_info param_table[MEMEST_P_COUNT] = {
    "add the event timeline of the schedule", "", "", "false", 0},
   {"timeline_limit", "--timeline-limit", "int",
    "events shown in the timeline, centred on the peak (0 = all)", "", "", "100", 0},
+  {"routing", "--routing", "enum",
+   "how tokens spread over the expert-parallel ranks: measured (the busiest rank gets 1.18x "
+   "the uniform rows), balanced (the trainer's benchmark mode), or factor (--routing-factor)",
+   "measured for a real run; balanced for a run with training.benchmark=True",
+   "measured|balanced|factor", "measured", 0},
+  {"routing_factor", "--routing-factor", "number",
+   "the busiest expert-parallel rank's routed rows over the uniform m*k (sets --routing factor)",
+   "at least 1 and at most min(ep, experts/top_k); the report's margin says how far a layout "
+   "goes", "", "", 0},
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {
@@ -86,6 +95,8 @@ void memest_params_init(memest_params *p) {
   p->optimizer = MEMEST_ADAMW;
   p->sharding = MEMEST_FSDP;
   p->timeline_limit = 100;
+  p->routing = MEMEST_ROUTING_MEASURED;
+  p->routing_factor = 1.0;
 }
 
 /* Finds a parameter by snake_case name or CLI flag; -1 if unknown. */
@@ -315,6 +326,18 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
       rc = parse_int(pi->name, pi->flag, value, 0, MEMEST_MAX_TIMELINE_EVENTS,
                      "MEMEST_MAX_TIMELINE_EVENTS", &p->timeline_limit, err);
       break;
+    case MEMEST_P_ROUTING:
+      rc = parse_enum(pi, value, &e, err);
+      p->routing = (memest_routing)e;
+      break;
+    case MEMEST_P_ROUTING_FACTOR:
+      rc = parse_num(pi->name, pi->flag, value, 1.0, MEMEST_MAX_ROUTING_FACTOR, 0,
+                     &p->routing_factor, err);
+      /* A factor makes the mode `factor` unless --routing named another. */
+      if (rc == MEMEST_OK && !((p->given >> MEMEST_P_ROUTING) & 1u)) {
+        p->routing = MEMEST_ROUTING_FACTOR;
+      }
+      break;
     case MEMEST_P_COUNT: break;
   }
   if (rc == MEMEST_OK) p->given |= 1u << id;
@@ -372,6 +395,8 @@ static void params_command(strbuf *sb, const memest_params *p) {
   if (p->pp_rank != -1) put_flag_int(sb, MEMEST_P_PP_RANK, p->pp_rank);
   if (p->ep_imbalance != 1.0) sb_printf(sb, " --ep-imbalance %.15g", p->ep_imbalance);
   if (p->fragmentation != 0.10) sb_printf(sb, " --fragmentation %.15g", p->fragmentation);
+  if (p->routing == MEMEST_ROUTING_BALANCED) sb_put(sb, " --routing balanced");
+  if (p->routing == MEMEST_ROUTING_FACTOR) sb_printf(sb, " --routing-factor %.15g", p->routing_factor);
 }
 
 size_t memest_params_command(const memest_params *p, char *buf, size_t size) {

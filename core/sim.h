@@ -292,6 +292,7 @@ struct memest_result {
   int n_warnings;
   suggestion sugg[8];
   int n_sugg;
+  memest_routing_info routing;  /* the routing and its margin (routing.c) */
 };
 
 MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p,

@@ -73,6 +73,14 @@ const char *memest_code_name(memest_code code);
 typedef enum memest_optimizer { MEMEST_ADAMW = 0, MEMEST_MUON = 1 } memest_optimizer;
 typedef enum memest_sharding { MEMEST_FSDP = 0, MEMEST_HSDP = 1 } memest_sharding;
 typedef enum memest_fp8 { MEMEST_FP8_DISABLED = 0, MEMEST_FP8_DEEP_GEMM = 1 } memest_fp8;
+/* How tokens spread over the expert-parallel ranks (docs/model.md, Routing):
+** the measured worst-layer factor 1.18, the trainer's benchmark mode
+** (force_balance), or an explicit factor from --routing-factor. */
+typedef enum memest_routing {
+  MEMEST_ROUTING_MEASURED = 0,
+  MEMEST_ROUTING_BALANCED = 1,
+  MEMEST_ROUTING_FACTOR = 2
+} memest_routing;
 
 /* Bit for each parameter in memest_params.given. */
 typedef enum memest_param_id {
@@ -95,6 +103,8 @@ typedef enum memest_param_id {
   MEMEST_P_DETAIL,
   MEMEST_P_TIMELINE,
   MEMEST_P_TIMELINE_LIMIT,
+  MEMEST_P_ROUTING,
+  MEMEST_P_ROUTING_FACTOR,
   MEMEST_P_COUNT
 } memest_param_id;
 
@@ -111,13 +121,15 @@ typedef struct memest_params {
   char gpu[16];                /* GPU preset name, or "" */
   memest_fp8 fp8_training;
   int64_t pp_rank;             /* -1: every rank, report the worst */
-  double ep_imbalance;         /* >= 1.0, multiplies the routed rows */
+  double ep_imbalance;         /* >= 1.0, multiplies the measured factor */
   double fragmentation;        /* allocator overhead on tensor bytes */
   memest_optimizer optimizer;
   memest_sharding sharding;
   int detail;                  /* 0/1: per-tensor tables */
   int timeline;                /* 0/1: keep the event timeline */
   int64_t timeline_limit;      /* events reported (0 = all) */
+  memest_routing routing;      /* MEASURED by default; FACTOR with routing_factor */
+  double routing_factor;       /* busiest rank's routed rows over m*k, >= 1 */
   uint32_t given;              /* 1u << memest_param_id for each set */
 } memest_params;
 
@@ -192,6 +204,29 @@ uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch te
 uint64_t memest_result_capacity_bytes(const memest_result *r);
 int64_t memest_result_headroom_bytes(const memest_result *r);
 int memest_result_worst_rank(const memest_result *r);
+
+/* The routing a result was estimated with, and the margin it leaves: the
+** largest routing factor (busiest rank's routed rows over the uniform m*k)
+** at which the layout still fits (OK or TIGHT), found by re-estimating. */
+typedef struct memest_routing_info {
+  int applies;          /* 0 when ep = 1: every expert is local, no routing */
+  memest_routing mode;
+  double factor;        /* the factor the estimate used (balanced: its exact one) */
+  double cap;           /* min(ep, E/k): every peer's token routed to this rank */
+  int has_margin;       /* 0: OOM even with balanced routing, or ep = 1 */
+  double margin;        /* the largest factor that fits, to 0.1% */
+  int margin_is_limit;  /* 1: the layout fits even at the cap */
+} memest_routing_info;
+
+void memest_result_routing(const memest_result *r, memest_routing_info *out);
+
+/* Grand-total peaks of `p`'s run at each of n routing factors (the mode
+** FACTOR, each within 1..cap), for a chart of peak against routing factor.
+** The config is parsed once. Returns MEMEST_OK, or the first estimate's
+** error. */
+memest_code memest_routing_peaks(const char *config, size_t config_len, const memest_params *p,
+                                 const double *factors, int n, uint64_t *peaks,
+                                 memest_error *err);
 
 /* The result as one JSON object (the CLI's --json) or as the CLI's text
 ** report. The string is allocated; free it with memest_free(). NULL when

@@ -1,0 +1,29 @@
+/*
+** routing.h — how tokens spread over the expert-parallel ranks: the row
+** counts of each routing mode, the physical cap of the routing factor, and
+** the margin search (core/routing.c).
+*/
+#ifndef MEMEST_ROUTING_H
+#define MEMEST_ROUTING_H
+
+#include "model.h"
+
+/* min(ep, E/k): the factor reached when every token of every EP peer routes
+** min(k, E_loc) of its k choices to this rank's E_loc experts. */
+MEMEST_HIDDEN double routing_cap(int64_t experts, int64_t top_k, int64_t ep);
+
+/* The factor the measured and factor modes apply (balanced: 1). */
+MEMEST_HIDDEN double routing_factor_of(const memest_params *p);
+
+/* For ep > 1: fills d's routed, grouped-GEMM, dedup sent and received rows
+** and routing_milli from d->m, top_k, e_loc and ep under p's routing mode. */
+MEMEST_HIDDEN void routing_tokens(int64_t experts, const memest_params *p, run_dims *d);
+
+/* Fills `out` for a result estimated from mc and p: the mode, the factor,
+** the cap and the margin (re-estimating without advice). `status` is the
+** result's own status, so that its factor needs no second estimate. */
+MEMEST_HIDDEN memest_code routing_margin(const model_config *mc, const memest_params *p,
+                                         const run_dims *d, memest_status status,
+                                         memest_routing_info *out, memest_error *err);
+
+#endif /* MEMEST_ROUTING_H */
