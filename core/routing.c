@@ -12,9 +12,6 @@
 #include "routing.h"
 #include "sim.h"
 
-/* The margin is found to this relative precision. */
-#define ROUTING_MARGIN_TOLERANCE 0.001
-
 double routing_cap(int64_t experts, int64_t top_k, int64_t ep) {
   double per = top_k > 0 ? (double)experts / (double)top_k : 1.0;
   if (ep < 1) return 1.0;
@@ -163,59 +160,69 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
   return MEMEST_OK;
 }
 
-/* Narrows [lo, hi] (lo fits, hi does not) to the tolerance. */
-static memest_code narrow(probe *pb, double *lo, int64_t *g_lo, double *hi, int64_t *g_hi,
-                          memest_error *err) {
-  const double tol = 1.0 + ROUTING_MARGIN_TOLERANCE;
+/* The search state: the bracket in thousandths of a factor [lo, hi] (lo
+** fits; hi does not, or is just above the unprobed cap while hi_known is
+** 0), and the two latest probes for a secant. The margin is the largest
+** thousandth that fits, whatever path the search took. */
+typedef struct bracket {
+  int64_t lo, hi;
+  int hi_known;
+  double f[2];
+  int64_t g[2];
+  int n;
+} bracket;
+
+static void bracket_add(bracket *b, double f, int64_t g) {
+  if (g <= 0 && (int64_t)floor(f * 1000.0) > b->lo) b->lo = (int64_t)floor(f * 1000.0);
+  if (g > 0 && (!b->hi_known || (int64_t)ceil(f * 1000.0) < b->hi)) {
+    b->hi = (int64_t)ceil(f * 1000.0);
+    b->hi_known = 1;
+  }
+  b->f[1] = b->f[0];
+  b->g[1] = b->g[0];
+  b->f[0] = f;
+  b->g[0] = g;
+  if (b->n < 2) b->n++;
+}
+
+/* The next thousandth to try: the secant through the two latest probes,
+** aimed half a step past its root so that a good estimate closes the
+** bracket, where it falls inside; else the middle, or the cap itself while
+** the upper end is unknown. */
+static double bracket_next(const bracket *b, double cap) {
+  double f = -1.0;
+  int64_t t;
+  if (!b->hi_known) return cap;
+  if (b->n == 2 && b->g[0] != b->g[1] && b->f[0] != b->f[1]) {
+    f = b->f[0] - (double)b->g[0] * (b->f[0] - b->f[1]) / (double)(b->g[0] - b->g[1]);
+    f = f * 1000.0 + (b->g[0] <= 0 ? 0.5 : -0.5);
+  }
+  t = f > (double)b->lo && f < (double)b->hi ? (int64_t)llround(f) : (b->lo + b->hi) / 2;
+  if (t <= b->lo) t = b->lo + 1;
+  if (t >= b->hi) t = b->hi - 1;
+  return (double)t / 1000.0;
+}
+
+/* Narrows the bracket to one thousandth; stops at once if the cap fits. */
+static memest_code narrow(probe *pb, bracket *b, double cap, memest_error *err) {
   int round;
-  for (round = 0; round < 64 && *hi > *lo * tol; round++) {
-    double width = *hi - *lo, f, side;
+  for (round = 0; round < 64 && (!b->hi_known || b->hi - b->lo > 1); round++) {
+    double f = bracket_next(b, cap);
     int64_t g;
     memest_code rc;
-    double span = (double)*g_hi - (double)*g_lo;
-    f = span > 0.0 ? *lo + width * (-(double)*g_lo) / span : 0.5 * (*lo + *hi);
-    if (f < *lo * (1.0 + 0.5 * ROUTING_MARGIN_TOLERANCE)) f = *lo * (1.0 + 0.5 * ROUTING_MARGIN_TOLERANCE);
-    if (f > *hi / (1.0 + 0.5 * ROUTING_MARGIN_TOLERANCE)) f = *hi / (1.0 + 0.5 * ROUTING_MARGIN_TOLERANCE);
     if ((rc = probe_at(pb, f, &g, err))) return rc;
-    if (g <= 0) {
-      *lo = f;
-      *g_lo = g;
-      side = f * tol;
-    } else {
-      *hi = f;
-      *g_hi = g;
-      side = f / tol;
-    }
-    if (side > *lo && side < *hi && *hi > *lo * tol) {
-      if ((rc = probe_at(pb, side, &g, err))) return rc;
-      if (g <= 0) {
-        *lo = side;
-        *g_lo = g;
-      } else {
-        *hi = side;
-        *g_hi = g;
-      }
-    }
-    if (*hi - *lo > 0.5 * width && *hi > *lo * tol) {
-      f = 0.5 * (*lo + *hi);
-      if ((rc = probe_at(pb, f, &g, err))) return rc;
-      if (g <= 0) {
-        *lo = f;
-        *g_lo = g;
-      } else {
-        *hi = f;
-        *g_hi = g;
-      }
-    }
+    bracket_add(b, f, g);
+    if (!b->hi_known) break;      /* the cap fits */
   }
   return MEMEST_OK;
 }
 
 memest_code routing_margin(const model_config *mc, const memest_params *p, const run_dims *d,
-                           memest_status status, memest_routing_info *out, memest_error *err) {
+                           int64_t excess, memest_routing_info *out, memest_error *err) {
   probe pb;
-  double f0 = routing_factor_of(p), lo = 1.0, hi;
-  int64_t g_lo, g_hi, g;
+  bracket b;
+  double f0 = routing_factor_of(p);
+  int64_t g;
   memest_code rc = MEMEST_OK;
   memset(out, 0, sizeof *out);
   out->mode = p->routing;
@@ -226,45 +233,33 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
                     : (f0 < out->cap ? f0 : out->cap);
   if (!out->applies) return MEMEST_OK;
   memset(&pb, 0, sizeof pb);
+  memset(&b, 0, sizeof b);
   pb.mc = mc;
   pb.p = *p;
   pb.p.timeline = 0;
   pb.p.detail = 0;
   pb.r = malloc(sizeof *pb.r);
   if (pb.r == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the routing margin");
-  hi = out->cap;
-  /* No margin when even the trainer's balanced routing does not fit. */
-  if (p->routing == MEMEST_ROUTING_BALANCED) g = status == MEMEST_FITS_OOM;
-  else rc = probe_at(&pb, 0.0, &g, err);
-  if (rc == MEMEST_OK && g <= 0) {
-    rc = probe_at(&pb, hi, &g_hi, err);
-    if (rc == MEMEST_OK && g_hi <= 0) {
+  /* The estimate itself is the first probe, unless it was balanced. */
+  if (p->routing != MEMEST_ROUTING_BALANCED) bracket_add(&b, out->factor, excess);
+  if (b.lo < 1000) {
+    rc = probe_at(&pb, 1.0, &g, err);
+    if (rc == MEMEST_OK) bracket_add(&b, 1.0, g);
+  }
+  if (rc == MEMEST_OK && b.lo < 1000) {
+    /* Uniform rows do not fit: a margin of 1 only if the balanced mode fits. */
+    if (p->routing == MEMEST_ROUTING_BALANCED) g = excess;
+    else rc = probe_at(&pb, 0.0, &g, err);
+    if (rc == MEMEST_OK && g <= 0) {
       out->has_margin = 1;
-      out->margin = hi;
-      out->margin_is_limit = 1;
-    } else if (rc == MEMEST_OK) {
-      rc = probe_at(&pb, lo, &g_lo, err);
-      if (rc == MEMEST_OK && g_lo > 0) {
-        out->has_margin = 1;   /* only perfectly even routing fits */
-        out->margin = 1.0;
-      } else if (rc == MEMEST_OK) {
-        /* The estimate's own factor is a free first probe. */
-        if (p->routing != MEMEST_ROUTING_BALANCED && f0 > lo && f0 < hi) {
-          rc = probe_at(&pb, f0, &g, err);
-          if (rc == MEMEST_OK && g <= 0) {
-            lo = f0;
-            g_lo = g;
-          } else if (rc == MEMEST_OK) {
-            hi = f0;
-            g_hi = g;
-          }
-        }
-        if (rc == MEMEST_OK) rc = narrow(&pb, &lo, &g_lo, &hi, &g_hi, err);
-        if (rc == MEMEST_OK) {
-          out->has_margin = 1;
-          out->margin = lo;
-        }
-      }
+      out->margin = 1.0;
+    }
+  } else if (rc == MEMEST_OK) {
+    if (b.lo < out->cap * 1000.0) rc = narrow(&pb, &b, out->cap, err);
+    if (rc == MEMEST_OK) {
+      out->has_margin = 1;
+      out->margin_is_limit = !b.hi_known;
+      out->margin = b.hi_known ? (double)b.lo / 1000.0 : out->cap;
     }
   }
   free(pb.r);

@@ -20,10 +20,11 @@ MEMEST_HIDDEN double routing_factor_of(const memest_params *p);
 MEMEST_HIDDEN void routing_tokens(int64_t experts, const memest_params *p, run_dims *d);
 
 /* Fills `out` for a result estimated from mc and p: the mode, the factor,
-** the cap and the margin (re-estimating without advice). `status` is the
-** result's own status, so that its factor needs no second estimate. */
+** the cap and the margin (re-estimating without advice). `excess` is the
+** result's own peak less capacity, so that its factor needs no second
+** estimate. */
 MEMEST_HIDDEN memest_code routing_margin(const model_config *mc, const memest_params *p,
-                                         const run_dims *d, memest_status status,
+                                         const run_dims *d, int64_t excess,
                                          memest_routing_info *out, memest_error *err);
 
 #endif /* MEMEST_ROUTING_H */
