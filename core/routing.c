@@ -192,10 +192,15 @@ static void bracket_add(bracket *b, double f, int64_t g) {
 static double bracket_next(const bracket *b, double cap) {
   double f = -1.0;
   int64_t t;
-  if (!b->hi_known) return cap;
+  if (b->n == 1) return b->f[0] > 1.0 ? 1.0 : (b->f[0] * 2.0 < cap ? b->f[0] * 2.0 : cap);
   if (b->n == 2 && b->g[0] != b->g[1] && b->f[0] != b->f[1]) {
     f = b->f[0] - (double)b->g[0] * (b->f[0] - b->f[1]) / (double)(b->g[0] - b->g[1]);
     f = f * 1000.0 + (b->g[0] <= 0 ? 0.5 : -0.5);
+  }
+  if (!b->hi_known) {
+    /* Upward from the fitting probes: the secant's root if below the cap. */
+    if (f > (double)b->lo && f < cap * 1000.0) return (double)(int64_t)llround(f) / 1000.0;
+    return cap;
   }
   t = f > (double)b->lo && f < (double)b->hi ? (int64_t)llround(f) : (b->lo + b->hi) / 2;
   if (t <= b->lo) t = b->lo + 1;
@@ -203,8 +208,9 @@ static double bracket_next(const bracket *b, double cap) {
   return (double)t / 1000.0;
 }
 
-/* Narrows the bracket to one thousandth; stops at once if the cap fits. */
-static memest_code narrow(probe *pb, bracket *b, double cap, memest_error *err) {
+/* Narrows the bracket to one thousandth; stops at once if the cap fits
+** (*cap_fits). */
+static memest_code narrow(probe *pb, bracket *b, double cap, int *cap_fits, memest_error *err) {
   int round;
   for (round = 0; round < 64 && (!b->hi_known || b->hi - b->lo > 1); round++) {
     double f = bracket_next(b, cap);
@@ -212,7 +218,10 @@ static memest_code narrow(probe *pb, bracket *b, double cap, memest_error *err) 
     memest_code rc;
     if ((rc = probe_at(pb, f, &g, err))) return rc;
     bracket_add(b, f, g);
-    if (!b->hi_known) break;      /* the cap fits */
+    if (!b->hi_known && f >= cap) {
+      *cap_fits = 1;
+      break;
+    }
   }
   return MEMEST_OK;
 }
@@ -255,11 +264,12 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
       out->margin = 1.0;
     }
   } else if (rc == MEMEST_OK) {
-    if (b.lo < out->cap * 1000.0) rc = narrow(&pb, &b, out->cap, err);
+    int cap_fits = b.f[0] >= out->cap && b.g[0] <= 0;
+    if (!cap_fits) rc = narrow(&pb, &b, out->cap, &cap_fits, err);
     if (rc == MEMEST_OK) {
       out->has_margin = 1;
-      out->margin_is_limit = !b.hi_known;
-      out->margin = b.hi_known ? (double)b.lo / 1000.0 : out->cap;
+      out->margin_is_limit = cap_fits;
+      out->margin = cap_fits ? out->cap : (double)b.lo / 1000.0;
     }
   }
   free(pb.r);
