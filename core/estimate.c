@@ -246,7 +246,8 @@ memest_code memest_estimate(const char *config, size_t config_len, const memest_
   rc = cfg_parse(text, n, mc, err);
   if (rc == MEMEST_OK) rc = est_run(mc, p, r, 1, err);
   if (rc == MEMEST_OK) {
-    rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, &r->routing, err);
+    rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
+                        &r->routing, err);
     if (rc != MEMEST_OK) est_release(r);
   }
   free(mc);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "routing.h"
 
 /* {======================================================================
 ** The bubble model.
@@ -106,15 +107,20 @@ static void estimate_row(estimator *es, int i) {
   plan_row *row = &es->pl->rows[i];
   memest_params p;
   memest_error e;
+  run_dims d;
   memest_plan_row_params(es->pl, i, &p, &e);
   row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
+  if (row->fail == MEMEST_OK) {
+    d = es->scratch->lo.d;
+    row_figures(es, row);
+    est_release(es->scratch);
+    row->fail = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+                              &row->routing, &e);
+  }
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err != NULL) *row->fail_err = e;
-    return;
   }
-  row_figures(es, row);
-  est_release(es->scratch);
 }
 
 memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error *err) {

@@ -135,6 +135,7 @@ typedef struct probe {
   const model_config *mc;
   memest_params p;
   memest_result *r;
+  int64_t rank;              /* simulate only this pipeline rank; -1: every rank */
 } probe;
 
 /* Estimates at factor f (or balanced when f <= 0): *excess = peak - capacity. */
@@ -153,6 +154,7 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
     q.given &= ~(1u << MEMEST_P_ROUTING_FACTOR);
     q.ep_imbalance = 1.0;
   }
+  if (pb->rank >= 0) q.pp_rank = pb->rank;
   rc = est_run(pb->mc, &q, pb->r, 0, err);
   if (rc != MEMEST_OK) return rc;
   *excess = pb->r->peak - pb->r->capacity;
@@ -226,8 +228,39 @@ static memest_code narrow(probe *pb, bracket *b, double cap, int *cap_fits, meme
   return MEMEST_OK;
 }
 
+/* Narrows b (lo fits on every rank) on the worst rank alone, where a probe
+** costs 1/pp of one on every rank: "does not fit" there holds for the
+** layout, "fits" is checked once on every rank at the end, and only if that
+** check fails does the search go on over every rank. */
+static memest_code narrow_on_rank(probe *pb, bracket *b, double cap, int64_t worst,
+                                  int *cap_fits, memest_error *err) {
+  bracket one = *b;
+  double m;
+  int64_t g;
+  memest_code rc;
+  pb->rank = worst;
+  rc = narrow(pb, &one, cap, cap_fits, err);
+  pb->rank = -1;
+  if (rc != MEMEST_OK) return rc;
+  m = *cap_fits ? cap : (double)one.lo / 1000.0;
+  if (one.hi_known) {
+    b->hi = one.hi;
+    b->hi_known = 1;
+  }
+  if (!*cap_fits && one.lo == b->lo) return MEMEST_OK;   /* proven on every rank */
+  if ((rc = probe_at(pb, m, &g, err))) return rc;
+  if (g <= 0) {
+    b->lo = *cap_fits ? b->lo : one.lo;
+    return MEMEST_OK;
+  }
+  *cap_fits = 0;
+  bracket_add(b, m, g);
+  return narrow(pb, b, cap, cap_fits, err);
+}
+
 memest_code routing_margin(const model_config *mc, const memest_params *p, const run_dims *d,
-                           int64_t excess, memest_routing_info *out, memest_error *err) {
+                           int64_t excess, int64_t worst, memest_routing_info *out,
+                           memest_error *err) {
   probe pb;
   bracket b;
   double f0 = routing_factor_of(p);
@@ -247,6 +280,7 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
   pb.p = *p;
   pb.p.timeline = 0;
   pb.p.detail = 0;
+  pb.rank = -1;
   pb.r = malloc(sizeof *pb.r);
   if (pb.r == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the routing margin");
   /* The estimate itself is the first probe, unless it was balanced. */
@@ -265,7 +299,11 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
     }
   } else if (rc == MEMEST_OK) {
     int cap_fits = b.f[0] >= out->cap && b.g[0] <= 0;
-    if (!cap_fits) rc = narrow(&pb, &b, out->cap, &cap_fits, err);
+    if (!cap_fits && p->pp_rank < 0 && d->pp > 1) {
+      rc = narrow_on_rank(&pb, &b, out->cap, worst, &cap_fits, err);
+    } else if (!cap_fits) {
+      rc = narrow(&pb, &b, out->cap, &cap_fits, err);
+    }
     if (rc == MEMEST_OK) {
       out->has_margin = 1;
       out->margin_is_limit = cap_fits;

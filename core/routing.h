@@ -22,9 +22,9 @@ MEMEST_HIDDEN void routing_tokens(int64_t experts, const memest_params *p, run_d
 /* Fills `out` for a result estimated from mc and p: the mode, the factor,
 ** the cap and the margin (re-estimating without advice). `excess` is the
 ** result's own peak less capacity, so that its factor needs no second
-** estimate. */
+** estimate; `worst` its worst pipeline rank, where the search runs first. */
 MEMEST_HIDDEN memest_code routing_margin(const model_config *mc, const memest_params *p,
-                                         const run_dims *d, int64_t excess,
+                                         const run_dims *d, int64_t excess, int64_t worst,
                                          memest_routing_info *out, memest_error *err);
 
 #endif /* MEMEST_ROUTING_H */

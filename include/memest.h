@@ -278,6 +278,7 @@ typedef struct memest_plan_request {
   int64_t gpus_per_node;       /* 0: not given; else GPUs come in whole nodes */
   char vary[24];               /* MEMEST_PLAN_VARY: "pp_size", "nodes", ... */
   int64_t top;                 /* rows the text report shows; 0 = all */
+  double min_routing_margin;   /* 0: none; else keep rows whose routing margin reaches it */
   /* An option given as a comma list ("adamw,muon"), by memest_param_id;
   ** "" where it has one value (in base). */
   char option_lists[MEMEST_P_COUNT][MEMEST_PLAN_TEXT];
@@ -288,7 +289,7 @@ void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode);
 
 /* Sets input `name` from `value`, mirroring memest_params_set(): the name is
 ** a CLI flag ("--pp-size") or its snake_case form ("pp_size"), plus "dp",
-** "nodes", "gpus_per_node", "vary" and "top"; numeric values may be comma
+** "nodes", "gpus_per_node", "vary", "top" and "min_routing_margin"; numeric values may be comma
 ** lists ("1,2,4"), each item checked as a single estimate checks it.
 ** Returns MEMEST_OK or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT. */
 memest_code memest_plan_request_set(memest_plan_request *req, const char *name,

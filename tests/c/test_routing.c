@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "plan.h"
 #include "routing.h"
 #include "sim.h"
 
@@ -287,6 +288,52 @@ static void test_command(void) {
   CHECK_HAS(cmd, " --routing balanced");
 }
 
+/* Plan rows carry the margin an estimate of the row reports, and
+** --min-routing-margin keeps only the rows that reach it. */
+static void test_plan_margin(void) {
+  memest_plan_request req;
+  memest_plan *pl = NULL;
+  memest_error err;
+  int i, n, kept = 0;
+  memest_plan_request_init(&req, MEMEST_PLAN_LAYOUTS);
+  CHECK_I64(memest_plan_request_set(&req, "model", "qwen3-30b-a3b", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_request_set(&req, "gpu", "h100", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_request_set(&req, "total_gpus", "16", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_request_set(&req, "global_batch_size", "256", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_request_set(&req, "sequence_length", "2048", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_request_set(&req, "micro_batch_size", "1", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_run(NULL, 0, &req, &pl, &err), MEMEST_OK);
+  if (pl == NULL) return;
+  n = memest_plan_row_count(pl);
+  CHECK(n > 4);
+  for (i = 0; i < n; i++) {
+    memest_params p;
+    memest_result *r;
+    memest_routing_info ri;
+    CHECK_I64(memest_plan_row_params(pl, i, &p, &err), MEMEST_OK);
+    r = estimate_ok(&p);
+    if (r == NULL) continue;
+    memest_result_routing(r, &ri);
+    CHECK_I64(ri.has_margin, pl->rows[i].routing.has_margin);
+    CHECK(fabs(ri.margin - pl->rows[i].routing.margin) < 1e-12);
+    if (ri.applies ? ri.has_margin && ri.margin >= 2.5 : memest_result_status(r) != MEMEST_FITS_OOM) {
+      kept++;
+    }
+    memest_result_free(r);
+  }
+  memest_plan_free(pl);
+  CHECK_I64(memest_plan_request_set(&req, "--min-routing-margin", "2.5", &err), MEMEST_OK);
+  CHECK_I64(memest_plan_run(NULL, 0, &req, &pl, &err), MEMEST_OK);
+  if (pl == NULL) return;
+  CHECK_I64(memest_plan_row_count(pl), kept);
+  CHECK(kept > 0 && kept < n);
+  for (i = 0; i < memest_plan_row_count(pl); i++) {
+    CHECK(!pl->rows[i].routing.applies || pl->rows[i].routing.margin >= 2.5);
+  }
+  memest_plan_free(pl);
+  CHECK_I64(memest_plan_request_set(&req, "min_routing_margin", "0.5", &err), MEMEST_E_VALUE);
+}
+
 int main(void) {
   test_balanced_divisible();
   test_balanced_remainder();
@@ -300,5 +347,6 @@ int main(void) {
   test_balanced_lowers_peak();
   test_routing_errors();
   test_command();
+  test_plan_margin();
   return check_done("test_routing");
 }
