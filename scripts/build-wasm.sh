@@ -77,7 +77,7 @@ for pid in "${pids[@]}"; do wait "$pid"; done
 
 exports=memest_wasm_estimate,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
 exports+=,memest_wasm_model_config,memest_wasm_parameters,memest_wasm_version
-exports+=,memest_wasm_heap_bytes,memest_wasm_free,malloc,free
+exports+=,memest_wasm_heap_bytes,memest_wasm_free,memest_wasm_routing_peaks,malloc,free
 exported="_${exports//,/,_}"
 
 link=(

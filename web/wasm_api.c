@@ -400,6 +400,57 @@ char *memest_wasm_estimate(const char *config, const char *params_json) {
   return out ? out : wa_nomem();
 }
 
+/* Most factors one routing-peaks call takes. */
+#define WA_MAX_FACTORS 64
+
+/* The grand-total peak of `params_json` at each routing factor of the
+** JSON array `factors_json`, for the page's chart of peak against routing
+** factor: {"factors": [...], "peak_bytes": [...]} or {"error": {...}}. */
+char *memest_wasm_routing_peaks(const char *config, const char *params_json,
+                                const char *factors_json) {
+  memest_params p;
+  memest_error err;
+  double f[WA_MAX_FACTORS];
+  uint64_t peaks[WA_MAX_FACTORS];
+  cJSON *list, *item, *root, *fs, *ps;
+  int n = 0, i;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  list = factors_json ? cJSON_Parse(factors_json) : NULL;
+  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > WA_MAX_FACTORS) {
+    cJSON_Delete(list);
+    wa_fail(&err, MEMEST_E_VALUE, "routing_factor",
+            "the routing factors must be a list of at most 64 numbers");
+    return wa_error_json(&err);
+  }
+  cJSON_ArrayForEach(item, list) {
+    if (!cJSON_IsNumber(item)) {
+      cJSON_Delete(list);
+      wa_fail(&err, MEMEST_E_VALUE, "routing_factor", "every routing factor must be a number");
+      return wa_error_json(&err);
+    }
+    f[n++] = item->valuedouble;
+  }
+  cJSON_Delete(list);
+  if (memest_routing_peaks(config, config ? strlen(config) : 0, &p, f, n, peaks, &err) !=
+      MEMEST_OK) {
+    return wa_error_json(&err);
+  }
+  root = cJSON_CreateObject();
+  fs = cJSON_AddArrayToObject(root, "factors");
+  ps = cJSON_AddArrayToObject(root, "peak_bytes");
+  if (!root || !fs || !ps) {
+    cJSON_Delete(root);
+    return wa_nomem();
+  }
+  for (i = 0; i < n; i++) {
+    cJSON_AddItemToArray(fs, cJSON_CreateNumber(f[i]));
+    cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)peaks[i]));
+  }
+  char *out = wa_print(root);
+  return out ? out : wa_nomem();
+}
+
 /* Every problem with the inputs, as a JSON array of problems ([] when
 ** valid). A parameter that cannot be set is reported once, by the glue's
 ** memest_params_set call, and not again by memest_validate. */

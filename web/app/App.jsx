@@ -4,7 +4,7 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useCompare, useEngine, useEstimate, usePlan } from './estimator.js';
+import { useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { applyFix as applyFixTo, configOf } from './state.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
@@ -46,6 +46,7 @@ export function App({ initial }) {
   const focusPanel = useRef(false);
   const engine = useEngine();
   const view = useEstimate(engine.client, state);
+  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const tab = embed ? 'calculator' : state.view;
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
@@ -117,8 +118,8 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error]);
+      applyFix={applyFix} engineError={engine.error} curve={routing.curve} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, routing.curve]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 

@@ -5,6 +5,7 @@
 import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { RankChart } from './RankChart.jsx';
+import { RoutingChart } from './RoutingChart.jsx';
 import { Timeline } from './Timeline.jsx';
 import { Warnings } from './Warnings.jsx';
 import { Suggestions } from './Suggestions.jsx';
@@ -16,9 +17,9 @@ import { ProblemSummary } from './ProblemSummary.jsx';
 /**
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
  * (a pasted config is in use), ppRank (the rank asked for, or -1),
- * update(patch), applyFix(fix), engineError.
+ * update(patch), applyFix(fix), engineError, curve (useRoutingCurve's, or null).
  */
-export function Results({ view, detail, custom, ppRank, update, applyFix, engineError }) {
+export function Results({ view, detail, custom, ppRank, update, applyFix, engineError, curve = null }) {
   const { result, stale } = view;
   const error = engineError || view.error;
   return (
@@ -34,6 +35,7 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
           <Warnings warnings={result.warnings} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} />}
+          <RoutingChart routing={result.routing} curve={stale ? null : curve} capacity={result.gpu_capacity_bytes} />
           {view.timeline && <Timeline rank={view.timeline} />}
           <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
