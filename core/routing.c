@@ -136,6 +136,7 @@ typedef struct probe {
   memest_params p;
   memest_result *r;
   int64_t rank;              /* simulate only this pipeline rank; -1: every rank */
+  int64_t worst;             /* the worst rank of the last probe */
 } probe;
 
 /* Estimates at factor f (or balanced when f <= 0): *excess = peak - capacity. */
@@ -158,6 +159,7 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
   rc = est_run(pb->mc, &q, pb->r, 0, err);
   if (rc != MEMEST_OK) return rc;
   *excess = pb->r->peak - pb->r->capacity;
+  pb->worst = pb->r->ranks[pb->r->worst].rank;
   est_release(pb->r);
   return MEMEST_OK;
 }
@@ -228,44 +230,53 @@ static memest_code narrow(probe *pb, bracket *b, double cap, int *cap_fits, meme
   return MEMEST_OK;
 }
 
-/* Narrows b (lo fits on every rank) on the worst rank alone, where a probe
-** costs 1/pp of one on every rank: "does not fit" there holds for the
-** layout, "fits" is checked once on every rank at the end, and only if that
-** check fails does the search go on over every rank. */
-static memest_code narrow_on_rank(probe *pb, bracket *b, double cap, int64_t worst,
-                                  int *cap_fits, memest_error *err) {
-  bracket one = *b;
-  double m;
+/* What one search found: the margin in thousandths, whether the cap fits,
+** and whether the margin of 1 rests on the balanced mode. */
+typedef struct found {
+  int has_margin, cap_fits, by_balanced;
+  int64_t lo;
+} found;
+
+/* Searches the margin with every probe on pb->rank (or every rank). The
+** estimate's own factor f0 (excess, from every rank) seeds the bracket. */
+static memest_code search(probe *pb, const memest_params *p, double f0, int64_t excess,
+                          double cap, found *fd, memest_error *err) {
+  bracket b;
   int64_t g;
-  memest_code rc;
-  pb->rank = worst;
-  rc = narrow(pb, &one, cap, cap_fits, err);
-  pb->rank = -1;
-  if (rc != MEMEST_OK) return rc;
-  m = *cap_fits ? cap : (double)one.lo / 1000.0;
-  if (one.hi_known) {
-    b->hi = one.hi;
-    b->hi_known = 1;
+  memest_code rc = MEMEST_OK;
+  memset(&b, 0, sizeof b);
+  memset(fd, 0, sizeof *fd);
+  if (p->routing != MEMEST_ROUTING_BALANCED) bracket_add(&b, f0, excess);
+  if (b.lo < 1000) {
+    /* Out of memory at its own factor: no margin unless balanced routing
+    ** fits, and a margin of 1 if it does but uniform rows do not. */
+    if (p->routing == MEMEST_ROUTING_BALANCED) g = excess;
+    else if ((rc = probe_at(pb, 0.0, &g, err))) return rc;
+    if (g > 0) return MEMEST_OK;
+    if ((rc = probe_at(pb, 1.0, &g, err))) return rc;
+    bracket_add(&b, 1.0, g);
+    if (g > 0) {
+      fd->has_margin = fd->by_balanced = 1;
+      fd->lo = 1000;
+      return MEMEST_OK;
+    }
   }
-  if (!*cap_fits && one.lo == b->lo) return MEMEST_OK;   /* proven on every rank */
-  if ((rc = probe_at(pb, m, &g, err))) return rc;
-  if (g <= 0) {
-    b->lo = *cap_fits ? b->lo : one.lo;
-    return MEMEST_OK;
-  }
-  *cap_fits = 0;
-  bracket_add(b, m, g);
-  return narrow(pb, b, cap, cap_fits, err);
+  fd->cap_fits = b.f[0] >= cap && b.g[0] <= 0;
+  if (!fd->cap_fits) rc = narrow(pb, &b, cap, &fd->cap_fits, err);
+  fd->has_margin = 1;
+  fd->lo = b.lo;
+  return rc;
 }
 
 memest_code routing_margin(const model_config *mc, const memest_params *p, const run_dims *d,
                            int64_t excess, int64_t worst, memest_routing_info *out,
                            memest_error *err) {
   probe pb;
-  bracket b;
+  found fd;
   double f0 = routing_factor_of(p);
-  int64_t g;
-  memest_code rc = MEMEST_OK;
+  int64_t g = 0;
+  int tries;
+  memest_code rc;
   memset(out, 0, sizeof *out);
   out->mode = p->routing;
   out->applies = d->ep > 1 && mc->experts > 0;
@@ -275,40 +286,33 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
                     : (f0 < out->cap ? f0 : out->cap);
   if (!out->applies) return MEMEST_OK;
   memset(&pb, 0, sizeof pb);
-  memset(&b, 0, sizeof b);
   pb.mc = mc;
   pb.p = *p;
   pb.p.timeline = 0;
   pb.p.detail = 0;
-  pb.rank = -1;
+  pb.rank = p->pp_rank < 0 && d->pp > 1 ? worst : -1;
   pb.r = malloc(sizeof *pb.r);
   if (pb.r == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the routing margin");
-  /* The estimate itself is the first probe, unless it was balanced. */
-  if (p->routing != MEMEST_ROUTING_BALANCED) bracket_add(&b, out->factor, excess);
-  if (b.lo < 1000) {
-    rc = probe_at(&pb, 1.0, &g, err);
-    if (rc == MEMEST_OK) bracket_add(&b, 1.0, g);
+  /* On one rank a probe costs 1/pp of one on every rank. "Does not fit"
+  ** there holds for the layout; "fits" is checked once on every rank. If
+  ** another rank fails that check, the search moves to it; after pp moves
+  ** it runs on every rank. */
+  rc = search(&pb, p, out->factor, excess, out->cap, &fd, err);
+  for (tries = 0; rc == MEMEST_OK && pb.rank >= 0 && fd.has_margin; tries++) {
+    double m = fd.cap_fits ? out->cap : (double)fd.lo / 1000.0;
+    int proven = !fd.by_balanced && !fd.cap_fits && p->routing != MEMEST_ROUTING_BALANCED &&
+                 excess <= 0 && fd.lo == (int64_t)floor(out->factor * 1000.0);
+    if (proven) break;
+    pb.rank = -1;
+    rc = probe_at(&pb, fd.by_balanced ? 0.0 : m, &g, err);
+    if (rc != MEMEST_OK || g <= 0) break;
+    pb.rank = tries + 1 < d->pp ? pb.worst : -1;
+    rc = search(&pb, p, out->factor, excess, out->cap, &fd, err);
   }
-  if (rc == MEMEST_OK && b.lo < 1000) {
-    /* Uniform rows do not fit: a margin of 1 only if the balanced mode fits. */
-    if (p->routing == MEMEST_ROUTING_BALANCED) g = excess;
-    else rc = probe_at(&pb, 0.0, &g, err);
-    if (rc == MEMEST_OK && g <= 0) {
-      out->has_margin = 1;
-      out->margin = 1.0;
-    }
-  } else if (rc == MEMEST_OK) {
-    int cap_fits = b.f[0] >= out->cap && b.g[0] <= 0;
-    if (!cap_fits && p->pp_rank < 0 && d->pp > 1) {
-      rc = narrow_on_rank(&pb, &b, out->cap, worst, &cap_fits, err);
-    } else if (!cap_fits) {
-      rc = narrow(&pb, &b, out->cap, &cap_fits, err);
-    }
-    if (rc == MEMEST_OK) {
-      out->has_margin = 1;
-      out->margin_is_limit = cap_fits;
-      out->margin = cap_fits ? out->cap : (double)b.lo / 1000.0;
-    }
+  if (rc == MEMEST_OK && fd.has_margin) {
+    out->has_margin = 1;
+    out->margin_is_limit = fd.cap_fits;
+    out->margin = fd.cap_fits ? out->cap : (double)fd.lo / 1000.0;
   }
   free(pb.r);
   return rc;
