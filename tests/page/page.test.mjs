@@ -308,8 +308,9 @@ test('the routing control: balanced and a custom factor match the CLI; the chart
   assert.match(await chart.locator('.routing-summary').textContent(), new RegExp(`factor ${want.routing.margin.toFixed(3)}`));
   assert.equal(await chart.locator('[data-mark=margin]').count(), 1);
   // Hovering the curve gives the peak at a factor: the CLI's at that factor.
-  const box = await chart.locator('svg').boundingBox();
-  await page.mouse.move(box.x + box.width - 8, box.y + box.height / 2);
+  const svg = chart.locator('svg');
+  const size = await svg.boundingBox();
+  await svg.hover({ position: { x: size.width - 4, y: size.height / 2 } });
   const hover = await page.getByTestId('routing-hover').textContent();
   const at3 = cli({ ...DEFAULT_PARAMS, routing_factor: 3 });
   assert.equal(hover, `Factor 3.00: peak ${gibText(at3.peak_bytes)} of ${gibText(want.gpu_capacity_bytes)}`);
