@@ -247,7 +247,7 @@ memest_code memest_estimate(const char *config, size_t config_len, const memest_
   if (rc == MEMEST_OK) rc = est_run(mc, p, r, 1, err);
   if (rc == MEMEST_OK) {
     rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
-                        &r->routing, err);
+                        ROUTING_ESTIMATE_GRID, &r->routing, err);
     if (rc != MEMEST_OK) est_release(r);
   }
   free(mc);

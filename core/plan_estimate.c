@@ -115,7 +115,7 @@ static void estimate_row(estimator *es, int i) {
     row_figures(es, row);
     est_release(es->scratch);
     row->fail = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
-                              &row->routing, &e);
+                              ROUTING_PLAN_GRID, &row->routing, &e);
   }
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);

@@ -137,6 +137,7 @@ typedef struct probe {
   memest_result *r;
   int64_t rank;              /* simulate only this pipeline rank; -1: every rank */
   int64_t worst;             /* the worst rank of the last probe */
+  int64_t grid;              /* the margin's steps per unit of factor */
 } probe;
 
 /* Estimates at factor f (or balanced when f <= 0): *excess = peak - capacity. */
@@ -169,6 +170,7 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
 ** 0), and the two latest probes for a secant. The margin is the largest
 ** thousandth that fits, whatever path the search took. */
 typedef struct bracket {
+  int64_t grid;              /* steps per unit of factor: 1000 or 100 */
   int64_t lo, hi;
   int hi_known;
   double f[2];
@@ -177,9 +179,13 @@ typedef struct bracket {
 } bracket;
 
 static void bracket_add(bracket *b, double f, int64_t g) {
-  if (g <= 0 && (int64_t)floor(f * 1000.0) > b->lo) b->lo = (int64_t)floor(f * 1000.0);
-  if (g > 0 && (!b->hi_known || (int64_t)ceil(f * 1000.0) < b->hi)) {
-    b->hi = (int64_t)ceil(f * 1000.0);
+  double at = f * (double)b->grid;
+  /* A probe on the grid (t / grid) counts as step t, not as t - 1 plus an
+  ** ulp: floor(2.014 * 1000) is 2013. */
+  if (fabs(at - (double)llround(at)) < 1e-6) at = (double)llround(at);
+  if (g <= 0 && (int64_t)floor(at) > b->lo) b->lo = (int64_t)floor(at);
+  if (g > 0 && (!b->hi_known || (int64_t)ceil(at) < b->hi)) {
+    b->hi = (int64_t)ceil(at);
     b->hi_known = 1;
   }
   b->f[1] = b->f[0];
@@ -199,17 +205,19 @@ static double bracket_next(const bracket *b, double cap) {
   if (b->n == 1) return b->f[0] > 1.0 ? 1.0 : (b->f[0] * 2.0 < cap ? b->f[0] * 2.0 : cap);
   if (b->n == 2 && b->g[0] != b->g[1] && b->f[0] != b->f[1]) {
     f = b->f[0] - (double)b->g[0] * (b->f[0] - b->f[1]) / (double)(b->g[0] - b->g[1]);
-    f = f * 1000.0 + (b->g[0] <= 0 ? 0.5 : -0.5);
+    f = f * (double)b->grid + (b->g[0] <= 0 ? 0.5 : -0.5);
   }
   if (!b->hi_known) {
     /* Upward from the fitting probes: the secant's root if below the cap. */
-    if (f > (double)b->lo && f < cap * 1000.0) return (double)(int64_t)llround(f) / 1000.0;
+    if (f > (double)b->lo && f < cap * (double)b->grid) {
+      return (double)(int64_t)llround(f) / (double)b->grid;
+    }
     return cap;
   }
   t = f > (double)b->lo && f < (double)b->hi ? (int64_t)llround(f) : (b->lo + b->hi) / 2;
   if (t <= b->lo) t = b->lo + 1;
   if (t >= b->hi) t = b->hi - 1;
-  return (double)t / 1000.0;
+  return (double)t / (double)b->grid;
 }
 
 /* Narrows the bracket to one thousandth; stops at once if the cap fits
@@ -246,8 +254,9 @@ static memest_code search(probe *pb, const memest_params *p, double f0, int64_t 
   memest_code rc = MEMEST_OK;
   memset(&b, 0, sizeof b);
   memset(fd, 0, sizeof *fd);
+  b.grid = pb->grid;
   if (p->routing != MEMEST_ROUTING_BALANCED) bracket_add(&b, f0, excess);
-  if (b.lo < 1000) {
+  if (b.lo < b.grid) {
     /* Out of memory at its own factor: no margin unless balanced routing
     ** fits, and a margin of 1 if it does but uniform rows do not. */
     if (p->routing == MEMEST_ROUTING_BALANCED) g = excess;
@@ -257,7 +266,7 @@ static memest_code search(probe *pb, const memest_params *p, double f0, int64_t 
     bracket_add(&b, 1.0, g);
     if (g > 0) {
       fd->has_margin = fd->by_balanced = 1;
-      fd->lo = 1000;
+      fd->lo = b.grid;
       return MEMEST_OK;
     }
   }
@@ -269,8 +278,8 @@ static memest_code search(probe *pb, const memest_params *p, double f0, int64_t 
 }
 
 memest_code routing_margin(const model_config *mc, const memest_params *p, const run_dims *d,
-                           int64_t excess, int64_t worst, memest_routing_info *out,
-                           memest_error *err) {
+                           int64_t excess, int64_t worst, int64_t grid,
+                           memest_routing_info *out, memest_error *err) {
   probe pb;
   found fd;
   double f0 = routing_factor_of(p);
@@ -291,6 +300,7 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
   pb.p.timeline = 0;
   pb.p.detail = 0;
   pb.rank = p->pp_rank < 0 && d->pp > 1 ? worst : -1;
+  pb.grid = grid;
   pb.r = malloc(sizeof *pb.r);
   if (pb.r == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the routing margin");
   /* On one rank a probe costs 1/pp of one on every rank. "Does not fit"
@@ -299,9 +309,9 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
   ** it runs on every rank. */
   rc = search(&pb, p, out->factor, excess, out->cap, &fd, err);
   for (tries = 0; rc == MEMEST_OK && pb.rank >= 0 && fd.has_margin; tries++) {
-    double m = fd.cap_fits ? out->cap : (double)fd.lo / 1000.0;
+    double m = fd.cap_fits ? out->cap : (double)fd.lo / (double)pb.grid;
     int proven = !fd.by_balanced && !fd.cap_fits && p->routing != MEMEST_ROUTING_BALANCED &&
-                 excess <= 0 && fd.lo == (int64_t)floor(out->factor * 1000.0);
+                 excess <= 0 && fd.lo == (int64_t)floor(out->factor * (double)pb.grid);
     if (proven) break;
     pb.rank = -1;
     rc = probe_at(&pb, fd.by_balanced ? 0.0 : m, &g, err);
@@ -312,7 +322,7 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
   if (rc == MEMEST_OK && fd.has_margin) {
     out->has_margin = 1;
     out->margin_is_limit = fd.cap_fits;
-    out->margin = fd.cap_fits ? out->cap : (double)fd.lo / 1000.0;
+    out->margin = fd.cap_fits ? out->cap : (double)fd.lo / (double)pb.grid;
   }
   free(pb.r);
   return rc;
