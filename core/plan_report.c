@@ -326,12 +326,13 @@ static void text_reasons(strbuf *sb, const memest_plan *pl) {
   }
 }
 
-/* A row's routing margin for the text tables: "2.370", "8.000+" at the
-** cap, "none" when no factor fits, "-" where routing does not apply. */
+/* A row's routing margin for the text tables (to a hundredth, as rows
+** find it): "2.37", "8.00+" at the cap, "none" when no factor fits, "-"
+** where routing does not apply. */
 static const char *margin_text(const memest_routing_info *ri, char *buf, size_t size) {
   if (!ri->applies) snprintf(buf, size, "-");
   else if (!ri->has_margin) snprintf(buf, size, "none");
-  else snprintf(buf, size, "%.3f%s", floor(ri->margin * 1000.0) / 1000.0, ri->margin_is_limit ? "+" : "");
+  else snprintf(buf, size, "%.2f%s", floor(ri->margin * 100.0 + 1e-9) / 100.0, ri->margin_is_limit ? "+" : "");
   return buf;
 }
 
