@@ -49,7 +49,7 @@ export function cellText(row, key) {
     case 'peak_bytes': return gib(v);
     case 'headroom_bytes': return signedGib(v);
     case 'bubble_fraction': return percent(v, 2);
-    case 'routing_margin': return `${(Math.floor(v * 1000) / 1000).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
+    case 'routing_margin': return `${(Math.floor(v * 100 + 1e-9) / 100).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
     case 'num_chunks':
     case 'total_gpus':
     case 'sequence_length': return count(v);
