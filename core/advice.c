@@ -2,13 +2,15 @@
 ** advice.c — suggestions: each candidate change of one knob (optimizer,
 ** sharding, micro batch, pipeline, data, expert or context parallelism) is
 ** estimated for real, and those that lower the peak are kept, largest
-** saving first. Nothing here is a rule of thumb: every figure is computed.
+** saving first. Nothing here is a rule of thumb: every figure is computed,
+** with the base estimate's est_cache, so the candidates reuse its layer
+** programs wherever their shapes agree.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 typedef struct candidate {
   const char *knob;
@@ -37,8 +39,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "optimizer";
     x->p = *b;
     x->p.optimizer = MEMEST_MUON;
-    snprintf(x->from, sizeof x->from, "adamw");
-    snprintf(x->to, sizeof x->to, "muon");
+    snprintf(x->from, sizeof x->from, "%s", memest_optimizer_name(MEMEST_ADAMW));
+    snprintf(x->to, sizeof x->to, "%s", memest_optimizer_name(MEMEST_MUON));
     x->why = "Muon keeps one fp32 state per matrix parameter instead of AdamW's two";
     n++;
   }
@@ -46,8 +48,8 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->knob = "sharding";
     x->p = *b;
     x->p.sharding = MEMEST_FSDP;
-    snprintf(x->from, sizeof x->from, "hsdp");
-    snprintf(x->to, sizeof x->to, "fsdp");
+    snprintf(x->from, sizeof x->from, "%s", memest_sharding_name(MEMEST_HSDP));
+    snprintf(x->to, sizeof x->to, "%s", memest_sharding_name(MEMEST_FSDP));
     x->why = "FSDP shards master weights, grads and states over the data-parallel ranks too";
     n++;
   }
@@ -132,9 +134,9 @@ static void fix_text(const memest_params *b, const memest_params *a, char *buf, 
   fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
   fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
   fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
-  fix_item(buf, size, "optimizer", a->optimizer == MEMEST_MUON ? "muon" : "adamw",
+  fix_item(buf, size, "optimizer", memest_optimizer_name(a->optimizer),
            a->optimizer != b->optimizer);
-  fix_item(buf, size, "sharding", a->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
+  fix_item(buf, size, "sharding", memest_sharding_name(a->sharding),
            a->sharding != b->sharding);
 }
 
@@ -144,7 +146,7 @@ static int by_saving(const void *a, const void *b) {
   return strcmp(x->knob, y->knob);
 }
 
-void advice_build(memest_result *r) {
+void advice_build(memest_result *r, est_cache *cache) {
   candidate c[8];
   memest_result *alt;
   int n, i;
@@ -159,7 +161,7 @@ void advice_build(memest_result *r) {
     c[i].p.detail = 0;
     c[i].p.pp_rank = -1;
     if (!valid(r, &c[i].p)) continue;
-    if (est_run(&r->mc, &c[i].p, alt, 0, &e) != MEMEST_OK) continue;
+    if (est_run(&r->mc, &c[i].p, alt, cache, &e) != MEMEST_OK) continue;
     if (alt->peak < r->peak && r->n_sugg < (int)(sizeof r->sugg / sizeof r->sugg[0])) {
       s = &r->sugg[r->n_sugg++];
       snprintf(s->knob, sizeof s->knob, "%s", c[i].knob);

@@ -21,15 +21,12 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
   if ((rc = cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
   if (cJSON_GetObjectItemCaseSensitive(root, "num_experts") != NULL) {
     rc = cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+  } else if (cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
+    rc = err_set(err, MEMEST_E_CONFIG, "num_experts",
+                 "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
+                 "there (or in num_local_experts)");
   } else {
     rc = cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
-    if (rc != MEMEST_OK && err != NULL && err->code == MEMEST_E_CONFIG &&
-        cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
-      snprintf(err->field, sizeof err->field, "num_experts");
-      snprintf(err->message, sizeof err->message,
-               "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
-               "there (or in num_local_experts)");
-    }
   }
   if (rc) return rc;
   if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))

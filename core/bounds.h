@@ -1,8 +1,11 @@
 /*
 ** bounds.h — every limit the simulator relies on, named in one place.
 **
-** Each is checked at the entry points (params.c, config.c, estimate.c) with
-** an error that names the limit; docs/limits.md gives the reason for each.
+** Each is checked at the entry points (params.c, config.c, estimate.c, and
+** planner.c for the plan limits) with an error that names the limit;
+** docs/limits.md gives the reason for each. The plan's list sizes,
+** MEMEST_PLAN_VALUES and MEMEST_PLAN_TEXT, size the public request and so
+** live in include/memest.h.
 ** Any may be overridden at build time (-DMEMEST_MAX_LAYERS=...).
 */
 #ifndef MEMEST_BOUNDS_H
@@ -91,6 +94,15 @@
 #endif
 #ifndef MEMEST_MAX_FRAGMENTATION
 #define MEMEST_MAX_FRAGMENTATION 1.0       /* allocator overhead: at most 100% */
+#endif
+
+/* Plans (planner.c; docs/planner.md "Limits and speed"). */
+#ifndef MEMEST_MAX_PLAN_ROWS
+#define MEMEST_MAX_PLAN_ROWS 16384         /* combinations one plan may try */
+#endif
+#ifndef MEMEST_MAX_PLAN_WORK
+#define MEMEST_MAX_PLAN_WORK (1LL << 25)   /* sum of pp * num_chunks over a plan's
+                                           ** estimates: about 5 s at 0.15 us each */
 #endif
 
 #endif /* MEMEST_BOUNDS_H */

@@ -42,12 +42,12 @@ static memest_code check_depth(const char *text, size_t len, memest_error *err) 
     if (c == '"') in_str = 1;
     else if (c == '{' || c == '[') {
       if (++depth > MEMEST_MAX_JSON_DEPTH) {
-        memest_code rc = err_set(err, MEMEST_E_LIMIT, "config",
-                                 "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; "
-                                 "a model config.json is a flat object",
-                                 MEMEST_MAX_JSON_DEPTH);
-        text_position(text, i, &err->line, &err->column);
-        return rc;
+        int line, col;
+        text_position(text, i, &line, &col);
+        return err_set_at(err, MEMEST_E_LIMIT, "config", line, col,
+                          "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels; "
+                          "a model config.json is a flat object",
+                          MEMEST_MAX_JSON_DEPTH);
       }
     } else if (c == '}' || c == ']') {
       depth--;
@@ -198,6 +198,7 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   const cJSON *keys = root;
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
   char outer[48];
+  memest_error inner;
   memest_code rc;
   if ((rc = read_model_type(root, mc->model_type, sizeof mc->model_type, err))) return rc;
   if (cJSON_IsObject(text) && arch_for(mc->model_type) == NULL) {
@@ -212,19 +213,19 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   mc->arch = arch_for(mc->model_type);
   if (mc->arch == NULL) {
     mc->arch = &arch_generic_moe;
-    rc = mc->arch->read(keys, mc, err);
+    err_clear(&inner);
+    rc = mc->arch->read(keys, mc, &inner);
     if (rc != MEMEST_OK) {
-      if (err != NULL && err->code == MEMEST_E_CONFIG) {
-        char msg[sizeof err->message];
-        snprintf(msg, sizeof msg, "%s", err->message);
-        snprintf(err->message, sizeof err->message,
+      if (inner.code != MEMEST_E_CONFIG) {
+        if (err != NULL) *err = inner;
+        return rc;
+      }
+      err_set_at(err, MEMEST_E_UNSUPPORTED, inner.field, inner.line, inner.column,
                  "unknown model_type '%.40s' (the trainer runs qwen3_moe, deepseek_v2, gpt_oss "
                  "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
-                 mc->model_type, msg);
-        err->code = MEMEST_E_UNSUPPORTED;
-        return MEMEST_E_UNSUPPORTED;
-      }
-      return rc;
+                 mc->model_type, inner.message);
+      err_fix(err, "%s", inner.fix);
+      return MEMEST_E_UNSUPPORTED;
     }
     cfg_warn(mc,
              "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "
@@ -256,15 +257,10 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
     int line, col;
     if (pos > len) pos = len;
     text_position(text, pos, &line, &col);
-    rc = err_set(err, MEMEST_E_JSON, "config",
-                 "the config is not valid JSON: error near line %d, column %d; check for a "
-                 "missing comma, quote or bracket there",
-                 line, col);
-    if (err != NULL) {
-      err->line = line;
-      err->column = col;
-    }
-    return rc;
+    return err_set_at(err, MEMEST_E_JSON, "config", line, col,
+                      "the config is not valid JSON: error near line %d, column %d; check for a "
+                      "missing comma, quote or bracket there",
+                      line, col);
   }
   if (end != NULL) {
     const char *q = end;
@@ -273,15 +269,10 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
       int line, col;
       text_position(text, (size_t)(q - text), &line, &col);
       cJSON_Delete(root);
-      rc = err_set(err, MEMEST_E_JSON, "config",
-                   "the config is not valid JSON: unexpected text after the object at line %d, "
-                   "column %d",
-                   line, col);
-      if (err != NULL) {
-        err->line = line;
-        err->column = col;
-      }
-      return rc;
+      return err_set_at(err, MEMEST_E_JSON, "config", line, col,
+                        "the config is not valid JSON: unexpected text after the object at line "
+                        "%d, column %d",
+                        line, col);
     }
   }
   if (!cJSON_IsObject(root)) {

@@ -23,17 +23,51 @@ void err_clear(memest_error *err) {
   memset(err, 0, sizeof *err);
 }
 
-memest_code err_set(memest_error *err, memest_code code, const char *field,
-                    const char *fmt, ...) {
-  va_list ap;
+static const char *const reason_names[MEMEST_R_COUNT] = {
+  "none", "missing", "gpu_both", "range", "ep_above_max", "ep_experts", "ep_dense",
+  "cp_arch", "seq_cp", "pp_layers", "gpus_group", "dp_limit", "gbs_unit", "chunks_min",
+  "chunks_max", "replay_work", "timeline_events", "pp_rank", "token_overflow",
+  "nodes_mismatch", "whole_nodes", "dp_mismatch", "gpus_limit", "routing_mode", "routing_cap",
+  "routing_margin",
+};
+
+const char *memest_reason_name(memest_reason reason) {
+  if ((int)reason < 0 || reason >= MEMEST_R_COUNT) return "none";
+  return reason_names[reason];
+}
+
+static memest_code err_vset(memest_error *err, memest_code code, const char *field, int line,
+                            int column, const char *fmt, va_list ap) {
   if (err == NULL) return code;
   err_clear(err);
   err->code = code;
+  err->line = line;
+  err->column = column;
   if (field != NULL) snprintf(err->field, sizeof err->field, "%s", field);
-  va_start(ap, fmt);
   vsnprintf(err->message, sizeof err->message, fmt, ap);
+  return code;
+}
+
+memest_code err_set_at(memest_error *err, memest_code code, const char *field, int line,
+                       int column, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err_vset(err, code, field, line, column, fmt, ap);
   va_end(ap);
   return code;
+}
+
+memest_code err_set(memest_error *err, memest_code code, const char *field,
+                    const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  err_vset(err, code, field, 0, 0, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+void err_reason(memest_error *err, memest_reason reason) {
+  if (err != NULL) err->reason = reason;
 }
 
 void err_fix(memest_error *err, const char *fmt, ...) {

@@ -92,14 +92,31 @@ static inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b
 /* }====================================================================== */
 
 /* {======================================================================
-** Errors (error.c). Every error passes through err_set, which records the
-** source line in debug builds for one breakpoint on every failure.
+** Errors (error.c). Every error passes through err_set or err_set_at, and
+** both through one function (error.c's err_vset), so that one breakpoint
+** there stops on every failure. err_set_at
+** also records the 1-based line and column of a problem in the config
+** text (0, 0: none); err_set is err_set_at without a position. Compose the
+** message once, in the call: nothing rewrites it afterwards.
 ** ======================================================================= */
 MEMEST_HIDDEN memest_code err_set(memest_error *err, memest_code code,
                                   const char *field, const char *fmt, ...)
     MEMEST_PRINTF(4, 5);
+MEMEST_HIDDEN memest_code err_set_at(memest_error *err, memest_code code, const char *field,
+                                     int line, int column, const char *fmt, ...)
+    MEMEST_PRINTF(6, 7);
 MEMEST_HIDDEN void err_fix(memest_error *err, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* Tags err with why a check refused the inputs (after err_set). */
+MEMEST_HIDDEN void err_reason(memest_error *err, memest_reason reason);
 MEMEST_HIDDEN void err_clear(memest_error *err);
+/* }====================================================================== */
+
+/* {======================================================================
+** Stored parameters (params.c): the table's range check of every value in
+** p, for callers that fill memest_params directly. Writes up to max
+** problems into errs and returns how many there are.
+** ======================================================================= */
+MEMEST_HIDDEN int params_refused(const memest_params *p, memest_error *errs, int max);
 /* }====================================================================== */
 
 /* {======================================================================

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "rank.h"
 
 /* Sizes of one parameter sharded W ways on dim 0 (spec §3.4). */
 static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, int *o) {
@@ -42,7 +42,8 @@ static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, i
 
 typedef struct inv_builder {
   rank_inv *ri;
-  int cap_groups, cap_params;
+  int prev_layer;            /* the module's last layer added, or -1 */
+  int prev_group, prev_groups; /* its groups: first index and count */
   int fp8;
   int ovf;
   int nomem;
@@ -65,7 +66,7 @@ static int grow(void **p, int *cap, int need, size_t size) {
 static rank_group *group_open(inv_builder *b, int kind, int module, int layer) {
   rank_inv *ri = b->ri;
   rank_group *g;
-  if (!grow((void **)&ri->groups, &b->cap_groups, ri->n_groups + 1, sizeof *ri->groups)) {
+  if (!grow((void **)&ri->groups, &ri->cap_groups, ri->n_groups + 1, sizeof *ri->groups)) {
     b->nomem = 1;
     return NULL;
   }
@@ -82,7 +83,7 @@ static void group_param(inv_builder *b, const param_desc *p, int64_t w) {
   rank_inv *ri = b->ri;
   rank_group *g = &ri->groups[ri->n_groups - 1];
   rank_param *rp;
-  if (!grow((void **)&ri->params, &b->cap_params, ri->n_params + 1, sizeof *ri->params)) {
+  if (!grow((void **)&ri->params, &ri->cap_params, ri->n_params + 1, sizeof *ri->params)) {
     b->nomem = 1;
     return;
   }
@@ -108,7 +109,7 @@ static void add_edge(inv_builder *b, int kind, int module, const char *name, int
   group_param(b, &p, w);
 }
 
-static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
+static void list_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
                       int layer) {
   param_list pl;
   int i, has_x = 0;
@@ -126,11 +127,53 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
   }
 }
 
+/* A layer of the previous layer's kind has its parameters (model.h):
+** copies its groups rather than listing them again. */
+static void copy_layer(inv_builder *b, int module, int layer) {
+  rank_inv *ri = b->ri;
+  int gi, pi;
+  for (gi = b->prev_group; gi < b->prev_group + b->prev_groups; gi++) {
+    rank_group *g = group_open(b, ri->groups[gi].kind, module, layer);
+    int from = ri->groups[gi].g.first, count = ri->groups[gi].g.count;
+    if (g == NULL) return;
+    if (!grow((void **)&ri->params, &ri->cap_params, ri->n_params + count, sizeof *ri->params)) {
+      b->nomem = 1;
+      return;
+    }
+    g->g = ri->groups[gi].g;
+    g->g.first = ri->n_params;
+    for (pi = from; pi < from + count; pi++) {
+      ri->params[ri->n_params] = ri->params[pi];
+      ri->params[ri->n_params].group = ri->n_groups - 1;
+      ri->n_params++;
+    }
+  }
+}
+
+static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, int module,
+                      int layer) {
+  int first = b->ri->n_groups;
+  if (b->prev_layer >= 0 && layer_same_kind(mc, layer, b->prev_layer)) {
+    copy_layer(b, module, layer);
+  } else {
+    list_layer(b, mc, lo, module, layer);
+  }
+  b->prev_layer = layer;
+  b->prev_group = first;
+  b->prev_groups = b->ri->n_groups - first;
+}
+
 memest_code inv_build(const model_config *mc, const layout *lo, const memest_params *p,
                       int rank, rank_inv *ri, memest_error *err) {
   inv_builder b;
+  rank_inv kept = *ri;
   int m, i, l;
+  /* Start empty, in the arrays of the last build. */
   memset(ri, 0, sizeof *ri);
+  ri->groups = kept.groups;
+  ri->params = kept.params;
+  ri->cap_groups = kept.cap_groups;
+  ri->cap_params = kept.cap_params;
   memset(&b, 0, sizeof b);
   b.ri = ri;
   b.fp8 = p->fp8_training == MEMEST_FP8_DEEP_GEMM;
@@ -144,6 +187,7 @@ memest_code inv_build(const model_config *mc, const layout *lo, const memest_par
     mi->stage0 = stage == 0;
     mi->last_stage = stage == lo->stages - 1;
     mi->first_group = ri->n_groups;
+    b.prev_layer = -1;
     if (mi->stage0) add_edge(&b, G_EMBED, m, "embed_tokens.weight", mc->vocab, mc->hidden, 2, lo->w_o);
     for (l = 0; l < mi->n_layers; l++) add_layer(&b, mc, lo, m, mi->first_layer + l);
     if (mi->last_stage) {
@@ -203,6 +247,7 @@ void inv_free(rank_inv *ri) {
   ri->groups = NULL;
   ri->params = NULL;
   ri->n_groups = ri->n_params = 0;
+  ri->cap_groups = ri->cap_params = 0;
 }
 
 int64_t inv_model_parameters(const model_config *mc, int *ovf) {

@@ -6,21 +6,23 @@
 ** (§4.2-§4.4). ops.c strings these stages together into F, B and F|B.
 ** FP8 training (§4.8) takes separate branches driven by lo->d.fp8: the
 ** scatter buffer is not saved, expert_backward_fp8 and dense_layer_fp8.
+** A prog_cache keeps each program by what it depends on (prog_key), so a
+** shape is built once however many layers, ranks and estimates share it.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "attention.h"
-#include "sim.h"
+#include "rank.h"
 
 #define STAGE_EVENTS_MAX 64
 
-typedef struct prog_builder {
+struct prog_builder {
   prog_ev e[ST_COUNT][STAGE_EVENTS_MAX];
   int n[ST_COUNT];
   int ovf;
   layer_prog *lp;
-} prog_builder;
+};
 
 static void put(prog_builder *b, int st, int kind, comp c, int64_t d, const char *label) {
   prog_ev *e;
@@ -461,7 +463,85 @@ static void dense_layer_fp8(prog_builder *b, const layer_plan *pl, const layout 
   dense_layer_backward_end(b, pl, s1, mH, pgrad);
 }
 
-/* Copies the builder's stage arrays into one allocation owned by lp. */
+/* Sums events [from, to) of a stage into u; 0 when a running sum would
+** overflow (they are then left as events). */
+static int sum_run(const prog_ev *e, int from, int to, prog_run *u) {
+  int64_t total = 0;
+  int ovf = 0, i, k;
+  memset(u, 0, sizeof *u);
+  u->first = from;
+  u->count = to - from;
+  for (i = from; i < to; i++) {
+    for (k = 0; k < u->n && u->comp[k] != e[i].comp; k++) {}
+    if (k == u->n) u->comp[u->n++] = e[i].comp;
+    u->net[k] = ck_add(&ovf, u->net[k], e[i].d);
+    total = ck_add(&ovf, total, e[i].d);
+    u->reach += e[i].d < 0 ? 0 - (uint64_t)e[i].d : (uint64_t)e[i].d;
+    if (u->reach >= (uint64_t)1 << 62) ovf = 1;
+    if (i == from || total > u->peak) {
+      u->peak = total;
+      u->label = e[i].label;
+      memcpy(u->at, u->net, sizeof u->at);
+    }
+  }
+  u->net_total = total;
+  return !ovf;
+}
+
+/* Whether event e can join a run touching the components in u so far. */
+static int joins_run(const prog_ev *e, const unsigned char *comps, int n) {
+  int k;
+  if (e->kind != EVK_DELTA) return 0;
+  for (k = 0; k < n; k++) {
+    if (comps[k] == e->comp) return 1;
+  }
+  return n < RUN_COMPS;
+}
+
+/* Builds lp->fast: each stretch of two or more EVK_DELTA events (on at
+** most RUN_COMPS components) becomes one EVK_RUN. Returns 0 when out of
+** memory. */
+static int prog_runs(layer_prog *lp, int total) {
+  prog_ev *fast = malloc((size_t)(total > 0 ? total : 1) * sizeof *fast);
+  prog_run *runs = malloc((size_t)(total / 2 + 1) * sizeof *runs);
+  int st, off = 0, n_runs = 0;
+  if (fast == NULL || runs == NULL) {
+    free(fast);
+    free(runs);
+    return 0;
+  }
+  for (st = 0; st < ST_COUNT; st++) {
+    const prog_ev *e = lp->st[st];
+    int i = 0, n = 0;
+    lp->fast[st] = fast + off;
+    while (i < lp->n[st]) {
+      unsigned char comps[RUN_COMPS];
+      int j = i, nc = 0, k;
+      while (j < lp->n[st] && joins_run(&e[j], comps, nc)) {
+        for (k = 0; k < nc && comps[k] != e[j].comp; k++) {}
+        if (k == nc) comps[nc++] = e[j].comp;
+        j++;
+      }
+      if (j - i >= 2 && sum_run(e, i, j, &runs[n_runs])) {
+        lp->fast[st][n].kind = EVK_RUN;
+        lp->fast[st][n].comp = 0;
+        lp->fast[st][n].d = n_runs++;
+        lp->fast[st][n].label = runs[n_runs - 1].label;
+        n++;
+        i = j;
+      } else {
+        lp->fast[st][n++] = e[i++];
+      }
+    }
+    lp->n_fast[st] = n;
+    off += n;
+  }
+  lp->runs = runs;
+  return 1;
+}
+
+/* Copies the builder's stage arrays into one allocation owned by lp, then
+** sums its delta runs. */
 static int prog_finish(prog_builder *b, layer_prog *lp) {
   int total = 0, st, off = 0;
   prog_ev *all;
@@ -474,37 +554,44 @@ static int prog_finish(prog_builder *b, layer_prog *lp) {
     memcpy(all + off, b->e[st], (size_t)b->n[st] * sizeof *all);
     off += b->n[st];
   }
+  if (!prog_runs(lp, total)) {
+    lay_free(lp);
+    return 0;
+  }
   return 1;
 }
 
-memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
-                      const rank_group *lg, const rank_group *xg, layer_prog *lp,
-                      memest_error *err) {
-  prog_builder *b;
+/* The bf16 wgrad of each deferred projection of the experts group, in
+** inventory order (the down projection last). */
+static int deferred_wgrads(const rank_inv *ri, const rank_group *xg, int64_t wgrad[3], int *ovf) {
+  int i, n = 0;
+  if (xg == NULL) return 0;
+  for (i = xg->g.first; i < xg->g.first + xg->g.count && n < 3; i++) {
+    const param_desc *p = &ri->params[i].p;
+    if (!p->deferred) continue;
+    wgrad[n++] = ck_mul4(ovf, 2, p->d[0], p->d[1], p->d[2]);
+  }
+  return n;
+}
+
+static memest_code build(prog_builder *b, const model_config *mc, const layout *lo,
+                         const rank_inv *ri, int layer, const rank_group *lg,
+                         const rank_group *xg, layer_prog *lp, memest_error *err) {
   layer_plan pl;
   int64_t mH, pgrad;
   int st, i;
   memset(lp, 0, sizeof *lp);
   memset(&pl, 0, sizeof pl);
-  b = calloc(1, sizeof *b);
-  if (b == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  memset(b->n, 0, sizeof b->n);
+  b->ovf = 0;
   b->lp = lp;
   mc->arch->layer_plan(mc, &lo->d, layer, &pl);
-  lp->layer = layer;
   lp->kind = pl.kind;
   lp->moe = pl.moe;
   mH = ck_mul4(&b->ovf, lo->d.m, mc->hidden, 2, 1);
   lp->h_out = mH;
   pgrad = ck_mul(&b->ovf, 2, lg->g.full_grad);
-  if (xg != NULL) {
-    /* The bf16 wgrad of each deferred projection, in inventory order (the
-    ** down projection last). */
-    for (i = xg->g.first; i < xg->g.first + xg->g.count && lp->n_wgrad < 3; i++) {
-      const param_desc *p = &ri->params[i].p;
-      if (!p->deferred) continue;
-      lp->wgrad[lp->n_wgrad++] = ck_mul4(&b->ovf, 2, p->d[0], p->d[1], p->d[2]);
-    }
-  }
+  lp->n_wgrad = deferred_wgrads(ri, xg, lp->wgrad, &b->ovf);
   if (pl.moe) moe_layer(b, &pl, lo, mH, pgrad);
   else if (lo->d.fp8) dense_layer_fp8(b, &pl, lo, mH, pgrad);
   else dense_layer(b, &pl, lo, mH, pgrad);
@@ -517,20 +604,182 @@ memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *
     }
   }
   if (b->ovf || pl.ovf) {
-    free(b);
     return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
                    "the activation sizes of this run overflow 64-bit byte counts; use a smaller "
                    "--sequence-length or --micro-batch-size");
   }
   if (!prog_finish(b, lp)) {
-    free(b);
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
-  free(b);
   return MEMEST_OK;
+}
+
+memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+                      const rank_group *lg, const rank_group *xg, layer_prog *lp,
+                      memest_error *err) {
+  prog_builder *b = malloc(sizeof *b);
+  memest_code rc;
+  if (b == NULL) {
+    memset(lp, 0, sizeof *lp);
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  rc = build(b, mc, lo, ri, layer, lg, xg, lp, err);
+  free(b);
+  return rc;
 }
 
 void lay_free(layer_prog *lp) {
   free(lp->st[0]);
+  free(lp->fast[0]);
+  free(lp->runs);
   memset(lp->st, 0, sizeof lp->st);
+  memset(lp->fast, 0, sizeof lp->fast);
+  lp->runs = NULL;
 }
+
+/* {======================================================================
+** Sharing programs (prog_cache).
+** ======================================================================= */
+#define PROG_CACHE_MAX 1024    /* programs kept before the cache starts over */
+
+/* Everything a program depends on besides the model; every field is 64
+** bits wide, so the key has no padding and compares with memcmp. */
+typedef struct prog_key {
+  run_dims d;                /* dp, pp and ovf zeroed: no layer plan reads them */
+  int64_t pgrad;             /* the layer group's full gradient elements */
+  int64_t wgrad[3];
+  int64_t n_wgrad;
+  int64_t attn, dense;       /* the layer's kind (model.h's layer_same_kind) */
+} prog_key;
+
+struct prog_entry {
+  prog_key key;
+  uint32_t hash;
+  layer_prog *prog;          /* NULL: a free slot */
+};
+
+/* Fills key; 0 when a size overflows (the build then reports it). */
+static int key_of(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+                  const rank_group *lg, const rank_group *xg, prog_key *key) {
+  int ovf = 0;
+  memset(key, 0, sizeof *key);
+  key->d = lo->d;
+  key->d.dp = key->d.pp = 0;
+  key->d.ovf = 0;
+  key->pgrad = lg != NULL ? lg->g.full_grad : -1;
+  key->n_wgrad = deferred_wgrads(ri, xg, key->wgrad, &ovf);
+  key->attn = mc->layer_attn[layer];
+  key->dense = mc->layer_dense[layer];
+  return lg != NULL && !ovf;
+}
+
+static uint32_t key_hash(const prog_key *key) {
+  const unsigned char *p = (const unsigned char *)key;
+  uint32_t h = 2166136261u;
+  size_t i;
+  for (i = 0; i < sizeof *key; i++) h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static void drop_all(prog_cache *c) {
+  int i;
+  for (i = 0; i < c->cap; i++) {
+    if (c->slots[i].prog == NULL) continue;
+    lay_free(c->slots[i].prog);
+    free(c->slots[i].prog);
+    c->slots[i].prog = NULL;
+  }
+  c->n = 0;
+}
+
+void lay_cache_bind(prog_cache *c, const model_config *mc) {
+  if (!c->bound || memcmp(&c->mc, mc, sizeof *mc) != 0) {
+    drop_all(c);
+    memcpy(&c->mc, mc, sizeof *mc);
+    c->bound = 1;
+  } else if (c->n >= PROG_CACHE_MAX) {
+    drop_all(c);
+  }
+}
+
+void lay_cache_free(prog_cache *c) {
+  drop_all(c);
+  free(c->slots);
+  free(c->builder);
+  c->slots = NULL;
+  c->builder = NULL;
+  c->cap = 0;
+  c->bound = 0;
+}
+
+/* The slot of key: its entry, or the free slot where it belongs. */
+static prog_entry *slot_of(prog_cache *c, const prog_key *key, uint32_t hash) {
+  uint32_t i = hash & (uint32_t)(c->cap - 1);
+  for (;;) {
+    prog_entry *e = &c->slots[i];
+    if (e->prog == NULL || (e->hash == hash && memcmp(&e->key, key, sizeof *key) == 0)) return e;
+    i = (i + 1) & (uint32_t)(c->cap - 1);
+  }
+}
+
+/* Keeps the table under half full; 0 when out of memory. */
+static int make_room(prog_cache *c) {
+  prog_entry *old = c->slots, *ns;
+  int old_cap = c->cap, ncap = c->cap ? c->cap * 2 : 64, i;
+  if (2 * (c->n + 1) <= c->cap) return 1;
+  ns = calloc((size_t)ncap, sizeof *ns);
+  if (ns == NULL) return 0;
+  c->slots = ns;
+  c->cap = ncap;
+  for (i = 0; i < old_cap; i++) {
+    if (old[i].prog != NULL) *slot_of(c, &old[i].key, old[i].hash) = old[i];
+  }
+  free(old);
+  return 1;
+}
+
+memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, const rank_inv *ri,
+                    int layer, const rank_group *lg, const rank_group *xg,
+                    const layer_prog **out, memest_error *err) {
+  prog_key key;
+  uint32_t hash;
+  prog_entry *e;
+  layer_prog *lp;
+  memest_code rc;
+  *out = NULL;
+  if (c->builder == NULL && (c->builder = malloc(sizeof *c->builder)) == NULL) {
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  if (!key_of(mc, lo, ri, layer, lg, xg, &key)) {
+    /* A size overflows: the build says which; nothing is kept. */
+    layer_prog tmp;
+    rc = build(c->builder, mc, lo, ri, layer, lg, xg, &tmp, err);
+    lay_free(&tmp);
+    if (rc != MEMEST_OK) return rc;
+    return err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
+  }
+  hash = key_hash(&key);
+  if (c->cap > 0) {
+    e = slot_of(c, &key, hash);
+    if (e->prog != NULL) {
+      *out = e->prog;
+      return MEMEST_OK;
+    }
+  }
+  if (!make_room(c) || (lp = malloc(sizeof *lp)) == NULL) {
+    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+  }
+  rc = build(c->builder, mc, lo, ri, layer, lg, xg, lp, err);
+  if (rc != MEMEST_OK) {
+    free(lp);
+    return rc;
+  }
+  e = slot_of(c, &key, hash);
+  e->key = key;
+  e->hash = hash;
+  e->prog = lp;
+  c->n++;
+  *out = lp;
+  return MEMEST_OK;
+}
+/* }====================================================================== */

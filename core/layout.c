@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "presets.h"
+#include "layout.h"
 #include "routing.h"
-#include "sim.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */
@@ -86,140 +86,64 @@ static void check_missing(const memest_params *p, problems *pr) {
   for (i = 0; i < sizeof req / sizeof req[0]; i++) {
     const memest_param_info *pi = memest_param_describe(req[i]);
     if (!given(p, req[i])) {
-      err_set(next_problem(pr, &scratch), MEMEST_E_MISSING, pi->name,
-              "missing required parameter %s: %s (%s)", pi->flag, pi->meaning, pi->choose);
+      memest_error *e = next_problem(pr, &scratch);
+      err_set(e, MEMEST_E_MISSING, pi->name, "missing required parameter %s: %s (%s)", pi->flag,
+              pi->meaning, pi->choose);
+      err_reason(e, MEMEST_R_MISSING);
     }
   }
   if (!given(p, MEMEST_P_GPU_MEMORY_GB) && !given(p, MEMEST_P_GPU)) {
-    err_set(next_problem(pr, &scratch), MEMEST_E_MISSING, "gpu_memory_gb",
+    memest_error *e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_MISSING, "gpu_memory_gb",
             "missing required parameter --gpu-memory-gb or --gpu: the GPU's memory capacity "
             "(give --gpu h100|h200|b200|a100-80|a100-40, or --gpu-memory-gb N for N GiB)");
+    err_reason(e, MEMEST_R_MISSING);
   } else if (given(p, MEMEST_P_GPU_MEMORY_GB) && given(p, MEMEST_P_GPU)) {
-    err_set(next_problem(pr, &scratch), MEMEST_E_VALUE, "gpu",
-            "give either --gpu or --gpu-memory-gb, not both");
+    memest_error *e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "gpu", "give either --gpu or --gpu-memory-gb, not both");
+    err_reason(e, MEMEST_R_GPU_BOTH);
   }
 }
 
-/* An integer input and the range memest_params_set accepts for it. */
-typedef struct int_range {
-  memest_param_id id;
-  size_t off;
-  int64_t lo, hi;
-  const char *limit;
-} int_range;
-
-static const int_range int_ranges[] = {
-  {MEMEST_P_PP_SIZE, offsetof(memest_params, pp_size), 1, MEMEST_MAX_PP, "MEMEST_MAX_PP"},
-  {MEMEST_P_EP_SIZE, offsetof(memest_params, ep_size), 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS"},
-  {MEMEST_P_CP_SIZE, offsetof(memest_params, cp_size), 1, MEMEST_MAX_CP, "MEMEST_MAX_CP"},
-  {MEMEST_P_TOTAL_GPUS, offsetof(memest_params, total_gpus), 1, MEMEST_MAX_GPUS,
-   "MEMEST_MAX_GPUS"},
-  {MEMEST_P_MICRO_BATCH_SIZE, offsetof(memest_params, micro_batch_size), 1,
-   MEMEST_MAX_MICRO_BATCH, "MEMEST_MAX_MICRO_BATCH"},
-  {MEMEST_P_GLOBAL_BATCH_SIZE, offsetof(memest_params, global_batch_size), 1,
-   MEMEST_MAX_GLOBAL_BATCH, "MEMEST_MAX_GLOBAL_BATCH"},
-  {MEMEST_P_SEQUENCE_LENGTH, offsetof(memest_params, sequence_length), 1, MEMEST_MAX_SEQUENCE,
-   "MEMEST_MAX_SEQUENCE"},
-  {MEMEST_P_PP_RANK, offsetof(memest_params, pp_rank), -1, MEMEST_MAX_PP - 1, "MEMEST_MAX_PP"},
-  {MEMEST_P_TIMELINE_LIMIT, offsetof(memest_params, timeline_limit), 0,
-   MEMEST_MAX_TIMELINE_EVENTS, "MEMEST_MAX_TIMELINE_EVENTS"},
-};
-
-static void range_problem(problems *pr, memest_code code, memest_param_id id, const char *what) {
-  memest_error scratch;
-  const memest_param_info *pi = memest_param_describe(id);
-  err_set(next_problem(pr, &scratch), code, pi->name, "%s %s; set it with memest_params_set",
-          pi->flag, what);
-}
-
-/* The routing inputs: the mode, the factor, and the flags that contradict
-** each other. */
+/* The routing inputs that contradict each other. */
 static void check_routing(const memest_params *p, problems *pr) {
   memest_error scratch, *e;
-  if ((unsigned)p->routing > MEMEST_ROUTING_FACTOR) {
-    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_ROUTING, "is not a memest_routing value");
-    return;
-  }
-  if (!(p->routing_factor >= 1.0 && p->routing_factor <= MEMEST_MAX_ROUTING_FACTOR)) {
-    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_ROUTING_FACTOR,
-                  "is outside 1..MEMEST_MAX_ROUTING_FACTOR");
-    return;
-  }
   if (given(p, MEMEST_P_ROUTING_FACTOR) && p->routing != MEMEST_ROUTING_FACTOR) {
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_VALUE, "routing_factor",
-            "--routing-factor %g sets the factor mode, but --routing %s names another; give "
-            "one of the two",
-            p->routing_factor, p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "measured");
+            "--routing-factor %g needs --routing factor, not %s",
+            p->routing_factor, memest_routing_name(p->routing));
+    err_reason(e, MEMEST_R_ROUTING_MODE);
     err_fix(e, "routing=factor");
-  } else if (p->routing == MEMEST_ROUTING_FACTOR && !given(p, MEMEST_P_ROUTING_FACTOR)) {
-    e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "routing_factor",
-            "--routing factor needs --routing-factor F: the busiest expert-parallel rank's "
-            "routed rows over the uniform m*k, at least 1 (1.18 is the measured default)");
-    err_fix(e, "routing_factor=1.18");
   }
   if (p->routing != MEMEST_ROUTING_MEASURED && p->ep_imbalance != 1.0) {
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_VALUE, "ep_imbalance",
-            "--ep-imbalance scales the measured routing factor 1.18 and does not combine with "
-            "--routing %s; give the whole factor with --routing-factor (1.18 x %g = %g) instead",
-            p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "factor", p->ep_imbalance,
-            1.18 * p->ep_imbalance);
+            "--ep-imbalance scales only the measured factor, not --routing %s; give "
+            "--routing-factor %g (1.18 x %g) instead",
+            memest_routing_name(p->routing), 1.18 * p->ep_imbalance, p->ep_imbalance);
+    err_reason(e, MEMEST_R_ROUTING_MODE);
     err_fix(e, "ep_imbalance=1");
   }
 }
 
-/* Every value memest_params_set guarantees, checked again for callers that
-** fill memest_params directly (the planner, a C program): nothing past
-** this point may divide by zero, index past an array or print a lie. */
+/* Every value memest_params_set guarantees, checked again from the
+** parameter table (params.c) for callers that fill memest_params directly
+** (the planner, a C program): nothing past this point may divide by zero,
+** index past an array or print a lie. */
 static void check_ranges(const memest_params *p, problems *pr) {
-  char what[160];
-  size_t i;
-  for (i = 0; i < sizeof int_ranges / sizeof int_ranges[0]; i++) {
-    const int_range *r = &int_ranges[i];
-    int64_t v;
-    memcpy(&v, (const char *)p + r->off, sizeof v);
-    if (v >= r->lo && v <= r->hi) continue;
-    snprintf(what, sizeof what, "is %lld, outside %lld..%lld (%s)", (long long)v,
-             (long long)r->lo, (long long)r->hi, r->limit);
-    range_problem(pr, v > r->hi ? MEMEST_E_LIMIT : MEMEST_E_VALUE, r->id, what);
-  }
-  if (!(p->ep_imbalance >= 1.0 && p->ep_imbalance <= MEMEST_MAX_EP_IMBALANCE)) {
-    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_EP_IMBALANCE, "is outside 1..MEMEST_MAX_EP_IMBALANCE");
-  }
-  check_routing(p, pr);
-  if (!(p->fragmentation >= 0.0 && p->fragmentation <= MEMEST_MAX_FRAGMENTATION)) {
-    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_FRAGMENTATION,
-                  "is outside 0..MEMEST_MAX_FRAGMENTATION");
-  }
-  if (given(p, MEMEST_P_GPU_MEMORY_GB) &&
-      !(p->gpu_memory_gb >= MEMEST_MIN_GPU_GIB && p->gpu_memory_gb <= MEMEST_MAX_GPU_GIB)) {
-    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_GPU_MEMORY_GB,
-                  "is outside MEMEST_MIN_GPU_GIB..MEMEST_MAX_GPU_GIB");
-  }
-  if (given(p, MEMEST_P_GPU) &&
-      (memchr(p->gpu, '\0', sizeof p->gpu) == NULL || preset_gpu_find(p->gpu) == NULL)) {
-    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_GPU, "names no GPU preset");
-  }
-  if (memchr(p->model, '\0', sizeof p->model) == NULL) {
-    range_problem(pr, MEMEST_E_VALUE, MEMEST_P_MODEL, "is not a NUL-terminated string");
-  }
-  if ((unsigned)p->fp8_training > MEMEST_FP8_DEEP_GEMM) {
-    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_FP8_TRAINING, "is not a memest_fp8 value");
-  }
-  if ((unsigned)p->optimizer > MEMEST_MUON) {
-    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_OPTIMIZER, "is not a memest_optimizer value");
-  }
-  if ((unsigned)p->sharding > MEMEST_HSDP) {
-    range_problem(pr, MEMEST_E_UNKNOWN, MEMEST_P_SHARDING, "is not a memest_sharding value");
-  }
+  int room = pr->max > pr->n ? pr->max - pr->n : 0;
+  int n = params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  pr->n += n;
+  if (n == 0) check_routing(p, pr);
 }
 
 /* The replay's work and the kept timeline: chunks x ranks simulated, and
-** the events kept over every rank (rank 0 has the most: 2N + 5P + 3 with
-** Muon, replay.c), each within its limit so that an estimate takes
-** bounded time and memory. */
+** the events kept over every rank, each within its limit so that an
+** estimate takes bounded time and memory. Rank 0 records the most events:
+** 2N + 5P + 2 with Muon for P >= 2 (2N + 8 for P = 1), one fewer with
+** AdamW (N micro-batches, P = pp; measured from events_total); `per` is
+** 2N + 5P + 4, a bound on every rank. */
 static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   memest_error scratch, *e;
   int64_t pp = p->pp_size, ranks = p->pp_rank < 0 ? pp : 1;
@@ -233,6 +157,7 @@ static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
             "larger --micro-batch-size or a smaller --global-batch-size",
             (long long)chunks, (long long)ranks, (long long)(chunks * ranks),
             (long long)MEMEST_MAX_REPLAY_CHUNKS);
+    err_reason(e, MEMEST_R_REPLAY_WORK);
     if (chunks <= MEMEST_MAX_REPLAY_CHUNKS) err_fix(e, "pp_rank=0");
   }
   if (p->timeline && kept * ranks > MEMEST_MAX_TIMELINE_EVENTS) {
@@ -244,6 +169,7 @@ static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
             "events around the peak, or one rank with --pp-rank N",
             (long long)kept, (long long)ranks, (long long)(kept * ranks),
             (long long)MEMEST_MAX_TIMELINE_EVENTS, (long long)fix);
+    err_reason(e, MEMEST_R_TIMELINE_EVENTS);
     err_fix(e, "timeline_limit=%lld", (long long)fix);
   }
 }
@@ -259,6 +185,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "--ep-size %lld is above 32: the trainer's EP dispatch packs ranks into a 32-bit mask "
             "and asserts ep <= 32; use --ep-size 32 or less",
             (long long)ep);
+    err_reason(e, MEMEST_R_EP_ABOVE_MAX);
     err_fix(e, "ep_size=%lld", (long long)nearest_divisor(mc->experts > 0 ? mc->experts : 32, 32,
                                                            MEMEST_MAX_EP));
     return;
@@ -270,6 +197,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
             "experts); use a divisor of %lld such as %lld",
             (long long)mc->experts, (long long)ep, (long long)mc->experts, (long long)fix);
+    err_reason(e, MEMEST_R_EP_EXPERTS);
     err_fix(e, "ep_size=%lld", (long long)fix);
   }
   if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
@@ -277,10 +205,10 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     double cap = routing_cap(mc->experts, mc->top_k, ep);
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_VALUE, "routing_factor",
-            "--routing-factor %g is beyond what routing can reach at --ep-size %lld: with every "
-            "token of every EP peer routed to this rank's experts the factor is "
-            "min(ep, experts/top_k) = %g; give at most %g",
-            p->routing_factor, (long long)ep, cap, cap);
+            "--routing-factor %g is above what routing can reach at --ep-size %lld, "
+            "min(ep, experts/top_k) = %g",
+            p->routing_factor, (long long)ep, cap);
+    err_reason(e, MEMEST_R_ROUTING_CAP);
     err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
   }
   if (mc->experts == 0 && ep > 1) {
@@ -289,6 +217,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "--ep-size %lld needs experts, and this config has none (a dense model); use "
             "--ep-size 1",
             (long long)ep);
+    err_reason(e, MEMEST_R_EP_DENSE);
     err_fix(e, "ep_size=1");
   }
   if (cp > 1 && !mc->arch->supports_cp) {
@@ -297,6 +226,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "the trainer runs %s without context parallelism (it raises NotImplementedError for "
             "cp > 1); use --cp-size 1",
             mc->arch->title);
+    err_reason(e, MEMEST_R_CP_ARCH);
     err_fix(e, "cp_size=1");
   }
   if (cp > 1 && p->sequence_length % (2 * cp) != 0) {
@@ -306,6 +236,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
             "it); use %lld",
             (long long)p->sequence_length, (long long)(2 * cp), (long long)fix);
+    err_reason(e, MEMEST_R_SEQ_CP);
     err_fix(e, "sequence_length=%lld", (long long)fix);
   }
   if (mc->layers < 2 * pp) {
@@ -315,6 +246,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "the model has %lld layers, fewer than the 2*pp = %lld stages DualPipeV needs; use "
             "--pp-size %lld or less",
             (long long)mc->layers, (long long)(2 * pp), (long long)fix);
+    err_reason(e, MEMEST_R_PP_LAYERS);
     err_fix(e, "pp_size=%lld", (long long)fix);
   }
   group = pp * cp * ep;
@@ -325,15 +257,18 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
             "is not a whole number; use %lld GPUs (or change pp, ep or cp)",
             (long long)p->total_gpus, (long long)group, (long long)fix);
+    err_reason(e, MEMEST_R_GPUS_GROUP);
     err_fix(e, "total_gpus=%lld", (long long)fix);
     return;
   }
   dp = p->total_gpus / group;
   if (dp > MEMEST_MAX_DP) {
-    err_set(next_problem(pr, &scratch), MEMEST_E_LIMIT, "total_gpus",
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_LIMIT, "total_gpus",
             "the data-parallel degree total_gpus/(pp*cp*ep) = %lld exceeds MEMEST_MAX_DP = %lld; "
             "use fewer --total-gpus",
             (long long)dp, (long long)MEMEST_MAX_DP);
+    err_reason(e, MEMEST_R_DP_LIMIT);
     return;
   }
   unit = mbs * dp * ep;
@@ -345,6 +280,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "= %lld; use %lld",
             (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
             (long long)unit, (long long)fix);
+    err_reason(e, MEMEST_R_GBS_UNIT);
     err_fix(e, "global_batch_size=%lld", (long long)fix);
     return;
   }
@@ -363,11 +299,13 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
               "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
               "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
               (long long)chunks, (long long)(2 * pp), (long long)gbs_fix, (long long)mbs_fix);
+      err_reason(e, MEMEST_R_CHUNKS_MIN);
     } else {
       err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
               "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
               "asserts; use --global-batch-size %lld or more",
               (long long)chunks, (long long)(2 * pp), (long long)gbs_fix);
+      err_reason(e, MEMEST_R_CHUNKS_MIN);
     }
     err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
     return;
@@ -378,6 +316,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
             "larger --micro-batch-size or a smaller --global-batch-size",
             (long long)(p->global_batch_size / unit), (long long)MEMEST_MAX_CHUNKS);
+    err_reason(e, MEMEST_R_CHUNKS_MAX);
   } else {
     check_work(p, p->global_batch_size / unit, pr);
   }
@@ -386,6 +325,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     err_set(e, MEMEST_E_VALUE, "pp_rank",
             "--pp-rank %lld does not exist with --pp-size %lld; use 0..%lld, or -1 for every rank",
             (long long)p->pp_rank, (long long)pp, (long long)(pp - 1));
+    err_reason(e, MEMEST_R_PP_RANK);
     err_fix(e, "pp_rank=-1");
   }
 }
@@ -453,10 +393,12 @@ memest_code layout_build(const model_config *mc, const memest_params *p, layout 
   layout_partition(mc->layers, lo->stages, lo->stage_first);
   derive_tokens(mc, p, lo);
   if (lo->d.ovf) {
-    return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
-                   "the token counts of this run (micro batch x sequence x experts per token) "
-                   "overflow 64-bit byte counts; use a smaller --sequence-length or "
-                   "--micro-batch-size");
+    err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
+            "the token counts of this run (micro batch x sequence x experts per token) "
+            "overflow 64-bit byte counts; use a smaller --sequence-length or "
+            "--micro-batch-size");
+    err_reason(err, MEMEST_R_TOKEN_OVERFLOW);
+    return MEMEST_E_OVERFLOW;
   }
   return MEMEST_OK;
 }

@@ -106,7 +106,10 @@ typedef struct arch_ops {
   int supports_cp;
   /* Reads the family's keys from the config into mc. */
   memest_code (*read)(const cJSON *root, model_config *mc, memest_error *err);
-  /* Appends layer `layer`'s parameters (experts with e_loc rows). */
+  /* Both read a layer only through its kind (layer_same_kind) and read no
+  ** run_dims' dp or pp: layers of one kind share their program and
+  ** inventory (layer.c, inventory.c, rank.c).
+  ** Appends layer `layer`'s parameters (experts with e_loc rows). */
   void (*layer_params)(const model_config *mc, int layer, int64_t e_loc, param_list *out);
   /* Describes layer `layer`'s saved tensors for one estimate. */
   void (*layer_plan)(const model_config *mc, const run_dims *d, int layer, layer_plan *lp);
@@ -115,6 +118,13 @@ typedef struct arch_ops {
   /* Whether forward_posemb gathers a per-chunk cos/sin copy. */
   int posemb_copies;
 } arch_ops;
+
+/* Whether layers a and b are of one kind: all that an architecture's
+** layer_params and layer_plan may read of a layer. A new per-layer key
+** belongs here (and in layer.c's prog_key). */
+static inline int layer_same_kind(const model_config *mc, int a, int b) {
+  return mc->layer_attn[a] == mc->layer_attn[b] && mc->layer_dense[a] == mc->layer_dense[b];
+}
 
 /* config.c: parsing and key reading shared by the architecture files. */
 MEMEST_HIDDEN memest_code cfg_parse(const char *text, size_t len, model_config *mc,

@@ -4,14 +4,20 @@
 ** gradient folds, deferred weight-gradient closures, and the exact stage
 ** interleaving of an overlapped F|B. An op's effect depends only on its
 ** kind, phases and the rank's state flags, so each distinct one is
-** evaluated once per rank and recalled from a small memo table.
+** evaluated once per rank and recalled from a small memo table. Inside an
+** op, a run of identical layers (same program, same groups, away from the
+** module's ends) has the same effect layer after layer, so it is walked
+** once and its effect repeated (repeat_unit): exactly the figures of the
+** walk layer by layer, in time that does not grow with the layers.
 */
 #include <string.h>
 
-#include "sim.h"
+#include "rank.h"
 
 typedef struct op_run {
   sim_rank *sr;
+  int *ovf;                 /* sticky overflow flag (the rank's) */
+  uint64_t reach;           /* sum of |change| so far, capped at REACH_CAP */
   comp_vec cur, at_peak;
   int64_t total, peak;
   const char *label;
@@ -23,14 +29,17 @@ typedef struct op_run {
 typedef struct mod_ctx {
   int m;                    /* module index */
   const module_inv *mi;
-  layer_prog *progs;
+  const rank_layer *layers;
   int sent;                 /* the module's output goes to another rank */
 } mod_ctx;
 
+#define REACH_CAP ((uint64_t)1 << 61)
+
 static void emit(op_run *r, comp c, int64_t d, const char *label) {
   if (d == 0) return;
-  r->cur.b[c] = ck_add(&r->sr->ovf, r->cur.b[c], d);
-  r->total = ck_add(&r->sr->ovf, r->total, d);
+  if (r->reach < REACH_CAP) r->reach += d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
+  r->cur.b[c] = ck_add(r->ovf, r->cur.b[c], d);
+  r->total = ck_add(r->ovf, r->total, d);
   if (r->total > r->peak) {
     r->peak = r->total;
     r->at_peak = r->cur;
@@ -38,12 +47,14 @@ static void emit(op_run *r, comp c, int64_t d, const char *label) {
   }
 }
 
+/* The group of layer li of a kind, or the module's embed or head group. */
 static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, int kind) {
   const rank_inv *ri = &r->sr->inv;
-  int layer = mc->mi->first_layer + li, i;
+  int i;
+  if (kind == G_LAYER) return mc->layers[li].lg;
+  if (kind == G_EXPERTS) return mc->layers[li].xg;
   for (i = mc->mi->first_group; i < mc->mi->first_group + mc->mi->n_groups; i++) {
-    if (ri->groups[i].kind == kind && (kind >= G_EMBED || ri->groups[i].layer == layer))
-      return &ri->groups[i];
+    if (ri->groups[i].kind == kind) return &ri->groups[i];
   }
   return NULL;
 }
@@ -51,7 +62,7 @@ static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, in
 /* FSDP all-gather (spec §5.4): copy-in and flat output are transient; the
 ** per-parameter unsharded tensors stay in `keep`. */
 static void unshard(op_run *r, const group_sizes *g, comp keep, const char *label) {
-  int *o = &r->sr->ovf;
+  int *o = r->ovf;
   int64_t copy_in = ck_mul(o, 2, g->sh), flat = ck_mul(o, ck_mul(o, 2, g->w), g->sh);
   emit(r, C_FSDP_T, copy_in, label);
   emit(r, C_FSDP_T, flat, label);
@@ -76,9 +87,9 @@ static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
   unsigned acc = mflag(mc, li == 0 ? SF_ACCUM_X0 : SF_ACCUM_X);
   int64_t pending = 0;
   if (xg == NULL) return;
-  if (r->flags0 & pend) pending = ck_mul(&r->sr->ovf, 2, xg->g.full_deferred);
+  if (r->flags0 & pend) pending = ck_mul(r->ovf, 2, xg->g.full_deferred);
   if (r->imm_x == 0 && pending == 0) return;
-  if (!(r->flags0 & acc)) emit(r, C_ACCUM, ck_mul(&r->sr->ovf, 4, xg->g.full_grad),
+  if (!(r->flags0 & acc)) emit(r, C_ACCUM, ck_mul(r->ovf, 4, xg->g.full_grad),
                                 "experts group post-backward: fp32 accumulators created");
   emit(r, C_LAYER_T, -r->imm_x, "experts group post-backward fold");
   emit(r, C_PENDING, -pending, "experts group post-backward fold");
@@ -90,20 +101,49 @@ static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
 static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
   const rank_group *lg = group_of(r, mc, li, G_LAYER);
   if (lg == NULL || r->pgrad == 0) return;
-  fold(r, ck_mul(&r->sr->ovf, 4, lg->g.full_grad), (r->flags0 & mflag(mc, SF_ACCUM_L)) != 0,
+  fold(r, ck_mul(r->ovf, 4, lg->g.full_grad), (r->flags0 & mflag(mc, SF_ACCUM_L)) != 0,
        C_LAYER_T, r->pgrad, "layer group post-backward fold");
   r->pgrad = 0;
   r->flags |= mflag(mc, SF_ACCUM_L);
 }
 
+static uint64_t magnitude(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
+
+/* A run of delta events (layer.c) at once: the same sums, peak and label
+** as emitting them one by one, which it does where a figure nears 2^61. */
+static void run_deltas(op_run *r, const prog_ev *events, const prog_run *u) {
+  const uint64_t lim = (uint64_t)1 << 61;
+  int k;
+  int safe = u->reach < lim && magnitude(r->total) < lim;
+  for (k = 0; k < u->n && safe; k++) safe = magnitude(r->cur.b[u->comp[k]]) < lim;
+  if (!safe) {
+    for (k = u->first; k < u->first + u->count; k++) {
+      emit(r, (comp)events[k].comp, events[k].d, events[k].label);
+    }
+    return;
+  }
+  if (r->total + u->peak > r->peak) {
+    r->peak = r->total + u->peak;
+    r->at_peak = r->cur;
+    for (k = 0; k < u->n; k++) r->at_peak.b[u->comp[k]] += u->at[k];
+    r->label = u->label;
+  }
+  for (k = 0; k < u->n; k++) r->cur.b[u->comp[k]] += u->net[k];
+  r->total += u->net_total;
+  if (r->reach < REACH_CAP) r->reach += u->reach;
+}
+
 /* Runs stage st of layer li of module mc. */
 static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
-  const layer_prog *lp = &mc->progs[li];
-  int top = li == mc->mi->n_layers - 1, i;
-  for (i = 0; i < lp->n[st]; i++) {
-    const prog_ev *e = &lp->st[st][i];
+  const layer_prog *lp = mc->layers[li].prog;
+  int top = li == mc->mi->n_layers - 1, plain = r->sr->plain, i;
+  const prog_ev *events = plain ? lp->st[st] : lp->fast[st];
+  int n = plain ? lp->n[st] : lp->n_fast[st];
+  for (i = 0; i < n; i++) {
+    const prog_ev *e = &events[i];
     switch (e->kind) {
       case EVK_DELTA: emit(r, (comp)e->comp, e->d, e->label); break;
+      case EVK_RUN: run_deltas(r, lp->st[st], &lp->runs[e->d]); break;
       case EVK_UNSHARD_L:
       case EVK_UNSHARD_X:
         if (!(r->flags0 & mflag(mc, SF_UNSHARDED))) {
@@ -152,14 +192,14 @@ static void backward_layer(op_run *r, const mod_ctx *mc, int li, int deferred) {
 /* Deferred expert wgrad closures of one layer (spec §5.3): each grad becomes
 ** the pending bf16 .grad, or is added into an existing one. */
 static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending) {
-  const layer_prog *lp = &mc->progs[li];
+  const layer_prog *lp = mc->layers[li].prog;
   int j;
   for (j = 0; j < lp->n_wgrad; j++) {
     if (r->sr->lo->d.fp8) {
       /* FP8 closure (spec §5.3): a zeroed fp32 (E_loc, N, K) buffer for the
       ** k-grouped GEMM, then its bf16 copy, assigned or added; the fp32
       ** buffer dies when the closure returns. */
-      int64_t f32 = ck_mul(&r->sr->ovf, 2, lp->wgrad[j]);
+      int64_t f32 = ck_mul(r->ovf, 2, lp->wgrad[j]);
       emit(r, C_LAYER_T, f32, "FP8 deferred expert wgrad (fp32 buffer)");
       if (has_pending) {
         emit(r, C_LAYER_T, lp->wgrad[j], "FP8 deferred expert wgrad (bf16 copy, added)");
@@ -179,7 +219,7 @@ static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending
 
 static void prolog_forward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_EMBED);
-  int64_t un = g != NULL ? ck_mul(&r->sr->ovf, 2, g->g.un) : 0;
+  int64_t un = g != NULL ? ck_mul(r->ovf, 2, g->g.un) : 0;
   if (!(r->flags & SF_EMBED_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather");
   emit(r, C_ACT, r->sr->mH, "embedding output");
   emit(r, C_EDGE, -un, "embed_tokens resharded after forward");
@@ -192,9 +232,9 @@ static void prolog_backward(op_run *r, const mod_ctx *mc) {
   if (g == NULL) return;
   if (!(r->flags & SF_EMBED_RES)) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather (backward)");
   r->flags |= SF_EMBED_RES;
-  gb = ck_mul(&r->sr->ovf, 2, g->g.full_grad);
+  gb = ck_mul(r->ovf, 2, g->g.full_grad);
   emit(r, C_LAYER_T, gb, "embedding weight grad (dense bf16)");
-  fold(r, ck_mul(&r->sr->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_EMB) != 0, C_LAYER_T, gb,
+  fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_EMB) != 0, C_LAYER_T, gb,
        "embed_tokens post-backward fold");
   r->flags |= SF_ACCUM_EMB;
   emit(r, C_ACT, -r->sr->mH, "embedding output freed");
@@ -210,8 +250,8 @@ static int64_t epilog_saved(const op_run *r) {
 
 static void epilog_forward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_HEAD);
-  int64_t un = g != NULL ? ck_mul(&r->sr->ovf, 2, g->g.un) : 0;
-  int64_t logits = ck_mul4(&r->sr->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1);
+  int64_t un = g != NULL ? ck_mul(r->ovf, 2, g->g.un) : 0;
+  int64_t logits = ck_mul4(r->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1);
   if (!(r->flags & SF_HEAD_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "lm_head all-gather");
   emit(r, C_ACT, epilog_saved(r), "final norm and lm_head input");
   emit(r, C_LOGITS, logits, "logits");
@@ -223,14 +263,14 @@ static void epilog_forward(op_run *r, const mod_ctx *mc) {
 
 static void epilog_backward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_HEAD);
-  int64_t logits = ck_mul4(&r->sr->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1), gb;
+  int64_t logits = ck_mul4(r->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1), gb;
   if (g == NULL) return;
   if (!(r->flags & SF_HEAD_RES)) unshard(r, &g->g, C_EDGE, "lm_head all-gather (loss backward)");
   r->flags |= SF_HEAD_RES;
-  gb = ck_mul(&r->sr->ovf, 2, g->g.full_grad);
+  gb = ck_mul(r->ovf, 2, g->g.full_grad);
   emit(r, C_LAYER_T, gb, "lm_head weight grad (bf16)");
   emit(r, C_LAYER_T, r->sr->mH, "lm_head input grad");
-  fold(r, ck_mul(&r->sr->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
+  fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
        "lm_head post-backward fold");
   r->flags |= SF_ACCUM_HEAD;
   emit(r, C_LOGITS, -logits, "logits freed after the loss backward");
@@ -254,19 +294,137 @@ static void backward_end(op_run *r, const mod_ctx *mc) {
   }
 }
 
+/* {======================================================================
+** Repeating identical units: a layer's forward, a layer's backward, or one
+** iteration of the overlapped F|B.
+** ======================================================================= */
+enum { U_FORWARD = 0, U_BACKWARD = 1, U_OVERLAPPED = 2 };
+
+typedef struct unit {
+  int kind;                 /* U_* */
+  const mod_ctx *f, *b;     /* the module (U_FORWARD, U_BACKWARD: f), or both */
+  int li;                   /* the layer, or the iteration */
+  int zb;                   /* backward: deferred expert wgrad */
+} unit;
+
+static void overlapped_weight(op_run *r, const mod_ctx *b, int li);
+
+/* Iteration l of overlapped_forward_backward (spec §2.3): backward layer
+** nb-l finishes, forward layer l-1 finishes, forward layer l and backward
+** layer nb-l-1 run side by side. */
+static void overlapped_iteration(op_run *r, const mod_ctx *f, const mod_ctx *b, int l) {
+  int nb = b->mi->n_layers;
+  if (l > 0) {
+    stage(r, b, nb - l, ST_B1);
+    stage(r, b, nb - l - 1, ST_B5);
+    stage(r, b, nb - l, ST_BCLR);
+    stage(r, f, l - 1, ST_F4);
+    stage(r, b, nb - l - 1, ST_B4);
+    stage(r, f, l - 1, ST_F5);
+    stage(r, f, l, ST_F1);
+  }
+  stage(r, b, nb - l - 1, ST_B3D);
+  stage(r, f, l, ST_F2);
+  stage(r, b, nb - l - 1, ST_B2);
+  overlapped_weight(r, b, nb - l - 1);
+  stage(r, f, l, ST_F3);
+}
+
+/* Whether iteration l has the effect of iteration l-1: the four layers
+** each touches equal the previous ones, and neither touches the backward
+** module's top layer (l-1 >= 2) or its layer 0 (l <= nb-2). */
+static int same_iteration(const mod_ctx *f, const mod_ctx *b, int l) {
+  int nb = b->mi->n_layers;
+  return l >= 3 && l <= nb - 2 && f->layers[l].same_as_prev && f->layers[l - 1].same_as_prev &&
+         b->layers[nb - l + 1].same_as_prev && b->layers[nb - l].same_as_prev;
+}
+
+static void run_unit(op_run *r, const unit *u) {
+  switch (u->kind) {
+    case U_FORWARD: forward_layer(r, u->f, u->li); break;
+    case U_BACKWARD: backward_layer(r, u->f, u->li, u->zb); break;
+    default: overlapped_iteration(r, u->f, u->b, u->li); break;
+  }
+}
+
+/* Whether k copies of a unit reaching `reach` bytes keep every running
+** figure of r far from 64-bit overflow, so that plain sums are exact. */
+static int repeat_is_safe(const op_run *r, uint64_t reach, int k) {
+  const uint64_t lim = (uint64_t)1 << 61;
+  int c;
+  if (reach >= lim / (uint64_t)k || magnitude(r->total) >= lim) return 0;
+  for (c = 0; c < C_COUNT; c++) {
+    if (magnitude(r->cur.b[c]) >= lim) return 0;
+  }
+  return 1;
+}
+
+/* Runs unit u k times, where each run has the same effect (the same
+** events from the same flags): the unit is walked once from zero and its
+** net change and inner peak repeated. The last copy holds the peak when
+** the unit grows memory, else the first; equal peaks keep the first, as
+** the walk does. Falls back to k walks when that would not be exact. */
+static void repeat_unit(op_run *r, const unit *u, int k) {
+  op_run s;
+  int sovf = 0, c, j;
+  int64_t n, later;
+  if (k > 1 && r->imm_x == 0 && r->pgrad == 0) {
+    s = *r;
+    memset(&s.cur, 0, sizeof s.cur);
+    memset(&s.at_peak, 0, sizeof s.at_peak);
+    s.total = s.peak = 0;
+    s.reach = 0;
+    s.ovf = &sovf;
+    run_unit(&s, u);
+    if (!sovf && s.imm_x == 0 && s.pgrad == 0 && repeat_is_safe(r, s.reach, k)) {
+      n = s.total;
+      later = n > 0 ? k - 1 : 0;   /* copies before the one that peaks */
+      if (s.peak > 0 && r->total + later * n + s.peak > r->peak) {
+        r->peak = r->total + later * n + s.peak;
+        for (c = 0; c < C_COUNT; c++) {
+          r->at_peak.b[c] = r->cur.b[c] + later * s.cur.b[c] + s.at_peak.b[c];
+        }
+        r->label = s.label;
+      }
+      for (c = 0; c < C_COUNT; c++) r->cur.b[c] += k * s.cur.b[c];
+      r->total += k * n;
+      r->flags = s.flags;
+      r->reach = r->reach + (uint64_t)k * s.reach < REACH_CAP ? r->reach + (uint64_t)k * s.reach
+                                                              : REACH_CAP;
+      return;
+    }
+  }
+  for (j = 0; j < k; j++) run_unit(r, u);
+}
+/* }====================================================================== */
+
 static void run_forward(op_run *r, const mod_ctx *mc) {
-  int li;
+  int li, k;
   if (mc->mi->stage0) prolog_forward(r, mc);
   posemb(r, 1);
-  for (li = 0; li < mc->mi->n_layers; li++) forward_layer(r, mc, li);
+  for (li = 0; li < mc->mi->n_layers; li += k) {
+    /* Forward stages do not depend on the layer's place in the module. */
+    unit u = {U_FORWARD, mc, NULL, li, 0};
+    for (k = 1; li + k < mc->mi->n_layers && mc->layers[li + k].same_as_prev; k++) {}
+    repeat_unit(r, &u, k);
+  }
   if (mc->mi->last_stage) epilog_forward(r, mc);
   r->flags |= mflag(mc, SF_UNSHARDED);
 }
 
 static void run_backward(op_run *r, const mod_ctx *mc, int zb) {
-  int li;
+  int n = mc->mi->n_layers, li, k;
   if (mc->mi->last_stage) epilog_backward(r, mc);
-  for (li = mc->mi->n_layers - 1; li >= 0; li--) backward_layer(r, mc, li, zb);
+  for (li = n - 1; li >= 0; li -= k) {
+    /* The top layer and layer 0 are walked alone: their frees and folds
+    ** differ from the layers between. */
+    unit u = {U_BACKWARD, mc, NULL, li, zb};
+    k = 1;
+    if (li < n - 1 && li > 0) {
+      while (li - k > 0 && mc->layers[li - k + 1].same_as_prev) k++;
+    }
+    repeat_unit(r, &u, k);
+  }
   posemb(r, -1);
   backward_end(r, mc);
   r->flags &= ~mflag(mc, SF_PENDING | SF_PENDING0);
@@ -279,43 +437,33 @@ static void run_weight(op_run *r, const mod_ctx *mc) {
     wgrad_closures(r, mc, li, (r->flags0 & pend) != 0);
   }
   for (li = 0; li < mc->mi->n_layers; li++) {
-    emit(r, C_WGS, -mc->progs[li].capture, "deferred wgrad batch released");
+    emit(r, C_WGS, -mc->layers[li].prog->capture, "deferred wgrad batch released");
   }
   r->flags |= mflag(mc, SF_PENDING | SF_PENDING0);
 }
 
 /* stage3_w inside an F|B: this layer's closures run right after its fold. */
 static void overlapped_weight(op_run *r, const mod_ctx *b, int li) {
-  if (b->progs[li].n_wgrad == 0) return;
+  if (b->layers[li].prog->n_wgrad == 0) return;
   wgrad_closures(r, b, li, 0);
-  emit(r, C_WGS, -b->progs[li].capture, "layer's deferred wgrad released");
+  emit(r, C_WGS, -b->layers[li].prog->capture, "layer's deferred wgrad released");
   r->flags |= mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
 }
 
 /* Spec §2.3, overlapped_forward_backward, step for step. */
 static void run_overlapped(op_run *r, const mod_ctx *f, const mod_ctx *b) {
-  int nf = f->mi->n_layers, nb = b->mi->n_layers, n = nf < nb ? nf : nb, l;
+  int nf = f->mi->n_layers, nb = b->mi->n_layers, n = nf < nb ? nf : nb, l, k;
   if (b->mi->last_stage) epilog_backward(r, b);
   stage(r, b, nb - 1, ST_B5);
   stage(r, b, nb - 1, ST_B4);
   if (f->mi->stage0) prolog_forward(r, f);
   posemb(r, 1);
   stage(r, f, 0, ST_F1);
-  for (l = 0; l < n; l++) {
-    if (l > 0) {
-      stage(r, b, nb - l, ST_B1);
-      stage(r, b, nb - l - 1, ST_B5);
-      stage(r, b, nb - l, ST_BCLR);
-      stage(r, f, l - 1, ST_F4);
-      stage(r, b, nb - l - 1, ST_B4);
-      stage(r, f, l - 1, ST_F5);
-      stage(r, f, l, ST_F1);
-    }
-    stage(r, b, nb - l - 1, ST_B3D);
-    stage(r, f, l, ST_F2);
-    stage(r, b, nb - l - 1, ST_B2);
-    overlapped_weight(r, b, nb - l - 1);
-    stage(r, f, l, ST_F3);
+  if (n > 0) overlapped_iteration(r, f, b, 0);
+  for (l = 1; l < n; l += k) {
+    unit u = {U_OVERLAPPED, f, b, l, 0};
+    for (k = 1; l + k < n && same_iteration(f, b, l + k); k++) {}
+    repeat_unit(r, &u, k);
   }
   stage(r, f, n - 1, ST_F4);
   stage(r, b, nb - n, ST_B1);
@@ -337,7 +485,7 @@ static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
   int rank = sr->inv.rank, last = rank == sr->lo->pp - 1;
   mc->m = m;
   mc->mi = &sr->inv.mod[m];
-  mc->progs = sr->progs[m];
+  mc->layers = sr->layers[m];
   mc->sent = !((rank == 0 && m == 1) || (last && m == 0));
 }
 
@@ -361,6 +509,7 @@ const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigne
   if (i == MEMO_SLOTS) slot = &sr->memo[h % MEMO_SLOTS]; /* full: evict */
   memset(&r, 0, sizeof r);
   r.sr = sr;
+  r.ovf = &sr->ovf;
   r.flags0 = r.flags = flags;
   r.label = "start of the op";
   mod_init(sr, pf, &f);

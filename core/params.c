@@ -1,120 +1,188 @@
 /*
-** params.c — the estimate's inputs: their table (names, flags, meanings,
-** defaults), parsing one value from text with its range checks, and the
-** equivalent CLI command line. Cross-parameter checks (divisibility, the
-** layout) live in layout.c; this file judges each value on its own.
+** params.c — the estimate's inputs: one table (name, flag, meaning, kind,
+** bounds and limit name, choices, default, offset into memest_params) and
+** what it drives: parsing one value from text with its range check, the
+** same check of a value stored by a C caller, the defaults, the enum
+** names and the equivalent CLI command line. Cross-parameter checks
+** (divisibility, the layout) live in layout.c. A new parameter is one row
+** here plus its field in memest_params.
 */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "presets.h"
 
-static const memest_param_info param_table[MEMEST_P_COUNT] = {
-  {"model", "--model", "text",
-   "the model: a HuggingFace config.json path or a preset name",
-   "a preset from --list-models, or the config.json of the model you train", "", "", 1},
-  {"pp_size", "--pp-size", "int",
-   "pipeline-parallel degree; DualPipeV runs 2*pp stages, two per GPU",
-   "the model must have at least 2*pp layers; more pp lowers parameter and activation memory per GPU",
-   "", "", 1},
-  {"ep_size", "--ep-size", "int",
-   "expert-parallel degree: GPUs that split each MoE layer's experts",
-   "a divisor of the expert count, at most 32; usually the GPUs per node (8)", "", "", 1},
-  {"cp_size", "--cp-size", "int",
-   "context-parallel degree: GPUs that split each sequence",
-   "1 if you do not use context parallelism", "", "", 1},
-  {"total_gpus", "--total-gpus", "int",
-   "total GPUs in the run",
-   "nodes x GPUs per node, a multiple of pp*ep*cp; the data-parallel degree is total/(pp*ep*cp)",
-   "", "", 1},
-  {"micro_batch_size", "--micro-batch-size", "int",
-   "sequences per micro-batch on one GPU",
-   "usually 1; activation memory grows with it", "", "", 1},
-  {"global_batch_size", "--global-batch-size", "int",
-   "sequences per optimizer step across all GPUs",
-   "a multiple of micro_batch_size*dp*ep that gives at least 2*pp micro-batches", "", "", 1},
-  {"sequence_length", "--sequence-length", "int",
-   "tokens per training sequence",
-   "your context length; a multiple of 2*cp when cp > 1", "", "", 1},
-  {"gpu_memory_gb", "--gpu-memory-gb", "number",
-   "GPU memory capacity in GiB (N * 2^30 bytes); or name the GPU with --gpu",
-   "give --gpu h100|h200|b200|a100-80|a100-40 for the capacity the driver reports, or the GiB your GPU has",
-   "", "", 1},
-  {"gpu", "--gpu", "enum",
-   "GPU model, for the memory capacity its driver reports",
-   "the GPU you run on; use --gpu-memory-gb for any other", "h100|h200|b200|a100-80|a100-40", "", 0},
-  {"fp8_training", "--fp8-training", "enum",
-   "FP8 training through DeepGEMM", "deep-gemm if the run trains in FP8",
-   "disabled|deep-gemm", "disabled", 0},
-  {"pp_rank", "--pp-rank", "int",
-   "pipeline rank to report; -1 simulates every rank and reports the worst",
-   "-1 unless you look at one rank", "", "-1", 0},
-  {"ep_imbalance", "--ep-imbalance", "number",
-   "extra routing skew on top of the measured worst-layer factor (1.18)",
-   "1.0; raise it for models with badly balanced routing", "", "1.0", 0},
-  {"fragmentation", "--fragmentation", "number",
-   "caching-allocator overhead as a fraction of PyTorch tensor bytes",
-   "0.10 unless you measured your allocator", "", "0.10", 0},
-  {"optimizer", "--optimizer", "enum",
-   "optimizer", "the optimizer your run uses", "adamw|muon", "adamw", 0},
-  {"sharding", "--sharding", "enum",
-   "FSDP shards over all data-parallel ranks; HSDP shards inside a replica",
-   "the trainer's sharding_strategy", "fsdp|hsdp", "fsdp", 0},
-  {"detail", "--detail", "bool",
-   "add per-tensor tables at the peak", "", "", "false", 0},
-  {"timeline", "--timeline", "bool",
-   "add the event timeline of the schedule", "", "", "false", 0},
-  {"timeline_limit", "--timeline-limit", "int",
-   "events shown in the timeline, centred on the peak (0 = all)", "", "", "100", 0},
-  {"routing", "--routing", "enum",
-   "how tokens spread over the expert-parallel ranks: measured (the busiest rank gets 1.18x "
-   "the uniform rows), balanced (the trainer's benchmark mode), or factor (--routing-factor)",
-   "measured for a real run; balanced for a run with training.benchmark=True",
-   "measured|balanced|factor", "measured", 0},
-  {"routing_factor", "--routing-factor", "number",
-   "the busiest expert-parallel rank's routed rows over the uniform m*k (sets --routing factor)",
-   "at least 1 and at most min(ep, experts/top_k); the report's margin says how far a layout "
-   "goes", "", "", 0},
+/* Enum value names, each written once: the table's choices are these
+** joined by '|', and memest_*_name() return them. */
+#define N_ADAMW "adamw"
+#define N_MUON "muon"
+#define N_FSDP "fsdp"
+#define N_HSDP "hsdp"
+#define N_FP8_OFF "disabled"
+#define N_FP8_DEEP_GEMM "deep-gemm"
+#define N_ROUTING_MEASURED "measured"
+#define N_ROUTING_BALANCED "balanced"
+#define N_ROUTING_FACTOR "factor"
+
+static const char *const optimizer_names[] = {N_ADAMW, N_MUON, NULL};
+static const char *const sharding_names[] = {N_FSDP, N_HSDP, NULL};
+static const char *const fp8_names[] = {N_FP8_OFF, N_FP8_DEEP_GEMM, NULL};
+static const char *const routing_names[] = {N_ROUTING_MEASURED, N_ROUTING_BALANCED,
+                                            N_ROUTING_FACTOR, NULL};
+
+typedef enum param_kind { K_TEXT, K_INT, K_NUM, K_ENUM, K_BOOL } param_kind;
+
+typedef struct param_row {
+  memest_param_info info;
+  param_kind kind;
+  const char *const *names;  /* K_ENUM stored as an int: its values' names */
+  size_t size;               /* bytes of the field */
+  int command;               /* place in the equivalent command; 0: left out */
+} param_row;
+
+/* info: name, flag, kind, meaning, choose, choices, default, required, min, max, limit, offset */
+#define ROW(name, flag, kind, meaning, choose, choices, dflt, req, lo, hi, limit, k, names, f, cmd) \
+  {{name, flag, kind, meaning, choose, choices, dflt, req, lo, hi, limit, offsetof(memest_params, f)}, \
+   k, names, sizeof(((memest_params *)0)->f), cmd}
+
+static const param_row param_table[MEMEST_P_COUNT] = {
+  ROW("model", "--model", "text",
+      "the model: a HuggingFace config.json path or a preset name",
+      "a preset from --list-models, or the config.json of the model you train", "", "", 1,
+      0, 0, "", K_TEXT, NULL, model, 1),
+  ROW("pp_size", "--pp-size", "int",
+      "pipeline-parallel degree; DualPipeV runs 2*pp stages, two per GPU",
+      "the model must have at least 2*pp layers; more pp lowers parameter and activation memory "
+      "per GPU",
+      "", "", 1, 1, MEMEST_MAX_PP, "MEMEST_MAX_PP", K_INT, NULL, pp_size, 2),
+  ROW("ep_size", "--ep-size", "int",
+      "expert-parallel degree: GPUs that split each MoE layer's experts",
+      "a divisor of the expert count, at most 32; usually the GPUs per node (8)", "", "", 1,
+      1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS", K_INT, NULL, ep_size, 3),
+  ROW("cp_size", "--cp-size", "int",
+      "context-parallel degree: GPUs that split each sequence",
+      "1 if you do not use context parallelism", "", "", 1,
+      1, MEMEST_MAX_CP, "MEMEST_MAX_CP", K_INT, NULL, cp_size, 4),
+  ROW("total_gpus", "--total-gpus", "int",
+      "total GPUs in the run",
+      "nodes x GPUs per node, a multiple of pp*ep*cp; the data-parallel degree is total/(pp*ep*cp)",
+      "", "", 1, 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS", K_INT, NULL, total_gpus, 5),
+  ROW("micro_batch_size", "--micro-batch-size", "int",
+      "sequences per micro-batch on one GPU",
+      "usually 1; activation memory grows with it", "", "", 1,
+      1, MEMEST_MAX_MICRO_BATCH, "MEMEST_MAX_MICRO_BATCH", K_INT, NULL, micro_batch_size, 6),
+  ROW("global_batch_size", "--global-batch-size", "int",
+      "sequences per optimizer step across all GPUs",
+      "a multiple of micro_batch_size*dp*ep that gives at least 2*pp micro-batches", "", "", 1,
+      1, (double)MEMEST_MAX_GLOBAL_BATCH, "MEMEST_MAX_GLOBAL_BATCH", K_INT, NULL,
+      global_batch_size, 7),
+  ROW("sequence_length", "--sequence-length", "int",
+      "tokens per training sequence",
+      "your context length; a multiple of 2*cp when cp > 1", "", "", 1,
+      1, MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE", K_INT, NULL, sequence_length, 8),
+  ROW("gpu_memory_gb", "--gpu-memory-gb", "number",
+      "GPU memory capacity in GiB (N * 2^30 bytes); or name the GPU with --gpu",
+      "give --gpu h100|h200|b200|a100-80|a100-40 for the capacity the driver reports, or the GiB "
+      "your GPU has",
+      "", "", 1, MEMEST_MIN_GPU_GIB, MEMEST_MAX_GPU_GIB, "MEMEST_MAX_GPU_GIB", K_NUM, NULL,
+      gpu_memory_gb, 10),
+  ROW("gpu", "--gpu", "enum",
+      "GPU model, for the memory capacity its driver reports",
+      "the GPU you run on; use --gpu-memory-gb for any other", "h100|h200|b200|a100-80|a100-40",
+      "", 0, 0, 0, "", K_ENUM, NULL, gpu, 9),
+  ROW("fp8_training", "--fp8-training", "enum",
+      "FP8 training through DeepGEMM", "deep-gemm if the run trains in FP8",
+      N_FP8_OFF "|" N_FP8_DEEP_GEMM, N_FP8_OFF, 0, 0, 0, "", K_ENUM, fp8_names, fp8_training, 11),
+  ROW("pp_rank", "--pp-rank", "int",
+      "pipeline rank to report; -1 simulates every rank and reports the worst",
+      "-1 unless you look at one rank", "", "-1", 0,
+      -1, MEMEST_MAX_PP - 1, "MEMEST_MAX_PP - 1", K_INT, NULL, pp_rank, 14),
+  ROW("ep_imbalance", "--ep-imbalance", "number",
+      "extra routing skew on top of the measured worst-layer factor (1.18)",
+      "1.0; raise it for models with badly balanced routing", "", "1.0", 0,
+      1.0, MEMEST_MAX_EP_IMBALANCE, "MEMEST_MAX_EP_IMBALANCE", K_NUM, NULL, ep_imbalance, 15),
+  ROW("fragmentation", "--fragmentation", "number",
+      "caching-allocator overhead as a fraction of PyTorch tensor bytes",
+      "0.10 unless you measured your allocator", "", "0.10", 0,
+      0.0, MEMEST_MAX_FRAGMENTATION, "MEMEST_MAX_FRAGMENTATION", K_NUM, NULL, fragmentation, 16),
+  ROW("optimizer", "--optimizer", "enum",
+      "optimizer", "the optimizer your run uses", N_ADAMW "|" N_MUON, N_ADAMW, 0,
+      0, 0, "", K_ENUM, optimizer_names, optimizer, 12),
+  ROW("sharding", "--sharding", "enum",
+      "FSDP shards over all data-parallel ranks; HSDP shards inside a replica",
+      "the trainer's sharding_strategy", N_FSDP "|" N_HSDP, N_FSDP, 0,
+      0, 0, "", K_ENUM, sharding_names, sharding, 13),
+  ROW("detail", "--detail", "bool",
+      "add per-tensor tables at the peak", "", "", "false", 0, 0, 0, "", K_BOOL, NULL, detail, 0),
+  ROW("timeline", "--timeline", "bool",
+      "add the event timeline of the schedule", "", "", "false", 0, 0, 0, "", K_BOOL, NULL,
+      timeline, 0),
+  ROW("timeline_limit", "--timeline-limit", "int",
+      "events shown in the timeline, centred on the peak (0 = all)", "", "", "100", 0,
+      0, MEMEST_MAX_TIMELINE_EVENTS, "MEMEST_MAX_TIMELINE_EVENTS", K_INT, NULL, timeline_limit, 0),
+  ROW("routing", "--routing", "enum",
+      "how tokens spread over the EP ranks: measured (1.18x), balanced or factor",
+      "balanced for training.benchmark=True runs",
+      N_ROUTING_MEASURED "|" N_ROUTING_BALANCED "|" N_ROUTING_FACTOR, N_ROUTING_MEASURED, 0,
+      0, 0, "", K_ENUM, routing_names, routing, 17),
+  ROW("routing_factor", "--routing-factor", "number",
+      "the busiest EP rank's routed rows over the uniform m*k",
+      "1 to min(ep, experts/top_k)",
+      "", "1.18", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", K_NUM, NULL,
+      routing_factor, 18),
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {
   if ((int)id < 0 || id >= MEMEST_P_COUNT) return NULL;
-  return &param_table[id];
+  return &param_table[id].info;
 }
 
-void memest_params_init(memest_params *p) {
-  memset(p, 0, sizeof *p);
-  p->fp8_training = MEMEST_FP8_DISABLED;
-  p->pp_rank = -1;
-  p->ep_imbalance = 1.0;
-  p->fragmentation = 0.10;
-  p->optimizer = MEMEST_ADAMW;
-  p->sharding = MEMEST_FSDP;
-  p->timeline_limit = 100;
-  p->routing = MEMEST_ROUTING_MEASURED;
-  p->routing_factor = 1.0;
+/* Name i of a NULL-terminated list of n names, or NULL. */
+static const char *name_at(const char *const *names, int i) {
+  int k;
+  if (i < 0) return NULL;
+  for (k = 0; k < i && names[k] != NULL; k++) continue;
+  return names[k];
+}
+
+const char *memest_optimizer_name(memest_optimizer o) { return name_at(optimizer_names, (int)o); }
+const char *memest_sharding_name(memest_sharding s) { return name_at(sharding_names, (int)s); }
+const char *memest_fp8_name(memest_fp8 f) { return name_at(fp8_names, (int)f); }
+const char *memest_routing_name(memest_routing r) { return name_at(routing_names, (int)r); }
+
+static int names_count(const char *const *names) {
+  int n = 0;
+  while (names[n] != NULL) n++;
+  return n;
+}
+
+/* The field of row r in p. */
+static void *field_of(memest_params *p, const param_row *r) {
+  return (char *)p + r->info.offset;
+}
+static const void *field_in(const memest_params *p, const param_row *r) {
+  return (const char *)p + r->info.offset;
 }
 
 /* Finds a parameter by snake_case name or CLI flag; -1 if unknown. */
 static int param_lookup(const char *name) {
   int i;
   for (i = 0; i < MEMEST_P_COUNT; i++) {
-    if (strcmp(name, param_table[i].name) == 0) return i;
-    if (strcmp(name, param_table[i].flag) == 0) return i;
+    if (strcmp(name, param_table[i].info.name) == 0) return i;
+    if (strcmp(name, param_table[i].info.flag) == 0) return i;
   }
   return -1;
 }
 
 /* Integer rule: optional '-', then decimal digits, nothing else. */
-static memest_code parse_int(const char *field, const char *flag, const char *v,
-                             int64_t lo, int64_t hi, const char *hi_name,
-                             int64_t *out, memest_error *err) {
-  const char *s = v;
-  int64_t x = 0;
+static memest_code parse_int(const memest_param_info *pi, const char *v, int64_t *out,
+                             memest_error *err) {
+  const char *s = v, *field = pi->name, *flag = pi->flag;
+  int64_t x = 0, lo = (int64_t)pi->min, hi = (int64_t)pi->max;
   int neg = 0, digits = 0, ovf = 0;
   while (*s == ' ') s++;
   if (*s == '-' || *s == '+') neg = (*s++ == '-');
@@ -130,7 +198,7 @@ static memest_code parse_int(const char *field, const char *flag, const char *v,
   if (ovf) {
     return err_set(err, MEMEST_E_LIMIT, field,
                    "%s %.40s is far beyond the supported maximum %s = %lld; give a value up to %lld",
-                   flag, v, hi_name, (long long)hi, (long long)hi);
+                   flag, v, pi->limit, (long long)hi, (long long)hi);
   }
   if (neg) x = -x;
   if (x < lo) {
@@ -145,15 +213,14 @@ static memest_code parse_int(const char *field, const char *flag, const char *v,
   if (x > hi) {
     return err_set(err, MEMEST_E_LIMIT, field,
                    "%s %lld exceeds the supported maximum %s = %lld; give a value up to %lld",
-                   flag, (long long)x, hi_name, (long long)hi, (long long)hi);
+                   flag, (long long)x, pi->limit, (long long)hi, (long long)hi);
   }
   *out = x;
   return MEMEST_OK;
 }
 
 /* Number rule: a finite decimal number as strtod reads it, nothing else. */
-static memest_code parse_num(const char *field, const char *flag, const char *v,
-                             double lo, double hi, int lo_open, double *out,
+static memest_code parse_num(const memest_param_info *pi, const char *v, double *out,
                              memest_error *err) {
   char *end = NULL;
   double x;
@@ -161,18 +228,19 @@ static memest_code parse_num(const char *field, const char *flag, const char *v,
   x = strtod(v, &end);
   while (end != NULL && *end == ' ') end++;
   if (end == v || end == NULL || *end != '\0' || !isfinite(x) || v[0] == '\0') {
-    return err_set(err, MEMEST_E_VALUE, field, "%s must be a number, got '%.40s'", flag, v);
+    return err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'", pi->flag,
+                   v);
   }
-  if (x < lo || (lo_open && x <= lo) || x > hi) {
-    return err_set(err, x > hi ? MEMEST_E_LIMIT : MEMEST_E_VALUE, field,
-                   "%s must be %s %g and at most %g, got %.40s", flag,
-                   lo_open ? "above" : "at least", lo, hi, v);
+  if (x < pi->min || x > pi->max) {
+    return err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
+                   "%s must be at least %g and at most %g, got %.40s", pi->flag, pi->min,
+                   pi->max, v);
   }
   *out = x;
   return MEMEST_OK;
 }
 
-static memest_code parse_bool(const char *field, const char *flag, const char *v, int *out,
+static memest_code parse_bool(const memest_param_info *pi, const char *v, int *out,
                               memest_error *err) {
   static const char *const yes[] = {"1", "true", "yes", "on"};
   static const char *const no[] = {"0", "false", "no", "off"};
@@ -187,7 +255,8 @@ static memest_code parse_bool(const char *field, const char *flag, const char *v
       return MEMEST_OK;
     }
   }
-  return err_set(err, MEMEST_E_VALUE, field, "%s takes true or false, got '%.40s'", flag, v);
+  return err_set(err, MEMEST_E_VALUE, pi->name, "%s takes true or false, got '%.40s'", pi->flag,
+                 v);
 }
 
 /* Picks value v out of the '|'-separated choices; index or -1. */
@@ -247,11 +316,41 @@ static memest_code set_text(const memest_param_info *pi, const char *v, char *ds
   return MEMEST_OK;
 }
 
+/* Parses value into row r's field of p, by the row's kind. */
+static memest_code row_set(memest_params *p, const param_row *r, const char *value,
+                           memest_error *err) {
+  void *f = field_of(p, r);
+  memest_code rc;
+  int e = 0;
+  switch (r->kind) {
+    case K_TEXT: return set_text(&r->info, value, f, r->size, err);
+    case K_INT: return parse_int(&r->info, value, f, err);
+    case K_NUM: return parse_num(&r->info, value, f, err);
+    case K_BOOL: return parse_bool(&r->info, value, f, err);
+    case K_ENUM:
+      rc = parse_enum(&r->info, value, &e, err);
+      if (rc != MEMEST_OK) return rc;
+      if (r->names == NULL) snprintf(f, r->size, "%s", value); /* kept by name (--gpu) */
+      else memcpy(f, &e, sizeof e);
+      return MEMEST_OK;
+  }
+  return MEMEST_OK;
+}
+
+void memest_params_init(memest_params *p) {
+  int i;
+  memset(p, 0, sizeof *p);
+  for (i = 0; i < MEMEST_P_COUNT; i++) {
+    if (param_table[i].info.default_text[0]) {
+      row_set(p, &param_table[i], param_table[i].info.default_text, NULL);
+    }
+  }
+}
+
 memest_code memest_params_set(memest_params *p, const char *name, const char *value,
                               memest_error *err) {
-  int id, e = 0;
-  const memest_param_info *pi;
-  memest_code rc = MEMEST_OK;
+  int id;
+  memest_code rc;
   if (name == NULL || value == NULL) {
     return err_set(err, MEMEST_E_VALUE, "", "a parameter name and value are required");
   }
@@ -260,88 +359,71 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
     return err_set(err, MEMEST_E_UNKNOWN, "",
                    "unknown parameter '%.60s'; run memest --help for the list", name);
   }
-  pi = &param_table[id];
-  switch ((memest_param_id)id) {
-    case MEMEST_P_MODEL: rc = set_text(pi, value, p->model, sizeof p->model, err); break;
-    case MEMEST_P_PP_SIZE:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_PP, "MEMEST_MAX_PP", &p->pp_size, err);
-      break;
-    case MEMEST_P_EP_SIZE:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS", &p->ep_size, err);
-      break;
-    case MEMEST_P_CP_SIZE:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_CP, "MEMEST_MAX_CP", &p->cp_size, err);
-      break;
-    case MEMEST_P_TOTAL_GPUS:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS",
-                     &p->total_gpus, err);
-      break;
-    case MEMEST_P_MICRO_BATCH_SIZE:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_MICRO_BATCH, "MEMEST_MAX_MICRO_BATCH",
-                     &p->micro_batch_size, err);
-      break;
-    case MEMEST_P_GLOBAL_BATCH_SIZE:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_GLOBAL_BATCH,
-                     "MEMEST_MAX_GLOBAL_BATCH", &p->global_batch_size, err);
-      break;
-    case MEMEST_P_SEQUENCE_LENGTH:
-      rc = parse_int(pi->name, pi->flag, value, 1, MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE",
-                     &p->sequence_length, err);
-      break;
-    case MEMEST_P_GPU_MEMORY_GB:
-      rc = parse_num(pi->name, pi->flag, value, MEMEST_MIN_GPU_GIB, MEMEST_MAX_GPU_GIB, 0,
-                     &p->gpu_memory_gb, err);
-      break;
-    case MEMEST_P_GPU:
-      rc = parse_enum(pi, value, &e, err);
-      if (rc == MEMEST_OK) snprintf(p->gpu, sizeof p->gpu, "%s", value);
-      break;
-    case MEMEST_P_FP8_TRAINING:
-      rc = parse_enum(pi, value, &e, err);
-      p->fp8_training = (memest_fp8)e;
-      break;
-    case MEMEST_P_PP_RANK:
-      rc = parse_int(pi->name, pi->flag, value, -1, MEMEST_MAX_PP - 1, "MEMEST_MAX_PP - 1",
-                     &p->pp_rank, err);
-      break;
-    case MEMEST_P_EP_IMBALANCE:
-      rc = parse_num(pi->name, pi->flag, value, 1.0, MEMEST_MAX_EP_IMBALANCE, 0, &p->ep_imbalance,
-                     err);
-      break;
-    case MEMEST_P_FRAGMENTATION:
-      rc = parse_num(pi->name, pi->flag, value, 0.0, MEMEST_MAX_FRAGMENTATION, 0, &p->fragmentation,
-                     err);
-      break;
-    case MEMEST_P_OPTIMIZER:
-      rc = parse_enum(pi, value, &e, err);
-      p->optimizer = (memest_optimizer)e;
-      break;
-    case MEMEST_P_SHARDING:
-      rc = parse_enum(pi, value, &e, err);
-      p->sharding = (memest_sharding)e;
-      break;
-    case MEMEST_P_DETAIL: rc = parse_bool(pi->name, pi->flag, value, &p->detail, err); break;
-    case MEMEST_P_TIMELINE: rc = parse_bool(pi->name, pi->flag, value, &p->timeline, err); break;
-    case MEMEST_P_TIMELINE_LIMIT:
-      rc = parse_int(pi->name, pi->flag, value, 0, MEMEST_MAX_TIMELINE_EVENTS,
-                     "MEMEST_MAX_TIMELINE_EVENTS", &p->timeline_limit, err);
-      break;
-    case MEMEST_P_ROUTING:
-      rc = parse_enum(pi, value, &e, err);
-      p->routing = (memest_routing)e;
-      break;
-    case MEMEST_P_ROUTING_FACTOR:
-      rc = parse_num(pi->name, pi->flag, value, 1.0, MEMEST_MAX_ROUTING_FACTOR, 0,
-                     &p->routing_factor, err);
-      /* A factor makes the mode `factor` unless --routing named another. */
-      if (rc == MEMEST_OK && !((p->given >> MEMEST_P_ROUTING) & 1u)) {
-        p->routing = MEMEST_ROUTING_FACTOR;
-      }
-      break;
-    case MEMEST_P_COUNT: break;
+  rc = row_set(p, &param_table[id], value, err);
+  if (rc != MEMEST_OK) return rc;
+  p->given |= 1u << id;
+  /* A factor makes the mode `factor` unless --routing named another. */
+  if (id == MEMEST_P_ROUTING_FACTOR && !((p->given >> MEMEST_P_ROUTING) & 1u)) {
+    p->routing = MEMEST_ROUTING_FACTOR;
   }
-  if (rc == MEMEST_OK) p->given |= 1u << id;
   return rc;
+}
+
+/* Fills err when stored value of row r is one memest_params_set refuses. */
+static int row_refused(const memest_params *p, const param_row *r, memest_error *err) {
+  const memest_param_info *pi = &r->info;
+  const void *f = field_in(p, r);
+  memest_code code = MEMEST_OK;
+  char what[160] = "";
+  if (r->kind == K_INT) {
+    int64_t v;
+    memcpy(&v, f, sizeof v);
+    if (v >= (int64_t)pi->min && v <= (int64_t)pi->max) return 0;
+    code = v > (int64_t)pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
+    snprintf(what, sizeof what, "is %lld, outside %lld..%lld (%s)", (long long)v,
+             (long long)pi->min, (long long)pi->max, pi->limit);
+  } else if (r->kind == K_NUM) {
+    double v;
+    memcpy(&v, f, sizeof v);
+    if (v >= pi->min && v <= pi->max) return 0;
+    code = v > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
+    snprintf(what, sizeof what, "is %g, outside %g..%g (%s)", v, pi->min, pi->max, pi->limit);
+  } else if (r->kind == K_ENUM && r->names != NULL) {
+    int v;
+    memcpy(&v, f, sizeof v);
+    if (v >= 0 && v < names_count(r->names)) return 0;
+    code = MEMEST_E_UNKNOWN;
+    snprintf(what, sizeof what, "is %d, not one of %s", v, pi->choices);
+  } else if (r->kind == K_TEXT || r->kind == K_ENUM) {
+    const char *s = f;
+    if (memchr(s, '\0', r->size) == NULL) {
+      code = MEMEST_E_VALUE;
+      snprintf(what, sizeof what, "is not a NUL-terminated string");
+    } else if (r->kind == K_ENUM && enum_index(pi->choices, s) < 0) {
+      code = MEMEST_E_UNKNOWN;
+      snprintf(what, sizeof what, "names none of %s", pi->choices);
+    } else {
+      return 0;
+    }
+  } else {
+    return 0;
+  }
+  err_set(err, code, pi->name, "%s %s; set it with memest_params_set", pi->flag, what);
+  err_reason(err, MEMEST_R_RANGE);
+  return 1;
+}
+
+int params_refused(const memest_params *p, memest_error *errs, int max) {
+  memest_error scratch;
+  int i, n = 0;
+  for (i = 0; i < MEMEST_P_COUNT; i++) {
+    const param_row *r = &param_table[i];
+    /* A unset optional text or number (the other of --gpu/--gpu-memory-gb)
+    ** holds no value to check. */
+    if ((i == MEMEST_P_GPU || i == MEMEST_P_GPU_MEMORY_GB) && !((p->given >> i) & 1u)) continue;
+    if (row_refused(p, r, n < max ? &errs[n] : &scratch)) n++;
+  }
+  return n;
 }
 
 /* Shell-quotes s when it holds anything but [A-Za-z0-9._/+-]. */
@@ -366,37 +448,70 @@ static void put_shell_word(strbuf *sb, const char *s) {
   sb_put(sb, "'");
 }
 
-static void put_flag_int(strbuf *sb, memest_param_id id, int64_t v) {
-  sb_printf(sb, " %s %lld", param_table[id].flag, (long long)v);
+/* Whether row r of p holds its default (never for a required row). */
+static int row_is_default(const memest_params *p, const param_row *r) {
+  memest_params d;
+  const void *a, *b;
+  if (r->info.required) return 0;
+  memset(&d, 0, sizeof d);
+  if (r->info.default_text[0]) row_set(&d, r, r->info.default_text, NULL);
+  a = field_in(p, r);
+  b = field_in(&d, r);
+  switch (r->kind) {
+    case K_INT: return *(const int64_t *)a == *(const int64_t *)b;
+    case K_NUM: return *(const double *)a == *(const double *)b;
+    case K_BOOL: return *(const int *)a == *(const int *)b;
+    case K_ENUM:
+      if (r->names != NULL) return *(const int *)a == *(const int *)b;
+      return strncmp(a, b, r->size) == 0;
+    case K_TEXT: return strncmp(a, b, r->size) == 0;
+  }
+  return 0;
 }
 
-/* Writes the equivalent command, required inputs first, then each optional
-** one that differs from its default. */
-static void params_command(strbuf *sb, const memest_params *p) {
-  char num[64];
-  sb_put(sb, "memest --model ");
-  put_shell_word(sb, p->model[0] ? p->model : "?");
-  put_flag_int(sb, MEMEST_P_PP_SIZE, p->pp_size);
-  put_flag_int(sb, MEMEST_P_EP_SIZE, p->ep_size);
-  put_flag_int(sb, MEMEST_P_CP_SIZE, p->cp_size);
-  put_flag_int(sb, MEMEST_P_TOTAL_GPUS, p->total_gpus);
-  put_flag_int(sb, MEMEST_P_MICRO_BATCH_SIZE, p->micro_batch_size);
-  put_flag_int(sb, MEMEST_P_GLOBAL_BATCH_SIZE, p->global_batch_size);
-  put_flag_int(sb, MEMEST_P_SEQUENCE_LENGTH, p->sequence_length);
-  if (p->gpu[0]) {
-    sb_printf(sb, " --gpu %s", p->gpu);
+/* Writes row r's flag and value, as memest_params_set would read them. */
+static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+  const void *f = field_in(p, r);
+  sb_printf(sb, " %s ", r->info.flag);
+  if (r->kind == K_INT) {
+    int64_t v;
+    memcpy(&v, f, sizeof v);
+    sb_printf(sb, "%lld", (long long)v);
+  } else if (r->kind == K_NUM) {
+    double v;
+    memcpy(&v, f, sizeof v);
+    sb_printf(sb, "%.15g", v);
+  } else if (r->kind == K_ENUM && r->names != NULL) {
+    int v;
+    memcpy(&v, f, sizeof v);
+    sb_put(sb, name_at(r->names, v) ? name_at(r->names, v) : "?");
+  } else if (r->kind == K_BOOL) {
+    sb_put(sb, *(const int *)f ? "true" : "false");
   } else {
-    snprintf(num, sizeof num, "%.15g", p->gpu_memory_gb);
-    sb_printf(sb, " --gpu-memory-gb %s", num);
+    put_shell_word(sb, ((const char *)f)[0] ? (const char *)f : "?");
   }
-  if (p->fp8_training != MEMEST_FP8_DISABLED) sb_put(sb, " --fp8-training deep-gemm");
-  if (p->optimizer != MEMEST_ADAMW) sb_put(sb, " --optimizer muon");
-  if (p->sharding != MEMEST_FSDP) sb_put(sb, " --sharding hsdp");
-  if (p->pp_rank != -1) put_flag_int(sb, MEMEST_P_PP_RANK, p->pp_rank);
-  if (p->ep_imbalance != 1.0) sb_printf(sb, " --ep-imbalance %.15g", p->ep_imbalance);
-  if (p->fragmentation != 0.10) sb_printf(sb, " --fragmentation %.15g", p->fragmentation);
-  if (p->routing == MEMEST_ROUTING_BALANCED) sb_put(sb, " --routing balanced");
-  if (p->routing == MEMEST_ROUTING_FACTOR) sb_printf(sb, " --routing-factor %.15g", p->routing_factor);
+}
+
+/* Writes the equivalent command: the rows in their command order, the
+** required ones always (the GPU by name when one is named), each optional
+** one when it differs from its default. */
+static void params_command(strbuf *sb, const memest_params *p) {
+  int place, i;
+  sb_put(sb, "memest");
+  for (place = 1; place <= MEMEST_P_COUNT; place++) {
+    for (i = 0; i < MEMEST_P_COUNT; i++) {
+      const param_row *r = &param_table[i];
+      if (r->command != place) continue;
+      if (i == MEMEST_P_GPU_MEMORY_GB && p->gpu[0]) continue;
+      /* --routing-factor F alone says "factor". */
+      if (i == MEMEST_P_ROUTING && p->routing == MEMEST_ROUTING_FACTOR &&
+          !row_is_default(p, &param_table[MEMEST_P_ROUTING_FACTOR])) {
+        continue;
+      }
+      if (row_is_default(p, r)) continue;
+      put_row(sb, p, r);
+    }
+  }
 }
 
 size_t memest_params_command(const memest_params *p, char *buf, size_t size) {

@@ -1,17 +1,33 @@
 /*
-** plan.h — what the planner's files share: one plan's rows, the counted
-** reasons for the layouts it dropped and the swept value lists. The sweep
-** (planner.c, from a request parsed by plan_request.c, estimated by
-** plan_estimate.c) fills a memest_plan; the writers (plan_report.c) read it.
+** plan.h — what the planner's files share: the table of swept inputs, one
+** plan's rows, the counted reasons for the layouts it dropped and the swept
+** value lists. The files depend one way:
+**   plan_dims.c      the table, and a row as estimate parameters
+**   plan_request.c   the request (uses plan_dims.c)
+**   plan_estimate.c  the estimates of rows [from, to) (uses plan_dims.c)
+**   planner.c        the sweep in pieces: begin, estimate, finish (uses
+**                    the three above)
+**   plan_report.c    JSON and text of a finished plan (uses plan_dims.c)
 ** Design note: docs/planner.md.
 */
 #ifndef MEMEST_PLAN_H
 #define MEMEST_PLAN_H
 
-#include "sim.h"
+#include "result.h"
 
 /* The swept inputs, in the order of memest_plan_request's lists. */
 enum { D_PP = 0, D_EP, D_CP, D_DP, D_TOTAL, D_NODES, D_MBS, D_GBS, D_SEQ, D_COUNT };
+
+/* One swept input (plan_dims.c holds the table, one row per D_*). */
+typedef struct plan_dim_info {
+  const char *name;          /* snake_case, as in the JSON: "pp_size" */
+  const char *flag;          /* "--pp-size" */
+  const char *short_name;    /* what --vary also takes: "pp" */
+  int param;                 /* the memest_param_id behind it, or -1 (dp, nodes) */
+  size_t offset;             /* its list in memest_plan_request */
+  int workload;              /* 1: more costs memory, so a vary plan answers
+                             ** the largest OK value, not the smallest */
+} plan_dim_info;
 
 /* A swept value list; longer than a request's list because a default
 ** enumeration (pp: 1..layers/2) may hold up to MEMEST_MAX_PP values. */
@@ -70,20 +86,33 @@ struct memest_plan {
   plan_reason reasons[PLAN_REASONS_MAX];
   int n_reasons;
   int64_t tried;             /* combinations tried, valid or not */
+  int64_t work;              /* pp * num_chunks over the rows to estimate */
   int answer;                /* row index, or -1 */
+  model_config *mc;          /* owned from begin until finish */
+  est_cache *cache;          /* layer programs its rows share, begin to finish */
+  int finished;              /* memest_plan_finish has run */
 };
 
-/* Snake-case names of the swept inputs (planner.c). */
+/* Swept input d (D_*), or NULL (plan_dims.c). */
+MEMEST_HIDDEN const plan_dim_info *plan_dim(int d);
+/* Its snake_case name; "" for no input (plan_dims.c). */
 MEMEST_HIDDEN const char *plan_dim_name(int d);
+/* The swept input named `name` (snake_case or, with shorts, a short name
+** as --vary takes it), or -1 (plan_dims.c). */
+MEMEST_HIDDEN int plan_dim_find(const char *name, int shorts);
+/* Request list d of req (plan_dims.c). */
+MEMEST_HIDDEN const memest_plan_list *plan_dim_list(const memest_plan_request *req, int d);
+/* Fills p with row's inputs over its option variant (plan_dims.c). */
+MEMEST_HIDDEN void plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *p);
 /* Copies the request's fixed inputs into pl and checks that the mode has
 ** what it needs (every missing input in one MEMEST_E_MISSING); *cols is
 ** the number of compare columns (plan_request.c). */
 MEMEST_HIDDEN memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req,
                                        int *cols, memest_error *err);
-/* Estimates every PLAN_PENDING row in order (plan_estimate.c);
-** MEMEST_E_NOMEM if no scratch result fits. */
-MEMEST_HIDDEN memest_code plan_estimate(memest_plan *pl, const model_config *mc,
-                                        memest_error *err);
+/* Estimates the PLAN_PENDING rows among rows [from, to), in order
+** (plan_estimate.c); MEMEST_E_NOMEM if no scratch result fits. */
+MEMEST_HIDDEN memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from,
+                                        int to, memest_error *err);
 /* w = W / F: the deferred expert weight-gradient share of the forward
 ** matmul FLOPs at sequence length seq (plan_estimate.c). */
 MEMEST_HIDDEN double plan_expert_share(const model_config *mc, int64_t seq);

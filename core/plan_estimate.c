@@ -1,7 +1,8 @@
 /*
-** plan_estimate.c — the estimates of a plan's checked rows and the
-** DualPipeV bubble beside each, one row after another on the calling
-** thread with one scratch result. A row's figures depend on its inputs
+** plan_estimate.c — the estimates of a range of a plan's checked rows and
+** the DualPipeV bubble beside each, one row after another on the calling
+** thread with one scratch result and the plan's est_cache (each layer
+** shape built once for all rows). A row's figures depend on its inputs
 ** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
 */
 #include <stdlib.h>
@@ -108,14 +109,14 @@ static void estimate_row(estimator *es, int i) {
   memest_params p;
   memest_error e;
   run_dims d;
-  memest_plan_row_params(es->pl, i, &p, &e);
-  row->fail = est_run(es->mc, &p, es->scratch, 0, &e);
+  plan_row_params(es->pl, row, &p);
+  row->fail = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
   if (row->fail == MEMEST_OK) {
     d = es->scratch->lo.d;
     row_figures(es, row);
     est_release(es->scratch);
     row->fail = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
-                              ROUTING_PLAN_GRID, &row->routing, &e);
+                              ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
   }
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
@@ -123,7 +124,8 @@ static void estimate_row(estimator *es, int i) {
   }
 }
 
-memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error *err) {
+memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,
+                          memest_error *err) {
   estimator es;
   int i;
   memset(&es, 0, sizeof es);
@@ -131,10 +133,13 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, memest_error 
   es.mc = mc;
   es.share_seq = -1;
   es.scratch = malloc(sizeof *es.scratch);
+  /* The plan keeps one cache for all its pieces; without one (out of
+  ** memory) each estimate builds its own programs. */
+  if (pl->cache == NULL) pl->cache = est_cache_new();
   if (es.scratch == NULL) {
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
-  for (i = 0; i < pl->n_rows; i++) {
+  for (i = from; i < to; i++) {
     if (pl->rows[i].fail == PLAN_PENDING) estimate_row(&es, i);
   }
   free(es.scratch);

@@ -48,7 +48,7 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       break;
     case MEMEST_P_FP8_TRAINING:
       sb_printf(sb, ",\"fp8_training\":\"%s\"",
-                p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "deep-gemm" : "disabled");
+                memest_fp8_name(p->fp8_training));
       break;
     case MEMEST_P_EP_IMBALANCE: sb_printf(sb, ",\"ep_imbalance\":%.15g", p->ep_imbalance); break;
     case MEMEST_P_FRAGMENTATION: sb_printf(sb, ",\"fragmentation\":%.15g", p->fragmentation); break;
@@ -61,10 +61,10 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       sb_printf(sb, ",\"routing_factor\":%.15g", p->routing_factor);
       break;
     case MEMEST_P_OPTIMIZER:
-      sb_printf(sb, ",\"optimizer\":\"%s\"", p->optimizer == MEMEST_MUON ? "muon" : "adamw");
+      sb_printf(sb, ",\"optimizer\":\"%s\"", memest_optimizer_name(p->optimizer));
       break;
     case MEMEST_P_SHARDING:
-      sb_printf(sb, ",\"sharding\":\"%s\"", p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp");
+      sb_printf(sb, ",\"sharding\":\"%s\"", memest_sharding_name(p->sharding));
       break;
     default: break;
   }
@@ -198,11 +198,21 @@ static void put_invalid(strbuf *sb, const memest_plan *pl) {
   sb_put(sb, "}");
 }
 
+/* The answer rule as fields: which row answers, read from them alone. */
+static void put_answer_by(strbuf *sb, const memest_plan *pl) {
+  const char *rule = "most_headroom";
+  if (pl->mode == MEMEST_PLAN_VARY) rule = pl->vary_largest ? "largest_ok" : "smallest_ok";
+  sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
+  if (pl->mode == MEMEST_PLAN_VARY) sb_json_str(sb, plan_dim_name(pl->vary));
+  else sb_put(sb, "null");
+  sb_printf(sb, ",\"ok_min_free_percent\":%d}", CHOICE_TIGHT_PERCENT);
+}
+
 char *memest_plan_json(const memest_plan *pl) {
   strbuf sb;
   char rule[64];
   int i;
-  if (pl == NULL) return NULL;
+  if (pl == NULL || !pl->finished) return NULL;
   sb_init(&sb);
   sb_printf(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"mode\":\"%s\"",
             mode_names[pl->mode]);
@@ -210,11 +220,17 @@ char *memest_plan_json(const memest_plan *pl) {
   if (pl->mode == MEMEST_PLAN_VARY) sb_printf(&sb, ",\"vary\":\"%s\"", plan_dim_name(pl->vary));
   sb_put(&sb, ",\"answer_rule\":");
   sb_json_str(&sb, answer_rule(pl, rule, sizeof rule));
+  put_answer_by(&sb, pl);
+  sb_printf(&sb,
+            ",\"limits\":{\"max_plan_rows\":%lld,\"max_plan_work\":%lld,\"plan_values\":%d,"
+            "\"plan_text\":%d}",
+            (long long)MEMEST_MAX_PLAN_ROWS, (long long)MEMEST_MAX_PLAN_WORK, MEMEST_PLAN_VALUES,
+            MEMEST_PLAN_TEXT);
   put_swept(&sb, pl);
   sb_put(&sb, ",\"bubble_model\":");
   sb_json_str(&sb, bubble_note);
-  sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"rows\":[", pl->expert_share,
-            (long long)pl->tried);
+  sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
+            pl->expert_share, (long long)pl->tried, (long long)pl->work);
   for (i = 0; i < pl->n_rows; i++) {
     if (i > 0) sb_put(&sb, ",");
     put_row(&sb, pl, &pl->rows[i]);
@@ -249,10 +265,10 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
   }
   if ((o >> MEMEST_P_FP8_TRAINING) & 1u) label_add(buf, size, p->fp8_training ? "fp8" : "bf16");
   if ((o >> MEMEST_P_OPTIMIZER) & 1u) {
-    label_add(buf, size, p->optimizer == MEMEST_MUON ? "muon" : "adamw");
+    label_add(buf, size, memest_optimizer_name(p->optimizer));
   }
   if ((o >> MEMEST_P_SHARDING) & 1u) {
-    label_add(buf, size, p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp");
+    label_add(buf, size, memest_sharding_name(p->sharding));
   }
   if ((o >> MEMEST_P_EP_IMBALANCE) & 1u) {
     snprintf(t, sizeof t, "imbalance %.3g", p->ep_imbalance);
@@ -519,7 +535,7 @@ static void text_answer(strbuf *sb, const memest_plan *pl) {
 
 char *memest_plan_text(const memest_plan *pl) {
   strbuf sb;
-  if (pl == NULL) return NULL;
+  if (pl == NULL || !pl->finished) return NULL;
   sb_init(&sb);
   text_header(&sb, pl);
   if (pl->mode == MEMEST_PLAN_LAYOUTS) text_layouts(&sb, pl);

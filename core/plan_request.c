@@ -12,32 +12,8 @@
 
 #include "plan.h"
 
-static const char *const dim_flags[D_COUNT] = {
-  "--pp-size", "--ep-size", "--cp-size", "--dp", "--total-gpus", "--nodes",
-  "--micro-batch-size", "--global-batch-size", "--sequence-length",
-};
-/* Short names --vary also takes. */
-static const char *const dim_short[D_COUNT] = {"pp", "ep", "cp", "dp", "gpus",
-                                               "nodes", "mbs", "gbs", "seq"};
-/* The estimate parameter behind each list, or -1 for the planner's own. */
-static const int dim_param[D_COUNT] = {
-  MEMEST_P_PP_SIZE, MEMEST_P_EP_SIZE, MEMEST_P_CP_SIZE, -1, MEMEST_P_TOTAL_GPUS, -1,
-  MEMEST_P_MICRO_BATCH_SIZE, MEMEST_P_GLOBAL_BATCH_SIZE, MEMEST_P_SEQUENCE_LENGTH,
-};
-static const size_t dim_offset[D_COUNT] = {
-  offsetof(memest_plan_request, pp), offsetof(memest_plan_request, ep),
-  offsetof(memest_plan_request, cp), offsetof(memest_plan_request, dp),
-  offsetof(memest_plan_request, total_gpus), offsetof(memest_plan_request, nodes),
-  offsetof(memest_plan_request, mbs), offsetof(memest_plan_request, gbs),
-  offsetof(memest_plan_request, seq),
-};
-
 static memest_plan_list *req_list(memest_plan_request *req, int d) {
-  return (memest_plan_list *)((char *)req + dim_offset[d]);
-}
-
-static const memest_plan_list *req_list_c(const memest_plan_request *req, int d) {
-  return (const memest_plan_list *)((const char *)req + dim_offset[d]);
+  return (memest_plan_list *)((char *)req + plan_dim(d)->offset);
 }
 
 void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode) {
@@ -59,14 +35,6 @@ static void snake(const char *name, char *out, size_t size) {
   out[i] = '\0';
 }
 
-static int dim_by_name(const char *snake_name) {
-  int d;
-  for (d = 0; d < D_COUNT; d++) {
-    if (strcmp(snake_name, plan_dim_name(d)) == 0) return d;
-  }
-  return -1;
-}
-
 /* Count rule: optional spaces, decimal digits, optional spaces. */
 /* --min-routing-margin F: a factor within 1..MEMEST_MAX_ROUTING_FACTOR. */
 static memest_code set_min_margin(memest_plan_request *req, const char *text, memest_error *err) {
@@ -74,8 +42,7 @@ static memest_code set_min_margin(memest_plan_request *req, const char *text, me
   double f = strtod(text, &end);
   if (end == text || end == NULL || *end != '\0' || !(f >= 1.0 && f <= MEMEST_MAX_ROUTING_FACTOR)) {
     return err_set(err, MEMEST_E_VALUE, "min_routing_margin",
-                   "--min-routing-margin must be a routing factor from 1 to %g (the busiest "
-                   "rank's routed rows over the uniform m*k), got '%.40s'; give e.g. 1.5",
+                   "--min-routing-margin must be a routing factor from 1 to %g, got '%.40s'",
                    MEMEST_MAX_ROUTING_FACTOR, text);
   }
   req->min_routing_margin = f;
@@ -162,12 +129,12 @@ static int64_t param_int(const memest_params *p, int id) {
 static memest_code dim_item(int d, const char *item, int64_t *v, memest_error *err) {
   memest_params scratch;
   memest_code rc;
-  if (dim_param[d] < 0) {
-    return parse_count(dim_flags[d], plan_dim_name(d), item, 1, MEMEST_MAX_GPUS, v, err);
+  if (plan_dim(d)->param < 0) {
+    return parse_count(plan_dim(d)->flag, plan_dim_name(d), item, 1, MEMEST_MAX_GPUS, v, err);
   }
   memest_params_init(&scratch);
   rc = memest_params_set(&scratch, plan_dim_name(d), item, err);
-  if (rc == MEMEST_OK) *v = param_int(&scratch, dim_param[d]);
+  if (rc == MEMEST_OK) *v = param_int(&scratch, plan_dim(d)->param);
   return rc;
 }
 
@@ -176,14 +143,14 @@ static memest_code set_dim(memest_plan_request *req, int d, const char *value, m
   memest_plan_list l;
   memest_code rc;
   int i, j;
-  if ((rc = split(dim_flags[d], plan_dim_name(d), value, &it, err))) return rc;
+  if ((rc = split(plan_dim(d)->flag, plan_dim_name(d), value, &it, err))) return rc;
   l.n = it.n;
   for (i = 0; i < it.n; i++) {
     if ((rc = dim_item(d, it.v[i], &l.v[i], err))) return rc;
     for (j = 0; j < i; j++) {
       if (l.v[j] == l.v[i]) {
         return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
-                       "%s lists %lld twice; give each value once", dim_flags[d],
+                       "%s lists %lld twice; give each value once", plan_dim(d)->flag,
                        (long long)l.v[i]);
       }
     }
@@ -235,10 +202,7 @@ static memest_code set_vary(memest_plan_request *req, const char *value, memest_
                    "--vary belongs to memest plan; memest compare takes comma lists instead");
   }
   snake(value, s, sizeof s);
-  for (d = 0; d < D_COUNT; d++) {
-    if (strcmp(s, plan_dim_name(d)) == 0 || strcmp(s, dim_short[d]) == 0) break;
-  }
-  if (d == D_COUNT) {
+  if ((d = plan_dim_find(s, 1)) < 0) {
     return err_set(err, MEMEST_E_UNKNOWN, "vary",
                    "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq",
                    value);
@@ -263,7 +227,7 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
   }
   if (strcmp(s, "top") == 0) return parse_count("--top", s, value, 0, 1000000, &req->top, err);
   if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
-  if ((d = dim_by_name(s)) >= 0) return set_dim(req, d, value, err);
+  if ((d = plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {
       return set_option(req, id, s, value, err);
@@ -305,8 +269,8 @@ static int missing(const memest_plan_request *req, int vary, char *buf, size_t s
   for (d = D_PP; d <= D_MBS && req->mode != MEMEST_PLAN_LAYOUTS; d++) {
     char what[64];
     if (d == D_DP || d == D_TOTAL || d == D_NODES || d == vary) continue;
-    if (req_list_c(req, d)->n > 0) continue;
-    snprintf(what, sizeof what, "%s N", dim_flags[d]);
+    if (plan_dim_list(req, d)->n > 0) continue;
+    snprintf(what, sizeof what, "%s N", plan_dim(d)->flag);
     NEED(1, what);
   }
 #undef NEED
@@ -317,11 +281,11 @@ static int missing(const memest_plan_request *req, int vary, char *buf, size_t s
 static memest_code check_vary_lists(const memest_plan_request *req, int vary, memest_error *err) {
   int d, id;
   for (d = 0; d < D_COUNT; d++) {
-    if (d != vary && req_list_c(req, d)->n > 1) {
+    if (d != vary && plan_dim_list(req, d)->n > 1) {
       return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
                      "with --vary %s only %s takes a list; give %s one value (or leave --vary "
                      "out to rank every combination)",
-                     dim_short[vary], dim_flags[vary], dim_flags[d]);
+                     plan_dim(vary)->short_name, plan_dim(vary)->flag, plan_dim(d)->flag);
     }
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
@@ -330,7 +294,7 @@ static memest_code check_vary_lists(const memest_plan_request *req, int vary, me
       return err_set(err, MEMEST_E_VALUE, pi->name,
                      "with --vary %s only %s takes a list; give %s one value, or use memest "
                      "compare",
-                     dim_short[vary], dim_flags[vary], pi->flag);
+                     plan_dim(vary)->short_name, plan_dim(vary)->flag, pi->flag);
     }
   }
   return MEMEST_OK;
@@ -345,7 +309,10 @@ static int option_items(const char *text) {
 /* Compare: every list holds one value or the same number as the longest. */
 static memest_code compare_columns(const memest_plan_request *req, int *cols, memest_error *err) {
   int d, id, n, want = 1;
-  for (d = 0; d < D_COUNT; d++) want = req_list_c(req, d)->n > want ? req_list_c(req, d)->n : want;
+  for (d = 0; d < D_COUNT; d++) {
+    n = plan_dim_list(req, d)->n;
+    want = n > want ? n : want;
+  }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     n = req->option_lists[id][0] ? option_items(req->option_lists[id]) : 1;
     want = n > want ? n : want;
@@ -356,12 +323,12 @@ static memest_code compare_columns(const memest_plan_request *req, int *cols, me
                    "comma list, e.g. --sequence-length 4096,8192");
   }
   for (d = 0; d < D_COUNT; d++) {
-    n = req_list_c(req, d)->n;
+    n = plan_dim_list(req, d)->n;
     if (n > 1 && n != want) {
       return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
                      "%s has %d values but another input has %d; give each list %d values (one "
                      "per configuration) or a single value",
-                     dim_flags[d], n, want, want);
+                     plan_dim(d)->flag, n, want, want);
     }
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
@@ -388,11 +355,11 @@ memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req, int *c
   pl->top = req->top;
   pl->min_margin = req->min_routing_margin;
   pl->answer = -1;
-  if (req->mode == MEMEST_PLAN_VARY && (vary = dim_by_name(req->vary)) < 0) {
+  if (req->mode == MEMEST_PLAN_VARY && (vary = plan_dim_find(req->vary, 0)) < 0) {
     return err_set(err, MEMEST_E_VALUE, "vary", "--vary names no input; give e.g. --vary pp");
   }
   pl->vary = vary;
-  pl->vary_largest = vary == D_MBS || vary == D_GBS || vary == D_SEQ;
+  pl->vary_largest = vary >= 0 && plan_dim(vary)->workload;
   if (missing(req, vary, list, sizeof list) > 0) {
     return err_set(err, MEMEST_E_MISSING, "", "memest %s needs: %s",
                    req->mode == MEMEST_PLAN_COMPARE ? "compare" : "plan", list);

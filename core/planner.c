@@ -1,9 +1,11 @@
 /*
-** planner.c — memest plan and compare: the values each input is swept
-** over, each combination checked (invalid ones counted by reason) and then
-** estimated on a config parsed once (no advice, no timeline; see
-** plan_estimate.c), and the answer. The request's parsing is
-** plan_request.c; the writers are plan_report.c. Design: docs/planner.md.
+** planner.c — memest plan and compare, in pieces: begin (the values each
+** input is swept over, each combination checked, invalid ones counted by
+** reason), the estimates of ranges of rows on a config parsed once (no
+** advice, no timeline; see plan_estimate.c), and finish (failed estimates
+** settled, rows sorted, the answer). It builds on plan_request.c (the
+** request), plan_estimate.c and plan_dims.c; the writers, plan_report.c,
+** read what it leaves. Design: docs/planner.md.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,36 +13,18 @@
 
 #include "plan.h"
 
-/* Combinations one plan may try (valid or not); each can become a row. */
-#ifndef MEMEST_MAX_PLAN_ROWS
-#define MEMEST_MAX_PLAN_ROWS 16384
-#endif
-/* Simulation work one plan may do, in rank-micro-batches: the sum of
-** pp * num_chunks over its estimates (about 5 s at 0.15 us each). */
-#ifndef MEMEST_MAX_PLAN_WORK
-#define MEMEST_MAX_PLAN_WORK (1LL << 25)
-#endif
-
 /* The mbs values a plan tries when --micro-batch-size is not given. */
 static const int64_t default_mbs[] = {1, 2, 4};
 
-/* What the checking pass shares: the parsed config, the plan, the work. */
+/* What the checking pass shares: the parsed config and the plan. */
 typedef struct sweep {
   const model_config *mc;
   memest_plan *pl;
-  int64_t work;              /* pp * num_chunks to simulate so far */
 } sweep;
 
 /* {======================================================================
 ** Sweep dimensions: the given lists, or every valid value.
 ** ======================================================================= */
-static const char *const dim_names[D_COUNT] = {
-  "pp_size", "ep_size", "cp_size", "dp", "total_gpus", "nodes",
-  "micro_batch_size", "global_batch_size", "sequence_length",
-};
-
-const char *plan_dim_name(int d) { return d >= 0 && d < D_COUNT ? dim_names[d] : ""; }
-
 static void dim_add(dim_list *l, int64_t v) {
   if (l->n < MEMEST_MAX_PP) l->v[l->n++] = v;
 }
@@ -128,22 +112,13 @@ static int cmp_i64(const void *a, const void *b) {
 ** pp's the GPUs, total's the single pp, ep and cp of a vary plan. */
 static void dims_build(memest_plan *pl, const memest_plan_request *req, const model_config *mc) {
   static const int open_dims[] = {D_MBS, D_CP, D_EP, D_PP};
-  const memest_plan_list *lists[D_COUNT];
   size_t k;
   int d;
-  lists[D_PP] = &req->pp;
-  lists[D_EP] = &req->ep;
-  lists[D_CP] = &req->cp;
-  lists[D_DP] = &req->dp;
-  lists[D_TOTAL] = &req->total_gpus;
-  lists[D_NODES] = &req->nodes;
-  lists[D_MBS] = &req->mbs;
-  lists[D_GBS] = &req->gbs;
-  lists[D_SEQ] = &req->seq;
   for (d = 0; d < D_COUNT; d++) {
-    pl->given[d] = lists[d]->n > 0;
-    pl->dims[d].n = lists[d]->n;
-    memcpy(pl->dims[d].v, lists[d]->v, (size_t)lists[d]->n * sizeof lists[d]->v[0]);
+    const memest_plan_list *l = plan_dim_list(req, d);
+    pl->given[d] = l->n > 0;
+    pl->dims[d].n = l->n;
+    memcpy(pl->dims[d].v, l->v, (size_t)l->n * sizeof l->v[0]);
   }
   if (pl->mode == MEMEST_PLAN_VARY) {
     if (!pl->given[pl->vary]) dim_default(pl, mc, pl->vary);
@@ -158,21 +133,25 @@ static void dims_build(memest_plan *pl, const memest_plan_request *req, const mo
 /* {======================================================================
 ** Reasons: the short class of the first problem with a combination.
 ** ======================================================================= */
-static const char *reason_key(const memest_error *e, const model_config *mc, char *buf,
-                              size_t size) {
-  const char *f = e->field;
-  if (strcmp(f, "ep_size") == 0) {
-    if (e->code == MEMEST_E_UNSUPPORTED) return "ep above 32";
-    return mc->experts == 0 ? "ep > 1 without experts" : "ep does not divide experts";
-  }
-  if (strcmp(f, "cp_size") == 0) return "cp unsupported by the architecture";
-  if (strcmp(f, "sequence_length") == 0) return "seq not a multiple of 2*cp";
-  if (strcmp(f, "pp_size") == 0) return "layers < 2*pp";
-  if (strcmp(f, "total_gpus") == 0) return "pp*ep*cp does not divide total GPUs";
-  if (strcmp(f, "global_batch_size") == 0) {
-    if (e->code == MEMEST_E_LIMIT) return "num_chunks above MEMEST_MAX_CHUNKS";
-    if (strstr(e->message, "num_chunks") != NULL) return "num_chunks < 2*pp";
-    return "gbs not a multiple of mbs*dp*ep";
+static const char *reason_key(const memest_error *e, char *buf, size_t size) {
+  switch (e->reason) {
+    case MEMEST_R_EP_ABOVE_MAX: return "ep above 32";
+    case MEMEST_R_EP_DENSE: return "ep > 1 without experts";
+    case MEMEST_R_EP_EXPERTS: return "ep does not divide experts";
+    case MEMEST_R_CP_ARCH: return "cp unsupported by the architecture";
+    case MEMEST_R_SEQ_CP: return "seq not a multiple of 2*cp";
+    case MEMEST_R_PP_LAYERS: return "layers < 2*pp";
+    case MEMEST_R_GPUS_GROUP:
+    case MEMEST_R_DP_LIMIT: return "pp*ep*cp does not divide total GPUs";
+    case MEMEST_R_CHUNKS_MAX:
+    case MEMEST_R_REPLAY_WORK: return "num_chunks above MEMEST_MAX_CHUNKS";
+    case MEMEST_R_CHUNKS_MIN: return "num_chunks < 2*pp";
+    case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
+    case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
+    case MEMEST_R_WHOLE_NODES: return "total GPUs not whole nodes";
+    case MEMEST_R_DP_MISMATCH: return "dp differs from --dp";
+    case MEMEST_R_GPUS_LIMIT: return "total GPUs above MEMEST_MAX_GPUS";
+    default: break;
   }
   snprintf(buf, size, "%s: %s", e->field[0] ? e->field : "estimate", memest_code_name(e->code));
   return buf;
@@ -219,21 +198,6 @@ static plan_row *row_new(memest_plan *pl, memest_error *err) {
   return &pl->rows[pl->n_rows++];
 }
 
-/* Fills p (from the row's variant) with the row's layout inputs. */
-static void row_params(const memest_plan *pl, const plan_row *row, memest_params *p) {
-  *p = pl->variants[row->variant];
-  p->pp_size = row->in[D_PP];
-  p->ep_size = row->in[D_EP];
-  p->cp_size = row->in[D_CP];
-  p->total_gpus = row->in[D_TOTAL];
-  p->micro_batch_size = row->in[D_MBS];
-  p->global_batch_size = row->in[D_GBS];
-  p->sequence_length = row->in[D_SEQ];
-  p->given |= (1u << MEMEST_P_PP_SIZE) | (1u << MEMEST_P_EP_SIZE) | (1u << MEMEST_P_CP_SIZE) |
-              (1u << MEMEST_P_TOTAL_GPUS) | (1u << MEMEST_P_MICRO_BATCH_SIZE) |
-              (1u << MEMEST_P_GLOBAL_BATCH_SIZE) | (1u << MEMEST_P_SEQUENCE_LENGTH);
-}
-
 /* Works out total GPUs, dp and nodes; a problem the layout check cannot
 ** see (whole nodes, --dp, --nodes against --total-gpus) goes into e. */
 static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, memest_error *e) {
@@ -247,28 +211,24 @@ static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, meme
     err_set(e, MEMEST_E_LAYOUT, "nodes",
             "--total-gpus %lld is not --nodes %lld x --gpus-per-node %lld; give one of them",
             (long long)v[D_TOTAL], (long long)v[D_NODES], (long long)g);
+    err_reason(e, MEMEST_R_NODES_MISMATCH);
     return 1;
   }
   if (total > MEMEST_MAX_GPUS) {
     err_set(e, MEMEST_E_LIMIT, "total_gpus",
             "%lld GPUs exceed MEMEST_MAX_GPUS = %lld; give smaller values", (long long)total,
             (long long)MEMEST_MAX_GPUS);
+    err_reason(e, MEMEST_R_GPUS_LIMIT);
     return 1;
   }
   if (g > 0 && total % g != 0) {
     err_set(e, MEMEST_E_LAYOUT, "gpus_per_node",
             "%lld GPUs are not whole nodes of %lld GPUs; use a multiple of %lld", (long long)total,
             (long long)g, (long long)g);
+    err_reason(e, MEMEST_R_WHOLE_NODES);
     return 1;
   }
   return 0;
-}
-
-static const char *planner_key(const memest_error *e) {
-  if (strcmp(e->field, "nodes") == 0) return "total GPUs differ from nodes x GPUs per node";
-  if (strcmp(e->field, "gpus_per_node") == 0) return "total GPUs not whole nodes";
-  if (strcmp(e->field, "dp") == 0) return "dp differs from --dp";
-  return "total GPUs above MEMEST_MAX_GPUS";
 }
 
 /* Records dropped row i: counted under key; a vary plan keeps it as an
@@ -279,14 +239,17 @@ static memest_code row_drop(memest_plan *pl, int i, const char *key, const memes
   int r = reason_count(pl, key, e->message);
   *keep = 0;
   if (pl->mode == MEMEST_PLAN_COMPARE) {
-    *err = *e;
-    snprintf(err->message, sizeof err->message,
-             "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
-             "%lld): %.600s",
-             i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
-             (long long)row->in[D_CP], (long long)row->in[D_TOTAL], (long long)row->in[D_MBS],
-             (long long)row->in[D_GBS], (long long)row->in[D_SEQ], e->message);
-    return err->code != MEMEST_OK ? err->code : MEMEST_E_LAYOUT;
+    err_set_at(err, e->code, e->field, e->line, e->column,
+               "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
+               "%lld): %.600s",
+               i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
+               (long long)row->in[D_CP], (long long)row->in[D_TOTAL], (long long)row->in[D_MBS],
+               (long long)row->in[D_GBS], (long long)row->in[D_SEQ], e->message);
+    if (err != NULL) {
+      snprintf(err->fix, sizeof err->fix, "%s", e->fix);
+      err->reason = e->reason;
+    }
+    return e->code != MEMEST_OK ? e->code : MEMEST_E_LAYOUT;
   }
   if (pl->mode == MEMEST_PLAN_VARY) {
     *keep = 1;
@@ -317,10 +280,10 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   if (row == NULL) return MEMEST_E_NOMEM;
   row->variant = var;
   pl->tried++;
-  if (row_gpus(pl, row, v, &e)) return drop_last(sw, planner_key(&e), &e, err);
-  row_params(pl, row, &p);
+  if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
+  plan_row_params(pl, row, &p);
   if (layout_problems(sw->mc, &p, &e, 1) > 0) {
-    return drop_last(sw, reason_key(&e, sw->mc, buf, sizeof buf), &e, err);
+    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
     err_set(&e, MEMEST_E_LAYOUT, "dp",
@@ -328,10 +291,11 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
             "--dp values that divide the GPUs, or leave --dp out",
             (long long)row->in[D_TOTAL], (long long)(v[D_PP] * v[D_EP] * v[D_CP]),
             (long long)row->in[D_DP], (long long)v[D_DP]);
-    return drop_last(sw, planner_key(&e), &e, err);
+    err_reason(&e, MEMEST_R_DP_MISMATCH);
+    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
-  sw->work += p.pp_size * (p.global_batch_size / (p.micro_batch_size * row->in[D_DP] * p.ep_size));
-  if (sw->work > MEMEST_MAX_PLAN_WORK) {
+  pl->work += p.pp_size * (p.global_batch_size / (p.micro_batch_size * row->in[D_DP] * p.ep_size));
+  if (pl->work > MEMEST_MAX_PLAN_WORK) {
     return err_set(err, MEMEST_E_LIMIT, "",
                    "this plan would simulate more than MEMEST_MAX_PLAN_WORK = %lld pipeline-rank "
                    "micro-batches; narrow it: fewer or smaller --pp-size values, a larger "
@@ -352,7 +316,7 @@ static int margin_short(const plan_row *row, double min) {
 
 /* Rows whose estimate failed (an overflow, a core limit) become dropped
 ** combinations, in row order, as a failed check would. */
-static memest_code settle(memest_plan *pl, const model_config *mc, memest_error *err) {
+static memest_code settle(memest_plan *pl, memest_error *err) {
   int i, kept = 0, keep;
   memest_code rc;
   for (i = 0; i < pl->n_rows; i++) {
@@ -362,7 +326,7 @@ static memest_code settle(memest_plan *pl, const model_config *mc, memest_error 
       char buf[64];
       if (row->fail_err != NULL) e = *row->fail_err;
       else err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
-      rc = row_drop(pl, i, reason_key(&e, mc, buf, sizeof buf), &e, &keep, err);
+      rc = row_drop(pl, i, reason_key(&e, buf, sizeof buf), &e, &keep, err);
       if (rc != MEMEST_OK) return rc;
       free(row->fail_err);
       row->fail_err = NULL;
@@ -372,14 +336,12 @@ static memest_code settle(memest_plan *pl, const model_config *mc, memest_error 
       memest_error e;
       if (row->routing.has_margin) {
         err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
-                "this layout fits up to routing factor %.3f, below --min-routing-margin %g; "
-                "more expert or pipeline parallelism leaves more margin",
+                "routing margin %.2f is below --min-routing-margin %g",
                 row->routing.margin, pl->min_margin);
       } else {
         err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
-                "this layout is out of memory %s, so it survives no routing factor; "
-                "--min-routing-margin %g drops it",
-                row->routing.applies ? "even with balanced routing" : "(ep = 1, no routing)",
+                "out of memory %s, below --min-routing-margin %g",
+                row->routing.applies ? "even with balanced routing" : "at ep 1",
                 pl->min_margin);
       }
       rc = row_drop(pl, i, "routing margin below the minimum", &e, &keep, err);
@@ -415,7 +377,7 @@ static memest_code check_size(const memest_plan *pl, memest_error *err) {
   for (d = 0; d < D_COUNT; d++) {
     used = strlen(sizes);
     if (pl->dims[d].n > 1) {
-      snprintf(sizes + used, sizeof sizes - used, "%s%s %d", used ? " x " : "", dim_names[d],
+      snprintf(sizes + used, sizeof sizes - used, "%s%s %d", used ? " x " : "", plan_dim_name(d),
                pl->dims[d].n);
     }
   }
@@ -511,56 +473,45 @@ static memest_code load_config(const char *config, size_t len, const memest_para
   return cfg_parse(text, len, mc, err);
 }
 
-static memest_code plan_sweep(memest_plan *pl, const model_config *mc, int cols,
-                              memest_error *err) {
+/* The checking pass: every combination (plan) or column (compare). */
+static memest_code plan_check(memest_plan *pl, int cols, memest_error *err) {
   sweep sw;
-  memest_code rc;
   memset(&sw, 0, sizeof sw);
-  sw.mc = mc;
+  sw.mc = pl->mc;
   sw.pl = pl;
   if (pl->mode == MEMEST_PLAN_VARY) {
     pl->notes = malloc((size_t)(pl->dims[pl->vary].n + 1) * sizeof *pl->notes);
     if (pl->notes == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
   }
-  rc = pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);
-  if (rc == MEMEST_OK) rc = plan_estimate(pl, mc, err);
-  if (rc == MEMEST_OK) rc = settle(pl, mc, err);
-  if (rc == MEMEST_OK) {
-    choose_answer(pl);
-    pl->expert_share = pl->n_rows > 0 ? plan_expert_share(mc, pl->rows[0].in[D_SEQ]) : 0.0;
-  }
-  return rc;
+  return pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);
 }
 
-memest_code memest_plan_run(const char *config, size_t config_len,
-                            const memest_plan_request *req, memest_plan **out,
-                            memest_error *err) {
+memest_code memest_plan_begin(const char *config, size_t config_len,
+                              const memest_plan_request *req, memest_plan **out,
+                              memest_error *err) {
   memest_plan *pl;
-  model_config *mc;
   memest_code rc;
   int cols = 0;
   err_clear(err);
   if (req == NULL || out == NULL) return err_set(err, MEMEST_E_VALUE, "", "no plan request given");
   *out = NULL;
   pl = calloc(1, sizeof *pl);
-  mc = malloc(sizeof *mc);
-  if (pl == NULL || mc == NULL) {
+  if (pl != NULL) pl->mc = malloc(sizeof *pl->mc);
+  if (pl == NULL || pl->mc == NULL) {
     free(pl);
-    free(mc);
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
   }
   rc = plan_prepare(pl, req, &cols, err);
-  if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, mc, err);
+  if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, pl->mc, err);
   if (rc == MEMEST_OK) {
-    snprintf(pl->model_title, sizeof pl->model_title, "%s", mc->arch->title);
-    pl->layers = mc->layers;
-    pl->experts = mc->experts;
-    dims_build(pl, req, mc);
+    snprintf(pl->model_title, sizeof pl->model_title, "%s", pl->mc->arch->title);
+    pl->layers = pl->mc->layers;
+    pl->experts = pl->mc->experts;
+    dims_build(pl, req, pl->mc);
     rc = plan_variants(pl, req, cols, err);
   }
   if (rc == MEMEST_OK) rc = check_size(pl, err);
-  if (rc == MEMEST_OK) rc = plan_sweep(pl, mc, cols, err);
-  free(mc);
+  if (rc == MEMEST_OK) rc = plan_check(pl, cols, err);
   if (rc != MEMEST_OK) {
     memest_plan_free(pl);
     return rc;
@@ -569,23 +520,69 @@ memest_code memest_plan_run(const char *config, size_t config_len,
   return MEMEST_OK;
 }
 
-int memest_plan_row_count(const memest_plan *plan) { return plan != NULL ? plan->n_rows : 0; }
-int memest_plan_answer(const memest_plan *plan) { return plan != NULL ? plan->answer : -1; }
-
-memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,
-                                   memest_error *err) {
-  if (plan == NULL || p == NULL || i < 0 || i >= plan->n_rows) {
-    return err_set(err, MEMEST_E_VALUE, "", "plan row %d does not exist; the plan has %d rows", i,
-                   plan != NULL ? plan->n_rows : 0);
+static memest_code refuse_finished(const memest_plan *plan, memest_error *err) {
+  if (plan == NULL) return err_set(err, MEMEST_E_VALUE, "", "no plan given");
+  if (plan->finished) {
+    return err_set(err, MEMEST_E_VALUE, "",
+                   "the plan is finished; begin a new one to estimate rows again");
   }
-  row_params(plan, &plan->rows[i], p);
   return MEMEST_OK;
+}
+
+memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memest_error *err) {
+  memest_code rc;
+  err_clear(err);
+  if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
+  if (from < 0 || to < from || to > plan->n_rows) {
+    return err_set(err, MEMEST_E_VALUE, "",
+                   "rows [%d, %d) are not a range of the plan's %d rows; give 0 <= from <= to "
+                   "<= the row count",
+                   from, to, plan->n_rows);
+  }
+  return plan_estimate(plan, plan->mc, from, to, err);
+}
+
+memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
+  memest_code rc;
+  err_clear(err);
+  if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
+  rc = plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
+  if (rc == MEMEST_OK) rc = settle(plan, err);
+  if (rc != MEMEST_OK) return rc;
+  choose_answer(plan);
+  plan->expert_share =
+      plan->n_rows > 0 ? plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
+  free(plan->mc);
+  plan->mc = NULL;
+  est_cache_free(plan->cache);
+  plan->cache = NULL;
+  plan->finished = 1;
+  return MEMEST_OK;
+}
+
+memest_code memest_plan_run(const char *config, size_t config_len,
+                            const memest_plan_request *req, memest_plan **out,
+                            memest_error *err) {
+  memest_code rc = memest_plan_begin(config, config_len, req, out, err);
+  if (rc == MEMEST_OK) rc = memest_plan_finish(*out, err);
+  if (rc != MEMEST_OK && out != NULL) {
+    memest_plan_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int memest_plan_row_count(const memest_plan *plan) { return plan != NULL ? plan->n_rows : 0; }
+int memest_plan_answer(const memest_plan *plan) {
+  return plan != NULL && plan->finished ? plan->answer : -1;
 }
 
 void memest_plan_free(memest_plan *plan) {
   int i;
   if (plan == NULL) return;
   for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
+  free(plan->mc);
+  est_cache_free(plan->cache);
   free(plan->rows);
   free(plan->notes);
   free(plan->variants);

@@ -9,12 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
-
-void sim_apply(sim_rank *sr, comp c, int64_t delta) {
-  sr->cur.b[c] = ck_add(&sr->ovf, sr->cur.b[c], delta);
-  sr->total = ck_add(&sr->ovf, sr->total, delta);
-}
+#include "rank.h"
 
 static int is_last(const sim_rank *sr) { return sr->inv.rank == sr->lo->pp - 1; }
 static int is_first(const sim_rank *sr) { return sr->inv.rank == 0; }
@@ -46,26 +41,6 @@ static void send_backward(sim_rank *sr, int ph) {
   if (send_b(sr, ph)) sr->commit_p2p += sr->mH;
 }
 
-/* Records a candidate peak of the whole step. */
-static void note_peak(sim_rank *sr, int64_t value, const comp_vec *at, const tl_event *ev) {
-  if (value <= sr->peak) return;
-  sr->peak = value;
-  sr->at_peak = *at;
-  sr->peak_ev = *ev;
-  sr->peak_ev.peak = value;
-  sr->peak_index = sr->n_events;
-}
-
-void sim_event(sim_rank *sr, tl_event *ev) {
-  ev->total = sr->total;
-  ev->live[0] = sr->live[0];
-  ev->live[1] = sr->live[1];
-  if (sr->keep_timeline && sr->n_events >= sr->tl_from && sr->n_events < sr->tl_to) {
-    sr->tl[sr->n_tl++] = *ev;
-  }
-  sr->n_events++;
-}
-
 typedef struct chunk_ids {
   int64_t f[2], b[2];
 } chunk_ids;
@@ -75,9 +50,6 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
                   int zb) {
   tl_event ev;
   const op_result *res;
-  comp_vec at;
-  int64_t start;
-  int c;
   memset(&ev, 0, sizeof ev);
   ev.step = step;
   ev.iter = iter;
@@ -92,24 +64,13 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
   ev.live[1] = sr->live[1];
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
     ev.what = "pipeline receives posted";
-    note_peak(sr, sr->total, &sr->cur, &ev);
+    sim_note_peak(sr, sr->total, &sr->cur, &ev);
     sim_apply(sr, C_ACT, -sr->commit_act);
     sim_apply(sr, C_P2P, -sr->commit_p2p);
     sr->commit_act = sr->commit_p2p = 0;
   }
   res = op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb, sr->flags);
-  start = sr->total;
-  ev.what = res->label;
-  ev.peak = ck_add(&sr->ovf, start, res->peak);
-  if (ev.peak > sr->peak || (sr->keep_timeline && sr->n_events >= sr->tl_from &&
-                             sr->n_events < sr->tl_to)) {
-    for (c = 0; c < C_COUNT; c++) at.b[c] = ck_add(&sr->ovf, sr->cur.b[c], res->at_peak.b[c]);
-    ev.at_peak = at;
-    note_peak(sr, ev.peak, &at, &ev);
-  }
-  for (c = 0; c < C_COUNT; c++) sr->cur.b[c] = ck_add(&sr->ovf, sr->cur.b[c], res->net.b[c]);
-  sr->total = ck_add(&sr->ovf, sr->total, res->net_total);
-  sr->flags = res->flags_after;
+  sim_apply_op(sr, &ev, res);
   if (kind == OP_B || kind == OP_FB) {
     /* The received output grad (or the hand-off grad) and the chunk's
     ** received input die with the backward. */
@@ -262,15 +223,7 @@ static void schedule(sim_rank *sr) {
 static void step_start(sim_rank *sr) {
   const layout *lo = sr->lo;
   int *o = &sr->ovf;
-  memset(&sr->cur, 0, sizeof sr->cur);
-  sr->total = 0;
-  sr->flags = 0;
-  sr->live[0] = sr->live[1] = 0;
-  sr->commit_act = sr->commit_p2p = 0;
-  sr->wgs_head = sr->wgs_tail = 0;
-  sr->peak = -1;
-  sr->n_events = 0;
-  sr->n_tl = 0;
+  sim_reset(sr);
   sim_apply(sr, C_MASTER, sr->inv.master_bytes);
   sim_apply(sr, C_OPT_STATE, sr->inv.opt_state_bytes);
   sim_apply(sr, C_ROTARY, ck_mul4(o, 2, lo->seq, sr->mc->arch->rotary_dim(sr->mc), 2));
@@ -307,54 +260,4 @@ memest_code sim_rank_run(sim_rank *sr, memest_error *err) {
     return err_set(err, MEMEST_E_OVERFLOW, "", "byte counts of this run overflow 64 bits");
   }
   return MEMEST_OK;
-}
-
-memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
-                          const memest_params *p, int rank, memest_error *err) {
-  memest_code rc;
-  int m, li;
-  memset(sr, 0, sizeof *sr);
-  sr->mc = mc;
-  sr->lo = lo;
-  sr->params = p;
-  if ((rc = inv_build(mc, lo, p, rank, &sr->inv, err))) return rc;
-  sr->mH = ck_mul4(&sr->ovf, lo->d.m, mc->hidden, 2, 1);
-  sr->cossin = mc->arch->posemb_copies ? ck_mul4(&sr->ovf, 2, lo->d.s, mc->arch->rotary_dim(mc), 2)
-                                       : 0;
-  for (m = 0; m < 2; m++) {
-    const module_inv *mi = &sr->inv.mod[m];
-    sr->progs[m] = calloc((size_t)(mi->n_layers > 0 ? mi->n_layers : 1), sizeof(layer_prog));
-    if (sr->progs[m] == NULL) {
-      sim_rank_free(sr);
-      return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
-    }
-    for (li = 0; li < mi->n_layers; li++) {
-      const rank_group *lg = NULL, *xg = NULL;
-      int g, layer = mi->first_layer + li;
-      for (g = mi->first_group; g < mi->first_group + mi->n_groups; g++) {
-        if (sr->inv.groups[g].layer != layer) continue;
-        if (sr->inv.groups[g].kind == G_LAYER) lg = &sr->inv.groups[g];
-        if (sr->inv.groups[g].kind == G_EXPERTS) xg = &sr->inv.groups[g];
-      }
-      rc = lay_build(mc, lo, &sr->inv, layer, lg, xg, &sr->progs[m][li], err);
-      if (rc != MEMEST_OK) {
-        sim_rank_free(sr);
-        return rc;
-      }
-    }
-  }
-  return MEMEST_OK;
-}
-
-void sim_rank_free(sim_rank *sr) {
-  int m, li;
-  for (m = 0; m < 2; m++) {
-    if (sr->progs[m] == NULL) continue;
-    for (li = 0; li < sr->inv.mod[m].n_layers; li++) lay_free(&sr->progs[m][li]);
-    free(sr->progs[m]);
-    sr->progs[m] = NULL;
-  }
-  inv_free(&sr->inv);
-  free(sr->tl);
-  sr->tl = NULL;
 }

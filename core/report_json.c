@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim.h"
+#include "result.h"
 
 static const char *const comp_keys[C_COUNT] = {
   "master_params", "optimizer_states", "unsharded_params", "edge_params",
@@ -27,6 +27,20 @@ static const char *const comp_titles[C_COUNT] = {
 
 const char *comp_key(comp c) { return comp_keys[c]; }
 const char *comp_title(comp c) { return comp_titles[c]; }
+
+int memest_component_count(void) { return C_COUNT; }
+const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? comp_keys[i] : NULL; }
+const char *memest_component_title(int i) {
+  return i >= 0 && i < C_COUNT ? comp_titles[i] : NULL;
+}
+
+static const char *const status_names[] = {"OK", "TIGHT", "OOM"};
+
+const char *memest_status_name(memest_status s) {
+  return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : NULL;
+}
+
+int memest_tight_percent(void) { return CHOICE_TIGHT_PERCENT; }
 
 const char *tl_describe(const tl_event *e, char *buf, size_t size) {
   switch (e->step) {
@@ -115,10 +129,6 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   sb_put(sb, "}");
 }
 
-static const char *routing_mode_name(memest_routing m) {
-  return m == MEMEST_ROUTING_BALANCED ? "balanced" : m == MEMEST_ROUTING_FACTOR ? "factor"
-                                                                                 : "measured";
-}
 
 static void put_inputs(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
@@ -136,11 +146,10 @@ static void put_inputs(strbuf *sb, const memest_result *r) {
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
             "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
-            (double)r->capacity / GIB, p->optimizer == MEMEST_MUON ? "muon" : "adamw",
-            p->sharding == MEMEST_HSDP ? "hsdp" : "fsdp",
-            p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "deep-gemm" : "disabled",
+            (double)r->capacity / GIB, memest_optimizer_name(p->optimizer),
+            memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
             (long long)p->pp_rank, p->ep_imbalance, p->fragmentation,
-            routing_mode_name(p->routing), p->routing_factor);
+            memest_routing_name(p->routing), p->routing_factor);
 }
 
 static void put_derived(strbuf *sb, const memest_result *r) {
@@ -169,7 +178,7 @@ static void put_derived(strbuf *sb, const memest_result *r) {
 static void put_routing(strbuf *sb, const memest_result *r) {
   const memest_routing_info *ri = &r->routing;
   sb_printf(sb, ",\"routing\":{\"mode\":\"%s\",\"applies\":%s,\"factor\":%.6g,\"cap\":%.6g,",
-            routing_mode_name(r->params.routing), ri->applies ? "true" : "false", ri->factor,
+            memest_routing_name(r->params.routing), ri->applies ? "true" : "false", ri->factor,
             ri->cap);
   if (ri->has_margin) sb_printf(sb, "\"margin\":%.6g", ri->margin);
   else sb_put(sb, "\"margin\":null");

@@ -4,12 +4,13 @@
 ** suggestions, a line per rank, and with --detail / --timeline the saved
 ** tensors at the peak and the event table. Units are GiB (2^30 bytes).
 */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "presets.h"
-#include "sim.h"
+#include "result.h"
 
 static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   char g[32];
@@ -24,17 +25,16 @@ static void routing_line(strbuf *sb, const memest_result *r) {
   double shown = floor(ri->margin * 1000.0) / 1000.0;   /* never above the margin */
   if (!ri->applies) {
     if (r->mc.experts > 0) {
-      sb_put(sb, "Routing      does not apply: ep = 1, every expert is local and the experts "
-                 "receive exactly m*k rows\n");
+      sb_put(sb, "Routing      does not apply: ep = 1, every expert is local\n");
     }
     return;
   }
   sb_printf(sb, "Routing      %s factor %.2f; ", modes[r->params.routing], ri->factor);
   if (!ri->has_margin) {
-    sb_put(sb, "no margin: out of memory even with perfectly balanced routing\n");
+    sb_put(sb, "no margin: out of memory even with balanced routing\n");
   } else if (ri->margin_is_limit) {
     sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens), "
-                  "the most routing can reach: every token of every EP peer sent to this rank\n",
+                  "the cap\n",
               shown, shown);
   } else {
     sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens)\n",
@@ -55,9 +55,16 @@ static void header(strbuf *sb, const memest_result *r) {
   if (r->mc.experts > 0) {
     sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }
-  sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
-            (long long)lo->pp, (long long)lo->ep, (long long)lo->cp, (long long)lo->dp,
-            (long long)lo->world, p->sharding == MEMEST_HSDP ? "HSDP" : "FSDP", lo->stages);
+  {
+    char shard[8];
+    const char *name = memest_sharding_name(p->sharding);
+    size_t k;
+    for (k = 0; name[k] && k + 1 < sizeof shard; k++) shard[k] = (char)toupper((unsigned char)name[k]);
+    shard[k] = '\0';
+    sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
+              (long long)lo->pp, (long long)lo->ep, (long long)lo->cp, (long long)lo->dp,
+              (long long)lo->world, shard, lo->stages);
+  }
   sb_printf(sb, "Batch        micro %lld, global %lld, sequence %lld -> %lld micro-batches per step\n",
             (long long)lo->mbs, (long long)lo->gbs, (long long)lo->seq, (long long)lo->chunks);
   sb_printf(sb, "Tokens       m = %s per chunk", fmt_int(a, sizeof a, d->m));

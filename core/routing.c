@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "routing.h"
-#include "sim.h"
 
 double routing_cap(int64_t experts, int64_t top_k, int64_t ep) {
   double per = top_k > 0 ? (double)experts / (double)top_k : 1.0;
@@ -138,6 +137,7 @@ typedef struct probe {
   int64_t rank;              /* simulate only this pipeline rank; -1: every rank */
   int64_t worst;             /* the worst rank of the last probe */
   int64_t grid;              /* the margin's steps per unit of factor */
+  est_cache *cache;          /* layer programs shared by the probes, or NULL */
 } probe;
 
 /* Estimates at factor f (or balanced when f <= 0): *excess = peak - capacity. */
@@ -157,7 +157,7 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
     q.ep_imbalance = 1.0;
   }
   if (pb->rank >= 0) q.pp_rank = pb->rank;
-  rc = est_run(pb->mc, &q, pb->r, 0, err);
+  rc = est_run(pb->mc, &q, pb->r, pb->cache, err);
   if (rc != MEMEST_OK) return rc;
   *excess = pb->r->peak - pb->r->capacity;
   pb->worst = pb->r->ranks[pb->r->worst].rank;
@@ -278,7 +278,7 @@ static memest_code search(probe *pb, const memest_params *p, double f0, int64_t 
 }
 
 memest_code routing_margin(const model_config *mc, const memest_params *p, const run_dims *d,
-                           int64_t excess, int64_t worst, int64_t grid,
+                           int64_t excess, int64_t worst, int64_t grid, est_cache *cache,
                            memest_routing_info *out, memest_error *err) {
   probe pb;
   found fd;
@@ -301,6 +301,7 @@ memest_code routing_margin(const model_config *mc, const memest_params *p, const
   pb.p.detail = 0;
   pb.rank = p->pp_rank < 0 && d->pp > 1 ? worst : -1;
   pb.grid = grid;
+  pb.cache = cache;
   pb.r = malloc(sizeof *pb.r);
   if (pb.r == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the routing margin");
   /* On one rank a probe costs 1/pp of one on every rank. "Does not fit"
@@ -343,6 +344,7 @@ memest_code memest_routing_peaks(const char *config, size_t config_len, const me
   size_t len = config_len;
   model_config *mc;
   memest_result *r;
+  est_cache *cache;
   memest_error first;
   memest_code rc = MEMEST_OK;
   int i;
@@ -365,9 +367,11 @@ memest_code memest_routing_peaks(const char *config, size_t config_len, const me
   }
   mc = malloc(sizeof *mc);
   r = malloc(sizeof *r);
-  if (mc == NULL || r == NULL) {
+  cache = est_cache_new();
+  if (mc == NULL || r == NULL || cache == NULL) {
     free(mc);
     free(r);
+    est_cache_free(cache);
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
   rc = cfg_parse(text, len, mc, err);
@@ -380,7 +384,7 @@ memest_code memest_routing_peaks(const char *config, size_t config_len, const me
     q.ep_imbalance = 1.0;
     q.timeline = 0;
     q.detail = 0;
-    rc = est_run(mc, &q, r, 0, err);
+    rc = est_run(mc, &q, r, cache, err);
     if (rc == MEMEST_OK) {
       peaks[i] = (uint64_t)r->peak;
       est_release(r);
@@ -388,6 +392,7 @@ memest_code memest_routing_peaks(const char *config, size_t config_len, const me
   }
   free(mc);
   free(r);
+  est_cache_free(cache);
   return rc;
 }
 /* }====================================================================== */

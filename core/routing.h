@@ -6,7 +6,7 @@
 #ifndef MEMEST_ROUTING_H
 #define MEMEST_ROUTING_H
 
-#include "model.h"
+#include "result.h"
 
 /* min(ep, E/k): the factor reached when every token of every EP peer routes
 ** min(k, E_loc) of its k choices to this rank's E_loc experts. */
@@ -22,7 +22,8 @@ MEMEST_HIDDEN void routing_tokens(int64_t experts, const memest_params *p, run_d
 /* Fills `out` for a result estimated from mc and p: the mode, the factor,
 ** the cap and the margin (re-estimating without advice). `excess` is the
 ** result's own peak less capacity, so that its factor needs no second
-** estimate; `worst` its worst pipeline rank, where the search runs first.
+** estimate; `worst` its worst pipeline rank, where the search runs first;
+** `cache` the caller's layer programs (may be NULL).
 ** The margin is the largest multiple of 1/grid that fits (grid 1000 for an
 ** estimate, ROUTING_PLAN_GRID for a plan's rows). */
 /* A plan's rows find their margin to a hundredth, a search of about half
@@ -32,7 +33,7 @@ MEMEST_HIDDEN void routing_tokens(int64_t experts, const memest_params *p, run_d
 
 MEMEST_HIDDEN memest_code routing_margin(const model_config *mc, const memest_params *p,
                                          const run_dims *d, int64_t excess, int64_t worst,
-                                         int64_t grid, memest_routing_info *out,
-                                         memest_error *err);
+                                         int64_t grid, est_cache *cache,
+                                         memest_routing_info *out, memest_error *err);
 
 #endif /* MEMEST_ROUTING_H */

@@ -4,10 +4,12 @@
 ** (fold pending grads, reshard, fp32 reduce-scatter; spec §2.5, §5.7), then
 ** the optimizer step with its temporaries (Muon's updates and full-size
 ** fp32 results, AdamW's foreach temporaries; spec §5.8) and zero_grad.
+** Each change goes through rank.c, which tracks the event's and the step's
+** peak.
 */
 #include <string.h>
 
-#include "sim.h"
+#include "rank.h"
 
 enum { STEP_END = 9, STEP_OPT = 10 };
 enum { SE_REDUCE = 0, SE_MUON = 1, SE_ADAMW = 2 };
@@ -30,22 +32,7 @@ static void se_begin(se_event *e, sim_rank *sr, int step, int kind, int module) 
 }
 
 static void se_delta(se_event *e, comp c, int64_t d, const char *label) {
-  sim_rank *sr = e->sr;
-  if (d == 0) return;
-  sim_apply(sr, c, d);
-  if (sr->total > e->ev.peak) {
-    e->ev.peak = sr->total;
-    e->ev.at_peak = sr->cur;
-    e->ev.what = label;
-  }
-  if (sr->total > sr->peak) {
-    sr->peak = sr->total;
-    sr->at_peak = sr->cur;
-    sr->peak_ev = e->ev;
-    sr->peak_ev.live[0] = sr->live[0];
-    sr->peak_ev.live[1] = sr->live[1];
-    sr->peak_index = sr->n_events;
-  }
+  sim_change(e->sr, &e->ev, c, d, label);
 }
 
 static void se_end(se_event *e) { sim_event(e->sr, &e->ev); }

@@ -2,7 +2,7 @@
 ** memest.h — the public C API of memest, a GPU-memory calculator for
 ** DualPipeV Mixture-of-Experts training with FSDP, EP and CP.
 **
-** This header is the only one the CLI (core/cli.c) and the WebAssembly glue
+** This header is the only one the CLI (cli/) and the WebAssembly glue
 ** (web/wasm_api.c) include. The design notes live in docs/design.md.
 */
 #ifndef MEMEST_H
@@ -48,8 +48,41 @@ typedef enum memest_code {
   MEMEST_E_NOMEM         /* the host ran out of memory */
 } memest_code;
 
+/* Why a layout or range check refused the inputs, whatever the wording of
+** the message: callers (the planner, the page) sort problems by it. */
+typedef enum memest_reason {
+  MEMEST_R_NONE = 0,         /* no reason code: see code and field */
+  MEMEST_R_MISSING,          /* a required input was not given */
+  MEMEST_R_GPU_BOTH,         /* both --gpu and --gpu-memory-gb */
+  MEMEST_R_RANGE,            /* a stored value outside its parameter's range */
+  MEMEST_R_EP_ABOVE_MAX,     /* ep above MEMEST_MAX_EP (the trainer's 32) */
+  MEMEST_R_EP_EXPERTS,       /* ep does not divide the expert count */
+  MEMEST_R_EP_DENSE,         /* ep > 1 on a model without experts */
+  MEMEST_R_CP_ARCH,          /* cp > 1 on an architecture without CP */
+  MEMEST_R_SEQ_CP,           /* sequence length not a multiple of 2*cp */
+  MEMEST_R_PP_LAYERS,        /* fewer layers than the 2*pp stages */
+  MEMEST_R_GPUS_GROUP,       /* pp*cp*ep does not divide the GPUs */
+  MEMEST_R_DP_LIMIT,         /* dp above MEMEST_MAX_DP */
+  MEMEST_R_GBS_UNIT,         /* gbs not a multiple of mbs*dp*ep */
+  MEMEST_R_CHUNKS_MIN,       /* num_chunks below 2*pp */
+  MEMEST_R_CHUNKS_MAX,       /* num_chunks above MEMEST_MAX_CHUNKS */
+  MEMEST_R_REPLAY_WORK,      /* chunks x ranks above MEMEST_MAX_REPLAY_CHUNKS */
+  MEMEST_R_TIMELINE_EVENTS,  /* kept events above MEMEST_MAX_TIMELINE_EVENTS */
+  MEMEST_R_PP_RANK,          /* pp_rank not below pp_size */
+  MEMEST_R_TOKEN_OVERFLOW,   /* the run's token counts overflow */
+  MEMEST_R_NODES_MISMATCH,   /* plan: total GPUs differ from nodes x GPUs per node */
+  MEMEST_R_WHOLE_NODES,      /* plan: GPUs are not whole nodes */
+  MEMEST_R_DP_MISMATCH,      /* plan: dp differs from --dp */
+  MEMEST_R_GPUS_LIMIT,       /* plan: GPUs above MEMEST_MAX_GPUS */
+  MEMEST_R_ROUTING_MODE,     /* routing flags that contradict each other */
+  MEMEST_R_ROUTING_CAP,      /* a routing factor above min(ep, experts/top_k) */
+  MEMEST_R_ROUTING_MARGIN,   /* plan: a routing margin below --min-routing-margin */
+  MEMEST_R_COUNT
+} memest_reason;
+
 typedef struct memest_error {
   memest_code code;
+  memest_reason reason; /* why, for layout and range problems; else MEMEST_R_NONE */
   char field[48];     /* snake_case parameter or config key, or "" */
   char message[768];  /* one sentence naming the problem and the fix */
   char fix[96];       /* a nearer valid input as "name=value[,name=value]", or "" */
@@ -59,6 +92,9 @@ typedef struct memest_error {
 
 /* The stable name of a code, e.g. "layout" for MEMEST_E_LAYOUT. */
 const char *memest_code_name(memest_code code);
+/* The stable name of a reason, e.g. "pp_layers" for MEMEST_R_PP_LAYERS;
+** "none" for MEMEST_R_NONE or a value out of range. */
+const char *memest_reason_name(memest_reason reason);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -141,7 +177,9 @@ void memest_params_init(memest_params *p);
 memest_code memest_params_set(memest_params *p, const char *name,
                               const char *value, memest_error *err);
 
-/* Describes parameter `id` for help texts and forms. */
+/* Describes parameter `id` for help texts, forms and range checks: one row
+** of the table (core/params.c) that drives parsing, the checks of stored
+** values, the help and the equivalent command line. */
 typedef struct memest_param_info {
   const char *name;        /* snake_case, e.g. "pp_size" */
   const char *flag;        /* CLI flag, e.g. "--pp-size" */
@@ -151,9 +189,21 @@ typedef struct memest_param_info {
   const char *choices;     /* enum values separated by '|', or "" */
   const char *default_text;/* default for optional ones, "" if required */
   int required;            /* 1 for the nine required inputs */
+  double min, max;         /* accepted range of an "int" or "number"; else 0, 0 */
+  const char *limit;       /* the bounds.h name of max ("MEMEST_MAX_PP"), or "" */
+  size_t offset;           /* offsetof(memest_params, <name>) */
 } memest_param_info;
 
 const memest_param_info *memest_param_describe(memest_param_id id);
+
+/* The stable names of enum values, as memest_params_set() takes them and
+** the result JSON writes them: "adamw"/"muon", "fsdp"/"hsdp",
+** "disabled"/"deep-gemm", "measured"/"balanced"/"factor", "OK"/"TIGHT"/"OOM". NULL for a value out of
+** range. */
+const char *memest_optimizer_name(memest_optimizer o);
+const char *memest_sharding_name(memest_sharding s);
+const char *memest_fp8_name(memest_fp8 f);
+const char *memest_routing_name(memest_routing r);   /* "measured" | "balanced" | "factor" */
 
 /* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
 ** truncated to size). Returns the length it needed. */
@@ -199,6 +249,11 @@ void memest_result_free(memest_result *r);
 /* Headline figures of a result. */
 typedef enum memest_status { MEMEST_FITS_OK = 0, MEMEST_FITS_TIGHT = 1, MEMEST_FITS_OOM = 2 } memest_status;
 memest_status memest_result_status(const memest_result *r);
+/* "OK", "TIGHT" or "OOM"; NULL for a value out of range. */
+const char *memest_status_name(memest_status s);
+/* A run that fits with headroom below this percentage of the capacity is
+** MEMEST_FITS_TIGHT. */
+int memest_tight_percent(void);
 uint64_t memest_result_peak_bytes(const memest_result *r);         /* grand total, worst rank */
 uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch tensors, max over ranks */
 uint64_t memest_result_capacity_bytes(const memest_result *r);
@@ -227,6 +282,13 @@ void memest_result_routing(const memest_result *r, memest_routing_info *out);
 memest_code memest_routing_peaks(const char *config, size_t config_len, const memest_params *p,
                                  const double *factors, int n, uint64_t *peaks,
                                  memest_error *err);
+
+/* The memory components of a result, in the order of its JSON keys: the
+** key ("master_params") and the label the reports print ("fp32 master
+** weights (sharded)"). NULL for i out of range. */
+int memest_component_count(void);
+const char *memest_component_key(int i);
+const char *memest_component_title(int i);
 
 /* The result as one JSON object (the CLI's --json) or as the CLI's text
 ** report. The string is allocated; free it with memest_free(). NULL when
@@ -304,13 +366,34 @@ memest_code memest_plan_run(const char *config, size_t config_len,
                             const memest_plan_request *req, memest_plan **out,
                             memest_error *err);
 
+/* A plan in pieces, for a caller that shows progress or may stop between
+** them (the page's worker). memest_plan_begin() takes what memest_plan_run()
+** takes and gives every error the whole plan gives up front (missing
+** inputs, bad values, MEMEST_MAX_PLAN_ROWS, MEMEST_MAX_PLAN_WORK): it parses
+** the config and checks every combination, leaving memest_plan_row_count()
+** rows, the valid ones still to estimate. memest_plan_estimate_rows()
+** estimates rows [from, to), any cut in any order; MEMEST_E_VALUE for a
+** range outside the rows. memest_plan_finish() estimates any row still
+** left, drops the rows whose estimate failed (a compare stops with the
+** problem), sorts the rows and chooses the answer; the rows and the answer
+** are the same however the rows were cut. memest_plan_run() is begin then
+** finish. A plan that is not finished has no answer (-1) and no JSON or
+** text (NULL); free it with memest_plan_free() to stop early. */
+memest_code memest_plan_begin(const char *config, size_t config_len,
+                              const memest_plan_request *req, memest_plan **out,
+                              memest_error *err);
+memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memest_error *err);
+memest_code memest_plan_finish(memest_plan *plan, memest_error *err);
+
 /* The plan as one JSON object {rows, answer, invalid, ...} or as the CLI's
-** text report. Free the string with memest_free(); NULL when out of memory. */
+** text report. Free the string with memest_free(); NULL when out of memory
+** or when the plan is not finished. */
 char *memest_plan_json(const memest_plan *plan);
 char *memest_plan_text(const memest_plan *plan);
 
 /* Rows in the plan (estimated ones, plus the invalid tried values of a
-** MEMEST_PLAN_VARY plan), and the answer's row index (-1: none). */
+** MEMEST_PLAN_VARY plan; before memest_plan_finish() also the ones to
+** estimate), and the answer's row index (-1: none). */
 int memest_plan_row_count(const memest_plan *plan);
 int memest_plan_answer(const memest_plan *plan);
 /* Row i's inputs as one estimate's parameters; MEMEST_E_VALUE if i is out of

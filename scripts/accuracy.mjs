@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Writes docs/accuracy.md: every real-run case we have (../shared/ground-truth
+// Writes docs/accuracy.md: every real-run case we have (tests/data/measured.json
 // and tests/data/further-runs.json) against the native CLI's estimate, with
-// the older Python estimator's figure beside ours where ../shared/reference
-// has the same inputs. Usage: node scripts/accuracy.mjs [--check]
+// the older Python estimator's figure beside ours where
+// tests/data/older-estimator.json has the same inputs. Usage: node scripts/accuracy.mjs [--check]
 // --check exits 1 if the committed file differs from what it would write.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
@@ -17,7 +17,7 @@ function load(path) {
 
 function estimate(c, extra = []) {
   const args = [
-    "--model", `../shared/models/${c.model}`,
+    "--model", `presets/${c.model}`,
     "--pp-size", c.pp_size, "--ep-size", c.ep_size, "--cp-size", c.cp_size,
     "--total-gpus", c.total_gpus, "--micro-batch-size", c.micro_batch_size,
     "--global-batch-size", c.global_batch_size, "--sequence-length", c.sequence_length,
@@ -120,7 +120,7 @@ function matchingFactor(c, f, cap) {
  * modelled bf16 pair of the sequence length shared by both.
  */
 function oldVersionTerms(c, r, rr, trainer) {
-  const config = load(`../shared/models/${c.model}`);
+  const config = load(`presets/${c.model}`);
   const dense = config.first_k_dense_replace ?? 0;
   const per = r.derived.layers_per_stage;
   let router = 0;
@@ -165,10 +165,10 @@ function routingRows(cases, regimes) {
 }
 // }======================================================================
 
-const measured = load("../shared/ground-truth/measured.json");
+const measured = load("tests/data/measured.json");
 const regimes = load("tests/data/run-regimes.json");
 const further = load("tests/data/further-runs.json");
-const reference = load("../shared/reference/older-estimator.json");
+const reference = load("tests/data/older-estimator.json");
 const head = "| case | model | layout | measured (GiB) | memest (GiB) | error / verdict | older estimator |\n|---|---|---|---|---|---|---|";
 const version = JSON.parse(execFileSync(memest, ["--version"], { encoding: "utf8" }).replace(/^memest /, "\"").trim() + "\"");
 const text = `# Accuracy against real runs
@@ -183,7 +183,7 @@ The older estimator's column shows what \`python -m tools.memory_estimator\` pri
 layout (its tensor part for allocated figures: its total less its non-PyTorch and fragmentation
 terms); "—" where the reference has no such run.
 
-## Ground truth (../shared/ground-truth/measured.json)
+## Ground truth (tests/data/measured.json)
 
 ${head}
 ${rows(measured.cases, reference).join("\n")}

@@ -13,16 +13,13 @@ import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAGE_FILES } from './page-files.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PUBLIC = path.join(ROOT, 'public');
 const BUDGET_GZIP = 400 * 1024;
 const sourcemap = !process.argv.includes('--no-sourcemap');
 
-/** Every file index.html makes the browser load, in public/. */
-const PAGE_FILES = [
-  'index.html', 'style.css', 'app.css', 'favicon.svg', 'app.js', 'engine-worker.js', 'memest.js', 'memest.wasm',
-];
 
 /** Code that evaluates strings: what `script-src` without 'unsafe-eval' refuses. */
 const EVAL_PATTERNS = [/\beval\s*\(/, /\bnew\s+Function\s*\(/, /\bFunction\s*\(\s*["'`]/, /\bsetTimeout\s*\(\s*["'`]/];

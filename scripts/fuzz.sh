@@ -40,7 +40,7 @@ main() {
     exit 2
   fi
   SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  CFLAGS=(-std=c11 -g -O2 -Wall -Wextra -Werror -pedantic -Wshadow -Iinclude -Icore -Itests/fuzz)
+  CFLAGS=(-std=c11 -g -O2 -Wall -Wextra -Werror -pedantic -Wshadow -Iinclude -Icore -Icli -Itests/fuzz)
   # Lower work limits keep one execution well under a second, so that the
   # fuzzer explores instead of waiting on the largest accepted replays; the
   # limits at their real values are tests/c/test_limits.c's job.
@@ -69,13 +69,12 @@ main() {
   core_objs=()
   for src in core/*.c "$OUT/presets_data.c"; do
     name="$(basename "$src" .c)"
-    case "$name" in cli*) continue ;; esac
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$OUT/obj/$name.o"
     core_objs+=("$OUT/obj/$name.o")
   done
   # The CLI without its main(), for fuzz_cli.
   cli_objs=()
-  for src in core/cli*.c; do
+  for src in cli/*.c; do
     name="$(basename "$src" .c)"
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer-no-link -DMEMEST_CLI_NO_MAIN \
       -c "$src" -o "$OUT/obj/$name.o"

@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { missingPageFiles } from './page-files.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -123,7 +124,13 @@ export async function startServer({ dir = path.join(ROOT, 'public'), port } = {}
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const s = await startServer({ dir: process.argv[2] });
+  const dir = path.resolve(process.argv[2] ?? path.join(ROOT, 'public'));
+  const missing = missingPageFiles(dir);
+  if (missing.length) {
+    console.error(`serve: ${missing.join(', ')} missing in ${dir}: build the page with bash scripts/build.sh`);
+    process.exit(1);
+  }
+  const s = await startServer({ dir });
   console.log(`memest page: ${s.url}`);
   const stop = () => s.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -21,9 +21,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q --no-install-recommends "${need_apt[@]}"
 fi
 
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
-  echo "setup: Node.js 20 or later is needed (found $(node --version)); install it and run again" >&2
+# The one Node.js version check: the minimum is package.json's engines.node.
+node_min=$(node -p 'require("./package.json").engines.node.replace(/^>=\s*/, "").split(".")[0]')
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$node_min" ]; then
+  echo "setup: Node.js $node_min or later is needed (found $(node --version)); install it and run again" >&2
   exit 1
 fi
 

@@ -38,6 +38,7 @@ import { normalizeParams } from './engine.js';
  * @property {() => Promise<import('./engine.js').Presets>} presets
  * @property {(name: string) => Promise<string|null>} modelConfig
  * @property {() => Promise<import('./engine.js').ParamInfo[]>} parameters
+ * @property {() => Promise<import('./engine.js').Names>} names
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest) => Promise<object>} plan
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest, opts?: SweepOptions) => Promise<object>} sweep
  *   what plan() answers, computed in pieces with progress; or {cancelled: true}
@@ -178,6 +179,7 @@ export async function createEngineClient(options = {}) {
     presets: () => call('presets', []),
     modelConfig: (name) => call('modelConfig', [typeof name === 'string' ? name : null]),
     parameters: () => call('parameters', []),
+    names: () => call('names', []),
     plan: (configText, request) => call('plan', [config(configText), normalizeParams(request, true)]),
     sweep(configText, request, opts = {}) {
       const { signal, onProgress } = opts;

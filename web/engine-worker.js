@@ -17,7 +17,7 @@ import { runSweep } from './engine-sweep.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
-const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'plan']);
+const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan']);
 
 /** @type {Promise<import('./engine.js').Engine> | null} */
 let ready = null;

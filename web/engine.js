@@ -9,6 +9,9 @@
  * @typedef {object} Problem  One problem with the inputs (see docs/result-json.md).
  * @property {string} code     a name from memest_code_name(): "missing", "layout", ...
  *                             or "internal" when the engine itself failed
+ * @property {string} [reason] why a layout or range check refused the inputs, a name from
+ *                             memest_reason_name(): "pp_layers", "chunks_min", ...; "none"
+ *                             for other problems
  * @property {string} message  one sentence naming the problem and the fix
  * @property {string} field    the snake_case parameter or config key, or ""
  * @property {string} fix      a nearer valid input as "name=value[,name=value]", or ""
@@ -43,7 +46,23 @@
  * @property {string[]} choices enum values
  * @property {string} default   default text for optional ones, "" if required
  * @property {boolean} required
+ * @property {number} [min]     accepted range of an "int" or "number"
+ * @property {number} [max]
+ * @property {string} [limit]   the bounds.h name of max, e.g. "MEMEST_MAX_PP"
  */
+
+/**
+ * The names the core writes once: enum values in enum order, the memory
+ * components with the labels the reports print, the reasons problems carry
+ * and the headroom percentage below which a run is TIGHT.
+ * @typedef {object} Names
+ * @property {string[]} optimizer     e.g. ["adamw", "muon"]
+ * @property {string[]} sharding
+ * @property {string[]} fp8_training
+ * @property {string[]} status        ["OK", "TIGHT", "OOM"]
+ * @property {string[]} reasons
+ * @property {{key: string, title: string}[]} components
+ * @property {number} tight_percent
 
 /**
  * @typedef {object} Presets
@@ -65,8 +84,24 @@
  * @property {() => Presets} presets
  * @property {(name: string) => string|null} modelConfig  a preset's config.json text
  * @property {() => ParamInfo[]} parameters
+ * @property {() => Names} names
  * @property {(configText: string|null|undefined, request: PlanRequest) => object} plan
  *   the planner's JSON (`memest plan --json` / `memest compare --json`), or {error}
+ * @property {(configText: string|null|undefined, request: PlanRequest) => PlanPieces | ErrorResult} planBegin
+ *   the same plan in pieces (memest_plan_begin in the core): every error plan()
+ *   would give comes here, before any estimate
+ */
+
+/**
+ * A plan begun by planBegin(), held in the wasm heap until finish() or free().
+ * @typedef {object} PlanPieces
+ * @property {number} rows  rows to go through: estimate() takes ranges of [0, rows)
+ * @property {(from: number, to: number) => ErrorResult | null} estimate
+ *   estimates rows [from, to) (memest_plan_estimate_rows); null when done
+ * @property {() => object} finish  what plan() gives for the request, or {error};
+ *   frees the plan
+ * @property {() => void} free  drops the plan unfinished (a stopped sweep);
+ *   harmless after finish()
  */
 
 /**
@@ -94,7 +129,7 @@ const nodeImport = (/** @type {string} */ name) => import(/* @vite-ignore */ nam
  * @returns {ErrorResult}
  */
 function failure(code, field, message) {
-  return { error: { code, message, field, fix: '' } };
+  return { error: { code, message, field, fix: '', reason: 'none' } };
 }
 
 /**
@@ -207,7 +242,8 @@ export async function createEngine(options = {}) {
   const version = wasm.UTF8ToString(wasm._memest_wasm_version());
   const presetsText = take(wasm, wasm._memest_wasm_presets());
   const parametersText = take(wasm, wasm._memest_wasm_parameters());
-  if (presetsText === null || parametersText === null) {
+  const namesText = take(wasm, wasm._memest_wasm_names());
+  if (presetsText === null || parametersText === null || namesText === null) {
     throw new Error('memest: the engine ran out of memory while starting');
   }
 
@@ -298,6 +334,10 @@ export async function createEngine(options = {}) {
       return JSON.parse(parametersText);
     },
 
+    names() {
+      return JSON.parse(namesText);
+    },
+
     plan(configText, request) {
       const bad = checkConfig(configText);
       if (bad) return bad;
@@ -330,7 +370,56 @@ export async function createEngine(options = {}) {
         }
       }, (e) => e));
     },
+
+    planBegin(configText, request) {
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      const enc = encodeParams(request, true);
+      if ('error' in enc) return enc;
+      const begun = /** @type {any} */ (callJson('_memest_wasm_plan_begin', configText, enc.json));
+      if ('error' in begun) return begun;
+      return planPieces(wasm, begun.plan, begun.rows);
+    },
   };
+
+  /**
+   * The calls on a begun plan at `address` in instance `owner`. After a
+   * trap the engine has a fresh instance, where that address means nothing:
+   * the calls then answer with an error.
+   * @param {any} owner
+   * @param {number} address
+   * @param {number} rows
+   * @returns {PlanPieces}
+   */
+  function planPieces(owner, address, rows) {
+    let live = true;
+    const gone = () => (live
+      ? failure('internal', '', 'the plan was lost when the engine restarted; run it again')
+      : failure('value', '', 'the plan is finished or freed; begin it again with planBegin'));
+    return {
+      rows,
+      estimate(from, to) {
+        if (!live || wasm !== owner) return gone();
+        return guarded((w) => {
+          const text = take(w, w._memest_wasm_plan_estimate(address, from, to));
+          return text === null ? null : /** @type {ErrorResult} */ (JSON.parse(text));
+        }, (e) => e);
+      },
+      finish() {
+        if (!live || wasm !== owner) return gone();
+        live = false;
+        return guarded((w) => {
+          const text = take(w, w._memest_wasm_plan_finish(address));
+          return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        }, (e) => e);
+      },
+      free() {
+        if (!live || wasm !== owner) return;
+        live = false;
+        guarded((w) => w._memest_wasm_plan_free(address), () => {});
+      },
+    };
+  }
   return engine;
 }
 

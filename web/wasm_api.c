@@ -6,6 +6,7 @@
 ** with memest_wasm_free(). Built by scripts/build-wasm.sh; see docs/wasm.md.
 */
 #include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,9 @@
 /*
 ** Parameters arrive as one JSON object of snake_case names. Each value is
 ** handed to memest_params_set() as the text the CLI would have received:
-** strings as they are, booleans as "true"/"false", and numbers as their
-** original token, so no digit is lost or invented on the way. cJSON keeps
-** no token text, so wa_token() re-walks the (already validated) text.
+** strings as they are, booleans as "true"/"false", and numbers as
+** JavaScript writes them (wa_number_text), which is the text engine.js's
+** JSON.stringify put there, so no digit is lost or invented on the way.
 */
 
 /* Most problems one validate call reports. */
@@ -55,7 +56,7 @@ static char *wa_print(cJSON *root) {
 static char *wa_nomem(void) {
   return wa_strdup("{\"error\":{\"code\":\"nomem\",\"message\":"
                    "\"the engine ran out of memory\",\"field\":\"\","
-                   "\"fix\":\"\"}}");
+                   "\"fix\":\"\",\"reason\":\"none\"}}");
 }
 
 /* Adds a string member; returns 0 when out of memory. */
@@ -65,7 +66,7 @@ static int wa_add_str(cJSON *obj, const char *key, const char *value) {
 /* }====================================================================== */
 
 /* {======================================================================
-** Problems as JSON: {code, message, field, fix[, line, column]}
+** Problems as JSON: {code, message, field, fix, reason[, line, column]}
 ** ======================================================================= */
 
 static cJSON *wa_problem(const memest_error *e) {
@@ -74,6 +75,7 @@ static cJSON *wa_problem(const memest_error *e) {
   if (!wa_add_str(o, "code", memest_code_name(e->code)) ||
       !wa_add_str(o, "message", e->message) ||
       !wa_add_str(o, "field", e->field) || !wa_add_str(o, "fix", e->fix) ||
+      !wa_add_str(o, "reason", memest_reason_name(e->reason)) ||
       (e->line > 0 &&
        (!cJSON_AddNumberToObject(o, "line", e->line) ||
         !cJSON_AddNumberToObject(o, "column", e->column)))) {
@@ -94,68 +96,6 @@ static char *wa_error_json(const memest_error *e) {
   }
   char *out = wa_print(root);
   return out ? out : wa_nomem();
-}
-/* }====================================================================== */
-
-/* {======================================================================
-** Token scanner over JSON text that cJSON has already accepted
-** ======================================================================= */
-
-/* cJSON skips every byte <= 32 as whitespace. */
-static const char *wa_skip_ws(const char *s) {
-  while (*s && (unsigned char)*s <= 32) s++;
-  return s;
-}
-
-/* s at '"'; returns the byte after the closing quote. */
-static const char *wa_skip_string(const char *s) {
-  for (s++; *s && *s != '"'; s++)
-    if (*s == '\\' && s[1]) s++;
-  return *s ? s + 1 : s;
-}
-
-/* The end of the value starting at s. Numbers span cJSON's number bytes. */
-static const char *wa_skip_value(const char *s) {
-  if (*s == '"') return wa_skip_string(s);
-  if (*s == '{' || *s == '[') {
-    int depth = 0;
-    do {
-      if (*s == '"') {
-        s = wa_skip_string(s);
-        continue;
-      }
-      if (*s == '{' || *s == '[') depth++;
-      if (*s == '}' || *s == ']') depth--;
-      s++;
-    } while (*s && depth > 0);
-    return s;
-  }
-  if (*s == '-' || (*s >= '0' && *s <= '9'))
-    return s + strspn(s, "0123456789+-eE.");
-  while (*s >= 'a' && *s <= 'z') s++;  /* true, false, null */
-  return s;
-}
-
-/* Positions *s (inside an object, before a member or '}') at the next
-** member's value, storing its token bounds; returns 0 at the end. */
-static int wa_token(const char **s, const char **start, const char **end) {
-  const char *p = wa_skip_ws(*s);
-  if (*p == ',') p = wa_skip_ws(p + 1);
-  if (*p != '"') return 0;
-  p = wa_skip_ws(wa_skip_string(p));
-  if (*p != ':') return 0;
-  *start = wa_skip_ws(p + 1);
-  *end = wa_skip_value(*start);
-  *s = *end;
-  return 1;
-}
-
-/* Skips a UTF-8 byte order mark and whitespace, as cJSON does. */
-static const char *wa_doc_start(const char *s) {
-  if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB &&
-      (unsigned char)s[2] == 0xBF)
-    s += 3;
-  return wa_skip_ws(s);
 }
 /* }====================================================================== */
 
@@ -190,12 +130,56 @@ static cJSON *wa_parse_object(const char *json, const char *what,
   return NULL;
 }
 
-/* Shortest text that reads back as d; only used should the token scan
-** ever disagree with cJSON. */
+/* Appends the n bytes of s to the text at *w of buf's end, keeping a NUL. */
+static void wa_put_bytes(char **w, const char *end, const char *s, size_t n) {
+  while (n-- > 0 && *w + 1 < end) *(*w)++ = *s++;
+  **w = '\0';
+}
+
+/* The text JavaScript's String(d) gives for a finite d (ECMA-262
+** Number::toString): the fewest digits that read back as d, positional
+** for decimal exponents -7 < e < 21, else d.ddde+x. engine.js writes its
+** numbers so (JSON.stringify), and the CLI flag the tests compare with
+** is String(value), so the core sees the same text from both. */
 static void wa_number_text(double d, char *buf, size_t size) {
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, size, "%.*g", prec, d);
-    if (strtod(buf, NULL) == d) return;
+  char sci[40], digits[24], *w = buf;
+  const char *end = buf + size, *m;
+  size_t k = 0;
+  int prec, n;
+  *w = '\0';
+  if (d == 0) {
+    wa_put_bytes(&w, end, "0", 1);
+    return;
+  }
+  for (prec = 0; prec < 17; prec++) {  /* 17 significant digits always read back */
+    snprintf(sci, sizeof sci, "%.*e", prec, d);
+    if (strtod(sci, NULL) == d) break;
+  }
+  m = sci;
+  if (*m == '-') wa_put_bytes(&w, end, m++, 1);
+  for (; *m && *m != 'e'; m++)
+    if (*m != '.' && k < sizeof digits) digits[k++] = *m;
+  n = atoi(m + 1) + 1;  /* d = 0.digits x 10^n */
+  if ((int)k <= n && n <= 21) {
+    wa_put_bytes(&w, end, digits, k);
+    for (; n > (int)k; n--) wa_put_bytes(&w, end, "0", 1);
+  } else if (0 < n && n <= 21) {
+    wa_put_bytes(&w, end, digits, (size_t)n);
+    wa_put_bytes(&w, end, ".", 1);
+    wa_put_bytes(&w, end, digits + n, k - (size_t)n);
+  } else if (-6 < n && n <= 0) {
+    wa_put_bytes(&w, end, "0.", 2);
+    for (; n < 0; n++) wa_put_bytes(&w, end, "0", 1);
+    wa_put_bytes(&w, end, digits, k);
+  } else {
+    char e[8];
+    wa_put_bytes(&w, end, digits, 1);
+    if (k > 1) {
+      wa_put_bytes(&w, end, ".", 1);
+      wa_put_bytes(&w, end, digits + 1, k - 1);
+    }
+    snprintf(e, sizeof e, "e%c%d", n - 1 >= 0 ? '+' : '-', n - 1 >= 0 ? n - 1 : 1 - n);
+    wa_put_bytes(&w, end, e, strlen(e));
   }
 }
 
@@ -239,17 +223,14 @@ static void wa_text_put(wa_text *t, const char *s, size_t n) {
   t->p[t->n] = '\0';
 }
 
-/* The text of a scalar: a string as it is, true/false, or a number's token
-** [tok, tok_end). Sets *bad for any other kind. */
-static void wa_put_scalar(wa_text *t, const cJSON *item, const char *tok,
-                          const char *tok_end, int *bad) {
+/* The text of a scalar: a string as it is, true/false, or a number as
+** JavaScript writes it. Sets *bad for any other kind. */
+static void wa_put_scalar(wa_text *t, const cJSON *item, int *bad) {
   char num[32];
   if (cJSON_IsString(item)) {
     wa_text_put(t, item->valuestring, strlen(item->valuestring));
   } else if (cJSON_IsBool(item)) {
     wa_text_put(t, cJSON_IsTrue(item) ? "true" : "false", cJSON_IsTrue(item) ? 4 : 5);
-  } else if (cJSON_IsNumber(item) && tok) {
-    wa_text_put(t, tok, (size_t)(tok_end - tok));
   } else if (cJSON_IsNumber(item)) {
     wa_number_text(item->valuedouble, num, sizeof num);
     wa_text_put(t, num, strlen(num));
@@ -258,36 +239,27 @@ static void wa_put_scalar(wa_text *t, const cJSON *item, const char *tok,
   }
 }
 
-/* A list's items joined by commas, as a CLI flag takes a list ("1,2,4");
-** [tok, tok_end) is the list's own text. Sets *bad for nested values. */
-static void wa_put_list(wa_text *t, const cJSON *list, const char *tok,
-                        int *bad) {
-  const char *s = tok ? wa_skip_ws(tok + 1) : NULL;
+/* A list's items joined by commas, as a CLI flag takes a list ("1,2,4").
+** Sets *bad for nested values. */
+static void wa_put_list(wa_text *t, const cJSON *list, int *bad) {
   for (const cJSON *it = list->child; it && !*bad; it = it->next) {
-    const char *start = s, *end = s ? wa_skip_value(s) : NULL;
     if (it != list->child) wa_text_put(t, ",", 1);
-    wa_put_scalar(t, it, start, end, bad);
-    if (s) {
-      s = wa_skip_ws(end);
-      if (*s == ',') s = wa_skip_ws(s + 1);
-    }
+    wa_put_scalar(t, it, bad);
   }
   if (!list->child) wa_text_put(t, "", 0);
 }
 
-/* Sets member `item`, whose value text spans [tok, tok_end) (tok NULL
-** when unknown), through `set` under its flag. Lists become comma lists
-** when `lists` is set; otherwise they, like objects, are refused. */
+/* Sets member `item` through `set` under its flag. Lists become comma
+** lists when `lists` is set; otherwise they, like objects, are refused. */
 static memest_code wa_set_one(wa_setter set, void *target, const cJSON *item,
-                              const char *tok, const char *tok_end, int lists,
-                              memest_error *err) {
+                              int lists, memest_error *err) {
   const char *name = item->string ? item->string : "";
   char *flag = wa_flag(name);
   wa_text t = {NULL, 0, 0, 0};
   int bad = 0;
   memest_code rc;
-  if (cJSON_IsArray(item) && lists) wa_put_list(&t, item, tok, &bad);
-  else wa_put_scalar(&t, item, tok, tok_end, &bad);
+  if (cJSON_IsArray(item) && lists) wa_put_list(&t, item, &bad);
+  else wa_put_scalar(&t, item, &bad);
   if (bad) {
     char msg[160];
     snprintf(msg, sizeof msg, "%.60s must be a number, a string or true/false%s, got %s",
@@ -306,23 +278,18 @@ static memest_code wa_set_one(wa_setter set, void *target, const cJSON *item,
   return rc;
 }
 
-/* Applies every member of `obj` (parsed from `json`) in order, but `skip`.
-** A null member counts as not given. Records up to `max` problems in errs
-** and returns how many there were; stops at the first when max is 1. */
+/* Applies every member of `obj` in order, but `skip`. A null member
+** counts as not given. Records up to `max` problems in errs and returns
+** how many there were; stops at the first when max is 1. */
 static int wa_set_all(wa_setter set, void *target, const cJSON *obj,
-                      const char *json, const char *skip, int lists,
-                      memest_error *errs, int max) {
-  const char *s = json ? wa_doc_start(json) : NULL;
+                      const char *skip, int lists, memest_error *errs, int max) {
   int n = 0;
-  if (s && *s == '{') s++;
   for (const cJSON *it = obj->child; it; it = it->next) {
-    const char *tok = NULL, *tok_end = NULL;
     memest_error e;
-    if (s && !wa_token(&s, &tok, &tok_end)) s = NULL;
     if (cJSON_IsNull(it) || (skip && it->string && strcmp(it->string, skip) == 0))
       continue;
     memset(&e, 0, sizeof e);
-    if (wa_set_one(set, target, it, s ? tok : NULL, tok_end, lists, &e) == MEMEST_OK)
+    if (wa_set_one(set, target, it, lists, &e) == MEMEST_OK)
       continue;
     if (n < max) errs[n] = e;
     n++;
@@ -337,7 +304,7 @@ static memest_code wa_params(memest_params *p, const char *params_json,
   cJSON *obj = wa_parse_object(params_json, "parameters", err);
   if (!obj) return err->code;
   memest_params_init(p);
-  int n = wa_set_all(wa_set_param, p, obj, params_json, NULL, 0, err, 1);
+  int n = wa_set_all(wa_set_param, p, obj, NULL, 0, err, 1);
   cJSON_Delete(obj);
   return n ? err->code : MEMEST_OK;
 }
@@ -420,13 +387,13 @@ char *memest_wasm_routing_peaks(const char *config, const char *params_json,
   if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > WA_MAX_FACTORS) {
     cJSON_Delete(list);
     wa_fail(&err, MEMEST_E_VALUE, "routing_factor",
-            "the routing factors must be a list of at most 64 numbers");
+            "routing factors: a list of at most 64 numbers");
     return wa_error_json(&err);
   }
   cJSON_ArrayForEach(item, list) {
     if (!cJSON_IsNumber(item)) {
       cJSON_Delete(list);
-      wa_fail(&err, MEMEST_E_VALUE, "routing_factor", "every routing factor must be a number");
+      wa_fail(&err, MEMEST_E_VALUE, "routing_factor", "routing factors: a list of at most 64 numbers");
       return wa_error_json(&err);
     }
     f[n++] = item->valuedouble;
@@ -467,7 +434,7 @@ char *memest_wasm_validate(const char *config, const char *params_json) {
     n = 1;
   } else {
     memest_params_init(&p);
-    n = wa_set_all(wa_set_param, &p, obj, params_json, NULL, 0, errs,
+    n = wa_set_all(wa_set_param, &p, obj, NULL, 0, errs,
                    WA_MAX_PROBLEMS);
     m = memest_validate(config, config ? strlen(config) : 0, &p, core,
                         WA_MAX_PROBLEMS);
@@ -497,37 +464,89 @@ nomem:
   return wa_nomem();
 }
 
-/* Runs a plan: `config` as for memest_wasm_estimate, `request_json` an
-** object of the CLI's plan inputs by snake_case name, numeric ones as
-** numbers or lists ("pp_size": [1, 2, 4] is --pp-size 1,2,4), plus "mode":
-** "plan" or "compare". Returns memest_plan_json() or {"error": {...}}. */
-char *memest_wasm_plan(const char *config, const char *request_json) {
+/* Builds the plan request of `request_json` (the CLI's plan inputs by
+** snake_case name, numeric ones as numbers or lists: "pp_size": [1, 2, 4]
+** is --pp-size 1,2,4; plus "mode": "plan" or "compare") and begins the
+** plan on `config` (as for memest_wasm_estimate). NULL with err on failure. */
+static memest_plan *wa_plan_begin(const char *config, const char *request_json,
+                                  memest_error *err) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   memest_plan_mode mode;
-  memest_error err;
-  cJSON *obj;
-  char *out;
-  memset(&err, 0, sizeof err);
-  if (!req) return wa_nomem();
-  obj = wa_parse_object(request_json, "plan request", &err);
-  if (!obj || wa_plan_mode(obj, &mode, &err) != MEMEST_OK) goto fail;
-  memest_plan_request_init(req, mode);
-  if (wa_set_all(wa_set_plan, req, obj, request_json, "mode", 1, &err, 1) ||
-      memest_plan_run(config, config ? strlen(config) : 0, req, &plan, &err) !=
-          MEMEST_OK)
-    goto fail;
+  cJSON *obj = NULL;
+  memset(err, 0, sizeof *err);
+  if (!req) {
+    wa_fail(err, MEMEST_E_NOMEM, "", "the engine ran out of memory");
+    return NULL;
+  }
+  obj = wa_parse_object(request_json, "plan request", err);
+  if (obj && wa_plan_mode(obj, &mode, err) == MEMEST_OK) {
+    memest_plan_request_init(req, mode);
+    if (!wa_set_all(wa_set_plan, req, obj, "mode", 1, err, 1))
+      memest_plan_begin(config, config ? strlen(config) : 0, req, &plan, err);
+  }
   cJSON_Delete(obj);
   free(req);
+  return plan;
+}
+
+/* Finishes a begun plan: memest_plan_json() or {"error": {...}}; frees it. */
+static char *wa_plan_finish(memest_plan *plan) {
+  memest_error err;
+  char *out = NULL;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_finish(plan, &err) != MEMEST_OK) {
+    memest_plan_free(plan);
+    return wa_error_json(&err);
+  }
   out = memest_plan_json(plan);
   memest_plan_free(plan);
   return out ? out : wa_nomem();
-fail:
-  cJSON_Delete(obj);
-  free(req);
-  memest_plan_free(plan);
+}
+
+/* Runs a whole plan (see wa_plan_begin for the arguments). Returns
+** memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  return plan ? wa_plan_finish(plan) : wa_error_json(&err);
+}
+
+/*
+** A plan in pieces (memest_plan_begin/_estimate_rows/_finish), so that the
+** worker can report progress and stop between them. The plan lives in the
+** wasm heap between the calls; JS holds its address as a number.
+*/
+
+/* Begins a plan (arguments as memest_wasm_plan). Returns {"plan": address,
+** "rows": rows to go through} or {"error": {...}}; the plan is then the
+** caller's, for memest_wasm_plan_finish or memest_wasm_plan_free. */
+char *memest_wasm_plan_begin(const char *config, const char *request_json) {
+  memest_error err;
+  memest_plan *plan = wa_plan_begin(config, request_json, &err);
+  char text[64];
+  if (!plan) return wa_error_json(&err);
+  snprintf(text, sizeof text, "{\"plan\":%llu,\"rows\":%d}",
+           (unsigned long long)(uintptr_t)plan, memest_plan_row_count(plan));
+  char *out = wa_strdup(text);
+  if (!out) memest_plan_free(plan);
+  return out ? out : wa_nomem();
+}
+
+/* Estimates rows [from, to) of a begun plan. NULL when done, else
+** {"error": {...}} (the plan stays the caller's). */
+char *memest_wasm_plan_estimate(memest_plan *plan, int from, int to) {
+  memest_error err;
+  memset(&err, 0, sizeof err);
+  if (memest_plan_estimate_rows(plan, from, to, &err) == MEMEST_OK) return NULL;
   return wa_error_json(&err);
 }
+
+/* Finishes and frees a begun plan: memest_plan_json() or {"error": {...}}. */
+char *memest_wasm_plan_finish(memest_plan *plan) { return wa_plan_finish(plan); }
+
+/* Frees a begun plan that will not be finished (a sweep stopped). */
+void memest_wasm_plan_free(memest_plan *plan) { memest_plan_free(plan); }
 
 /* A new object appended to arr, or NULL when out of memory. */
 static cJSON *wa_append_object(cJSON *arr) {
@@ -604,9 +623,16 @@ static int wa_add_choices(cJSON *obj, const char *choices) {
   return 1;
 }
 
+/* Adds min, max and limit to an "int" or "number" parameter. */
+static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
+  if (strcmp(d->kind, "int") != 0 && strcmp(d->kind, "number") != 0) return 1;
+  return cJSON_AddNumberToObject(o, "min", d->min) && cJSON_AddNumberToObject(o, "max", d->max) &&
+         wa_add_str(o, "limit", d->limit);
+}
+
 /* Every parameter's description, as memest_param_describe() gives it:
-** [{name, flag, kind, meaning, choose, choices[], default, required}];
-** NULL when out of memory. */
+** [{name, flag, kind, meaning, choose, choices[], default, required[, min,
+** max, limit]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -618,11 +644,65 @@ char *memest_wasm_parameters(void) {
         !wa_add_str(o, "meaning", d->meaning) ||
         !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
         !wa_add_str(o, "default", d->default_text) ||
-        !cJSON_AddBoolToObject(o, "required", d->required != 0)) {
+        !cJSON_AddBoolToObject(o, "required", d->required != 0) || !wa_add_bounds(o, d)) {
       cJSON_Delete(arr);
       return NULL;
     }
   }
   return wa_print(arr);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Names the page shows, written once in the C core
+** ======================================================================= */
+
+/* Adds key: [name(0), name(1), ...] up to the first NULL. */
+static int wa_add_names(cJSON *root, const char *key, const char *(*name)(int)) {
+  cJSON *arr = cJSON_AddArrayToObject(root, key);
+  for (int i = 0; arr && name(i) != NULL; i++) {
+    cJSON *s = cJSON_CreateString(name(i));
+    if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
+  }
+  return arr != NULL;
+}
+
+static const char *wa_optimizer(int i) { return memest_optimizer_name((memest_optimizer)i); }
+static const char *wa_sharding(int i) { return memest_sharding_name((memest_sharding)i); }
+static const char *wa_fp8(int i) { return memest_fp8_name((memest_fp8)i); }
+static const char *wa_routing(int i) { return memest_routing_name((memest_routing)i); }
+static const char *wa_status(int i) { return memest_status_name((memest_status)i); }
+static const char *wa_reason(int i) {
+  return i < MEMEST_R_COUNT ? memest_reason_name((memest_reason)i) : NULL;
+}
+
+/* [{key, title}] of every memory component, in the result's order. */
+static int wa_add_components(cJSON *root) {
+  cJSON *arr = cJSON_AddArrayToObject(root, "components");
+  for (int i = 0; arr && i < memest_component_count(); i++) {
+    cJSON *o = wa_append_object(arr);
+    if (!o || !wa_add_str(o, "key", memest_component_key(i)) ||
+        !wa_add_str(o, "title", memest_component_title(i)))
+      return 0;
+  }
+  return arr != NULL;
+}
+
+/* {optimizer[], sharding[], fp8_training[], routing[], status[], reasons[],
+** components[{key, title}], tight_percent}: the enum names in enum order,
+** the component labels and the TIGHT threshold; NULL when out of memory. */
+char *memest_wasm_names(void) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root || !wa_add_names(root, "optimizer", wa_optimizer) ||
+      !wa_add_names(root, "sharding", wa_sharding) ||
+      !wa_add_names(root, "fp8_training", wa_fp8) ||
+      !wa_add_names(root, "routing", wa_routing) ||
+      !wa_add_names(root, "status", wa_status) ||
+      !wa_add_names(root, "reasons", wa_reason) || !wa_add_components(root) ||
+      !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent())) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return wa_print(root);
 }
 /* }====================================================================== */

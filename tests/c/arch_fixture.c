@@ -17,7 +17,7 @@ tiny_run *tiny_build(const char *text, int64_t ep, int64_t cp, int fp8) {
   check_params(&t->p, "tiny", 1, ep, cp, ep * cp, 1, 2 * ep, 128 * cp, "h100");
   if (fp8) CHECK_I64(memest_params_set(&t->p, "fp8_training", "deep-gemm", &err), MEMEST_OK);
   if (layout_build(&t->mc, &t->p, &t->lo, &err) != MEMEST_OK ||
-      sim_rank_init(&t->sr, &t->mc, &t->lo, &t->p, 0, &err) != MEMEST_OK) {
+      sim_rank_init(&t->sr, &t->mc, &t->lo, &t->p, 0, NULL, &err) != MEMEST_OK) {
     fprintf(stderr, "tiny_build: %s\n", err.message);
     check_failures++;
     free(t);
@@ -36,7 +36,7 @@ const layer_prog *prog(const tiny_run *t, int layer) {
   int m, li;
   for (m = 0; m < 2; m++) {
     for (li = 0; li < t->sr.inv.mod[m].n_layers; li++) {
-      if (t->sr.progs[m][li].layer == layer) return &t->sr.progs[m][li];
+      if (t->sr.layers[m][li].layer == layer) return t->sr.layers[m][li].prog;
     }
   }
   CHECK(0);

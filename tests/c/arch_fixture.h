@@ -6,7 +6,8 @@
 #define MEMEST_ARCH_FIXTURE_H
 
 #include "check.h"
-#include "sim.h"
+#include "rank.h"
+#include "result.h"
 
 typedef struct tiny_run {
   model_config mc;

@@ -22,7 +22,11 @@ int check_done(const char *name);
 #define CHECK_STR(got, want) check_str((got), (want), #got, __FILE__, __LINE__)
 #define CHECK_HAS(hay, needle) check_contains((hay), (needle), #hay, __FILE__, __LINE__)
 
-/* Reads a file under ../shared (or any path); NULL if missing. Caller frees. */
+/* The real model configs the tests read: the project's presets, the
+** published config.json files named in tests/data/README.md. */
+#define CHECK_MODELS "presets/"
+
+/* Reads a file; NULL if missing. Caller frees. */
 char *check_read_file(const char *path, size_t *len);
 /* Sets the nine required inputs of a run on a preset or file model. */
 void check_params(memest_params *p, const char *model, int64_t pp, int64_t ep, int64_t cp,

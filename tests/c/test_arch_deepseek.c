@@ -34,7 +34,7 @@ static void test_totals(void) {
   size_t i, len;
   char path[128], *text;
   for (i = 0; i < 2; i++) {
-    snprintf(path, sizeof path, "../shared/models/%s.json", names[i]);
+    snprintf(path, sizeof path, CHECK_MODELS "%s.json", names[i]);
     text = check_read_file(path, &len);
     CHECK(text != NULL);
     if (text != NULL) CHECK_I64(parse_total(text, len), want[i]);

@@ -25,7 +25,7 @@ static const char tiny[] =
 static void test_totals(void) {
   const char *preset = memest_model_preset_config("mixtral-8x7b");
   size_t len;
-  char *text = check_read_file("../shared/models/mixtral-8x7b.json", &len);
+  char *text = check_read_file(CHECK_MODELS "mixtral-8x7b.json", &len);
   model_config mc;
   memest_error err;
   CHECK(text != NULL && preset != NULL);

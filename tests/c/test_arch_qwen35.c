@@ -36,7 +36,7 @@ static const char tiny[] =
 static void test_totals(void) {
   const char *preset = memest_model_preset_config("qwen3.5-35b-a3b");
   size_t len;
-  char *text = check_read_file("../shared/models/qwen3.5-35b-a3b.json", &len), *wrapped;
+  char *text = check_read_file(CHECK_MODELS "qwen3.5-35b-a3b.json", &len), *wrapped;
   model_config mc;
   memest_error err;
   int ovf = 0;

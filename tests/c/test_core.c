@@ -2,19 +2,23 @@
 ** test_core.c — the simulator against the specification's figures: the
 ** parameter inventory, the worked example (spec §8) byte for byte, the
 ** static components, token counts, the stage partition, the schedule's
-** op counts per step and live chunks, and the result's internal sums.
+** op counts per step and live chunks, the result's internal sums, and
+** that the fast paths (skipping repeated step-4 iterations, shared layer
+** programs, repeated identical layers) give exactly the plain figures.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "sim.h"
+#include "presets.h"
+#include "rank.h"
+#include "result.h"
 
 static char *shared_config(const char *name, size_t *len) {
   char path[256];
   char *text;
-  snprintf(path, sizeof path, "../shared/models/%s.json", name);
+  snprintf(path, sizeof path, CHECK_MODELS "%s.json", name);
   text = check_read_file(path, len);
   CHECK(text != NULL);
   return text;
@@ -98,11 +102,11 @@ static void test_worked_example(void) {
   lo.d.n_in = 32768;
   lo.d.m_act = 33792;
   lo.d.r_rows = 34816;
-  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, &err), MEMEST_OK);
-  CHECK_I64(sr->progs[0][0].retained, 546488384LL);
-  CHECK_I64(sr->progs[1][5].retained, 546488384LL);
+  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, NULL, &err), MEMEST_OK);
+  CHECK_I64(sr->layers[0][0].prog->retained, 546488384LL);
+  CHECK_I64(sr->layers[1][5].prog->retained, 546488384LL);
   /* Deferred-W batch per layer: A(M_act)*H*2 + R*H*2 + 3*M_act*I*2. */
-  CHECK_I64(sr->progs[0][0].capture, 436731904LL);
+  CHECK_I64(sr->layers[0][0].prog->capture, 436731904LL);
   /* Static figures (§8 table). */
   CHECK_I64(sr->inv.master_bytes, 4049889792LL);
   CHECK_I64(sr->inv.opt_state_bytes, 8099779584LL);
@@ -336,6 +340,117 @@ static void test_steady_skip(void) {
   }
 }
 
+static int same_event(const tl_event *a, const tl_event *b) {
+  return a->step == b->step && a->kind == b->kind && a->iter == b->iter && a->pf == b->pf &&
+         a->pb == b->pb && a->cf == b->cf && a->cb == b->cb && a->what == b->what &&
+         a->total == b->total && a->peak == b->peak && a->live[0] == b->live[0] &&
+         a->live[1] == b->live[1] && memcmp(&a->at_peak, &b->at_peak, sizeof a->at_peak) == 0;
+}
+
+static int same_program(const layer_prog *a, const layer_prog *b) {
+  int st, i;
+  if (a->kind != b->kind || a->moe != b->moe || a->retained != b->retained ||
+      a->h_out != b->h_out || a->capture != b->capture || a->n_wgrad != b->n_wgrad ||
+      a->n_detail != b->n_detail) {
+    return 0;
+  }
+  for (i = 0; i < a->n_wgrad; i++) {
+    if (a->wgrad[i] != b->wgrad[i]) return 0;
+  }
+  for (i = 0; i < a->n_detail; i++) {
+    if (a->detail[i].name != b->detail[i].name) return 0;
+    if (a->detail[i].bytes != b->detail[i].bytes) return 0;
+  }
+  for (st = 0; st < ST_COUNT; st++) {
+    if (a->n[st] != b->n[st]) return 0;
+    for (i = 0; i < a->n[st]; i++) {
+      const prog_ev *x = &a->st[st][i], *y = &b->st[st][i];
+      if (x->d != y->d || x->comp != y->comp || x->kind != y->kind) return 0;
+      if (x->label != y->label) return 0;
+    }
+  }
+  return 1;
+}
+
+/* One rank replayed plainly (its own programs, every op walked layer by
+** layer, each layer's program also built alone) against the shared rank. */
+static void check_plain_rank(const memest_result *r, const rank_result *rr) {
+  sim_rank *sr = calloc(1, sizeof *sr);
+  memest_error err;
+  int m, li;
+  int64_t k;
+  if (sr == NULL) return;
+  sr->plain = 1;
+  CHECK_I64(sim_rank_init(sr, &r->mc, &r->lo, &r->params, rr->rank, NULL, &err), MEMEST_OK);
+  CHECK_I64(sim_rank_run(sr, &err), MEMEST_OK);
+  CHECK_I64(sr->peak, rr->tensor_peak);
+  CHECK_I64(sr->peak_index, rr->peak_index);
+  CHECK_I64(sr->n_events, rr->n_events);
+  CHECK(memcmp(&sr->at_peak, &rr->at_peak, sizeof sr->at_peak) == 0);
+  CHECK(same_event(&sr->peak_ev, &rr->peak_ev));
+  CHECK_I64(sr->n_tl, rr->n_tl);
+  for (k = 0; k < sr->n_tl && k < rr->n_tl; k++) CHECK(same_event(&sr->tl[k], &rr->tl[k]));
+  for (m = 0; m < 2; m++) {
+    for (li = 0; li < sr->inv.mod[m].n_layers; li++) {
+      const rank_layer *rl = &sr->layers[m][li];
+      layer_prog alone;
+      CHECK_I64(lay_build(&r->mc, &r->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &alone, &err),
+                MEMEST_OK);
+      CHECK(same_program(rl->prog, &alone));
+      lay_free(&alone);
+    }
+  }
+  sim_rank_free(sr);
+  free(sr);
+}
+
+/* Every preset in several layouts, estimated one after another with one
+** shared cache (layer programs built once per shape, across layouts and
+** models, identical layers repeated inside each op), gives the figures of
+** the plain replay, event for event. */
+static void test_shared_programs(void) {
+  /* pp, ep, cp, GPUs, micro batch, global batch, sequence, FP8, Muon */
+  static const int64_t layouts[][9] = {
+      {1, 1, 1, 1, 1, 8, 1024, 0, 0},    {2, 2, 1, 8, 1, 64, 2048, 0, 1},
+      {4, 8, 1, 32, 1, 256, 4096, 1, 0}, {2, 4, 2, 16, 2, 64, 4096, 0, 0},
+      {8, 8, 1, 64, 1, 512, 2048, 0, 1}, {3, 2, 1, 12, 1, 48, 1024, 1, 1},
+      {2, 2, 1, 8, 1, 64, 2048, 1, 0},   {4, 2, 1, 16, 1, 64, 2048, 0, 0}};
+  est_cache *cache = est_cache_new();
+  memest_result *r = malloc(sizeof *r);
+  int i, estimated = 0;
+  size_t l;
+  CHECK(cache != NULL && r != NULL);
+  for (i = 0; cache != NULL && r != NULL && i < preset_model_count; i++) {
+    model_config mc;
+    memest_error err;
+    const char *text = preset_models[i].text;
+    CHECK_I64(cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+    for (l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
+      const int64_t *x = layouts[l];
+      memest_params p;
+      int k;
+      check_params(&p, preset_models[i].name, x[0], x[1], x[2], x[3], x[4], x[5], x[6], "b200");
+      CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
+      CHECK_I64(memest_params_set(&p, "timeline_limit", "0", &err), MEMEST_OK);
+      if (x[7]) CHECK_I64(memest_params_set(&p, "fp8_training", "deep-gemm", &err), MEMEST_OK);
+      if (x[8]) CHECK_I64(memest_params_set(&p, "optimizer", "muon", &err), MEMEST_OK);
+      if (layout_problems(&mc, &p, &err, 1) > 0) continue;
+      if (est_run(&mc, &p, r, cache, &err) != MEMEST_OK) {
+        fprintf(stderr, "%s layout %d: %s\n", preset_models[i].name, (int)l, err.message);
+        CHECK(0);
+        continue;
+      }
+      for (k = 0; k < r->n_ranks; k++) check_plain_rank(r, &r->ranks[k]);
+      est_release(r);
+      estimated++;
+    }
+  }
+  /* Most layouts fit every preset; a failed parse or check would drop them. */
+  CHECK(estimated >= 4 * preset_model_count);
+  free(r);
+  est_cache_free(cache);
+}
+
 int main(void) {
   test_parameter_totals();
   test_partition();
@@ -347,5 +462,6 @@ int main(void) {
   test_timeline_window();
   test_single_rank();
   test_steady_skip();
+  test_shared_programs();
   return check_done("test_core");
 }

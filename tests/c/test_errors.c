@@ -203,7 +203,7 @@ static memest_code run_edited(const char *file, const char *key, double value,
   cJSON *root, *keys;
   memest_params p;
   memest_code rc;
-  snprintf(path, sizeof path, "../shared/models/%s", file);
+  snprintf(path, sizeof path, CHECK_MODELS "%s", file);
   text = check_read_file(path, &len);
   CHECK(text != NULL);
   if (text == NULL) return MEMEST_OK;
@@ -228,7 +228,7 @@ static double config_number(const char *file, const char *const *keys, const cha
   cJSON *root, *scope, *v = NULL;
   double out = 0;
   *found = NULL;
-  snprintf(path, sizeof path, "../shared/models/%s", file);
+  snprintf(path, sizeof path, CHECK_MODELS "%s", file);
   text = check_read_file(path, &len);
   if (text == NULL) return 0;
   root = cJSON_Parse(text);

@@ -295,7 +295,7 @@ static void test_config_keys(void) {
 static char *config_with(const char *file, const char *key, long long v) {
   char path[256], *text, *out;
   cJSON *root, *obj;
-  snprintf(path, sizeof path, "../shared/models/%s.json", file);
+  snprintf(path, sizeof path, CHECK_MODELS "%s.json", file);
   text = check_read_file(path, NULL);
   if (text == NULL) return NULL;
   root = cJSON_Parse(text);
@@ -350,7 +350,7 @@ static void test_family_keys(void) {
     char what[96], *t = config_with(keys[i].file, keys[i].key, keys[i].max);
     memest_code rc;
     if (t == NULL) {
-      fprintf(stderr, "%s: ../shared/models/%s.json is missing\n", keys[i].key, keys[i].file);
+      fprintf(stderr, "%s: " CHECK_MODELS "%s.json is missing\n", keys[i].key, keys[i].file);
       check_failures++;
       continue;
     }

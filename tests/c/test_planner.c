@@ -2,7 +2,8 @@
 ** test_planner.c — memest plan and compare: the three planning questions
 ** on fixed inputs with their answers pinned (and why they are right),
 ** every row against a single estimate of its inputs, the invalid counts,
-** the JSON shape, the bubble model's edges and the request's list parsing.
+** the JSON shape, the bubble model's edges, the request's list parsing,
+** and the plan in pieces against one whole run.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,6 +224,31 @@ static void test_compare(void) {
   free(req);
 }
 
+/* The answer rule as fields: rule, the input it reads (NULL: none), and
+** the free share that makes a row OK. */
+static void check_answer_fields(const cJSON *root, const char *rule, const char *input) {
+  const cJSON *by = cJSON_GetObjectItem(root, "answer_by");
+  const cJSON *in = cJSON_GetObjectItem(by, "input");
+  CHECK(cJSON_IsString(cJSON_GetObjectItem(by, "rule")));
+  if (!cJSON_IsString(cJSON_GetObjectItem(by, "rule"))) return;
+  CHECK_STR(cJSON_GetObjectItem(by, "rule")->valuestring, rule);
+  if (input == NULL) CHECK(cJSON_IsNull(in));
+  else CHECK(cJSON_IsString(in) && strcmp(in->valuestring, input) == 0);
+  CHECK_I64(cJSON_GetObjectItem(by, "ok_min_free_percent")->valueint, 5);
+}
+
+/* The answer rule of a vary plan on req, as fields. */
+static void check_vary_rule(const memest_plan_request *req, const char *rule, const char *input) {
+  memest_plan *plan = run(req);
+  char *text = plan != NULL ? memest_plan_json(plan) : NULL;
+  cJSON *root = text != NULL ? cJSON_Parse(text) : NULL;
+  CHECK(root != NULL);
+  if (root != NULL) check_answer_fields(root, rule, input);
+  cJSON_Delete(root);
+  memest_free(text);
+  memest_plan_free(plan);
+}
+
 /* The JSON: rows with the CLI's snake_case inputs and figures, the answer,
 ** the invalid counts; a compare row carries its components and deltas. */
 static void test_json(void) {
@@ -250,6 +276,23 @@ static void test_json(void) {
     CHECK_I64(cJSON_GetObjectItem(answer, "peak_bytes")->valuedouble, (double)plan->rows[0].peak);
     CHECK_I64(cJSON_GetObjectItem(invalid, "num_chunks < 2*pp")->valueint, 35);
     CHECK_STR(cJSON_GetObjectItem(root, "mode")->valuestring, "layouts");
+    check_answer_fields(root, "most_headroom", NULL);
+    CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "max_plan_rows")->valuedouble,
+              MEMEST_MAX_PLAN_ROWS);
+    CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "max_plan_work")->valuedouble,
+              MEMEST_MAX_PLAN_WORK);
+    CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "plan_values")->valueint,
+              MEMEST_PLAN_VALUES);
+    CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "plan_text")->valueint,
+              MEMEST_PLAN_TEXT);
+    {
+      double work = 0;
+      cJSON_ArrayForEach(row, rows) {
+        work += cJSON_GetObjectItem(row, "pp_size")->valuedouble *
+                cJSON_GetObjectItem(row, "num_chunks")->valuedouble;
+      }
+      CHECK_I64(cJSON_GetObjectItem(root, "work")->valuedouble, work);
+    }
   }
   cJSON_Delete(root);
   memest_free(text);
@@ -347,6 +390,24 @@ static void test_run_errors(void) {
   CHECK_HAS(err.message, "MEMEST_MAX_PLAN_ROWS");
   CHECK(memest_plan_row_params(NULL, 0, NULL, &err) == MEMEST_E_VALUE);
   free(req);
+  /* pp 2 x 2^20 micro-batches at 17 sequence lengths: 17 x 2^21 > 2^25
+  ** rank micro-batches, refused when begun, before any estimate. */
+  req = h100_16("1048576", "1024,2048,3072,4096,5120,6144,7168,8192,9216,10240,11264,12288,"
+                           "13312,14336,15360,16384,17408");
+  set(req, "total_gpus", "2");
+  set(req, "pp_size", "2");
+  set(req, "ep_size", "1");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_E_LIMIT);
+  CHECK_HAS(err.message, "more than MEMEST_MAX_PLAN_WORK = 33554432 pipeline-rank micro-batches");
+  CHECK(plan == NULL);
+  set(req, "sequence_length", "1024,2048,3072,4096,5120,6144,7168,8192,9216,10240,11264,12288,"
+                              "13312,14336,15360,16384");
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_OK);   /* 16 x 2^21: at it */
+  CHECK_I64(memest_plan_row_count(plan), 16);
+  memest_plan_free(plan);
+  free(req);
 }
 
 /* Option lists in a compare: one variant per configuration. */
@@ -367,6 +428,110 @@ static void test_option_variants(void) {
   free(req);
 }
 
+/* The plan of req begun, its rows estimated in cuts of `cut` rows (0: all
+** in one call; from the last cut back to the first when `backwards`),
+** then finished; as JSON, or NULL on failure (err says why). */
+static char *plan_in_pieces(const memest_plan_request *req, int cut, int backwards,
+                            memest_error *err) {
+  memest_plan *plan = NULL;
+  char *json = NULL;
+  int n, from, pieces, k;
+  if (memest_plan_begin(NULL, 0, req, &plan, err) != MEMEST_OK) return NULL;
+  n = memest_plan_row_count(plan);
+  CHECK_I64(memest_plan_answer(plan), -1);
+  CHECK(memest_plan_json(plan) == NULL);
+  if (cut <= 0 || cut > n) cut = n > 0 ? n : 1;
+  pieces = (n + cut - 1) / cut;
+  for (k = 0; k < pieces; k++) {
+    from = (backwards ? pieces - 1 - k : k) * cut;
+    CHECK_I64(memest_plan_estimate_rows(plan, from, from + cut < n ? from + cut : n, err),
+              MEMEST_OK);
+  }
+  for (k = 0; k < n; k++) CHECK(plan->rows[k].fail != PLAN_PENDING);   /* the cuts did it all */
+  if (memest_plan_finish(plan, err) == MEMEST_OK) json = memest_plan_json(plan);
+  memest_plan_free(plan);
+  return json;
+}
+
+/* One plan checked in pieces against one whole run: the same JSON text
+** (every row, in order, and the answer) for cuts of 1, 7 and all rows,
+** and a cut taken backwards. */
+static void check_pieces(const memest_plan_request *req, const char *what) {
+  static const int cuts[] = {1, 7, 0};
+  memest_plan *whole = run(req);
+  memest_error err;
+  char *want = whole != NULL ? memest_plan_json(whole) : NULL;
+  size_t c;
+  CHECK(want != NULL);
+  for (c = 0; c < sizeof cuts / sizeof cuts[0] + 1 && want != NULL; c++) {
+    int backwards = c == sizeof cuts / sizeof cuts[0];
+    char *got = plan_in_pieces(req, backwards ? 7 : cuts[c], backwards, &err);
+    if (got == NULL || strcmp(got, want) != 0) {
+      fprintf(stderr, "%s: pieces of %d%s differ from the whole plan\n", what,
+              backwards ? 7 : cuts[c], backwards ? " backwards" : "");
+    }
+    CHECK(got != NULL && strcmp(got, want) == 0);
+    memest_free(got);
+  }
+  memest_free(want);
+  memest_plan_free(whole);
+}
+
+/* The plan in pieces gives what one run gives, for every mode; and what
+** the calls refuse: a range outside the rows, a second finish. */
+static void test_pieces(void) {
+  memest_plan_request *req = h100_16("256", "2048");
+  memest_plan *plan = NULL;
+  memest_error err;
+  check_pieces(req, "layouts");
+  set(req, "micro_batch_size", "1");
+  set(req, "optimizer", "adamw,muon");
+  check_pieces(req, "layouts with option variants");
+  memest_plan_request_init(req, MEMEST_PLAN_LAYOUTS);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  set(req, "sequence_length", "4096");
+  set(req, "vary", "gpus");
+  check_pieces(req, "vary gpus (INVALID rows kept)");
+  check_vary_rule(req, "smallest_ok", "total_gpus");
+  set(req, "total_gpus", "32");
+  set(req, "sequence_length", "1024,2048,4096,8192,16384,32768");
+  set(req, "vary", "seq");
+  check_pieces(req, "vary seq");
+  check_vary_rule(req, "largest_ok", "sequence_length");
+  free(req);
+  req = example_compare();
+  set(req, "total_gpus", "32");
+  set(req, "sequence_length", "4096,8192");
+  check_pieces(req, "compare");
+
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_OK);
+  CHECK_I64(memest_plan_row_count(plan), 2);
+  CHECK_I64(memest_plan_estimate_rows(plan, 1, 3, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "rows [1, 3) are not a range of the plan's 2 rows");
+  CHECK_I64(memest_plan_estimate_rows(plan, 2, 1, &err), MEMEST_E_VALUE);
+  CHECK_I64(memest_plan_estimate_rows(plan, 2, 2, &err), MEMEST_OK);
+  CHECK_I64(memest_plan_finish(plan, &err), MEMEST_OK);   /* estimates what is left */
+  CHECK_I64(memest_plan_answer(plan), 0);
+  CHECK_I64(memest_plan_finish(plan, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "the plan is finished");
+  CHECK_I64(memest_plan_estimate_rows(plan, 0, 1, &err), MEMEST_E_VALUE);
+  memest_plan_free(plan);
+  plan = NULL;
+  set(req, "pp_size", "4,8");
+  set(req, "sequence_length", "4096,8192,16384");
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "give each list 3 values");
+  CHECK(plan == NULL);
+  CHECK_I64(memest_plan_finish(NULL, &err), MEMEST_E_VALUE);
+  free(req);
+}
+
 int main(void) {
   test_vary_nodes();
   test_best_layout();
@@ -376,5 +541,6 @@ int main(void) {
   test_list_errors();
   test_run_errors();
   test_option_variants();
+  test_pieces();
   return check_done("test_planner");
 }

@@ -13,7 +13,6 @@
 #include "check.h"
 #include "plan.h"
 #include "routing.h"
-#include "sim.h"
 
 static run_dims dims(int64_t m, int64_t k, int64_t ep, int64_t experts) {
   run_dims d;
@@ -266,11 +265,22 @@ static void test_routing_errors(void) {
   CHECK_STR(err.fix, "routing_factor=8");
   CHECK_I64(memest_params_set(&p, "routing", "balanced", &err), MEMEST_OK);
   CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_E_VALUE);
-  CHECK_HAS(err.message, "give one of the two");
+  CHECK_HAS(err.message, "needs --routing factor, not balanced");
   check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  /* --routing factor alone takes the default factor, 1.18: the measured
+  ** mode's rows and peak. */
   CHECK_I64(memest_params_set(&p, "routing", "factor", &err), MEMEST_OK);
-  CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_E_VALUE);
-  CHECK_HAS(err.message, "needs --routing-factor");
+  CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_OK);
+  if (r != NULL) {
+    memest_result *m;
+    memest_params q;
+    check_params(&q, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+    m = estimate_ok(&q);
+    if (m != NULL) CHECK_I64(memest_result_peak_bytes(r), memest_result_peak_bytes(m));
+    memest_result_free(m);
+    memest_result_free(r);
+    r = NULL;
+  }
   check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
   CHECK_I64(memest_params_set(&p, "ep_imbalance", "1.2", &err), MEMEST_OK);
   CHECK_I64(memest_params_set(&p, "routing", "balanced", &err), MEMEST_OK);

@@ -59,11 +59,11 @@ for (const r of d.ranks) {
 }' "$tmp/out" || bad "--json output"
 
 # A config file gives the same figures as the preset written from it.
-expect_code 0 "config path" "$memest" --model ../shared/models/qwen3-30b-a3b.json "${ARGS[@]}" --json
+expect_code 0 "config path" "$memest" --model presets/qwen3-30b-a3b.json "${ARGS[@]}" --json
 node -e '
 const fs = require("fs");
 const a = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-if (a.inputs.model !== "../shared/models/qwen3-30b-a3b.json") throw new Error("model label");
+if (a.inputs.model !== "presets/qwen3-30b-a3b.json") throw new Error("model label");
 ' "$tmp/out" || bad "config path label"
 p1=$(grep -o '"peak_bytes":[0-9]*' "$tmp/out" | head -1)
 "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --json > "$tmp/preset"

@@ -1,33 +1,29 @@
 /*
 ** fuzz_cli.c — libFuzzer target: the memest command's argument handling,
-** through memest_cli_main() in core/cli.c (and memest_cli_plan() for plan
-** and compare). Every run returns 0, 1 or 2 and prints: the report on
-** stdout for 0, a message on stderr otherwise. Seeds: corpus/cli/.
+** through memest_cli_run() in cli/main.c (memest, memest plan and memest
+** compare, with the argument parser they share in cli/args.c). Every run
+** returns 0, 1 or 2 and prints: the report on stdout for 0, a message on
+** stderr otherwise. Seeds: corpus/cli/.
 */
 #define _POSIX_C_SOURCE 200809L
-#include <fcntl.h>
 #include <stdint.h>
-#include <unistd.h>
 
+#include "cli.h"
 #include "fuzz_common.h"
 
 /* The input is the argument list, NUL-separated. An argument that names a
 ** path (holds '/') is replaced by one of a few known files (a config, a
 ** directory, a missing file), so that the target never reads what the
-** fuzzer invents. `plan` and `compare` go to memest_cli_plan() as main()
-** sends them, with stdout and stderr pointed at /dev/null for the call;
-** only their exit status is checked. */
+** fuzzer invents. The command writes into two memory streams. */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
-int memest_cli_plan(int argc, char **argv);
 
 #define FUZZ_ARGS_MAX 48
 
 static const char *const known_paths[] = {
   "presets/qwen3-30b-a3b.json",
-  "../shared/models/deepseek-v3.json",
-  "../shared/models/mixtral-8x7b.json",
+  "presets/deepseek-v3.json",
+  "presets/mixtral-8x7b.json",
   "tests/fuzz",
   "tests/fuzz/no-such-config.json",
 };
@@ -37,25 +33,6 @@ static const char *known_path(const char *arg) {
   uint32_t h = 2166136261u;
   for (; *arg; arg++) h = (h ^ (unsigned char)*arg) * 16777619u;
   return known_paths[h % (sizeof known_paths / sizeof known_paths[0])];
-}
-
-/* memest_cli_plan() prints on the process's stdout and stderr. */
-static int run_plan(int argc, char **argv) {
-  int null = open("/dev/null", O_WRONLY), out = dup(1), err = dup(2), rc;
-  FUZZ_REQUIRE(null >= 0 && out >= 0 && err >= 0);
-  fflush(stdout);
-  fflush(stderr);
-  dup2(null, 1);
-  dup2(null, 2);
-  rc = memest_cli_plan(argc, argv);
-  fflush(stdout);
-  fflush(stderr);
-  dup2(out, 1);
-  dup2(err, 2);
-  close(out);
-  close(err);
-  close(null);
-  return rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -74,16 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     at += n + 1;
   }
   argv[argc] = NULL;
-  if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0)) {
-    rc = run_plan(argc, argv);
-    FUZZ_REQUIRE(rc == 0 || rc == 1 || rc == 2);
-    free(buf);
-    return 0;
-  }
   out = open_memstream(&out_text, &out_len);
   err = open_memstream(&err_text, &err_len);
   FUZZ_REQUIRE(out != NULL && err != NULL);
-  rc = memest_cli_main(argc, argv, out, err);
+  rc = memest_cli_run(argc, argv, out, err);
   fclose(out);
   fclose(err);
   FUZZ_REQUIRE(rc == 0 || rc == 1 || rc == 2);

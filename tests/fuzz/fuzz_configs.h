@@ -1,6 +1,6 @@
 /*
 ** fuzz_configs.h — small configs of each family the fuzz targets estimate
-** when they do not pick a preset: the shared models of ../shared/models/
+** when they do not pick a preset: the published models of presets/
 ** cut to 4 layers, hidden size 256 and 8 experts, so that one estimate
 ** takes a fraction of a millisecond and the fuzzer tries many layouts.
 */

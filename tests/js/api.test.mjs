@@ -89,4 +89,14 @@ test('numbers reach the core as JavaScript writes them', async () => {
     assert.ok((r.error?.message ?? r.command).includes(text), `${JSON.stringify(extra)}: ${JSON.stringify(r.error ?? r.command)}`);
     assertSameOutcome(await runCli([...cliArgs(params), '--json']), r, JSON.stringify(extra));
   }
+  // Any double: the core's message quotes the value as String(v) writes it.
+  const bits = new DataView(new ArrayBuffer(8));
+  for (let i = 0; i < 2000; i++) {
+    bits.setUint32(0, (Math.random() * 2 ** 32) >>> 0);
+    bits.setUint32(4, (Math.random() * 2 ** 32) >>> 0);
+    const v = -Math.abs(bits.getFloat64(0));
+    if (!Number.isFinite(v) || v === 0) continue;
+    const r = eng.estimate(null, { ...base, gpu: undefined, gpu_memory_gb: v });
+    assert.ok(r.error?.message.includes(`got ${String(v)}`), `${String(v)}: ${JSON.stringify(r.error)}`);
+  }
 });

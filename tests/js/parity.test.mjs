@@ -1,5 +1,5 @@
 // parity.test.mjs — the wasm engine and the native CLI give the same answer:
-// every config under ../shared/models crossed with a grid of layouts
+// every real config (presets/, and ../shared/models when present) crossed with a grid of layouts
 // (valid and invalid), and every preset by name, compared field for field
 // with `build/memest --json`, errors by message; validate() agrees.
 import test from 'node:test';

@@ -1,6 +1,7 @@
 // plan.test.mjs — engine.plan() answers as `memest plan --json` and
 // `memest compare --json` do: the same object for layouts, vary and compare
-// requests (lists as comma lists), the same message and fix for bad ones.
+// requests (lists as comma lists), the same message and fix for bad ones;
+// and so does the same plan in pieces (engine.planBegin).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -36,12 +37,21 @@ CASES.forEach((c) => {
     const run = await runCli([String(mode), ...args, '--json']);
     const result = eng.plan(c.config?.text ?? null, request);
     assert.equal(run.status === 0, Boolean(c.ok), `the CLI: ${run.stderr.trim()}`);
+    const begun = eng.planBegin(c.config?.text ?? null, request);
     if (run.status === 0) {
       assert.ok(!('error' in result), JSON.stringify(result));
       assert.deepStrictEqual(result, JSON.parse(run.stdout));
       assert.ok(Array.isArray(result.rows) && result.rows.length > 0);
+      // In pieces of 3 rows, last piece first: the CLI's object again.
+      assert.ok(!('error' in begun) && begun.rows >= result.rows.length);
+      for (let from = Math.floor((begun.rows - 1) / 3) * 3; from >= 0; from -= 3) {
+        assert.equal(begun.estimate(from, Math.min(begun.rows, from + 3)), null);
+      }
+      assert.deepStrictEqual(begun.finish(), JSON.parse(run.stdout));
+      assert.match(begun.estimate(0, 1).error.message, /the plan is finished or freed/);
       return;
     }
+    assert.deepStrictEqual(begun, result, 'pieces: the same error, at the start');
     assert.ok('error' in result, `the CLI failed (${run.stderr.trim()}), the engine did not`);
     const { message, fix } = cliError(run);
     assert.deepStrictEqual([result.error.message, result.error.fix], [message, fix]);
@@ -60,5 +70,11 @@ test('plan: the glue refuses what the CLI cannot express, and frees everything',
   assert.equal(eng.plan(null, /** @type {any} */ ([1])).error.code, 'value');
   assert.equal(eng.plan(/** @type {any} */ (7), base).error.field, 'config');
   assert.ok(eng.plan(null, base).rows.length > 0);
+  const begun = eng.planBegin(null, base);
+  assert.equal(begun.estimate(0, begun.rows + 1).error.code, 'value');
+  assert.equal(begun.estimate(0, 2), null);
+  begun.free();
+  begun.free();
+  assert.equal(eng.planBegin(null, { ...base, pp_size: [[1, 2]] }).error.field, 'pp_size');
   assert.equal(eng.heapBytes(), before);
 });

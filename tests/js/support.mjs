@@ -13,14 +13,22 @@ import { createEngine } from '../../web/engine.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'build', 'memest');
 export const WASM = path.join(ROOT, 'public', 'memest.wasm');
-export const MODELS_DIR = path.join(ROOT, '..', 'shared', 'models');
+export const MODELS_DIR = path.join(ROOT, 'presets');
+/** Where more configs may lie beside the repository; only adds cases. */
+export const EXTRA_MODELS_DIR = path.join(ROOT, '..', 'shared', 'models');
 
-/** The real model configs under ../shared/models, as {file, text}. */
+/**
+ * The real model configs, as {file, text}: the presets (published
+ * config.json files), then any config under ../shared/models, when that
+ * exists, whose name the presets lack.
+ * @returns {{file: string, text: string}[]}
+ */
 export function sharedModels() {
-  return readdirSync(MODELS_DIR)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => ({ file: path.join(MODELS_DIR, f), text: readFileSync(path.join(MODELS_DIR, f), 'utf8') }));
+  const names = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : []);
+  const own = names(MODELS_DIR);
+  const extra = names(EXTRA_MODELS_DIR).filter((f) => !own.includes(f));
+  return [...own.map((f) => path.join(MODELS_DIR, f)), ...extra.map((f) => path.join(EXTRA_MODELS_DIR, f))]
+    .map((file) => ({ file, text: readFileSync(file, 'utf8') }));
 }
 
 /** Fails with a clear message when a build output is missing. */

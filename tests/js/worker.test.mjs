@@ -83,8 +83,10 @@ test('routing curve: the native peaks at each factor, in pieces an estimate can 
   // Beyond the cap (min(ep, E/k) = 8) is an error naming the factor.
   const far = await client.routingCurve(null, BASE, [9]);
   assert.equal(far.error.field, 'routing_factor');
+  // A long curve (64 factors, 32 pieces) stops at the next piece once aborted.
+  const many = Array.from({ length: 64 }, (_, i) => 1 + (i * 6.9) / 63);
   const controller = new AbortController();
-  const stopped = client.routingCurve(null, BASE, factors, { signal: controller.signal });
+  const stopped = client.routingCurve(null, BASE, many, { signal: controller.signal });
   controller.abort();
   assert.deepStrictEqual(await stopped, { cancelled: true });
 });

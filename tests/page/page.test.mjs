@@ -6,9 +6,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import LZString from 'lz-string';
 import {
-  ROOT, MODELS, DEFAULT_PARAMS, requireBuilds, cli, gibText, gzippedPageBytes, startSession,
+  ROOT, CLI, MODELS, DEFAULT_PARAMS, requireBuilds, cli, gibText, gzippedPageBytes, startSession,
   waitForResult, seqOf, headline,
 } from './support.mjs';
 
@@ -63,12 +64,27 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   await page.mouse.move(plot.x + 3, plot.y + plot.height / 2);
   await page.waitForFunction(() => !document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
   const hover = await page.getByTestId('timeline-hover').textContent();
-  const m = /^event (\d+): .+live chunks \d+ \/ \d+ .+Master parameters/.exec(hover);
+  const m = /^event (\d+): .+live chunks \d+ \/ \d+ .+fp32 master weights \(sharded\)/.exec(hover);
   assert.ok(m && Number(m[1]) < worst.peak_event_index, hover);
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
   console.log(`first result visible: ${Math.round(inPage)} ms after navigation start (${wall} ms wall; target ${TARGET_FIRST_MS} ms)`);
   assert.ok(inPage <= TARGET_FIRST_MS, `first result after ${inPage} ms`);
+});
+
+test('the page labels components as the C core\'s text report does', async () => {
+  // The default view is on the page (first test). Each breakdown row's label
+  // is the line the CLI's text report prints for that component.
+  const flags = Object.entries(DEFAULT_PARAMS).flatMap(([k, v]) => [`--${k.replace(/_/g, '-')}`, String(v)]);
+  const text = execFileSync(CLI, flags, { encoding: 'utf8' });
+  const rows = await page.locator('.legend-table tbody tr[data-part]').evaluateAll((trs) =>
+    trs.map((tr) => [tr.dataset.part, tr.querySelector('th').textContent]));
+  const shown = rows.filter(([key]) => !['other', 'non_pytorch', 'fragmentation'].includes(key));
+  assert.ok(shown.length >= 3, JSON.stringify(rows));
+  for (const [key, label] of shown) {
+    assert.ok(text.includes(`  ${label} `), `${key}: '${label}' is a line of the text report`);
+  }
+  assert.ok(shown.some(([key, label]) => key === 'master_params' && label === 'fp32 master weights (sharded)'));
 });
 
 test('moving the pp slider re-estimates and every chart follows', async () => {
@@ -164,7 +180,7 @@ test('a pasted DeepSeek config is estimated like the CLI does', async () => {
   const got = await headline(page);
   assert.equal(got.peakBytes, want.peak_bytes);
   assert.equal(got.status, want.status);
-  assert.match(await page.locator('[data-field=model] select option:checked').textContent(), /^Pasted config: deepseek_v2$/);
+  assert.match(await page.locator('[data-field=model] select option:checked').textContent(), /^Pasted config: DeepSeek-V2-Lite$/);
   for (const w of want.warnings) assert.ok((await page.locator('.warnings').textContent()).includes(w), w);
 });
 

@@ -1,5 +1,6 @@
 // The Plan tab's engine side, without a browser: a sweep in pieces
-// (web/engine-sweep.js) gives exactly what one engine.plan() call gives,
+// (web/engine-sweep.js over engine.planBegin) gives exactly what one
+// engine.plan() call gives, for any piece size,
 // the worker reports its progress, stops it when asked and answers other
 // calls between its pieces; and the requests the tabs build from the page
 // state (web/app/plan/requests.js). Needs public/memest.wasm.
@@ -8,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from '../../web/engine.js';
 import { createEngineClient } from '../../web/engine-client.js';
-import { runSweep, canSplit, splitOf } from '../../web/engine-sweep.js';
+import { runSweep, PIECE_ROWS } from '../../web/engine-sweep.js';
 import { DEFAULTS, toParams } from '../../web/app/state.js';
 import {
   compareRequest, compareState, loadB, mbsList, planRequest, rowPatch, sameAsA,
@@ -53,35 +54,43 @@ const REQUESTS = {
 for (const [name, request] of Object.entries(REQUESTS)) {
   test(`sweep in pieces equals one plan: ${name}`, async () => {
     const whole = engine.plan(null, request);
-    const progress = [];
-    const got = await runSweep(engine, null, request, { onProgress: (p) => progress.push(p) });
-    assert.deepStrictEqual(got, whole);
-    if (whole.error) return;
-    assert.ok(progress.length >= 1);
-    const last = progress.at(-1);
-    assert.equal(last.done, last.total);
-    assert.equal(last.rows, whole.rows.length);
-    if (canSplit(normalized(request))) {
-      const cut = splitOf(engine.plan(null, { ...normalized(request), global_batch_size: 1 }));
-      if (cut) assert.equal(last.total, cut.values.length, 'one piece per value');
+    const begun = engine.planBegin(null, request);
+    if (whole.error) {
+      assert.deepStrictEqual(begun, whole, 'the error comes before any estimate');
+    } else {
+      begun.free();
+    }
+    for (const pieceRows of [1, 7, PIECE_ROWS, 100000]) {
+      const progress = [];
+      const got = await runSweep(engine, null, request, { pieceRows, onProgress: (p) => progress.push(p) });
+      assert.deepStrictEqual(got, whole, `pieces of ${pieceRows} rows`);
+      if (whole.error) continue;
+      assert.deepEqual(progress.map((p) => p.done), progress.map((_, i) => i + 1));
+      const last = progress.at(-1);
+      assert.equal(last.done, last.total);
+      assert.equal(last.total, Math.max(1, Math.ceil(begun.rows / pieceRows)), 'one piece per range of rows');
+      assert.equal(last.rows, begun.rows);
     }
   });
 }
 
-/** The request without its undefined members (as postMessage sends it). */
-function normalized(r) {
-  return Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined));
-}
-
-test('a sweep stops before its next piece when asked, and keeps to the work limit', async () => {
+test('a sweep stops before its next piece when asked, and frees what it began', async () => {
   const request = REQUESTS['layouts, 32 GPUs'];
+  const heap = engine.heapBytes();
   let pieces = 0;
   const stopped = await runSweep(engine, null, request, { onProgress: () => pieces++, shouldStop: () => pieces >= 2 });
   assert.deepStrictEqual(stopped, { cancelled: true });
   assert.equal(pieces, 2);
-  const limited = await runSweep(engine, null, request, { maxWork: 1000 });
+  assert.equal(engine.heapBytes(), heap);
+  // Over the work limit: the planner's own message, before any piece.
+  // pp 2 x 2^20 micro-batches at 17 sequence lengths: 17 x 2^21 > 2^25 rank micro-batches.
+  const big = {
+    ...Q30, total_gpus: 2, pp_size: 2, ep_size: 1, cp_size: 1, micro_batch_size: 1, global_batch_size: 2 ** 20,
+    sequence_length: Array.from({ length: 17 }, (_, i) => 1024 * (i + 1)),
+  };
+  const limited = await runSweep(engine, null, big, { onProgress: () => assert.fail('no piece runs') });
   assert.equal(limited.error.code, 'limit');
-  assert.match(limited.error.message, /MEMEST_MAX_PLAN_WORK = 1000 pipeline-rank micro-batches; narrow it/);
+  assert.deepStrictEqual(limited, engine.plan(null, big));
 });
 
 test('the worker sweeps with progress, answers estimates between pieces, and cancels', async (t) => {

@@ -9,14 +9,17 @@ import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { PAGE_FILES } from '../../scripts/page-files.mjs';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const PUBLIC = path.join(ROOT, 'public');
 export const CLI = path.join(ROOT, 'build', 'memest');
-export const MODELS = path.join(ROOT, '..', 'shared', 'models');
+/** The real model configs the tests read: the presets (published config.json files). */
+export const MODELS = path.join(ROOT, 'presets');
+/** More configs that may lie beside the repository; they only add cases. */
+export const EXTRA_MODELS = path.join(ROOT, '..', 'shared', 'models');
 
-/** Every file the page loads (index.html and what it pulls in). */
-export const PAGE_FILES = ['index.html', 'style.css', 'app.css', 'favicon.svg', 'app.js', 'engine-worker.js', 'memest.js', 'memest.wasm'];
+export { PAGE_FILES } from '../../scripts/page-files.mjs';
 
 /** The opening view's engine inputs, as the page sends them. */
 export const DEFAULT_PARAMS = {

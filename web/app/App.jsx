@@ -127,31 +127,33 @@ export function App({ initial }) {
     <ProblemsContext.Provider value={problems}>
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
+      <main>
       {tab === 'calculator' && (
-        <main id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
+        <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           {inputs}
           <div class="outputs">
             <SharePanel state={state} />
             {results}
           </div>
-        </main>
+        </div>
       )}
       {tab === 'plan' && (
-        <main id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
+        <div id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <PlanPanel state={state} update={update} gpus={gpuList} plan={plan} requestKey={plan.want}
             problem={planAsk.problem} onLoad={loadRow} />
-        </main>
+        </div>
       )}
       {tab === 'compare' && (
-        <main id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
+        <div id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
           <SharePanel state={state} />
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
             onLoadB={() => toCalculator(loadB(bState, gpuList))} />
-        </main>
+        </div>
       )}
+      </main>
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus

@@ -2,14 +2,14 @@
 // static and dynamic components at the peak (plus non-PyTorch memory and
 // fragmentation) against the GPU's capacity, and the same as a table.
 
-import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS } from './palette.js';
+import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
   const out = [];
-  for (const [key, label, color] of STATIC_PARTS) out.push({ key, label, color, bytes: rank.static[key] ?? 0, group: 'static' });
-  for (const [key, label, color] of DYNAMIC_PARTS) out.push({ key, label, color, bytes: rank.dynamic[key] ?? 0, group: 'dynamic' });
+  for (const [key, color] of STATIC_PARTS) out.push({ key, label: partLabel(key), color, bytes: rank.static[key] ?? 0, group: 'static' });
+  for (const [key, color] of DYNAMIC_PARTS) out.push({ key, label: partLabel(key), color, bytes: rank.dynamic[key] ?? 0, group: 'dynamic' });
   const [np, frag] = OVERHEAD_PARTS;
   out.push({ key: np[0], label: np[1], color: np[2], bytes: rank.non_pytorch_bytes, group: 'overhead' });
   out.push({ key: frag[0], label: frag[1], color: frag[2], bytes: rank.fragmentation_bytes, group: 'overhead' });
@@ -19,7 +19,10 @@ export function segments(rank) {
 const H = 48;
 const pc = (x) => `${x.toFixed(3)}%`;
 
-/** Props: rank (a result rank), capacity (bytes), compact. */
+/**
+ * Props: rank (a result rank), capacity (bytes), compact.
+ * @param {{rank: any, capacity: number, compact?: boolean}} props
+ */
 export function BreakdownChart({ rank, capacity, compact }) {
   const parts = segments(rank);
   const total = parts.reduce((a, s) => a + s.bytes, 0);

@@ -3,7 +3,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { copyText } from './clipboard.js';
 
-/** Props: text (string or () => string), label, testid. */
+/**
+ * Props: text (string or () => string), label, testid.
+ * @param {{text: string | (() => string), label?: string, testid?: string}} props
+ */
 export function CopyButton({ text, label = 'Copy', testid }) {
   const [said, setSaid] = useState('');
   useEffect(() => {

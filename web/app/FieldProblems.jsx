@@ -6,7 +6,7 @@ import { useContext } from 'preact/hooks';
 import { canApplyFix } from './state.js';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
-export const ProblemsContext = createContext({ problems: [], applyFix: () => {} });
+export const ProblemsContext = createContext(/** @type {{problems: any[], applyFix: (fix: any) => void}} */ ({ problems: [], applyFix: () => {} }));
 
 /** The fields a control of the page shows problems for (see the panels). */
 export const CONTROL_FIELDS = new Set([
@@ -60,6 +60,7 @@ export function Problem({ problem, applyFix }) {
 /**
  * The problems whose field is one of `fields`, or, with `match`, those for
  * which match(field) is true. Renders nothing when there are none.
+ * @param {{fields?: string[], match?: (field: string) => boolean, id?: string}} props
  */
 export function FieldProblems({ fields = [], match, id }) {
   const { problems, applyFix } = useContext(ProblemsContext);

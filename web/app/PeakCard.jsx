@@ -3,19 +3,23 @@
 
 import { gib, signedGib, percent } from './format.js';
 import { STATUS_CLASS } from './palette.js';
+import { tightPercent } from './names.js';
 
-const STATUS_TEXT = {
-  OK: 'fits',
-  TIGHT: 'fits, with less than 5% headroom',
-  OOM: 'does not fit',
-};
+/** What each status means, with the core's TIGHT threshold. */
+function statusText(status) {
+  if (status === 'TIGHT') return `fits, with less than ${tightPercent()}% headroom`;
+  return status === 'OOM' ? 'does not fit' : 'fits';
+}
 
 /** The rank a result reports on: the worst one, or the one asked for. */
 export function shownRank(result) {
   return result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
 }
 
-/** Props: result, stale (the inputs changed and are invalid), compact. */
+/**
+ * Props: result, stale (the inputs changed and are invalid), compact.
+ * @param {{result: any, stale?: boolean, compact?: boolean}} props
+ */
 export function PeakCard({ result, stale, compact }) {
   const rank = shownRank(result);
   const cls = STATUS_CLASS[result.status] ?? 'ok';
@@ -25,7 +29,7 @@ export function PeakCard({ result, stale, compact }) {
       <h2 id="peak-title" class="visually-hidden">Peak memory per GPU</h2>
       <div class="peak-line" aria-live="polite">
         <span class="peak-number" data-testid="peak" data-bytes={result.peak_bytes}>{gib(result.peak_bytes)}</span>
-        <span class={`badge badge-${cls}`} data-testid="status" title={STATUS_TEXT[result.status]}>{result.status}</span>
+        <span class={`badge badge-${cls}`} data-testid="status" title={statusText(result.status)}>{result.status}</span>
       </div>
       <p class="peak-sub">
         peak per GPU{selected ? ` on rank ${result.worst_rank}` : `, worst rank ${result.worst_rank}`} of{' '}

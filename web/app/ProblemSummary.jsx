@@ -10,7 +10,7 @@ export function focusField(field) {
   const host = document.querySelector(`[data-field="${name}"]`);
   if (!host) return;
   host.closest('details')?.setAttribute('open', '');
-  const el = host.matches('input, select, textarea') ? host : host.querySelector('input[type=number], input, select, textarea');
+  const el = /** @type {HTMLElement | null} */ (host.matches('input, select, textarea') ? host : host.querySelector('input[type=number], input, select, textarea'));
   el?.focus();
   el?.scrollIntoView({ block: 'center' });
 }

@@ -3,6 +3,7 @@
 
 import { gib, percent } from './format.js';
 import { Numbers } from './Numbers.jsx';
+import { tightPercent } from './names.js';
 
 const H = 170; // plot height in px
 const TOP = 18; // room for the "worst" mark
@@ -10,7 +11,7 @@ const pc = (x) => `${x.toFixed(3)}%`;
 
 function barClass(bytes, capacity) {
   if (bytes > capacity) return 'bar-oom';
-  if (capacity - bytes < 0.05 * capacity) return 'bar-tight';
+  if ((capacity - bytes) * 100 < capacity * tightPercent()) return 'bar-tight';
   return 'bar-ok';
 }
 

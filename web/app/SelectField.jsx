@@ -7,6 +7,8 @@ import { FieldProblems } from './FieldProblems.jsx';
 /**
  * Props: label, value, options ([value, text] pairs), onChange(value),
  * field (problems shown below), help (a sentence, optional).
+ * @param {{label: string, value: string, options: string[][], onChange: (v: string) => void,
+ *   field?: string, help?: string}} props
  */
 export function SelectField({ label, value, options, onChange, field, help }) {
   const id = useId();

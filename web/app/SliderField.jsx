@@ -19,6 +19,8 @@ function fromSlider(pos, scale) {
  * values), scale ("linear" | "log2"), step (box and linear slider),
  * integer (default true), field (problems shown below), help (how to
  * choose it, from the engine), name (data-field; default field).
+ * @param {{label: string, value: number, onChange: (v: number) => void, min: number, max: number,
+ *   scale?: string, step?: number, integer?: boolean, field?: string, help?: string, name?: string}} props
  */
 export function SliderField({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
   const id = useId();

@@ -101,7 +101,7 @@ export function Timeline({ rank, height = 260, compact = false }) {
   const plot = useRef(null);
   const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(null);
-  const ref = useRef({ data, height, onHover: () => {} });
+  const ref = useRef({ data, height, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
   ref.current.data = data;
   ref.current.height = height;
   ref.current.onHover = (idx) => setHover(idx ?? null);

@@ -4,15 +4,14 @@
 
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
+import { enumOptions } from './enum-titles.js';
 
-const OPTIMIZERS = [['adamw', 'AdamW'], ['muon', 'Muon']];
-const SHARDINGS = [['fsdp', 'FSDP (shard over dp·cp·ep)'], ['hsdp', 'HSDP (shard within cp·ep)']];
-const FP8 = [['disabled', 'Off (bf16)'], ['deep-gemm', 'DeepGEMM FP8']];
-const ROUTINGS = [
-  ['measured', 'Measured (busiest rank 1.18× uniform)'],
-  ['balanced', 'Balanced (benchmark mode)'],
-  ['factor', 'Custom factor'],
-];
+const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
+const ROUTING_DETAIL = {
+  measured: '(busiest rank 1.18× uniform)',
+  balanced: '(the trainer\'s benchmark mode)',
+  factor: '(a factor of your own)',
+};
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function TrainingPanel({ state, update, info }) {
@@ -22,13 +21,13 @@ export function TrainingPanel({ state, update, info }) {
   return (
     <fieldset class="panel">
       <legend>Training</legend>
-      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={OPTIMIZERS}
+      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={enumOptions('optimizer')}
         onChange={(v) => update({ optimizer: v })} />
-      <SelectField label="Sharding" field="sharding" value={state.sharding} options={SHARDINGS}
+      <SelectField label="Sharding" field="sharding" value={state.sharding} options={enumOptions('sharding', SHARDING_DETAIL)}
         onChange={(v) => update({ sharding: v })} help={info.sharding?.meaning} />
-      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={FP8}
+      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={enumOptions('fp8_training')}
         onChange={(v) => update({ fp8_training: v })} help={info.fp8_training?.choose} />
-      <SelectField label="Routing" field="routing" value={state.routing} options={ROUTINGS}
+      <SelectField label="Routing" field="routing" value={state.routing} options={enumOptions('routing', ROUTING_DETAIL)}
         onChange={(v) => update({ routing: v })} help={info.routing?.choose} />
       {state.routing === 'factor' && (
         <SliderField label="Routing factor (busiest rank's tokens ×)" field="routing_factor" help={info.routing_factor?.choose}

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preac
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
+import { setNames } from './names.js';
 
 /**
  * The longest schedule the timeline shows whole. A rank with more events
@@ -37,7 +38,8 @@ export function useEngine() {
     let live = true;
     (async () => {
       const client = await engineClient();
-      const [presets, parameters] = await Promise.all([client.presets(), client.parameters()]);
+      const [presets, parameters, names] = await Promise.all([client.presets(), client.parameters(), client.names()]);
+      setNames(names);
       if (live) setEngine({ client, presets, parameters, version: client.version, error: null });
     })().catch((e) => {
       if (live) setEngine((s) => ({ ...s, error: `The calculator engine could not start: ${e.message}` }));
@@ -140,6 +142,7 @@ export function useRoutingCurve(client, state, result, pending) {
   useEffect(() => {
     if (!client || !key) return undefined;
     const controller = new AbortController();
+    /** @type {Record<string, any>} */
     const params = { ...toParams(latest.current), pp_rank: -1 };
     delete params.routing;
     delete params.routing_factor;

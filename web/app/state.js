@@ -157,6 +157,7 @@ function coerceNumber(v, spec) {
 export function coerceField(key, value) {
   const spec = Object.prototype.hasOwnProperty.call(SCHEMA, key) ? SCHEMA[key] : null;
   if (!spec) throw new TypeError(`"${String(key).slice(0, 40)}" is not an input of this page`);
+  /** @type {unknown} */
   let out = BAD;
   switch (spec.kind) {
     case 'int':
@@ -311,6 +312,7 @@ export function toParams(state, opts = {}) {
  * (ep_imbalance scales it; 1 unless an older link or the Compare tab set
  * it), routing "balanced", or routing_factor for a factor of one's own.
  */
+/** @returns {Record<string, any>} */
 export function routingParams(state) {
   if (state.routing === 'balanced') return { routing: 'balanced' };
   if (state.routing === 'factor') return { routing_factor: state.routing_factor };

@@ -6,17 +6,15 @@ import { NumberField } from './NumberField.jsx';
 import { CompareGpu } from './CompareGpu.jsx';
 import { sameAsA } from './requests.js';
 import { DEFAULTS } from '../state.js';
+import { enumOptions, enumTitle } from '../enum-titles.js';
 
 const NUMBERS = [
   ['pp_size', 'Pipeline parallel (pp)'], ['ep_size', 'Expert parallel (ep)'], ['cp_size', 'Context parallel (cp)'],
   ['total_gpus', 'Total GPUs'], ['micro_batch_size', 'Micro batch size'], ['global_batch_size', 'Global batch size'],
   ['sequence_length', 'Sequence length'],
 ];
-const CHOICES = [
-  ['optimizer', 'Optimizer', [['adamw', 'AdamW'], ['muon', 'Muon']]],
-  ['sharding', 'Sharding', [['fsdp', 'FSDP'], ['hsdp', 'HSDP']]],
-  ['fp8_training', 'FP8 training', [['disabled', 'Off (bf16)'], ['deep-gemm', 'DeepGEMM FP8']]],
-];
+/** The enum inputs: [name, label]; their values and titles come from enumOptions(). */
+const CHOICES = [['optimizer', 'Optimizer'], ['sharding', 'Sharding'], ['fp8_training', 'FP8 training']];
 
 /** The patch that gives B the value `v` for `key` (the same as A: none). */
 function change(a, key, v) {
@@ -38,16 +36,16 @@ export function CompareForm({ a, b, update, gpus }) {
           </div>
         ))}
         <CompareGpu a={a} b={b} update={update} gpus={gpus} />
-        {CHOICES.map(([key, label, options]) => (
+        {CHOICES.map(([key, label]) => (
           <div key={key} class={`field${changed(key) ? ' changed' : ''}`} data-field={`cmp_${key}`}>
             <label for={`cmp-${key}`}>{label}</label>
             <select id={`cmp-${key}`} value={b[key]} onChange={(e) => update(change(a, key, e.currentTarget.value))}>
-              {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+              {enumOptions(key).map(([v, text]) => <option key={v} value={v}>{text}</option>)}
             </select>
-            {changed(key) && <p class="help">A: {options.find(([v]) => v === a[key])?.[1] ?? a[key]}</p>}
+            {changed(key) && <p class="help">A: {enumTitle(key, a[key])}</p>}
           </div>
         ))}
-        {[['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]].map(([key, label, min]) => (
+        {/** @type {[string, string, number][]} */ ([['ep_imbalance', 'EP imbalance', 1], ['fragmentation', 'Fragmentation', 0]]).map(([key, label, min]) => (
           <div key={key} class={changed(key) ? 'changed' : undefined}>
             <NumberField label={label} name={`cmp_${key}`} value={b[key]} integer={false} min={min}
               onChange={(v) => update(change(a, key, v))} help={changed(key) ? `A: ${a[key]}` : undefined} />

@@ -4,7 +4,7 @@
 // B − A for each (the planner's delta).
 
 import { gib, mem, percent, signedGib } from '../format.js';
-import { STATIC_PARTS, DYNAMIC_PARTS, STATUS_CLASS } from '../palette.js';
+import { STATIC_PARTS, DYNAMIC_PARTS, STATUS_CLASS, partLabel } from '../palette.js';
 
 const INPUTS = [
   ['pp_size', 'pp'], ['ep_size', 'ep'], ['cp_size', 'cp'], ['dp', 'dp'], ['total_gpus', 'Total GPUs'],
@@ -45,8 +45,8 @@ function Group({ title, parts, a, b, d, which }) {
   return (
     <tbody>
       <tr class="group"><th scope="rowgroup" colSpan={4}>{title}</th></tr>
-      {rows.map(([key, label]) => (
-        <Figure key={key} label={label} name={`${which}.${key}`} a={a[which][key]} b={b[which][key]} d={d[which][key]} show={mem} />
+      {rows.map(([key]) => (
+        <Figure key={key} label={partLabel(key)} name={`${which}.${key}`} a={a[which][key]} b={b[which][key]} d={d[which][key]} show={mem} />
       ))}
     </tbody>
   );

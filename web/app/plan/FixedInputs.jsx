@@ -2,9 +2,7 @@
 // takes as they are, in one line, with a way back to change them.
 
 import { count } from '../format.js';
-
-const OPTIMIZER = { adamw: 'AdamW', muon: 'Muon' };
-const FP8 = { disabled: 'bf16', 'deep-gemm': 'FP8 (DeepGEMM)' };
+import { enumTitle } from '../enum-titles.js';
 
 /** The GPU as a reader names it: the preset's title, or its capacity. */
 export function gpuText(state, gpus) {
@@ -20,9 +18,9 @@ export function FixedInputs({ state, gpus, extra = [], onEdit }) {
     gpuText(state, gpus),
     `global batch ${count(state.global_batch_size)}`,
     `sequence ${count(state.sequence_length)}`,
-    OPTIMIZER[state.optimizer] ?? state.optimizer,
-    state.sharding.toUpperCase(),
-    FP8[state.fp8_training] ?? state.fp8_training,
+    enumTitle('optimizer', state.optimizer),
+    enumTitle('sharding', state.sharding),
+    enumTitle('fp8_training', state.fp8_training),
     ...extra,
   ];
   return (

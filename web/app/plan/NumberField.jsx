@@ -8,6 +8,8 @@ import { useEffect, useId, useState } from 'preact/hooks';
  * Props: label, value, onChange(number), blank (the value an empty box
  * stands for; none: the box must be filled), placeholder, name
  * (data-field), help, integer (default true), min (default 1).
+ * @param {{label: string, value: any, onChange: (v: number) => void, blank?: number, placeholder?: string,
+ *   name: string, help?: string, integer?: boolean, min?: number}} props
  */
 export function NumberField({ label, value, onChange, blank, placeholder, name, help, integer = true, min = 1 }) {
   const id = useId();

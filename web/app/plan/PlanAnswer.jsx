@@ -3,6 +3,7 @@
 
 import { gib, signedGib, percent } from '../format.js';
 import { STATUS_CLASS } from '../palette.js';
+import { tightPercent } from '../names.js';
 import { layoutText } from './columns.js';
 
 const NAMES = {
@@ -17,7 +18,7 @@ export function PlanAnswer({ plan, onLoad }) {
   if (!a) {
     return (
       <p class="plan-answer-card none" data-testid="plan-answer">
-        {vary ? `No ${NAMES[vary] ?? vary} tried fits with at least 5% of the GPU free.` : 'No valid layout for these inputs.'}
+        {vary ? `No ${NAMES[vary] ?? vary} tried fits with at least ${tightPercent()}% of the GPU free.` : 'No valid layout for these inputs.'}
       </p>
     );
   }

@@ -2,11 +2,13 @@
 // order of its rows when a column header sorts them. Pure functions.
 
 import { count, gib, percent, signedGib } from '../format.js';
+import { tightPercent } from '../names.js';
 
 /** Statuses from best to worst; INVALID rows have no figures. */
 export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
 
-/** Every column a plan table may show: [key, header, description, direction of a first click]. */
+/** Every column a plan table may show: [key, header, description (or a function giving
+ * it), direction of a first click]. */
 const ALL = [
   ['pp_size', 'pp', 'pipeline parallel', 'asc'],
   ['ep_size', 'ep', 'expert parallel', 'asc'],
@@ -17,7 +19,7 @@ const ALL = [
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
-  ['status', 'Status', 'OK, TIGHT (under 5% free), OOM, or INVALID', 'asc'],
+  ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID`, 'asc'],
   ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
   ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
@@ -33,7 +35,7 @@ export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;
   const hasNodes = plan.rows.some((r) => 'nodes' in r);
   const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key))
-    .map(([key, label, title, first]) => ({ key, label, title, first }));
+    .map(([key, label, title, first]) => ({ key, label, title: typeof title === 'function' ? title() : title, first }));
   if (vary) {
     const i = cols.findIndex((c) => c.key === vary);
     if (i > 0) cols.unshift(...cols.splice(i, 1));
@@ -75,7 +77,7 @@ export function sortRows(rows, key, desc) {
   return out.sort((a, b) => {
     const x = sortValue(a.row, key);
     const y = sortValue(b.row, key);
-    if (x === null || y === null) return (x === null) - (y === null) || a.rank - b.rank;
+    if (x === null || y === null) return Number(x === null) - Number(y === null) || a.rank - b.rank;
     return x !== y ? (x < y ? -dir : dir) : a.rank - b.rank;
   });
 }

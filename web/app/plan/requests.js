@@ -23,6 +23,7 @@ export function holds(vary) {
 /** The calculator's inputs that every plan keeps: model, GPU, options, gbs, seq. */
 function fixedInputs(state) {
   const p = toParams(state);
+  /** @type {Record<string, any>} */
   const out = {
     model: p.model, optimizer: p.optimizer, sharding: p.sharding, fp8_training: p.fp8_training,
     fragmentation: p.fragmentation, ...routingParams(state),

@@ -2,8 +2,9 @@
 ** cli_plan.c — the `memest plan` and `memest compare` subcommands: flags
 ** (numeric ones as comma lists) into a memest_plan_request, the model from
 ** a preset or a config.json, and the plan's text or JSON report. A plain
-** client of the library: it includes memest.h only. Exit status: 0 done,
-** 1 bad input, 2 missing inputs. Design note: docs/planner.md.
+** client of the library: it includes memest.h only, and reads its
+** arguments through the parser memest shares (args.c). Exit status: 0
+** done, 1 bad input, 2 missing inputs. Design note: docs/planner.md.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +14,8 @@
 #include "cli.h"
 #include "memest.h"
 
-static void plan_help(void) {
-  printf(
+static void plan_help(FILE *out) {
+  fprintf(out,
       "memest plan — planning questions answered by sweeping estimates\n\n"
       "Usage:\n"
       "  memest plan --model M --gpu G --global-batch-size N --sequence-length N\n"
@@ -47,8 +48,8 @@ static void plan_help(void) {
       "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/planner.md\n");
 }
 
-static void compare_help(void) {
-  printf(
+static void compare_help(FILE *out) {
+  fprintf(out,
       "memest compare — two or more configurations side by side\n\n"
       "Usage: memest compare --model M --gpu G --pp-size N --ep-size N --cp-size N\n"
       "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N)\n"
@@ -62,103 +63,89 @@ static void compare_help(void) {
       "More: docs/planner.md\n");
 }
 
-static int plan_fail(const char *cmd, const memest_error *err) {
-  fprintf(stderr, "memest %s: error: %s\n", cmd, err->message);
-  if (err->fix[0]) fprintf(stderr, "memest %s: a valid choice: %s\n", cmd, err->fix);
+/* The request being filled, for cli_parse. */
+typedef struct plan_args {
+  memest_plan_request *req;
+  const char *cmd;   /* "plan" or "compare" */
+  FILE *err;
+} plan_args;
+
+static int plan_fail(const plan_args *pa, const memest_error *err) {
+  fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, err->message);
+  if (err->fix[0]) fprintf(pa->err, "memest %s: a valid choice: %s\n", pa->cmd, err->fix);
   if (err->code == MEMEST_E_MISSING) {
-    fprintf(stderr, "memest %s: see memest %s --help\n", cmd, cmd);
+    fprintf(pa->err, "memest %s: see memest %s --help\n", pa->cmd, pa->cmd);
     return 2;
   }
   return 1;
 }
 
-/* Reads argv[2..] into req; returns -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, memest_plan_request *req, int *json) {
-  const char *cmd = argv[1];
+static int plan_set(void *target, const char *name, const char *value) {
+  plan_args *pa = target;
   memest_error err;
-  int i;
-  for (i = 2; i < argc; i++) {
-    const char *a = argv[i], *eq = strchr(a, '='), *value;
-    char name[64];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      if (strcmp(cmd, "plan") == 0) plan_help();
-      else compare_help();
-      return 0;
-    }
-    if (strcmp(a, "--json") == 0) {
-      *json = 1;
-      continue;
-    }
-    if (strncmp(a, "--", 2) != 0) {
-      fprintf(stderr, "memest %s: error: unexpected argument '%s'; flags start with --, see memest "
-                      "%s --help\n", cmd, a, cmd);
-      return 1;
-    }
-    if (eq != NULL) {
-      snprintf(name, sizeof name, "%.*s", (int)(eq - a) < 63 ? (int)(eq - a) : 63, a);
-      value = eq + 1;
-    } else if (strcmp(a, "--detail") == 0 || strcmp(a, "--timeline") == 0) {
-      snprintf(name, sizeof name, "%s", a);
-      value = "true";
-    } else {
-      snprintf(name, sizeof name, "%s", a);
-      if (i + 1 >= argc) {
-        fprintf(stderr, "memest %s: error: %s needs a value; see memest %s --help\n", cmd, a, cmd);
-        return 1;
-      }
-      value = argv[++i];
-    }
-    if (memest_plan_request_set(req, name, value, &err) != MEMEST_OK) return plan_fail(cmd, &err);
-  }
+  if (memest_plan_request_set(pa->req, name, value, &err) != MEMEST_OK) return plan_fail(pa, &err);
   return -1;
 }
 
 /* The model's config text when --model names a file; NULL for a preset. */
-static int load_model(const char *cmd, const memest_plan_request *req, char **config, size_t *len) {
-  const char *model = req->base.model;
+static int load_model(const plan_args *pa, char **config, size_t *len) {
+  const char *model = pa->req->base.model;
   *config = NULL;
   if (model[0] == '\0' || (memest_model_preset_config(model) != NULL && strchr(model, '/') == NULL))
     return -1;
   *config = cli_read_file(model, len);
   if (*config == NULL) {
-    fprintf(stderr,
+    fprintf(pa->err,
             "memest %s: error: cannot read config file '%s': %s; give a config.json path or a "
             "preset (memest --list-models)\n",
-            cmd, model, strerror(errno));
+            pa->cmd, model, strerror(errno));
     return 1;
   }
   return -1;
 }
 
-int memest_cli_plan(int argc, char **argv) {
+int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   memest_error err;
-  char *config = NULL, *out;
+  char *config = NULL, *text, prog[32];
   size_t len = 0;
-  int json = 0, rc;
-  const char *cmd = argv[1];
+  int rc;
+  plan_args pa;
+  cli_args args;
+  pa.req = req;
+  pa.cmd = argv[1];
+  pa.err = errf;
   if (req == NULL) {
-    fprintf(stderr, "memest %s: error: out of memory\n", cmd);
+    fprintf(errf, "memest %s: error: out of memory\n", pa.cmd);
     return 1;
   }
-  memest_plan_request_init(req, strcmp(cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
-                                                            : MEMEST_PLAN_LAYOUTS);
-  rc = parse_args(argc, argv, req, &json);
-  if (rc < 0) rc = load_model(cmd, req, &config, &len);
+  snprintf(prog, sizeof prog, "memest %s", pa.cmd);
+  args.prog = prog;
+  args.action = NULL;
+  args.json = 0;
+  memest_plan_request_init(req, strcmp(pa.cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
+                                                               : MEMEST_PLAN_LAYOUTS);
+  rc = cli_parse(argc, argv, 2, NULL, &args, plan_set, &pa, errf);
+  if (rc < 0 && args.action != NULL) {
+    if (strcmp(pa.cmd, "plan") == 0) plan_help(out);
+    else compare_help(out);
+    rc = 0;
+  }
+  if (rc < 0) rc = load_model(&pa, &config, &len);
   if (rc < 0 && memest_plan_run(config, len, req, &plan, &err) != MEMEST_OK) {
-    rc = plan_fail(cmd, &err);
+    rc = plan_fail(&pa, &err);
   }
   free(config);
   free(req);
   if (rc >= 0) return rc;
-  out = json ? memest_plan_json(plan) : memest_plan_text(plan);
+  text = args.json ? memest_plan_json(plan) : memest_plan_text(plan);
   memest_plan_free(plan);
-  if (out == NULL) {
-    fprintf(stderr, "memest %s: error: out of memory writing the report\n", cmd);
+  if (text == NULL) {
+    fprintf(errf, "memest %s: error: out of memory writing the report\n", pa.cmd);
     return 1;
   }
-  rc = fputs(out, stdout) < 0 || (json && fputs("\n", stdout) < 0) ? 1 : 0;
-  memest_free(out);
+  rc = fputs(text, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
+  memest_free(text);
   return rc;
 }

@@ -1,38 +1,17 @@
 /*
-** sim.h — the simulator's internal types: the derived layout of one
-** estimate, the per-rank parameter inventory, per-layer event programs,
-** the memoised op evaluation and the schedule replay. Data flows one way:
+** rank.h — one pipeline rank in the simulator: its parameter inventory
+** (inventory.c), the event programs of its layers (layer.c, shared through
+** a prog_cache), the memoised op evaluation (ops.c), and its state, events
+** and peak (rank.c), which the schedule replay (replay.c) and the step end
+** (stepend.c) drive. Data flows one way:
 ** layout -> inventory -> layer programs -> ops -> replay -> result.
 ** Design note: docs/design.md.
 */
-#ifndef MEMEST_SIM_H
-#define MEMEST_SIM_H
+#ifndef MEMEST_RANK_H
+#define MEMEST_RANK_H
 
-#include "model.h"
-
-/* {======================================================================
-** Layout (layout.c): validated inputs and the derived sizes.
-** ======================================================================= */
-typedef struct layout {
-  int64_t pp, ep, cp, dp, world;
-  int64_t mbs, gbs, seq;
-  int64_t chunks;            /* N = gbs / (mbs * dp * ep) */
-  int64_t w_x, w_o;          /* shard degrees of expert / other parameters */
-  int64_t capacity;          /* GPU bytes */
-  int stages;                /* 2 * pp */
-  int stage_first[2 * MEMEST_MAX_PP + 1];  /* first layer of each stage; [stages] = L */
-  run_dims d;
-} layout;
-
-MEMEST_HIDDEN memest_code layout_build(const model_config *mc, const memest_params *p,
-                                       layout *lo, memest_error *err);
-/* Adds every problem with the inputs to errs (up to max); returns the count. */
-MEMEST_HIDDEN int layout_problems(const model_config *mc, const memest_params *p,
-                                  memest_error *errs, int max);
-MEMEST_HIDDEN int64_t layout_capacity(const memest_params *p);
-/* Layers of stage i when L layers are split over n stages (spec §2.1). */
-MEMEST_HIDDEN void layout_partition(int64_t layers, int stages, int *first);
-/* }====================================================================== */
+#include "layout.h"
+#include "timeline.h"
 
 /* {======================================================================
 ** Inventory (inventory.c): parameters of one pipeline rank, per FSDP group.
@@ -79,10 +58,13 @@ typedef struct rank_inv {
   int n_groups;
   rank_param *params;
   int n_params;
+  int cap_groups, cap_params;           /* allocated, reused by the next build */
   int64_t sh_total, sh_muon, sh_adam;   /* elements, params with grad */
   int64_t master_bytes, opt_state_bytes, fp8_cache_bytes;
 } rank_inv;
 
+/* Fills ri, reusing the arrays it already holds (zero ri before the first
+** build). */
 MEMEST_HIDDEN memest_code inv_build(const model_config *mc, const layout *lo,
                                     const memest_params *p, int rank, rank_inv *ri,
                                     memest_error *err);
@@ -93,6 +75,10 @@ MEMEST_HIDDEN int64_t inv_model_parameters(const model_config *mc, int *ovf);
 
 /* {======================================================================
 ** Layer programs (layer.c): ordered alloc/free events per stage function.
+** A program depends only on the model, the layer's kind (its attention
+** kind and whether it is dense), the run_dims other than dp and pp, and
+** its groups' gradient sizes; a prog_cache shares it between every layer,
+** rank and estimate with the same.
 ** ======================================================================= */
 enum {
   ST_F1 = 0, ST_F2, ST_F3, ST_F4, ST_F5,      /* forward stage functions */
@@ -110,7 +96,8 @@ enum {
   EVK_FOLD_X,      /* FSDP post-backward of the experts group */
   EVK_FOLD_L,      /* FSDP post-backward of the layer group */
   EVK_HOUT_FREE,   /* the layer output (kept unless sent earlier) */
-  EVK_DY_FREE      /* the layer's output grad (a P2P buffer on a top layer) */
+  EVK_DY_FREE,     /* the layer's output grad (a P2P buffer on a top layer) */
+  EVK_RUN          /* consecutive EVK_DELTA events summed: runs[d] */
 };
 
 typedef struct prog_ev {
@@ -119,12 +106,30 @@ typedef struct prog_ev {
   const char *label;
 } prog_ev;
 
+#define RUN_COMPS 4
+
+/* Consecutive EVK_DELTA events of a stage as one step: their sum per
+** component, and their highest running sum with what it holds. */
+typedef struct prog_run {
+  int64_t peak;              /* highest running change, first reached at `label` */
+  int64_t net_total;
+  uint64_t reach;            /* sum of |d| */
+  const char *label;
+  int first, count;          /* the events in st[stage] */
+  int n;                     /* components touched */
+  unsigned char comp[RUN_COMPS];
+  int64_t net[RUN_COMPS];    /* change of each */
+  int64_t at[RUN_COMPS];     /* change of each at the peak */
+} prog_run;
+
 typedef struct layer_prog {
-  int layer;                 /* global index */
   const char *kind;
   int moe;
-  prog_ev *st[ST_COUNT];
+  prog_ev *st[ST_COUNT];     /* every event, in order */
   int n[ST_COUNT];
+  prog_ev *fast[ST_COUNT];   /* the same with delta runs summed (EVK_RUN) */
+  int n_fast[ST_COUNT];
+  prog_run *runs;
   int64_t retained;          /* bytes kept per chunk once forward is done */
   int64_t h_out;             /* m * H * 2 */
   int64_t capture;           /* bytes a deferred wgrad batch keeps */
@@ -134,6 +139,30 @@ typedef struct layer_prog {
   int n_detail;
 } layer_prog;
 
+typedef struct prog_builder prog_builder;
+typedef struct prog_entry prog_entry;
+
+/* Layer programs by shape, for one model at a time. Zero it to start. */
+typedef struct prog_cache {
+  model_config mc;           /* the model its programs belong to */
+  int bound;                 /* mc is set */
+  prog_entry *slots;         /* open addressing, cap a power of two */
+  int n, cap;
+  prog_builder *builder;     /* scratch for the next build */
+} prog_cache;
+
+/* Drops the programs unless they belong to mc, and all of them when there
+** are too many; call before taking any program for a rank. */
+MEMEST_HIDDEN void lay_cache_bind(prog_cache *c, const model_config *mc);
+MEMEST_HIDDEN void lay_cache_free(prog_cache *c);
+/* The program of global layer `layer`, whose groups are lg and xg (xg NULL
+** for a dense layer): found in c, or built and kept there. */
+MEMEST_HIDDEN memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo,
+                                  const rank_inv *ri, int layer, const rank_group *lg,
+                                  const rank_group *xg, const layer_prog **out,
+                                  memest_error *err);
+/* Builds one program outside any cache (builder may be NULL); lay_free
+** releases its events. */
 MEMEST_HIDDEN memest_code lay_build(const model_config *mc, const layout *lo,
                                     const rank_inv *ri, int layer, const rank_group *lg,
                                     const rank_group *xg, layer_prog *lp, memest_error *err);
@@ -143,8 +172,6 @@ MEMEST_HIDDEN void lay_free(layer_prog *lp);
 /* {======================================================================
 ** Ops (ops.c): one F, B, F|B or W evaluated against the rank's state.
 ** ======================================================================= */
-enum { OP_F = 0, OP_B = 1, OP_FB = 2, OP_W = 3 };
-
 /* State flags: per module (shift 8*module) and global. */
 #define SF_UNSHARDED 0x01u
 #define SF_ACCUM_L 0x02u
@@ -176,20 +203,9 @@ MEMEST_HIDDEN const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, i
 /* }====================================================================== */
 
 /* {======================================================================
-** Replay (replay.c, stepend.c): one rank through the schedule.
+** The rank (rank.c): its layers, state, events and peak; replay.c and
+** stepend.c drive it through one step.
 ** ======================================================================= */
-typedef struct tl_event {
-  int step;                  /* 1..8, 9 = step end, 10 = optimizer */
-  int kind;                  /* OP_* or a step-end kind */
-  int iter;
-  int pf, pb;                /* phases */
-  int64_t cf, cb;            /* chunk ids */
-  const char *what;          /* inner label */
-  int64_t total, peak;
-  int live[2];
-  comp_vec at_peak;
-} tl_event;
-
 #define MEMO_SLOTS 64          /* a rank has at most ~32 distinct ops */
 
 typedef struct memo_slot {
@@ -198,15 +214,28 @@ typedef struct memo_slot {
   op_result r;
 } memo_slot;
 
+/* One decoder layer of a module: its program, groups and place. */
+typedef struct rank_layer {
+  const layer_prog *prog;
+  const rank_group *lg, *xg; /* its layer and experts groups (xg NULL: dense) */
+  int layer;                 /* global index */
+  int same_as_prev;          /* program and groups equal the previous layer's */
+} rank_layer;
+
 struct sim_rank {
   const model_config *mc;
   const layout *lo;
   const memest_params *params;
   rank_inv inv;
-  layer_prog *progs[2];      /* layer programs of each module */
+  prog_cache *cache;         /* where the layer programs live */
+  prog_cache own;            /* the cache when the caller gives none */
+  int plain;                 /* set by a caller before init: every layer takes
+                             ** its program by its own key and every op walks
+                             ** layer by layer (the reference the tests use) */
+  rank_layer *layers[2];     /* the layers of each module */
+  int cap_layers[2];
   int64_t mH;                /* P2P tensor bytes: b * s * H * 2 */
   int64_t cossin;            /* per-chunk cos/sin copies */
-  int64_t edge_embed_un, edge_head_un;
   memo_slot memo[MEMO_SLOTS];
   int ovf;
   /* replay state */
@@ -230,80 +259,33 @@ struct sim_rank {
   int64_t n_tl;
 };
 
+/* Sets sr up for one rank, its layer programs taken from cache (NULL: the
+** rank keeps its own). sr is zeroed before its first use and may then be
+** reused for any number of ranks; sim_rank_free releases it. */
 MEMEST_HIDDEN memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
-                                        const memest_params *p, int rank, memest_error *err);
+                                        const memest_params *p, int rank, prog_cache *cache,
+                                        memest_error *err);
 MEMEST_HIDDEN void sim_rank_free(sim_rank *sr);
-/* Runs the whole step; records the peak and the timeline window. */
-MEMEST_HIDDEN memest_code sim_rank_run(sim_rank *sr, memest_error *err);
-/* Records one event; used by replay.c and stepend.c. */
-MEMEST_HIDDEN void sim_event(sim_rank *sr, tl_event *ev);
-/* The step end: FSDP fold and reduce-scatter, then the optimizer step. */
-MEMEST_HIDDEN void stepend_run(sim_rank *sr);
-/* Applies a change to the replay state and returns the new total. */
+/* The state at the start of the step: nothing allocated, no peak yet. */
+MEMEST_HIDDEN void sim_reset(sim_rank *sr);
+/* Applies a change to the state, without a peak check. */
 MEMEST_HIDDEN void sim_apply(sim_rank *sr, comp c, int64_t delta);
+/* Applies a change inside event ev, tracking ev's peak and the rank's. */
+MEMEST_HIDDEN void sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta,
+                              const char *label);
+/* Records a candidate peak of the whole step: value, reached with at, in ev. */
+MEMEST_HIDDEN void sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at,
+                                 const tl_event *ev);
+/* Whether the next event falls in the kept timeline window. */
+MEMEST_HIDDEN int sim_keeps_event(const sim_rank *sr);
+/* Applies an evaluated op inside ev: its inner peak, net change and flags. */
+MEMEST_HIDDEN void sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res);
+/* Records one event (ev's total and live chunks are filled in). */
+MEMEST_HIDDEN void sim_event(sim_rank *sr, tl_event *ev);
+/* Runs the whole step (replay.c); records the peak and the timeline window. */
+MEMEST_HIDDEN memest_code sim_rank_run(sim_rank *sr, memest_error *err);
+/* The step end (stepend.c): FSDP fold and reduce-scatter, then the optimizer step. */
+MEMEST_HIDDEN void stepend_run(sim_rank *sr);
 /* }====================================================================== */
 
-/* {======================================================================
-** The result (estimate.c) and what reads it (report_*.c, advice.c).
-** ======================================================================= */
-typedef struct rank_result {
-  int rank;
-  int stages[2];
-  int layers[2];
-  int64_t params[2];
-  int64_t tensor_peak;
-  int64_t nonpt, frag, total;
-  comp_vec at_peak;
-  tl_event peak_ev;
-  int64_t peak_index;
-  int64_t n_events;
-  tl_event *tl;
-  int64_t n_tl, tl_from;
-  tensor_row detail[48];     /* saved tensors of its largest layer */
-  int n_detail;
-  int64_t detail_retained;
-  const char *detail_kind;
-  int detail_layer;
-} rank_result;
-
-typedef struct suggestion {
-  char knob[24];
-  char from[32], to[32];
-  int64_t peak;
-  int64_t saves;
-  memest_status status;
-  char advice[200];
-  char fix[96];              /* the change as "name=value[,name=value]" */
-} suggestion;
-
-struct memest_result {
-  memest_params params;
-  model_config mc;
-  layout lo;
-  int64_t model_params;
-  int64_t nonpt_parts[5];
-  int64_t nonpt;
-  rank_result *ranks;
-  int n_ranks;
-  int worst;
-  int64_t peak, tensor_peak, capacity, headroom;
-  memest_status status;
-  char warnings[8][400];
-  int n_warnings;
-  suggestion sugg[8];
-  int n_sugg;
-  memest_routing_info routing;  /* the routing and its margin (routing.c) */
-};
-
-MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p,
-                                  memest_result *r, int with_advice, memest_error *err);
-MEMEST_HIDDEN void advice_build(memest_result *r);
-/* Frees what a result owns, but not the result itself. */
-MEMEST_HIDDEN void est_release(memest_result *r);
-MEMEST_HIDDEN void nonpt_parts(const layout *lo, int64_t parts[5]);
-MEMEST_HIDDEN const char *tl_describe(const tl_event *e, char *buf, size_t size);
-MEMEST_HIDDEN const char *peak_label(const tl_event *e, char *buf, size_t size);
-MEMEST_HIDDEN const char *status_name(memest_status s);
-/* }====================================================================== */
-
-#endif /* MEMEST_SIM_H */
+#endif /* MEMEST_RANK_H */

@@ -4,7 +4,8 @@
 ** plain client of the library: it includes memest.h and nothing else of
 ** the core. Exit status: 0 done, 1 bad input, 2 missing parameters.
 ** memest_cli_main() is the whole command as a function that never exits
-** the process (tests/fuzz/fuzz_cli.c calls it); main() only forwards.
+** the process (tests/fuzz/fuzz_cli.c calls it); its arguments go through
+** the parser the subcommands share (args.c).
 */
 #include <errno.h>
 #include <stdio.h>
@@ -13,8 +14,6 @@
 
 #include "cli.h"
 #include "memest.h"
-
-#define CONFIG_READ_MAX (4 * 1024 * 1024)
 
 static void print_required(FILE *out, const memest_params *p) {
   int id;
@@ -78,102 +77,62 @@ static void list_gpus(FILE *out) {
   }
 }
 
-char *cli_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf;
-  size_t n;
-  if (f == NULL) return NULL;
-  buf = malloc(CONFIG_READ_MAX + 1);
-  if (buf == NULL) {
-    fclose(f);
-    errno = ENOMEM;
-    return NULL;
-  }
-  n = fread(buf, 1, CONFIG_READ_MAX + 1, f);
-  if (ferror(f)) {
-    int e = errno ? errno : EIO;
-    free(buf);
-    fclose(f);
-    errno = e;
-    return NULL;
-  }
-  fclose(f);
-  buf[n < CONFIG_READ_MAX ? n : CONFIG_READ_MAX] = '\0';
-  *len = n;
-  return buf;
-}
-
 static int fail(FILE *ferr, const memest_error *e) {
   fprintf(ferr, "memest: error: %s\n", e->message);
   if (e->fix[0]) fprintf(ferr, "memest: a valid choice: %s\n", e->fix);
   return e->code == MEMEST_E_MISSING ? 2 : 1;
 }
 
-static int is_flag(const char *a, const char *name) { return strcmp(a, name) == 0; }
+/* The inputs as cli_parse hands them over. */
+typedef struct estimate_args {
+  memest_params p;
+  const char *config_path;   /* the --model value */
+  FILE *err;
+} estimate_args;
+
+static int estimate_set(void *target, const char *name, const char *value) {
+  estimate_args *ea = target;
+  memest_error e;
+  if (strcmp(name, "--model") == 0) ea->config_path = value;
+  if (memest_params_set(&ea->p, name, value, &e) != MEMEST_OK) return fail(ea->err, &e);
+  return -1;
+}
+
+/* Runs an action flag; returns the exit status. */
+static int run_action(const char *action, FILE *out) {
+  if (strcmp(action, "--version") == 0) fprintf(out, "memest %s\n", memest_version());
+  else if (strcmp(action, "--list-models") == 0) list_models(out);
+  else if (strcmp(action, "--list-gpus") == 0) list_gpus(out);
+  else print_help(out);
+  return 0;
+}
 
 /* The memest command: parses argv, prints the report on `out` and every
 ** message on `err`, and returns the exit status. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
-  memest_params p;
+  static const char *const actions[] = {"--version", "--list-models", "--list-gpus", NULL};
+  estimate_args ea;
+  cli_args args = {"memest", NULL, 0};
   memest_error e;
   memest_result *res = NULL;
-  const char *config_path = NULL;
+  const char *config_path;
   char *config = NULL, *report;
   size_t config_len = 0;
-  int json = 0, i, rc;
+  int rc;
   memest_code code;
-  memest_params_init(&p);
+  memest_params_init(&ea.p);
+  ea.config_path = NULL;
+  ea.err = err;
   if (argc == 1) {
-    print_required(err, &p);
+    print_required(err, &ea.p);
     return 2;
   }
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i], *eq = strchr(a, '='), *value;
-    char name[64];
-    if (is_flag(a, "--help") || is_flag(a, "-h")) {
-      print_help(out);
-      return 0;
-    }
-    if (is_flag(a, "--version")) {
-      fprintf(out, "memest %s\n", memest_version());
-      return 0;
-    }
-    if (is_flag(a, "--list-models")) {
-      list_models(out);
-      return 0;
-    }
-    if (is_flag(a, "--list-gpus")) {
-      list_gpus(out);
-      return 0;
-    }
-    if (is_flag(a, "--json")) {
-      json = 1;
-      continue;
-    }
-    if (strncmp(a, "--", 2) != 0) {
-      fprintf(err, "memest: error: unexpected argument '%s'; flags start with --, see memest --help\n", a);
-      return 1;
-    }
-    if (eq != NULL) {
-      snprintf(name, sizeof name, "%.*s", (int)(eq - a) < 63 ? (int)(eq - a) : 63, a);
-      value = eq + 1;
-    } else if (is_flag(a, "--detail") || is_flag(a, "--timeline")) {
-      snprintf(name, sizeof name, "%s", a);
-      value = "true";
-    } else {
-      snprintf(name, sizeof name, "%s", a);
-      if (i + 1 >= argc) {
-        fprintf(err, "memest: error: %s needs a value; see memest --help\n", a);
-        return 1;
-      }
-      value = argv[++i];
-    }
-    if (strcmp(name, "--model") == 0) config_path = value;
-    code = memest_params_set(&p, name, value, &e);
-    if (code != MEMEST_OK) return fail(err, &e);
-  }
-  if (memest_validate("{}", 2, &p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
-    print_required(err, &p);
+  rc = cli_parse(argc, argv, 1, actions, &args, estimate_set, &ea, err);
+  if (rc >= 0) return rc;
+  if (args.action != NULL) return run_action(args.action, out);
+  config_path = ea.config_path;
+  if (memest_validate("{}", 2, &ea.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    print_required(err, &ea.p);
     return 2;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
@@ -186,24 +145,16 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       return 1;
     }
   }
-  code = memest_estimate(config, config_len, &p, &res, &e);
+  code = memest_estimate(config, config_len, &ea.p, &res, &e);
   free(config);
   if (code != MEMEST_OK) return fail(err, &e);
-  report = json ? memest_result_json(res) : memest_result_text(res);
+  report = args.json ? memest_result_json(res) : memest_result_text(res);
   memest_result_free(res);
   if (report == NULL) {
     fprintf(err, "memest: error: out of memory writing the report\n");
     return 1;
   }
-  rc = fputs(report, out) < 0 || (json && fputs("\n", out) < 0) ? 1 : 0;
+  rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
   memest_free(report);
   return rc;
 }
-
-#ifndef MEMEST_CLI_NO_MAIN
-int main(int argc, char **argv) {
-  if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0))
-    return memest_cli_plan(argc, argv);
-  return memest_cli_main(argc, argv, stdout, stderr);
-}
-#endif

@@ -1,0 +1,45 @@
+/*
+** cli.h — what the command's files share: the argument parser and the
+** config reader (args.c), `memest` (cli.c), `memest plan` / `memest
+** compare` (cli_plan.c) and the dispatch between them (main.c). Like them,
+** it builds on the public API only. Each command writes on the streams it
+** is given and never exits the process. Exit status: 0 done, 1 bad input,
+** 2 missing inputs.
+*/
+#ifndef MEMEST_CLI_H
+#define MEMEST_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* What cli_parse met besides the inputs it handed to the setter. */
+typedef struct cli_args {
+  const char *prog;     /* "memest", "memest plan": the messages' prefix */
+  const char *action;   /* the first action flag met (--help, -h, ...), or NULL */
+  int json;             /* --json was given */
+} cli_args;
+
+/* Hands one input (a flag or its name=value form) to a command; returns
+** -1 to go on, else the exit status to stop with. */
+typedef int (*cli_setter)(void *target, const char *name, const char *value);
+
+/* Reads argv[first..] for one command: --json; the flags in `actions`
+** (NULL-terminated; --help and -h always) stop the parse with a->action set;
+** --detail and --timeline take no value; every other flag takes the next
+** argument or its =value and goes to set(target, ...). Returns -1 when the
+** command should go on, else the exit status (messages on err). */
+int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
+              cli_setter set, void *target, FILE *err);
+
+/* Reads a config file whole (up to 4 MiB and one byte, so the library can
+** refuse an oversized one by its own limit). NULL with errno on failure;
+** free the result with free(). */
+char *cli_read_file(const char *path, size_t *len);
+
+/* `memest ...`, `memest plan ...` and `memest compare ...`. */
+int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
+int memest_cli_plan(int argc, char **argv, FILE *out, FILE *err);
+/* The whole command: argv[1] "plan" or "compare" picks the subcommand. */
+int memest_cli_run(int argc, char **argv, FILE *out, FILE *err);
+
+#endif /* MEMEST_CLI_H */

@@ -1,0 +1,85 @@
+/*
+** result.h — the result of one estimate (result.c) and what reads it
+** (estimate.c, advice.c, report_*.c, the planner): every rank's peak and
+** timeline window, the totals against the GPU, warnings and suggestions.
+** Consecutive estimates of one model may share an est_cache: the layer
+** programs built so far and the rank scratch.
+** Design note: docs/design.md.
+*/
+#ifndef MEMEST_RESULT_H
+#define MEMEST_RESULT_H
+
+#include "layout.h"
+#include "timeline.h"
+
+typedef struct rank_result {
+  int rank;
+  int stages[2];
+  int layers[2];
+  int64_t params[2];
+  int64_t tensor_peak;
+  int64_t nonpt, frag, total;
+  comp_vec at_peak;
+  tl_event peak_ev;
+  int64_t peak_index;
+  int64_t n_events;
+  tl_event *tl;
+  int64_t n_tl, tl_from;
+  tensor_row detail[48];     /* saved tensors of its largest layer */
+  int n_detail;
+  int64_t detail_retained;
+  const char *detail_kind;
+  int detail_layer;
+} rank_result;
+
+typedef struct suggestion {
+  char knob[24];
+  char from[32], to[32];
+  int64_t peak;
+  int64_t saves;
+  memest_status status;
+  char advice[200];
+  char fix[96];              /* the change as "name=value[,name=value]" */
+} suggestion;
+
+struct memest_result {
+  memest_params params;
+  model_config mc;
+  layout lo;
+  int64_t model_params;
+  int64_t nonpt_parts[5];
+  int64_t nonpt;
+  rank_result *ranks;
+  int n_ranks;
+  int worst;
+  int64_t peak, tensor_peak, capacity, headroom;
+  memest_status status;
+  char warnings[8][400];
+  int n_warnings;
+  suggestion sugg[8];
+  int n_sugg;
+  memest_routing_info routing;  /* the routing and its margin (routing.c) */
+};
+
+/* What consecutive estimates share (result.c): the layer programs built
+** so far, one per distinct layer shape, and the scratch of one rank. It
+** belongs to its caller; any model may be estimated with it (programs of
+** another model are dropped). NULL from est_cache_new when out of memory. */
+typedef struct est_cache est_cache;
+MEMEST_HIDDEN est_cache *est_cache_new(void);
+MEMEST_HIDDEN void est_cache_free(est_cache *c);
+
+/* One estimate: every rank, the totals, the warnings; no suggestions.
+** cache may be NULL (then nothing is shared). */
+MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p,
+                                  memest_result *r, est_cache *cache, memest_error *err);
+/* Frees what a result owns, but not the result itself. */
+MEMEST_HIDDEN void est_release(memest_result *r);
+/* Suggestions (advice.c): each candidate change estimated with cache. */
+MEMEST_HIDDEN void advice_build(memest_result *r, est_cache *cache);
+MEMEST_HIDDEN void nonpt_parts(const layout *lo, int64_t parts[5]);
+MEMEST_HIDDEN const char *tl_describe(const tl_event *e, char *buf, size_t size);
+MEMEST_HIDDEN const char *peak_label(const tl_event *e, char *buf, size_t size);
+MEMEST_HIDDEN const char *status_name(memest_status s);
+
+#endif /* MEMEST_RESULT_H */
