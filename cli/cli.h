@@ -1,7 +1,8 @@
 /*
 ** cli.h — what the command's files share: the argument parser and the
 ** config reader (args.c), `memest` (cli.c), `memest plan` / `memest
-** compare` (cli_plan.c) and the dispatch between them (main.c). Like them,
+** compare` (cli_plan.c), `memest check` (cli_check.c) and the dispatch
+** between them (main.c). Like them,
 ** it builds on the public API only. Each command writes on the streams it
 ** is given and never exits the process. Exit status: 0 done, 1 bad input,
 ** 2 missing inputs.
@@ -12,11 +13,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "memest.h"
+
 /* What cli_parse met besides the inputs it handed to the setter. */
 typedef struct cli_args {
   const char *prog;     /* "memest", "memest plan": the messages' prefix */
   const char *action;   /* the first action flag met (--help, -h, ...), or NULL */
-  int json;             /* --json was given */
+  int json;             /* --json was given (anywhere in argv) */
+  FILE *out;            /* where a --json error goes (the report's stream), or NULL */
 } cli_args;
 
 /* Hands one input (a flag or its name=value form) to a command; returns
@@ -31,6 +35,18 @@ typedef int (*cli_setter)(void *target, const char *name, const char *value);
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err);
 
+/* Reports a problem and returns its exit status (2 for missing inputs, else
+** 1): with --json as one JSON object on a->out (memest_error_json), else as
+** "<prog>: error: ..." and "<prog>: a valid choice: ..." lines on err. */
+int cli_fail(const cli_args *a, FILE *err, const memest_error *e);
+/* A problem the command finds itself (not the library), reported likewise. */
+int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
+                  const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
 /* Reads a config file whole (up to 4 MiB and one byte, so the library can
 ** refuse an oversized one by its own limit). NULL with errno on failure;
 ** free the result with free(). */
@@ -39,7 +55,10 @@ char *cli_read_file(const char *path, size_t *len);
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
 int memest_cli_plan(int argc, char **argv, FILE *out, FILE *err);
-/* The whole command: argv[1] "plan" or "compare" picks the subcommand. */
+/* `memest check ...`: snapshots and a log beside the estimate (cli_check.c). */
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err);
+/* The whole command: argv[1] "plan", "compare" or "check" picks the
+** subcommand. */
 int memest_cli_run(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* MEMEST_CLI_H */

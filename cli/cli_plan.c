@@ -68,9 +68,11 @@ typedef struct plan_args {
   memest_plan_request *req;
   const char *cmd;   /* "plan" or "compare" */
   FILE *err;
+  const cli_args *args;
 } plan_args;
 
 static int plan_fail(const plan_args *pa, const memest_error *err) {
+  if (pa->args->json) return cli_fail(pa->args, pa->err, err);
   fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, err->message);
   if (err->fix[0]) fprintf(pa->err, "memest %s: a valid choice: %s\n", pa->cmd, err->fix);
   if (err->code == MEMEST_E_MISSING) {
@@ -95,11 +97,10 @@ static int load_model(const plan_args *pa, char **config, size_t *len) {
     return -1;
   *config = cli_read_file(model, len);
   if (*config == NULL) {
-    fprintf(pa->err,
-            "memest %s: error: cannot read config file '%s': %s; give a config.json path or a "
-            "preset (memest --list-models)\n",
-            pa->cmd, model, strerror(errno));
-    return 1;
+    return cli_fail_text(pa->args, pa->err, MEMEST_E_IO, "model",
+                         "cannot read config file '%.400s': %s; give a config.json path or a "
+                         "preset (memest --list-models)",
+                         model, strerror(errno));
   }
   return -1;
 }
@@ -124,6 +125,8 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   args.prog = prog;
   args.action = NULL;
   args.json = 0;
+  args.out = out;
+  pa.args = &args;
   memest_plan_request_init(req, strcmp(pa.cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
                                                                : MEMEST_PLAN_LAYOUTS);
   rc = cli_parse(argc, argv, 2, NULL, &args, plan_set, &pa, errf);

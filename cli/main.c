@@ -11,6 +11,7 @@
 int memest_cli_run(int argc, char **argv, FILE *out, FILE *err) {
   if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0))
     return memest_cli_plan(argc, argv, out, err);
+  if (argc >= 2 && strcmp(argv[1], "check") == 0) return memest_cli_check(argc, argv, out, err);
   return memest_cli_main(argc, argv, out, err);
 }
 

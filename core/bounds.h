@@ -17,6 +17,28 @@
 #ifndef MEMEST_MAX_JSON_DEPTH
 #define MEMEST_MAX_JSON_DEPTH 64
 #endif
+/* Measured runs (pickle.c, snapshot.c, runlog.c; docs/measured-runs.md). */
+#ifndef MEMEST_MAX_PICKLE_BYTES
+#define MEMEST_MAX_PICKLE_BYTES (1LL << 30)       /* 1 GiB snapshot file */
+#endif
+#ifndef MEMEST_MAX_PICKLE_VALUES
+#define MEMEST_MAX_PICKLE_VALUES (1LL << 27)      /* 8 bytes each: 1 GiB */
+#endif
+#ifndef MEMEST_MAX_PICKLE_DEPTH
+#define MEMEST_MAX_PICKLE_DEPTH 32                /* a snapshot nests 6 deep */
+#endif
+#ifndef MEMEST_MAX_SNAPSHOT_EVENTS
+#define MEMEST_MAX_SNAPSHOT_EVENTS (1LL << 22)    /* trace entries read */
+#endif
+#ifndef MEMEST_MAX_SNAPSHOT_BLOCKS
+#define MEMEST_MAX_SNAPSHOT_BLOCKS (1LL << 22)    /* segment blocks read */
+#endif
+#ifndef MEMEST_MAX_RUNLOG_BYTES
+#define MEMEST_MAX_RUNLOG_BYTES (256LL << 20)     /* a training log */
+#endif
+#ifndef MEMEST_MAX_RUNLOG_STEPS
+#define MEMEST_MAX_RUNLOG_STEPS (1LL << 20)
+#endif
 #ifndef MEMEST_MAX_LAYERS
 #define MEMEST_MAX_LAYERS 1024
 #endif

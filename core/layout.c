@@ -195,8 +195,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "ep_size",
             "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
-            "experts); use a divisor of %lld such as %lld",
-            (long long)mc->experts, (long long)ep, (long long)mc->experts, (long long)fix);
+            "experts); use a divisor of %lld",
+            (long long)mc->experts, (long long)ep, (long long)mc->experts);
     err_reason(e, MEMEST_R_EP_EXPERTS);
     err_fix(e, "ep_size=%lld", (long long)fix);
   }
@@ -234,8 +234,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "sequence_length",
             "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
-            "it); use %lld",
-            (long long)p->sequence_length, (long long)(2 * cp), (long long)fix);
+            "it); use a multiple of %lld",
+            (long long)p->sequence_length, (long long)(2 * cp), (long long)(2 * cp));
     err_reason(e, MEMEST_R_SEQ_CP);
     err_fix(e, "sequence_length=%lld", (long long)fix);
   }
@@ -255,8 +255,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "total_gpus",
             "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
-            "is not a whole number; use %lld GPUs (or change pp, ep or cp)",
-            (long long)p->total_gpus, (long long)group, (long long)fix);
+            "is not a whole number; use a multiple of %lld GPUs (or change pp, ep or cp)",
+            (long long)p->total_gpus, (long long)group, (long long)group);
     err_reason(e, MEMEST_R_GPUS_GROUP);
     err_fix(e, "total_gpus=%lld", (long long)fix);
     return;
@@ -277,9 +277,9 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
             "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
-            "= %lld; use %lld",
+            "= %lld; use a multiple of %lld",
             (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
-            (long long)unit, (long long)fix);
+            (long long)unit, (long long)unit);
     err_reason(e, MEMEST_R_GBS_UNIT);
     err_fix(e, "global_batch_size=%lld", (long long)fix);
     return;
@@ -330,8 +330,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
   }
 }
 
-int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
-                    int max) {
+int layout_count(const model_config *mc, const memest_params *p, memest_error *errs, int max) {
   problems pr;
   pr.errs = errs;
   pr.max = max;
@@ -340,6 +339,14 @@ int layout_problems(const model_config *mc, const memest_params *p, memest_error
   if (pr.n == 0) check_ranges(p, &pr);
   if (pr.n == 0 && mc != NULL) check_layout(mc, p, &pr);
   return pr.n;
+}
+
+int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
+                    int max) {
+  int n = layout_count(mc, p, errs, max);
+  /* Each fix becomes the nearest layout that passes every check at once. */
+  if (n > 0 && mc != NULL) fix_refine(mc, p, errs, n < max ? n : max);
+  return n;
 }
 
 static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {

@@ -232,9 +232,10 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
                    v);
   }
   if (x < pi->min || x > pi->max) {
+    char a[48], b[48];
     return err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
-                   "%s must be at least %g and at most %g, got %.40s", pi->flag, pi->min,
-                   pi->max, v);
+                   "%s must be at least %s and at most %s, got %.40s", pi->flag,
+                   fmt_num(a, sizeof a, pi->min), fmt_num(b, sizeof b, pi->max), v);
   }
   *out = x;
   return MEMEST_OK;

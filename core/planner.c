@@ -282,7 +282,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   pl->tried++;
   if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   plan_row_params(pl, row, &p);
-  if (layout_problems(sw->mc, &p, &e, 1) > 0) {
+  if (layout_count(sw->mc, &p, &e, 1) > 0) {
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {

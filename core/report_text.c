@@ -49,9 +49,10 @@ static void header(strbuf *sb, const memest_result *r) {
   const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
   char a[32], b[32], c[32], e[32];
   int i;
-  sb_printf(sb, "Model        %s: %s (%s), %s parameters, %lld layers", p->model,
-            r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
-            fmt_int(a, sizeof a, r->model_params), (long long)r->mc.layers);
+  sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
+            p->model, r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
+            fmt_int(a, sizeof a, r->model_params), fmt_int(b, sizeof b, r->active_params),
+            (long long)r->mc.layers);
   if (r->mc.experts > 0) {
     sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }

@@ -95,6 +95,11 @@ const char *memest_code_name(memest_code code);
 /* The stable name of a reason, e.g. "pp_layers" for MEMEST_R_PP_LAYERS;
 ** "none" for MEMEST_R_NONE or a value out of range. */
 const char *memest_reason_name(memest_reason reason);
+
+/* The error as one JSON object, {"error": {"code", "message", "field",
+** "fix", "reason"}} (plus "line" and "column" for MEMEST_E_JSON), as --json
+** prints it and the WebAssembly engine returns it. Allocated; free it with memest_free(). NULL when out of memory. */
+char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -243,6 +248,21 @@ memest_code memest_estimate(const char *config, size_t config_len,
 ** the inputs are valid; the count may exceed max). */
 int memest_validate(const char *config, size_t config_len,
                     const memest_params *p, memest_error *errs, int max);
+
+/* What one view of a page needs, in one call (memest_estimate_view). */
+typedef struct memest_view_options {
+  int suggestions;          /* 1: compute the suggestions; 0: leave them out */
+  int shown_timeline;       /* 1: keep the timeline of the shown rank (p->pp_rank,
+                            ** or the worst one) and of no other */
+  int64_t timeline_window;  /* events kept around the peak when that rank's
+                            ** schedule is longer; 0 keeps every event */
+} memest_view_options;
+
+/* memest_estimate(p with its timeline off), with the suggestions only if
+** asked for and the shown rank's timeline in the same result. */
+memest_code memest_estimate_view(const char *config, size_t config_len,
+                                 const memest_params *p, const memest_view_options *o,
+                                 memest_result **out, memest_error *err);
 
 void memest_result_free(memest_result *r);
 
@@ -402,6 +422,136 @@ memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params
                                    memest_error *err);
 
 void memest_plan_free(memest_plan *plan);
+/* }====================================================================== */
+
+/* {======================================================================
+** Measured runs: the trainer's memory snapshots and its log, read beside
+** an estimate (docs/measured-runs.md).
+**
+** A snapshot is the pickle torch.cuda.memory._dump_snapshot() writes (the
+** trainer's snapshot-rankNNNNN.pickle). It is read by a restricted
+** unpickler that accepts only dicts, lists, tuples, str, int, float, bool,
+** None and the memo, and never imports or calls anything. Allocated bytes
+** are rebuilt over the recorded window from the final segments' blocks and
+** the trace walked backwards; they rise at "alloc" and fall at
+** "free_requested", as the caching allocator's allocated_bytes (the figure
+** behind torch.cuda.max_memory_allocated()) does.
+** ======================================================================= */
+typedef struct memest_snapshot memest_snapshot;
+
+#define MEMEST_SNAPSHOT_FRAMES 3      /* top frames kept per allocation */
+#define MEMEST_SNAPSHOT_TOP 10        /* largest allocations and sites kept */
+#define MEMEST_SNAPSHOT_SITE 160      /* characters of one frame */
+
+typedef struct memest_snapshot_alloc {
+  uint64_t bytes;            /* counted in allocated bytes: the block's size */
+  uint64_t requested_bytes;  /* what the caller asked for */
+  uint64_t address;
+  int64_t time_us;           /* when allocated; -1: before the recording */
+  int before_recording;      /* 1: allocated before the window began */
+  int frames;                /* frames in site[] */
+  char site[MEMEST_SNAPSHOT_FRAMES][MEMEST_SNAPSHOT_SITE];  /* innermost first */
+} memest_snapshot_alloc;
+
+typedef struct memest_snapshot_site {
+  uint64_t bytes;            /* live at the peak, allocated from this frame */
+  int64_t count;
+  char site[MEMEST_SNAPSHOT_SITE];
+} memest_snapshot_site;
+
+typedef struct memest_snapshot_summary {
+  int device;                     /* the CUDA device read */
+  int devices_with_data;          /* devices with segments or a trace */
+  int64_t events;                 /* trace entries of that device */
+  int64_t segments, blocks;
+  uint64_t peak_allocated_bytes;  /* max allocated over the window */
+  int64_t peak_event;             /* trace index after which it holds; -1: at the start */
+  int64_t peak_time_us;           /* -1 when the trace has no times */
+  int64_t start_time_us, end_time_us;
+  uint64_t start_allocated_bytes; /* allocated before the first trace entry */
+  uint64_t end_allocated_bytes;   /* active_allocated blocks at the snapshot */
+  uint64_t end_reserved_bytes;    /* segments at the snapshot */
+  uint64_t peak_reserved_bytes;   /* max reserved over the window */
+  double fragmentation;           /* peak_reserved / peak_allocated - 1, >= 0 */
+  int64_t inconsistent;           /* entries that did not match (0 for a whole trace) */
+} memest_snapshot_summary;
+
+/* Reads a snapshot pickle of `len` bytes. `data` is only read during the
+** call. On success *out owns a snapshot to free with memest_snapshot_free().
+** Errors: MEMEST_E_UNSUPPORTED (an opcode outside the accepted set, named),
+** MEMEST_E_VALUE (malformed, truncated, or not a snapshot), MEMEST_E_LIMIT
+** (docs/limits.md), MEMEST_E_NOMEM. */
+memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot **out,
+                                 memest_error *err);
+void memest_snapshot_free(memest_snapshot *s);
+const memest_snapshot_summary *memest_snapshot_summary_of(const memest_snapshot *s);
+/* The largest allocations live at the peak, largest first. */
+int memest_snapshot_top_count(const memest_snapshot *s);
+const memest_snapshot_alloc *memest_snapshot_top(const memest_snapshot *s, int i);
+/* Live bytes at the peak by allocation site (the innermost frame outside
+** torch's own files), largest first. */
+int memest_snapshot_site_count(const memest_snapshot *s);
+const memest_snapshot_site *memest_snapshot_site_at(const memest_snapshot *s, int i);
+/* The allocated-bytes curve reduced to at most `points` points, each the
+** maximum of its stretch of the trace (the peak is always one of them):
+** writes t_us[] (the trace's time, or the entry index where it has none)
+** and bytes[], and returns the count. */
+int memest_snapshot_curve(const memest_snapshot *s, int points, int64_t *t_us, uint64_t *bytes);
+/* The snapshot as one JSON object (summary, top, sites, curve of at most
+** `points` points). Free with memest_free(); NULL when out of memory. */
+char *memest_snapshot_json(const memest_snapshot *s, int points);
+
+/* The global rank in a trainer's snapshot name ("snapshot-rank00012.pickle"
+** gives 12); -1 when the name has none. */
+int64_t memest_snapshot_rank_of_name(const char *name);
+/* The pipeline rank of global rank `rank` on the trainer's row-major
+** ("pp", "dp", "cp", "ep") mesh: rank / (total_gpus / pp_size). -1 when the
+** rank is outside 0..total_gpus-1 or pp_size does not divide total_gpus. */
+int64_t memest_pp_rank_of(int64_t rank, int64_t pp_size, int64_t total_gpus);
+
+/* The trainer's log: every "peak-gpu-memory X GB" (GiB: max_memory_allocated
+** / 2^30, all-reduced with MAX over ranks) with the step of its line. */
+typedef struct memest_runlog memest_runlog;
+typedef struct memest_runlog_summary {
+  int64_t steps;                /* lines with a peak-gpu-memory figure */
+  int64_t first_step, last_step;
+  double max_gib;               /* the largest figure */
+  int64_t max_step;
+  double steady_gib;            /* the largest after the first step (or the only one) */
+  int64_t steady_from;          /* the first step of the steady state */
+  uint64_t compared_bytes;      /* steady_gib * 2^30: what check compares */
+} memest_runlog_summary;
+
+/* Reads log text of `len` bytes. MEMEST_E_VALUE when no line has a figure. */
+memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out,
+                               memest_error *err);
+void memest_runlog_free(memest_runlog *log);
+const memest_runlog_summary *memest_runlog_summary_of(const memest_runlog *log);
+/* Step i's number as the log prints it (1-based) and its figure in GiB. */
+int64_t memest_runlog_step(const memest_runlog *log, int64_t i, double *gib);
+/* {steps:[{step, gib}], summary...}; free with memest_free(). */
+char *memest_runlog_json(const memest_runlog *log);
+
+/* One measured-against-estimated comparison (`memest check`). */
+typedef struct memest_check memest_check;
+typedef struct memest_check_input {
+  const char *source;              /* the file name, shown as is */
+  int64_t global_rank;             /* from the name, or given */
+  const memest_snapshot *snapshot;
+} memest_check_input;
+
+/* Estimates each pipeline rank the snapshots come from (their tensor peak,
+** like for like with max_memory_allocated) and puts them beside the
+** measured peaks; `log` (may be NULL) adds the logged figure to the max.
+** At least one snapshot or a log. */
+memest_code memest_check_run(const char *config, size_t config_len, const memest_params *p,
+                             const memest_check_input *inputs, int n,
+                             const memest_runlog *log, memest_check **out, memest_error *err);
+void memest_check_free(memest_check *c);
+/* {"ranks": [...], "max": {...}, ...} (docs/result-json.md) or the text
+** report; free with memest_free(). */
+char *memest_check_json(const memest_check *c);
+char *memest_check_text(const memest_check *c);
 /* }====================================================================== */
 
 #ifdef __cplusplus

@@ -32,7 +32,8 @@ import { normalizeParams } from './engine.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: {suggestions?: boolean, timeline_window?: number}}) => Promise<object>} estimate
+ *   (`view`: one page view in one call, see engine.js)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -46,6 +47,11 @@ import { normalizeParams } from './engine.js';
  *   {factors, peak_bytes}: the peak at each routing factor, computed in the
  *   worker in small pieces so that estimates asked meanwhile go first; or
  *   {error}, or {cancelled: true} once the signal aborts
+ * @property {(bytes: ArrayBuffer|Uint8Array, points?: number) => Promise<object>} snapshot
+ *   a memory snapshot read in the worker (the bytes are copied to it)
+ * @property {(text: string) => Promise<object>} runLog
+ * @property {(rank: number, ppSize: number, totalGpus: number) => Promise<number>} ppRankOf
+ * @property {(name: string) => Promise<number>} rankOfName
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -167,6 +173,7 @@ export async function createEngineClient(options = {}) {
     version,
     estimate(configText, params, opts = {}) {
       const args = [config(configText), normalizeParams(params)];
+      if (opts.view) args.push({ suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0 });
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
       return new Promise((resolve, reject) => {
         if (waiting) waiting.resolve({ superseded: true });
@@ -181,6 +188,10 @@ export async function createEngineClient(options = {}) {
     parameters: () => call('parameters', []),
     names: () => call('names', []),
     plan: (configText, request) => call('plan', [config(configText), normalizeParams(request, true)]),
+    snapshot: (bytes, points) => call('snapshot', [bytes, points]),
+    runLog: (text) => call('runLog', [text]),
+    ppRankOf: (rank, ppSize, totalGpus) => call('ppRankOf', [rank, ppSize, totalGpus]),
+    rankOfName: (name) => call('rankOfName', [typeof name === 'string' ? name : null]),
     sweep(configText, request, opts = {}) {
       const { signal, onProgress } = opts;
       if (signal?.aborted) return Promise.resolve({ cancelled: true });

@@ -17,7 +17,8 @@ import { runSweep } from './engine-sweep.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
-const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan']);
+const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan',
+  'snapshot', 'runLog', 'ppRankOf', 'rankOfName']);
 
 /** @type {Promise<import('./engine.js').Engine> | null} */
 let ready = null;

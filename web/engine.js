@@ -73,8 +73,12 @@
 /**
  * @typedef {object} Engine
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params) => object} estimate
- *   the result object of `memest --json`, or {error}
+ * @property {(configText: string|null|undefined, params: Params, view?: {suggestions?: boolean, timeline_window?: number}) => object} estimate
+ *   the result object of `memest --json`, or {error}; with `view`, one page
+ *   view (memest_estimate_view): the shown rank (pp_rank, else the worst)
+ *   carries its timeline (a window of timeline_window events around its
+ *   peak when longer; 0 = every event), and suggestions are computed only
+ *   when `suggestions` is true
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
  * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
@@ -90,6 +94,15 @@
  * @property {(configText: string|null|undefined, request: PlanRequest) => PlanPieces | ErrorResult} planBegin
  *   the same plan in pieces (memest_plan_begin in the core): every error plan()
  *   would give comes here, before any estimate
+ * @property {(bytes: ArrayBuffer|Uint8Array, points?: number) => object} snapshot
+ *   a memory snapshot pickle read by the core (memest_snapshot_json: peak,
+ *   largest allocations, sites, fragmentation, curve), or {error}
+ * @property {(text: string) => object} runLog
+ *   the trainer's log read for its peak-gpu-memory lines (memest_runlog_json), or {error}
+ * @property {(rank: number, ppSize: number, totalGpus: number) => number} ppRankOf
+ *   the pipeline rank of a global rank on the trainer's mesh, or -1
+ * @property {(name: string) => number} rankOfName
+ *   the global rank in a snapshot's name (snapshot-rank00012.pickle: 12), or -1
  */
 
 /**
@@ -270,23 +283,27 @@ export async function createEngine(options = {}) {
   }
 
   /**
-   * Calls a glue function that takes (config, json) and returns JSON text.
+   * Calls a glue function that takes (config, json[, extra]) and returns
+   * JSON text.
    * @param {string} name
    * @param {unknown} configText
    * @param {string} json
+   * @param {string} [extra]  a third JSON argument (the view options)
    * @returns {unknown}
    */
-  function callJson(name, configText, json) {
+  function callJson(name, configText, json, extra) {
     return guarded((w) => {
       const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
       const arg = put(w, json);
+      const more = extra === undefined ? null : put(w, extra);
       try {
-        if (config === 0 || arg === 0) return failure('nomem', '', 'the engine ran out of memory');
-        const text = take(w, w[name](config ?? 0, arg));
+        if (config === 0 || arg === 0 || more === 0) return failure('nomem', '', 'the engine ran out of memory');
+        const text = take(w, more === null ? w[name](config ?? 0, arg) : w[name](config ?? 0, arg, more));
         return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
       } finally {
         if (config) w._free(config);
         if (arg) w._free(arg);
+        if (more) w._free(more);
       }
     }, (e) => e);
   }
@@ -295,11 +312,21 @@ export async function createEngine(options = {}) {
   const engine = {
     version,
 
-    estimate(configText, params) {
+    estimate(configText, params, view) {
       const bad = checkConfig(configText);
       if (bad) return bad;
       const enc = encodeParams(params);
       if ('error' in enc) return enc;
+      if (view !== undefined && view !== null) {
+        // One page view: the shown rank's timeline in the result, the
+        // suggestions only when asked for (memest_estimate_view).
+        const v = typeof view === 'object' ? /** @type {any} */ (view) : {};
+        const options = JSON.stringify({
+          suggestions: v.suggestions === true,
+          timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
+        });
+        return /** @type {object} */ (callJson('_memest_wasm_view', configText, enc.json, options));
+      }
       return /** @type {object} */ (callJson('_memest_wasm_estimate', configText, enc.json));
     },
 
@@ -369,6 +396,55 @@ export async function createEngine(options = {}) {
           if (fs) w._free(fs);
         }
       }, (e) => e));
+    },
+
+    snapshot(bytes, points = 1200) {
+      const data = bytes instanceof Uint8Array ? bytes : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : null;
+      if (!data) return failure('value', 'snapshot', "the snapshot must be the file's bytes (an ArrayBuffer or Uint8Array)");
+      const n = Number.isFinite(points) ? Math.max(2, Math.min(100000, Math.floor(points))) : 1200;
+      return guarded((w) => {
+        const ptr = w._malloc(Math.max(1, data.length));
+        if (!ptr) return failure('nomem', 'snapshot', `the engine has no room for a snapshot of ${data.length} bytes`);
+        try {
+          w.HEAPU8.set(data, ptr);
+          const text = take(w, w._memest_wasm_snapshot(ptr, data.length, n));
+          return text === null ? failure('nomem', 'snapshot', 'the engine ran out of memory reading the snapshot') : JSON.parse(text);
+        } finally {
+          w._free(ptr);
+        }
+      }, (e) => e);
+    },
+
+    runLog(text) {
+      if (typeof text !== 'string') return failure('value', 'log', 'the log must be text');
+      return guarded((w) => {
+        const s = wellFormed(text);
+        const ptr = put(w, s);
+        if (!ptr) return failure('nomem', 'log', 'the engine ran out of memory');
+        try {
+          const out = take(w, w._memest_wasm_runlog(ptr, w.lengthBytesUTF8(s)));
+          return out === null ? failure('nomem', 'log', 'the engine ran out of memory') : JSON.parse(out);
+        } finally {
+          w._free(ptr);
+        }
+      }, (e) => e);
+    },
+
+    ppRankOf(rank, ppSize, totalGpus) {
+      if (![rank, ppSize, totalGpus].every((x) => Number.isSafeInteger(x))) return -1;
+      return guarded((w) => w._memest_wasm_pp_rank_of(rank, ppSize, totalGpus), () => -1);
+    },
+
+    rankOfName(name) {
+      if (typeof name !== 'string') return -1;
+      return guarded((w) => {
+        const ptr = put(w, wellFormed(name));
+        try {
+          return ptr ? w._memest_wasm_rank_of_name(ptr) : -1;
+        } finally {
+          if (ptr) w._free(ptr);
+        }
+      }, () => -1);
     },
 
     planBegin(configText, request) {

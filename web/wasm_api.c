@@ -418,6 +418,34 @@ char *memest_wasm_routing_peaks(const char *config, const char *params_json,
   return out ? out : wa_nomem();
 }
 
+/* One page view (memest_estimate_view): `view_json` is {"suggestions":
+** bool, "timeline_window": N}; the shown rank's timeline comes in the
+** result. Returns the result object or {"error": {...}}. */
+char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
+  memest_params p;
+  memest_error err;
+  memest_result *r = NULL;
+  memest_view_options o = {0, 1, 0};
+  cJSON *view, *v;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  view = wa_parse_object(view_json, "view options", &err);
+  if (view == NULL) return wa_error_json(&err);
+  o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
+  v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
+  if (cJSON_IsNumber(v)) {
+    o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;
+  }
+  cJSON_Delete(view);
+  if (memest_estimate_view(config, config ? strlen(config) : 0, &p, &o, &r, &err) != MEMEST_OK) {
+    memest_result_free(r);
+    return wa_error_json(&err);
+  }
+  char *out = memest_result_json(r);
+  memest_result_free(r);
+  return out ? out : wa_nomem();
+}
+
 /* Every problem with the inputs, as a JSON array of problems ([] when
 ** valid). A parameter that cannot be set is reported once, by the glue's
 ** memest_params_set call, and not again by memest_validate. */
@@ -704,5 +732,47 @@ char *memest_wasm_names(void) {
     return NULL;
   }
   return wa_print(root);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Measured runs: a snapshot's bytes and a log's text (docs/measured-runs.md)
+** ======================================================================= */
+
+/* Reads a memory snapshot pickle of `len` bytes at `data`; returns the
+** snapshot's JSON (memest_snapshot_json, a curve of at most `points`
+** points) or {"error": {...}}. */
+char *memest_wasm_snapshot(const unsigned char *data, size_t len, int points) {
+  memest_snapshot *s = NULL;
+  memest_error err;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (memest_snapshot_read(data, len, &s, &err) != MEMEST_OK) return wa_error_json(&err);
+  out = memest_snapshot_json(s, points);
+  memest_snapshot_free(s);
+  return out ? out : wa_nomem();
+}
+
+/* Reads the trainer's log text of `len` bytes; returns memest_runlog_json
+** or {"error": {...}}. */
+char *memest_wasm_runlog(const char *text, size_t len) {
+  memest_runlog *log = NULL;
+  memest_error err;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (memest_runlog_read(text, len, &log, &err) != MEMEST_OK) return wa_error_json(&err);
+  out = memest_runlog_json(log);
+  memest_runlog_free(log);
+  return out ? out : wa_nomem();
+}
+
+/* The global rank in a snapshot's file name, or -1. */
+int memest_wasm_rank_of_name(const char *name) {
+  return (int)memest_snapshot_rank_of_name(name);
+}
+
+/* The pipeline rank of a global rank on the trainer's mesh, or -1. */
+int memest_wasm_pp_rank_of(double rank, double pp_size, double total_gpus) {
+  return (int)memest_pp_rank_of((int64_t)rank, (int64_t)pp_size, (int64_t)total_gpus);
 }
 /* }====================================================================== */

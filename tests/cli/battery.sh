@@ -195,7 +195,14 @@ function judge(args, code, signal, out, err) {
   else {
     counts[code]++;
     if (code === 0 && out.length === 0) why.push('exit 0 with nothing on stdout');
-    if (code !== 0 && err.length === 0) why.push(`exit ${code} with nothing on stderr`);
+    const jsonRun = args.includes('--json');
+    if (code !== 0 && jsonRun) {
+      // With --json an error is one JSON object on stdout: {"error": {...}}.
+      try {
+        const e = JSON.parse(out.toString('utf8')).error;
+        if (!e || typeof e.message !== 'string' || !e.message) why.push(`exit ${code} with no error object on stdout`);
+      } catch (x) { why.push(`exit ${code}: the --json error does not parse: ${x.message}`); }
+    } else if (code !== 0 && err.length === 0) why.push(`exit ${code} with nothing on stderr`);
     if (code === 0 && args.includes('--json') && !args.some((a) => ['--help', '-h', '--version', '--list-models', '--list-gpus'].includes(a)) && args[0] !== 'plan' && args[0] !== 'compare') {
       try { JSON.parse(out.toString('utf8')); } catch (e) { why.push(`--json output does not parse: ${e.message}`); }
     }

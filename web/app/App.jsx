@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { applyFix as applyFixTo, configOf } from './state.js';
+import { sizedName } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
@@ -21,6 +22,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { MeasuredPanel } from './MeasuredPanel.jsx';
+import { useMeasured } from './measured.js';
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -45,9 +48,12 @@ export function App({ initial }) {
   const written = useRef(null);
   const focusPanel = useRef(false);
   const engine = useEngine();
-  const view = useEstimate(engine.client, state);
-  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const tab = embed ? 'calculator' : state.view;
+  // Suggestions are estimated only while their section is on screen.
+  const [suggestionsShown, setSuggestionsShown] = useState(false);
+  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
+  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -57,6 +63,12 @@ export function App({ initial }) {
   const bState = useMemo(() => compareState(state), [state]);
   const cmpAsk = tab === 'compare' && engine.presets ? compareRequest(state, bState, gpuList) : null;
   const compare = useCompare(engine.client, config, cmpAsk, tab === 'compare');
+
+  // A pasted config named only by its model_type takes its size too.
+  useEffect(() => {
+    const name = sizedName(state, view.result?.model);
+    if (name) setState((s) => (s.config === state.config ? { ...s, model: name } : s));
+  }, [view.result]);
 
   // The fragment mirrors the state; replaceState keeps Back for leaving.
   useEffect(() => {
@@ -104,22 +116,27 @@ export function App({ initial }) {
   // The two halves re-render only when what they show changes: a result
   // arriving leaves the controls alone, a slider moving leaves the charts
   // alone until its estimate arrives (Preact skips an identical vnode).
+  // What the layout help needs of the model, kept while it stays the same.
+  const m = view.result?.model;
+  const shapeKey = m ? `${m.experts}|${m.layers}|${m.ep_sizes}|${m.max_pp_size}` : '';
+  const modelShape = useMemo(() => (m ? { experts: m.experts, layers: m.layers, ep_sizes: m.ep_sizes, max_pp_size: m.max_pp_size } : null), [shapeKey]);
   const models = engine.presets?.models;
   const gpus = engine.presets?.gpus;
   const inputs = useMemo(() => (
     <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
       <ModelPanel state={state} update={update} models={models ?? []} loadPreset={loadPreset} />
-      <ParallelPanel state={state} update={update} info={info} />
+      <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus ?? []} info={info} />
       <TrainingPanel state={state} update={update} info={info} />
     </form>
-  ), [state, models, gpus, info, loadPreset, update]);
+  ), [state, models, gpus, info, loadPreset, update, modelShape]);
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} curve={routing.curve} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, routing.curve]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
+      curve={routing.curve} />
+  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, measured, routing.curve]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -134,6 +151,8 @@ export function App({ initial }) {
           <div class="outputs">
             <SharePanel state={state} />
             {results}
+            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+              update={update} />
           </div>
         </div>
       )}

@@ -4,6 +4,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { canApplyFix } from './state.js';
+import { pageWords, wherePart } from './wording.js';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
 export const ProblemsContext = createContext(/** @type {{problems: any[], applyFix: (fix: any) => void}} */ ({ problems: [], applyFix: () => {} }));
@@ -44,10 +45,10 @@ export function fixLabel(fix) {
 
 /** One problem: its sentence and, when the page can apply it, the fix. */
 export function Problem({ problem, applyFix }) {
-  const where = problem.line ? ` (line ${problem.line}, column ${problem.column})` : '';
+  const where = wherePart(problem);
   return (
     <li class="problem" data-code={problem.code} data-field={problem.field}>
-      <span>{problem.message}{where}</span>
+      <span>{pageWords(problem.message)}{where}</span>
       {canApplyFix(problem.fix) && (
         <button type="button" class="fix" onClick={() => applyFix(problem.fix)}>
           Use {fixLabel(problem.fix)}

@@ -1,10 +1,13 @@
 // Timeline.jsx — memory across the pipeline schedule (uPlot): the shown
-// rank's components stacked per event, the peak marked; hovering shows the
-// event's label, its live chunks and every component.
+// rank's components stacked per event on non-PyTorch memory, with
+// fragmentation on top (so the top at the peak is the headline), the GPU's
+// capacity as a line, the schedule's steps (1–8) marked and the peak
+// marked; hovering shows the event's label, its live chunks and every
+// component.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { timelineData, sampleRows } from './timeline-data.js';
+import { timelineData, sampleRows, stepLabel } from './timeline-data.js';
 import { partColor, partLabel } from './palette.js';
 import { gib, mem, count, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
@@ -15,10 +18,17 @@ function chartOptions(width, height, keys, ref) {
     width,
     height,
     legend: { show: false },
-    scales: { x: { time: false } },
+    scales: {
+      x: { time: false },
+      // Room for the capacity line even when the run is far below it.
+      y: {
+        range: /** @type {(u: any, min: number, max: number) => [number, number]} */ (
+          (u, min, max) => [0, Math.max(max, (ref.current.capacity ?? 0) / 2 ** 30) * 1.06]),
+      },
+    },
     cursor: { points: { show: false }, drag: { x: true, y: false } },
     axes: [
-      { label: 'event in the schedule', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
+      { label: 'event in the schedule (steps 1–8 marked above)', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
       { label: 'GiB', size: 46, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
     ],
     series: [
@@ -27,9 +37,63 @@ function chartOptions(width, height, keys, ref) {
     ],
     hooks: {
       setCursor: [(u) => ref.current.onHover(u.cursor.idx)],
-      draw: [(u) => drawPeak(u, ref.current.data)],
+      draw: [(u) => {
+        drawSteps(u, ref.current.data);
+        drawCapacity(u, ref.current.capacity);
+        drawPeak(u, ref.current.data);
+      }],
     },
   };
+}
+
+/** A faint line where each schedule step begins, labelled at the top. */
+function drawSteps(u, data) {
+  if (!data?.steps?.length) return;
+  const { top, height, left, width } = u.bbox;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = 'rgba(0,0,0,0.25)';
+  ctx.lineWidth = uPlot.pxRatio;
+  ctx.fillStyle = '#333';
+  ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
+  ctx.textAlign = 'left';
+  let lastLabel = -Infinity;
+  for (const { pos, step } of data.steps) {
+    const px = u.valToPos(data.x[pos], 'x', true);
+    if (px < left || px > left + width) continue;
+    ctx.beginPath();
+    ctx.moveTo(px, top);
+    ctx.lineTo(px, top + height);
+    ctx.stroke();
+    if (px - lastLabel >= 22 * uPlot.pxRatio) {
+      ctx.fillText(stepLabel(step), px + 2 * uPlot.pxRatio, top + 11 * uPlot.pxRatio);
+      lastLabel = px;
+    }
+  }
+  ctx.restore();
+}
+
+/** The GPU's capacity as a horizontal line, labelled at the right. */
+function drawCapacity(u, capacity) {
+  if (!(capacity > 0)) return;
+  const py = u.valToPos(capacity / 2 ** 30, 'y', true);
+  const { top, height, left, width } = u.bbox;
+  if (py < top || py > top + height) return;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = '#222';
+  ctx.lineWidth = 1.5 * uPlot.pxRatio;
+  ctx.setLineDash([3 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
+  ctx.beginPath();
+  ctx.moveTo(left, py);
+  ctx.lineTo(left + width, py);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.fillStyle = '#222';
+  ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
+  ctx.textAlign = 'right';
+  ctx.fillText(`capacity ${gib(capacity, 1)}`, left + width - 4 * uPlot.pxRatio, py - 4 * uPlot.pxRatio);
+  ctx.restore();
 }
 
 function drawPeak(u, data) {
@@ -95,14 +159,18 @@ function NumbersTable({ rank, data }) {
   );
 }
 
-/** Props: rank (a result rank with events), height (px), compact (embed). */
-export function Timeline({ rank, height = 260, compact = false }) {
+/**
+ * Props: rank (a result rank with events), capacity (the GPU's bytes, drawn
+ * as a line), height (px), compact (embed).
+ */
+export function Timeline({ rank, capacity = 0, height = 260, compact = false }) {
   const box = useRef(null);
   const plot = useRef(null);
   const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(null);
-  const ref = useRef({ data, height, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
+  const ref = useRef({ data, height, capacity, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
   ref.current.data = data;
+  ref.current.capacity = capacity;
   ref.current.height = height;
   ref.current.onHover = (idx) => setHover(idx ?? null);
 
@@ -144,7 +212,7 @@ export function Timeline({ rank, height = 260, compact = false }) {
         </p>
       )}
       <div ref={box} class="uplot-box" role="img"
-        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events; the peak, ${gib(rank.tensor_peak_bytes)} of tensors, is at event ${rank.peak_event_index}. Hover for details; the table below has the numbers.`} />
+        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover for details; the table below has the numbers.`} />
       {!data && <p class="help">This rank carries no timeline.</p>}
       {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} compact={compact} />}
       {data && <NumbersTable rank={rank} data={data} />}

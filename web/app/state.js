@@ -46,6 +46,8 @@ export const DEFAULTS = Object.freeze({
   plan_hold: 'dp', // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay (dp follows)
   plan_sort: 'rank', // the plan table's sort column; rank = the planner's order
   plan_desc: false,
+  plan_goal: 'gpus', // what the best layout is: gpus | headroom | bubble | routing (plan/goals.js)
+  plan_ok_only: false, // the plan table lists only the rows that are OK
   // Compare: the second configuration, as the calculator's with these
   // changes; -1 (numbers) or '' (choices) = the same as the calculator.
   cmp_pp_size: -1,
@@ -124,6 +126,8 @@ export const SCHEMA = Object.freeze({
   plan_hold: { kind: 'enum', values: ['dp', 'gpus'] },
   plan_sort: { kind: 'enum', values: SORT_KEYS },
   plan_desc: { kind: 'bool' },
+  plan_goal: { kind: 'enum', values: ['gpus', 'headroom', 'bubble', 'routing'] },
+  plan_ok_only: { kind: 'bool' },
   cmp_pp_size: INT,
   cmp_ep_size: INT,
   cmp_cp_size: INT,

@@ -1,0 +1,238 @@
+/*
+** cli_check.c — the `memest check` subcommand: the trainer's memory
+** snapshots (--snapshot FILE...) and log (--log FILE) read beside the
+** estimate of the same run (the estimate's own flags), as text or JSON.
+** A plain client of the library: it includes memest.h and the command's
+** shared parser (cli.h) only. Exit status:
+** 0 done, 1 bad input, 2 missing inputs. Design note: docs/measured-runs.md.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "memest.h"
+
+#define CHECK_MAX_FILES 4096
+#define SNAPSHOT_READ_MAX ((size_t)1 << 30)   /* MEMEST_MAX_PICKLE_BYTES */
+#define LOG_READ_MAX ((size_t)256 << 20)      /* MEMEST_MAX_RUNLOG_BYTES */
+
+static void check_help(FILE *out) {
+  fprintf(out,
+          "memest check — the trainer's measured memory beside the estimate\n\n"
+          "Usage: memest check --snapshot FILE... [--log FILE] <the estimate's flags> [--json]\n\n"
+          "  --snapshot FILE...  snapshot-rankNNNNN.pickle files the trainer writes with\n"
+          "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
+          "                      the global rank in each name gives its pipeline rank\n"
+          "  --log FILE          the trainer's output; its peak-gpu-memory lines are read\n"
+          "  --json              one JSON object {ranks, max, log, fragmentation}\n"
+          "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
+          "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
+          "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
+          "largest live allocations at the measured peak and the run's fragmentation.\n"
+          "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/measured-runs.md\n");
+}
+
+static int check_fail(FILE *err, const memest_error *e, const char *what) {
+  if (what) fprintf(err, "memest check: error: %s: %s\n", what, e->message);
+  else fprintf(err, "memest check: error: %s\n", e->message);
+  if (e->fix[0]) fprintf(err, "memest check: a valid choice: %s\n", e->fix);
+  return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+/* Reads a whole file of at most `max` bytes (one more is read, so that an
+** oversized file reaches the library's own limit). NULL with errno. */
+static char *read_whole(const char *path, size_t max, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  if (f == NULL) return NULL;
+  for (;;) {
+    size_t got;
+    if (n == cap) {
+      size_t nc = cap ? cap * 2 : 1 << 16;
+      char *nb;
+      if (nc > max + 1) nc = max + 1;
+      if (nc <= cap) break;
+      nb = realloc(buf, nc + 1);
+      if (nb == NULL) {
+        free(buf);
+        fclose(f);
+        errno = ENOMEM;
+        return NULL;
+      }
+      buf = nb;
+      cap = nc;
+    }
+    got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (ferror(f)) {
+    int e = errno ? errno : EIO;
+    free(buf);
+    fclose(f);
+    errno = e;
+    return NULL;
+  }
+  fclose(f);
+  if (buf == NULL) {
+    buf = malloc(1);
+    if (buf == NULL) {
+      errno = ENOMEM;
+      return NULL;
+    }
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+/* The inputs as cli_parse hands them over. */
+typedef struct check_args {
+  memest_params p;
+  const char *config_path;   /* the --model value */
+  const char *log_path;      /* the --log value */
+  FILE *err;
+} check_args;
+
+static int check_set(void *target, const char *name, const char *value) {
+  check_args *ca = target;
+  memest_error e;
+  if (strcmp(name, "--log") == 0) {
+    ca->log_path = value;
+    return -1;
+  }
+  if (strcmp(name, "--model") == 0) ca->config_path = value;
+  if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) return check_fail(ca->err, &e, NULL);
+  return -1;
+}
+
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
+  memest_error e;
+  memest_check_input *in = NULL;
+  check_args ca;
+  cli_args args = {"memest check", NULL, 0, NULL};
+  const char *log_path, *config_path;
+  char **rest = NULL;
+  memest_runlog *log = NULL;
+  memest_check *chk = NULL;
+  char *config = NULL, *report = NULL;
+  size_t config_len = 0;
+  int n = 0, nrest = 0, i, rc = 1, in_snapshots = 0;
+  memest_params_init(&ca.p);
+  ca.config_path = ca.log_path = NULL;
+  ca.err = err;
+  /* The files after --snapshot (until the next flag) are taken out here;
+  ** everything else goes through the shared parser. */
+  in = calloc((size_t)argc, sizeof *in);
+  rest = calloc((size_t)argc + 1, sizeof *rest);
+  if (in == NULL || rest == NULL) {
+    fprintf(err, "memest check: error: out of memory\n");
+    goto done;
+  }
+  for (i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (i >= 2 && strcmp(a, "--snapshot") == 0) {
+      in_snapshots = 1;
+      continue;
+    }
+    if (i >= 2 && strncmp(a, "--snapshot=", 11) == 0) a += 11;
+    else if (!in_snapshots || strncmp(a, "--", 2) == 0) a = NULL;
+    if (a != NULL) {
+      if (n == CHECK_MAX_FILES) {
+        fprintf(err, "memest check: error: more than %d snapshots; give one per pipeline rank\n",
+                CHECK_MAX_FILES);
+        goto done;
+      }
+      in[n].source = a;
+      in[n].global_rank = memest_snapshot_rank_of_name(a);
+      in[n].snapshot = NULL;
+      n++;
+      continue;
+    }
+    in_snapshots = 0;
+    rest[nrest++] = argv[i];
+  }
+  rc = cli_parse(nrest, rest, 2, NULL, &args, check_set, &ca, err);
+  if (rc >= 0) goto done;
+  rc = 1;
+  if (args.action != NULL) {
+    check_help(out);
+    rc = 0;
+    goto done;
+  }
+  log_path = ca.log_path;
+  config_path = ca.config_path;
+  if (n == 0 && log_path == NULL) {
+    fprintf(err, "memest check: error: give --snapshot FILE... or --log FILE; see memest check "
+                 "--help\n");
+    rc = 2;
+    goto done;
+  }
+  if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    rc = check_fail(err, &e, NULL);
+    goto done;
+  }
+  if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
+    config = cli_read_file(config_path, &config_len);
+    if (config == NULL) {
+      fprintf(err, "memest check: error: cannot read config file '%s': %s; give a config.json "
+                   "path or a preset (memest --list-models)\n", config_path, strerror(errno));
+      goto done;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    size_t len = 0;
+    char *data = read_whole(in[i].source, SNAPSHOT_READ_MAX, &len);
+    memest_snapshot *s = NULL;
+    memest_code code;
+    if (data == NULL) {
+      fprintf(err, "memest check: error: cannot read snapshot '%s': %s\n", in[i].source,
+              strerror(errno));
+      goto done;
+    }
+    code = memest_snapshot_read(data, len, &s, &e);
+    free(data);
+    if (code != MEMEST_OK) {
+      rc = check_fail(err, &e, in[i].source);
+      goto done;
+    }
+    in[i].snapshot = s;
+  }
+  if (log_path != NULL) {
+    size_t len = 0;
+    char *text = read_whole(log_path, LOG_READ_MAX, &len);
+    memest_code code;
+    if (text == NULL) {
+      fprintf(err, "memest check: error: cannot read log '%s': %s\n", log_path, strerror(errno));
+      goto done;
+    }
+    code = memest_runlog_read(text, len, &log, &e);
+    free(text);
+    if (code != MEMEST_OK) {
+      rc = check_fail(err, &e, log_path);
+      goto done;
+    }
+  }
+  if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK) {
+    rc = check_fail(err, &e, NULL);
+    goto done;
+  }
+  report = args.json ? memest_check_json(chk) : memest_check_text(chk);
+  if (report == NULL) {
+    fprintf(err, "memest check: error: out of memory writing the report\n");
+    goto done;
+  }
+  rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
+done:
+  memest_free(report);
+  memest_check_free(chk);
+  memest_runlog_free(log);
+  for (i = 0; i < n; i++) memest_snapshot_free((memest_snapshot *)in[i].snapshot);
+  free(in);
+  free(rest);
+  free(config);
+  return rc;
+}

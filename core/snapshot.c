@@ -1,0 +1,712 @@
+/*
+** snapshot.c — a torch.cuda.memory._snapshot() read into the figures
+** memest compares: allocated bytes over the recorded window, the peak, the
+** largest allocations live at the peak with their sites, and reserved
+** against allocated. The pickle is read by pickle.c; the schema is the one
+** PyTorch's memory viewer reads (docs/measured-runs.md).
+**
+** Allocated bytes are rebuilt backwards: the final segments' active
+** blocks give the end state exactly; walking the trace from its end, an
+** "alloc" is undone by taking its bytes away and a "free_requested" by
+** adding them back, which is where the caching allocator moves
+** allocated_bytes. A block counts its size: the final block's size when it
+** is still live at the end, else the request rounded up to 512 bytes (the
+** allocator's rounding; docs/measured-runs.md says when it is larger).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pickle.h"
+
+#define SNAP_ROUND 512          /* the caching allocator's kMinBlockSize */
+#define SNAP_MAX_KEYS 64        /* keys of one entry, block or segment dict */
+#define SNAP_MAX_FRAMES_SEEN 256 /* frames looked at for one allocation's site */
+
+typedef enum snap_action {
+  A_OTHER = 0, A_ALLOC, A_FREE, A_FREE_DONE, A_SEG_ADD, A_SEG_DROP
+} snap_action;
+
+typedef struct snap_event {
+  uint64_t addr;
+  int64_t size;       /* the entry's size: the request for alloc and free */
+  int64_t time_us;
+  pk_value frames;
+  uint8_t action;
+} snap_event;
+
+/* One allocation live at a point of the walk, keyed by address. */
+typedef struct snap_live {
+  uint64_t addr;
+  int64_t bytes, requested, time_us;
+  pk_value frames;
+  uint8_t used, before;  /* before: allocated before the recording */
+} snap_live;
+
+typedef struct snap_map {
+  snap_live *slot;
+  size_t cap, n;          /* cap is a power of two */
+} snap_map;
+
+struct memest_snapshot {
+  memest_snapshot_summary sum;
+  int64_t n;              /* curve points kept: one per trace entry */
+  int64_t *t_us;          /* the entry's time, or its index */
+  int64_t *after;         /* allocated bytes after each entry */
+  memest_snapshot_alloc top[MEMEST_SNAPSHOT_TOP];
+  int ntop;
+  memest_snapshot_site sites[MEMEST_SNAPSHOT_TOP];
+  int nsites;
+};
+
+typedef struct snap_reader {
+  const pk_store *pk;
+  memest_error *err;
+  int device;
+  snap_event *ev;
+  int64_t nev;
+  snap_map live;          /* final blocks, then the walk's live set */
+  int64_t end_alloc, end_reserved, segments, blocks;
+} snap_reader;
+
+/* {======================================================================
+** An address map with linear probing and backward-shift deletion
+** ======================================================================= */
+
+static int map_init(snap_map *m, int64_t expect) {
+  size_t cap = 64;
+  while ((int64_t)cap < expect * 2 + 64) cap *= 2;
+  m->slot = calloc(cap, sizeof *m->slot);
+  m->cap = cap;
+  m->n = 0;
+  return m->slot != NULL;
+}
+
+static size_t map_hash(uint64_t a, size_t cap) {
+  a ^= a >> 33;
+  a *= 0xff51afd7ed558ccdULL;
+  a ^= a >> 33;
+  return (size_t)a & (cap - 1);
+}
+
+static snap_live *map_find(const snap_map *m, uint64_t addr) {
+  size_t i = map_hash(addr, m->cap);
+  while (m->slot[i].used) {
+    if (m->slot[i].addr == addr) return &m->slot[i];
+    i = (i + 1) & (m->cap - 1);
+  }
+  return NULL;
+}
+
+/* Inserts or replaces; 0 when out of memory. */
+static int map_put(snap_map *m, const snap_live *v) {
+  size_t i;
+  if ((m->n + 1) * 2 > m->cap) {
+    snap_map big;
+    size_t j;
+    big.cap = m->cap * 2;
+    big.n = 0;
+    big.slot = calloc(big.cap, sizeof *big.slot);
+    if (big.slot == NULL) return 0;
+    for (j = 0; j < m->cap; j++)
+      if (m->slot[j].used) {
+        size_t k = map_hash(m->slot[j].addr, big.cap);
+        while (big.slot[k].used) k = (k + 1) & (big.cap - 1);
+        big.slot[k] = m->slot[j];
+        big.n++;
+      }
+    free(m->slot);
+    *m = big;
+  }
+  i = map_hash(v->addr, m->cap);
+  while (m->slot[i].used && m->slot[i].addr != v->addr) i = (i + 1) & (m->cap - 1);
+  if (!m->slot[i].used) m->n++;
+  m->slot[i] = *v;
+  m->slot[i].used = 1;
+  return 1;
+}
+
+static void map_del(snap_map *m, snap_live *e) {
+  size_t i = (size_t)(e - m->slot), j = i;
+  m->slot[i].used = 0;
+  m->n--;
+  for (;;) {
+    size_t home;
+    j = (j + 1) & (m->cap - 1);
+    if (!m->slot[j].used) return;
+    home = map_hash(m->slot[j].addr, m->cap);
+    /* Move j back to i unless its home lies cyclically in (i, j]. */
+    if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
+      m->slot[i] = m->slot[j];
+      m->slot[j].used = 0;
+      i = j;
+    }
+  }
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Reading the schema
+** ======================================================================= */
+
+static memest_code not_snapshot(snap_reader *r, const char *what) {
+  return err_set(r->err, MEMEST_E_VALUE, "snapshot",
+                 "the pickle is not a torch.cuda.memory._snapshot(): %s; give the "
+                 "snapshot-rankNNNNN.pickle the trainer writes",
+                 what);
+}
+
+static int64_t round_block(int64_t size) {
+  if (size < SNAP_ROUND) return SNAP_ROUND;
+  if (size > INT64_MAX - SNAP_ROUND) return INT64_MAX / SNAP_ROUND * SNAP_ROUND;
+  return (size + SNAP_ROUND - 1) / SNAP_ROUND * SNAP_ROUND;
+}
+
+/* An integer member (0 when absent); -1 when present but not an integer. */
+static int get_int(const pk_store *pk, pk_value dict, const char *key, int64_t *v) {
+  pk_value x;
+  int ok;
+  if (!pk_dict_get(pk, dict, key, &x)) return 0;
+  *v = pk_int(pk, x, &ok);
+  return ok ? 1 : -1;
+}
+
+static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
+  char msg[96];
+  if (pk_kind_of(d) != PK_DICT) {
+    snprintf(msg, sizeof msg, "a %s is not a dict", what);
+    return not_snapshot(r, msg);
+  }
+  if (pk_len(r->pk, d) > 2 * SNAP_MAX_KEYS) {
+    snprintf(msg, sizeof msg, "a %s has more than %d keys", what, SNAP_MAX_KEYS);
+    return not_snapshot(r, msg);
+  }
+  return MEMEST_OK;
+}
+
+static memest_code bad_member(snap_reader *r, const char *what, const char *key) {
+  return err_set(r->err, MEMEST_E_VALUE, "snapshot",
+                 "a %s of the snapshot has '%s' that is not a non-negative integer; the file "
+                 "is damaged or not a torch.cuda.memory._snapshot()",
+                 what, key);
+}
+
+/* Which device to read: the one with the most trace entries, else the
+** first with segments. */
+static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
+  pk_iter it;
+  pk_value v;
+  int64_t i = 0, best = -1, most = 0;
+  int seg_dev = -1;
+  pk_iter_init(&it, r->pk, traces);
+  while (pk_iter_next(&it, &v)) {
+    int64_t n = pk_len(r->pk, v);
+    if (pk_kind_of(v) != PK_LIST) return not_snapshot(r, "a device's trace is not a list");
+    if (n > most) {
+      most = n;
+      best = i;
+    }
+    i++;
+  }
+  pk_iter_init(&it, r->pk, segs);
+  while (pk_iter_next(&it, &v)) {
+    int64_t d = 0;
+    memest_code rc = small_dict(r, v, "segment");
+    if (rc != MEMEST_OK) return rc;
+    if (get_int(r->pk, v, "device", &d) < 0 || d < 0 || d > 65535)
+      return bad_member(r, "segment", "device");
+    if (seg_dev < 0) seg_dev = (int)d;
+  }
+  if (best < 0 && seg_dev < 0)
+    return not_snapshot(r, "it has no segments and no trace entries (was "
+                           "_record_memory_history on when it was dumped?)");
+  r->device = best >= 0 ? (int)best : seg_dev;
+  return MEMEST_OK;
+}
+
+/* The final segments of the device: reserved and allocated at the end, and
+** each active block into the live map. */
+static memest_code read_segments(snap_reader *r, pk_value segs) {
+  pk_iter it, bit;
+  pk_value seg, blocks, b;
+  int ovf = 0;
+  pk_iter_init(&it, r->pk, segs);
+  while (pk_iter_next(&it, &seg)) {
+    int64_t dev = 0, total = 0, addr = 0;
+    if (get_int(r->pk, seg, "device", &dev) == 1 && dev != r->device) continue;
+    if (get_int(r->pk, seg, "total_size", &total) != 1 || total < 0)
+      return bad_member(r, "segment", "total_size");
+    if (get_int(r->pk, seg, "address", &addr) != 1 || addr < 0)
+      return bad_member(r, "segment", "address");
+    r->end_reserved = ck_add(&ovf, r->end_reserved, total);
+    r->segments++;
+    if (!pk_dict_get(r->pk, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
+      return not_snapshot(r, "a segment has no list of blocks");
+    pk_iter_init(&bit, r->pk, blocks);
+    while (pk_iter_next(&bit, &b)) {
+      int64_t size = 0, req = 0, baddr = addr;
+      pk_value state, frames = PK_NONE;
+      memest_code rc = small_dict(r, b, "block");
+      if (rc != MEMEST_OK) return rc;
+      if (++r->blocks > MEMEST_MAX_SNAPSHOT_BLOCKS)
+        return err_set(r->err, MEMEST_E_LIMIT, "snapshot",
+                       "the snapshot has more than MEMEST_MAX_SNAPSHOT_BLOCKS (%lld) blocks",
+                       (long long)MEMEST_MAX_SNAPSHOT_BLOCKS);
+      if (get_int(r->pk, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
+      if (get_int(r->pk, b, "requested_size", &req) < 0 || req < 0)
+        return bad_member(r, "block", "requested_size");
+      /* PyTorch names it "address"; older versions "addr". */
+      if (get_int(r->pk, b, "address", &baddr) < 0 || get_int(r->pk, b, "addr", &baddr) < 0 ||
+          baddr < 0)
+        return bad_member(r, "block", "address");
+      if (!pk_dict_get(r->pk, b, "state", &state))
+        return not_snapshot(r, "a block has no state");
+      pk_dict_get(r->pk, b, "frames", &frames);
+      if (pk_str_is(r->pk, state, "active_allocated")) {
+        snap_live l;
+        memset(&l, 0, sizeof l);
+        l.addr = (uint64_t)baddr;
+        l.bytes = size;
+        l.requested = req ? req : size;
+        l.time_us = -1;
+        l.frames = frames;
+        l.before = 1;
+        r->end_alloc = ck_add(&ovf, r->end_alloc, size);
+        if (!map_put(&r->live, &l))
+          return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory reading blocks");
+      }
+      addr = ck_add(&ovf, addr, size);
+    }
+  }
+  if (ovf)
+    return err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
+                   "the snapshot's segment sizes add up past 64 bits; the file is damaged");
+  return MEMEST_OK;
+}
+
+static snap_action action_of(const pk_store *pk, pk_value a) {
+  if (pk_str_is(pk, a, "alloc")) return A_ALLOC;
+  if (pk_str_is(pk, a, "free_requested") || pk_str_is(pk, a, "free")) return A_FREE;
+  if (pk_str_is(pk, a, "free_completed")) return A_FREE_DONE;
+  if (pk_str_is(pk, a, "segment_alloc") || pk_str_is(pk, a, "segment_map")) return A_SEG_ADD;
+  if (pk_str_is(pk, a, "segment_free") || pk_str_is(pk, a, "segment_unmap")) return A_SEG_DROP;
+  return A_OTHER;  /* snapshot, oom, ... move nothing */
+}
+
+static memest_code read_trace(snap_reader *r, pk_value traces) {
+  pk_iter it;
+  pk_value trace = PK_NONE, e;
+  int64_t i = 0, has_time = 1;
+  pk_iter_init(&it, r->pk, traces);
+  while (pk_iter_next(&it, &trace) && i < r->device) i++;
+  if (i != r->device || pk_len(r->pk, trace) == 0) return MEMEST_OK;
+  r->nev = pk_len(r->pk, trace);
+  if (r->nev > MEMEST_MAX_SNAPSHOT_EVENTS)
+    return err_set(r->err, MEMEST_E_LIMIT, "snapshot",
+                   "the snapshot's trace has %lld entries, over MEMEST_MAX_SNAPSHOT_EVENTS "
+                   "(%lld); record one step with fewer entries",
+                   (long long)r->nev, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
+  r->ev = calloc((size_t)r->nev, sizeof *r->ev);
+  if (r->ev == NULL) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  pk_iter_init(&it, r->pk, trace);
+  i = 0;
+  while (pk_iter_next(&it, &e)) {
+    snap_event *ev = &r->ev[i];
+    pk_value a;
+    int64_t addr = 0, size = 0, t = 0;
+    memest_code rc = small_dict(r, e, "trace entry");
+    if (rc != MEMEST_OK) return rc;
+    if (!pk_dict_get(r->pk, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
+    ev->action = (uint8_t)action_of(r->pk, a);
+    if (ev->action != A_OTHER) {
+      if (get_int(r->pk, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
+      if (get_int(r->pk, e, "size", &size) != 1 || size < 0) return bad_member(r, "trace entry", "size");
+    }
+    if (has_time && get_int(r->pk, e, "time_us", &t) != 1) has_time = 0;
+    ev->addr = (uint64_t)addr;
+    ev->size = size;
+    ev->time_us = t;
+    ev->frames = PK_NONE;
+    pk_dict_get(r->pk, e, "frames", &ev->frames);
+    i++;
+  }
+  if (!has_time)
+    for (i = 0; i < r->nev; i++) r->ev[i].time_us = -1;
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Sites: frames as "file:line:function"
+** ======================================================================= */
+
+/* The frames PyTorch's memory viewer leaves out too (its frameFilter). */
+static int frame_hidden(const char *name, const char *file) {
+  static const char *const funcs[] = {"unwind::unwind", "CapturedTraceback::gather",
+                                      "gather_with_cpp", "_start", "__libc_start_main",
+                                      "PyEval_", "PyObject_", "PyFunction_"};
+  static const char *const files[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c",
+                                      "Modules/main.c", "Objects/call.c",
+                                      "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
+                                      "cpython/abstract.h"};
+  size_t i;
+  for (i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
+    if (strstr(name, funcs[i])) return 1;
+  for (i = 0; i < sizeof files / sizeof files[0]; i++)
+    if (strstr(file, files[i])) return 1;
+  return 0;
+}
+
+static void copy_str(const pk_store *pk, pk_value v, char *buf, size_t size) {
+  size_t n = 0, i;
+  const char *z = pk_str(pk, v, &n);
+  if (z == NULL) {
+    int ok;
+    int64_t x = pk_int(pk, v, &ok);
+    if (ok) snprintf(buf, size, "%lld", (long long)x);
+    else buf[0] = '\0';
+    return;
+  }
+  if (n >= size) n = size - 1;
+  for (i = 0; i < n; i++) buf[i] = (z[i] >= 0x20 && z[i] != 0x7f) || (z[i] & 0x80) ? z[i] : '?';
+  buf[n] = '\0';
+}
+
+/* Copies src into dst[size], cut short when longer. */
+static void clip(char *dst, size_t size, const char *src) {
+  size_t n = strlen(src);
+  if (n >= size) n = size - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+/* Fills a's site[] from a frames list; returns 1 when any frame was read.
+** `user` is set to the index of the innermost frame outside torch. */
+static void fill_sites(const pk_store *pk, pk_value frames, memest_snapshot_alloc *a,
+                       char *user, size_t user_size) {
+  pk_iter it;
+  pk_value f;
+  int seen = 0;
+  user[0] = '\0';
+  a->frames = 0;
+  if (pk_kind_of(frames) != PK_LIST) return;
+  pk_iter_init(&it, pk, frames);
+  while (pk_iter_next(&it, &f) && seen++ < SNAP_MAX_FRAMES_SEEN) {
+    pk_value fn, ln, nm;
+    char file[256], name[128], line[24], one[420];
+    const char *base;
+    if (pk_kind_of(f) != PK_DICT || pk_len(pk, f) > 2 * SNAP_MAX_KEYS) continue;
+    if (!pk_dict_get(pk, f, "filename", &fn) || !pk_dict_get(pk, f, "name", &nm)) continue;
+    copy_str(pk, fn, file, sizeof file);
+    copy_str(pk, nm, name, sizeof name);
+    line[0] = '\0';
+    if (pk_dict_get(pk, f, "line", &ln)) copy_str(pk, ln, line, sizeof line);
+    if (frame_hidden(name, file)) continue;
+    base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    snprintf(one, sizeof one, "%s:%s:%s", base, line, name);
+    if (a->frames < MEMEST_SNAPSHOT_FRAMES) clip(a->site[a->frames++], sizeof a->site[0], one);
+    if (user[0] == '\0' && strstr(file, "/torch/") == NULL) clip(user, user_size, one);
+    if (a->frames == MEMEST_SNAPSHOT_FRAMES && user[0]) break;
+  }
+  if (user[0] == '\0' && a->frames > 0) clip(user, user_size, a->site[0]);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** The walk
+** ======================================================================= */
+
+static int by_bytes_desc(const void *x, const void *y) {
+  const snap_live *a = x, *b = y;
+  if (a->bytes != b->bytes) return a->bytes < b->bytes ? 1 : -1;
+  return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int site_desc(const void *x, const void *y) {
+  const memest_snapshot_site *a = x, *b = y;
+  if (a->bytes != b->bytes) return a->bytes < b->bytes ? 1 : -1;
+  return strcmp(a->site, b->site);
+}
+
+/* Pass 1: allocated and reserved after every entry, and the peak. */
+static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
+  snap_map m;
+  int64_t cur = r->end_alloc, res = r->end_reserved, peak, peak_res, i;
+  int64_t peak_at;
+  size_t k;
+  int ovf = 0;
+  if (!map_init(&m, (int64_t)r->live.n + r->nev))
+    return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  for (k = 0; k < r->live.cap; k++)
+    if (r->live.slot[k].used && !map_put(&m, &r->live.slot[k])) goto nomem;
+  peak = cur;
+  peak_at = r->nev - 1;
+  peak_res = res;
+  for (i = r->nev - 1; i >= 0; i--) {
+    const snap_event *e = &r->ev[i];
+    s->after[i] = cur;
+    s->t_us[i] = e->time_us >= 0 ? e->time_us : i;
+    if (cur >= peak) {
+      peak = cur;
+      peak_at = i;
+    }
+    if (res > peak_res) peak_res = res;
+    /* Undo entry i. */
+    if (e->action == A_ALLOC) {
+      snap_live *l = map_find(&m, e->addr);
+      int64_t bytes = l ? l->bytes : round_block(e->size);
+      if (l) map_del(&m, l);
+      else s->sum.inconsistent++;
+      cur -= bytes;
+      if (cur < 0) {
+        s->sum.inconsistent++;
+        cur = 0;
+      }
+    } else if (e->action == A_FREE) {
+      snap_live l;
+      memset(&l, 0, sizeof l);
+      l.addr = e->addr;
+      l.bytes = round_block(e->size);
+      if (map_find(&m, e->addr)) s->sum.inconsistent++;
+      if (!map_put(&m, &l)) goto nomem;
+      cur = ck_add(&ovf, cur, l.bytes);
+    } else if (e->action == A_SEG_ADD) {
+      res = res >= e->size ? res - e->size : 0;
+    } else if (e->action == A_SEG_DROP) {
+      res = ck_add(&ovf, res, e->size);
+    }
+  }
+  free(m.slot);
+  if (ovf)
+    return err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
+                   "the snapshot's trace adds up past 64 bits; the file is damaged");
+  if (res > peak_res) peak_res = res;
+  if (cur >= peak) {  /* the state before the first entry */
+    peak = cur;
+    peak_at = -1;
+  }
+  s->sum.start_allocated_bytes = (uint64_t)cur;
+  s->sum.peak_allocated_bytes = (uint64_t)peak;
+  s->sum.peak_event = r->nev ? peak_at : -1;
+  s->sum.peak_reserved_bytes = (uint64_t)(peak_res > r->end_reserved ? peak_res : r->end_reserved);
+  return MEMEST_OK;
+nomem:
+  free(m.slot);
+  return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
+}
+
+/* Pass 2: the allocations live at the peak, with their alloc entries'
+** frames found by walking on back from the peak. */
+static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
+  snap_map *m = &r->live;
+  int64_t i, stop = s->sum.peak_event;
+  snap_live *all;
+  size_t k, n = 0;
+  int j;
+  for (i = r->nev - 1; i > stop; i--) {
+    const snap_event *e = &r->ev[i];
+    if (e->action == A_ALLOC) {
+      snap_live *l = map_find(m, e->addr);
+      if (l) map_del(m, l);
+    } else if (e->action == A_FREE) {
+      snap_live l;
+      memset(&l, 0, sizeof l);
+      l.addr = e->addr;
+      l.bytes = round_block(e->size);
+      l.requested = e->size;
+      l.time_us = -1;
+      l.frames = e->frames;  /* the free's frames until the alloc is found */
+      l.before = 1;
+      if (!map_put(m, &l)) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    }
+  }
+  /* The most recent alloc at each live address before the peak is its own. */
+  for (i = stop; i >= 0; i--) {
+    const snap_event *e = &r->ev[i];
+    if (e->action == A_ALLOC) {
+      snap_live *l = map_find(m, e->addr);
+      if (l && l->before) {
+        l->before = 0;
+        l->time_us = e->time_us;
+        l->requested = e->size;
+        if (pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
+      }
+    }
+  }
+  all = malloc((m->n ? m->n : 1) * sizeof *all);
+  if (all == NULL) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  for (k = 0; k < m->cap; k++)
+    if (m->slot[k].used) all[n++] = m->slot[k];
+  qsort(all, n, sizeof *all, by_bytes_desc);
+  for (k = 0; k < n; k++) {
+    memest_snapshot_alloc a;
+    char user[MEMEST_SNAPSHOT_SITE];
+    int found = 0;
+    memset(&a, 0, sizeof a);
+    a.bytes = (uint64_t)all[k].bytes;
+    a.requested_bytes = (uint64_t)all[k].requested;
+    a.address = all[k].addr;
+    a.time_us = all[k].time_us;
+    a.before_recording = all[k].before;
+    fill_sites(r->pk, all[k].frames, &a, user, sizeof user);
+    if (k < MEMEST_SNAPSHOT_TOP) s->top[s->ntop++] = a;
+    if (user[0] == '\0') snprintf(user, sizeof user, "%s", "(no frames recorded)");
+    /* Sites: a short list kept by bytes; a new site past the list's end
+    ** enters only when the list has room. */
+    for (j = 0; j < s->nsites; j++)
+      if (strcmp(s->sites[j].site, user) == 0) {
+        s->sites[j].bytes += a.bytes;
+        s->sites[j].count++;
+        found = 1;
+        break;
+      }
+    if (!found && s->nsites < MEMEST_SNAPSHOT_TOP) {
+      memest_snapshot_site *st = &s->sites[s->nsites++];
+      st->bytes = a.bytes;
+      st->count = 1;
+      snprintf(st->site, sizeof st->site, "%s", user);
+    }
+  }
+  free(all);
+  qsort(s->sites, (size_t)s->nsites, sizeof s->sites[0], site_desc);
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot **out,
+                                 memest_error *err) {
+  pk_store *pk = NULL;
+  snap_reader r;
+  memest_snapshot *s;
+  pk_value root, segs, traces;
+  memest_code rc;
+  *out = NULL;
+  err_clear(err);
+  rc = pk_load(data, len, &pk, err);
+  if (rc != MEMEST_OK) return rc;
+  memset(&r, 0, sizeof r);
+  r.pk = pk;
+  r.err = err;
+  s = calloc(1, sizeof *s);
+  if (s == NULL) {
+    pk_free(pk);
+    return err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  }
+  root = pk_root(pk);
+  if (pk_kind_of(root) != PK_DICT) {
+    rc = not_snapshot(&r, "its top level is not a dict");
+    goto done;
+  }
+  if (!pk_dict_get(pk, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
+    rc = not_snapshot(&r, "it has no 'segments' list");
+    goto done;
+  }
+  if (!pk_dict_get(pk, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
+    rc = not_snapshot(&r, "it has no 'device_traces' list (dump it with "
+                          "torch.cuda.memory._dump_snapshot() while recording history)");
+    goto done;
+  }
+  rc = pick_device(&r, segs, traces);
+  if (rc == MEMEST_OK && !map_init(&r.live, 1024))
+    rc = err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  if (rc == MEMEST_OK) rc = read_segments(&r, segs);
+  if (rc == MEMEST_OK) rc = read_trace(&r, traces);
+  if (rc != MEMEST_OK) goto done;
+  s->n = r.nev;
+  s->after = malloc((size_t)(r.nev ? r.nev : 1) * sizeof *s->after);
+  s->t_us = malloc((size_t)(r.nev ? r.nev : 1) * sizeof *s->t_us);
+  if (s->after == NULL || s->t_us == NULL) {
+    rc = err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    goto done;
+  }
+  s->sum.device = r.device;
+  s->sum.events = r.nev;
+  s->sum.segments = r.segments;
+  s->sum.blocks = r.blocks;
+  s->sum.end_allocated_bytes = (uint64_t)r.end_alloc;
+  s->sum.end_reserved_bytes = (uint64_t)r.end_reserved;
+  {
+    pk_iter it;
+    pk_value v;
+    int64_t n = 0;
+    pk_iter_init(&it, pk, traces);
+    while (pk_iter_next(&it, &v)) n += pk_len(pk, v) > 0;
+    s->sum.devices_with_data = (int)(n ? n : 1);
+  }
+  rc = walk_curve(&r, s);
+  if (rc == MEMEST_OK) rc = walk_peak(&r, s);
+  if (rc != MEMEST_OK) goto done;
+  s->sum.start_time_us = r.nev && r.ev[0].time_us >= 0 ? r.ev[0].time_us : -1;
+  s->sum.end_time_us = r.nev && r.ev[r.nev - 1].time_us >= 0 ? r.ev[r.nev - 1].time_us : -1;
+  s->sum.peak_time_us = s->sum.peak_event >= 0 && r.ev[s->sum.peak_event].time_us >= 0
+                            ? r.ev[s->sum.peak_event].time_us
+                            : s->sum.start_time_us;
+  s->sum.fragmentation =
+      s->sum.peak_allocated_bytes > 0 && s->sum.peak_reserved_bytes > s->sum.peak_allocated_bytes
+          ? (double)s->sum.peak_reserved_bytes / (double)s->sum.peak_allocated_bytes - 1.0
+          : 0.0;
+done:
+  free(r.ev);
+  free(r.live.slot);
+  pk_free(pk);
+  if (rc != MEMEST_OK) {
+    memest_snapshot_free(s);
+    return rc;
+  }
+  *out = s;
+  return MEMEST_OK;
+}
+
+void memest_snapshot_free(memest_snapshot *s) {
+  if (s == NULL) return;
+  free(s->after);
+  free(s->t_us);
+  free(s);
+}
+
+const memest_snapshot_summary *memest_snapshot_summary_of(const memest_snapshot *s) {
+  return &s->sum;
+}
+int memest_snapshot_top_count(const memest_snapshot *s) { return s->ntop; }
+const memest_snapshot_alloc *memest_snapshot_top(const memest_snapshot *s, int i) {
+  return i >= 0 && i < s->ntop ? &s->top[i] : NULL;
+}
+int memest_snapshot_site_count(const memest_snapshot *s) { return s->nsites; }
+const memest_snapshot_site *memest_snapshot_site_at(const memest_snapshot *s, int i) {
+  return i >= 0 && i < s->nsites ? &s->sites[i] : NULL;
+}
+
+/* State k of the window: 0 before the first entry, k after entry k-1. */
+static int64_t state_bytes(const memest_snapshot *s, int64_t k) {
+  return k == 0 ? (int64_t)s->sum.start_allocated_bytes : s->after[k - 1];
+}
+static int64_t state_time(const memest_snapshot *s, int64_t k) {
+  return s->t_us[k == 0 ? 0 : k - 1];
+}
+
+int memest_snapshot_curve(const memest_snapshot *s, int points, int64_t *t_us, uint64_t *bytes) {
+  int64_t n = s->n + 1, i;
+  if (points < 2) points = 2;
+  if (s->n == 0) {
+    t_us[0] = 0;
+    bytes[0] = s->sum.end_allocated_bytes;
+    return 1;
+  }
+  if (n <= points) {
+    for (i = 0; i < n; i++) {
+      t_us[i] = state_time(s, i);
+      bytes[i] = (uint64_t)state_bytes(s, i);
+    }
+    return (int)n;
+  }
+  /* Each point is the largest state of its stretch, at that state's time. */
+  for (i = 0; i < points; i++) {
+    int64_t lo = n * i / points, hi = n * (i + 1) / points, j, best = lo;
+    for (j = lo; j < hi; j++)
+      if (state_bytes(s, j) > state_bytes(s, best)) best = j;
+    t_us[i] = state_time(s, best);
+    bytes[i] = (uint64_t)state_bytes(s, best);
+  }
+  return points;
+}

@@ -1,0 +1,443 @@
+/*
+** test_measured.c — measured runs: snapshot pickles built byte by byte
+** (a small snapshot with exact figures, then hostile pickles, each refused
+** with its message: other opcodes, globals, deep nesting, truncation, huge
+** lengths, recursion), the trainer's log lines, and the rank mapping. The
+** generated snapshots with CPython's pickle are tests/cli/check.sh's.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* {======================================================================
+** A pickle builder: protocol 4, as pickle.dump writes it
+** ======================================================================= */
+typedef struct pk_buf {
+  unsigned char b[8192];
+  size_t n;
+  unsigned memo;
+} pk_buf;
+
+static void op(pk_buf *p, int c) { p->b[p->n++] = (unsigned char)c; }
+static void le(pk_buf *p, unsigned long long v, int n) {
+  int i;
+  for (i = 0; i < n; i++) op(p, (int)((v >> (8 * i)) & 0xff));
+}
+static void memoize(pk_buf *p) {
+  op(p, 0x94);
+  p->memo++;
+}
+static void str(pk_buf *p, const char *s) {
+  size_t n = strlen(s);
+  op(p, 0x8c);
+  op(p, (int)n);
+  memcpy(p->b + p->n, s, n);
+  p->n += n;
+  memoize(p);
+}
+static void integer(pk_buf *p, long long v) {
+  if (v >= 0 && v < 256) {
+    op(p, 'K');
+    op(p, (int)v);
+  } else if (v >= -2147483647LL - 1 && v <= 2147483647LL) {
+    op(p, 'J');
+    le(p, (unsigned long long)v, 4);
+  } else {
+    op(p, 0x8a);
+    op(p, 8);
+    le(p, (unsigned long long)v, 8);
+  }
+}
+static void begin(pk_buf *p) {
+  p->n = 0;
+  p->memo = 0;
+  op(p, 0x80);
+  op(p, 4);
+}
+static void dict_open(pk_buf *p) {
+  op(p, '}');
+  memoize(p);
+  op(p, '(');
+}
+static void list_open(pk_buf *p) {
+  op(p, ']');
+  memoize(p);
+  op(p, '(');
+}
+
+/* {'frames': [...], ...}: a frame list of one shared frame dict at memo
+** index `frame_memo` (or a new one when 0). */
+static void block(pk_buf *p, long long addr, long long size, long long req, const char *state) {
+  dict_open(p);
+  str(p, "address"); integer(p, addr);
+  str(p, "size"); integer(p, size);
+  str(p, "requested_size"); integer(p, req);
+  str(p, "state"); str(p, state);
+  str(p, "frames"); op(p, ']'); memoize(p);
+  op(p, 'u');
+}
+
+static void entry(pk_buf *p, const char *action, long long addr, long long size, long long t) {
+  dict_open(p);
+  str(p, "action"); str(p, action);
+  str(p, "addr"); integer(p, addr);
+  str(p, "size"); integer(p, size);
+  str(p, "stream"); integer(p, 0);
+  str(p, "time_us"); integer(p, t);
+  str(p, "frames");
+  list_open(p);
+  dict_open(p);
+  str(p, "filename"); str(p, "/work/model/layer.py");
+  str(p, "line"); integer(p, 42);
+  str(p, "name"); str(p, action);
+  op(p, 'u');
+  op(p, 'e');
+  op(p, 'u');
+}
+
+#define A0 0x7f0000000000LL
+
+/* One segment of 8 KiB: a 1 KiB block live before and after the window,
+** then a trace: alloc 600 B (1 KiB), alloc 3000 B (3 KiB), free the first,
+** free a 2000 B block allocated before the window (2 KiB), alloc 100 B
+** (512 B) that stays live at the end in a 1536 B block. */
+static void small_snapshot(pk_buf *p) {
+  begin(p);
+  dict_open(p);
+  str(p, "segments");
+  list_open(p);
+  dict_open(p);
+  str(p, "device"); integer(p, 0);
+  str(p, "address"); integer(p, A0);
+  str(p, "total_size"); integer(p, 8192);
+  str(p, "stream"); integer(p, 0);
+  str(p, "segment_pool_id"); integer(p, 0); integer(p, 0); op(p, 0x86); memoize(p);
+  str(p, "is_expandable"); op(p, 0x89);
+  str(p, "blocks");
+  list_open(p);
+  block(p, A0, 1024, 1000, "active_allocated");
+  block(p, A0 + 1024, 1536, 100, "active_allocated");
+  block(p, A0 + 2560, 5632, 0, "inactive");
+  op(p, 'e');
+  op(p, 'u');
+  op(p, 'e');
+  str(p, "device_traces");
+  list_open(p);
+  list_open(p);
+  entry(p, "alloc", A0 + 4096, 600, 100);
+  entry(p, "alloc", A0 + 5120, 3000, 110);
+  entry(p, "free_requested", A0 + 4096, 600, 120);
+  entry(p, "free_completed", A0 + 4096, 600, 121);
+  entry(p, "free_requested", A0 + 6144, 2000, 130);
+  entry(p, "alloc", A0 + 1024, 100, 140);
+  entry(p, "free_requested", A0 + 5120, 3000, 150);
+  op(p, 'e');
+  op(p, ']');  /* a second device with an empty trace */
+  memoize(p);
+  op(p, 'e');
+  str(p, "allocator_settings");
+  dict_open(p);
+  str(p, "garbage_collection_threshold"); op(p, 'G'); le(p, 0, 8);
+  str(p, "PYTORCH_CUDA_ALLOC_CONF"); op(p, 'N');
+  str(p, "expandable_segments"); op(p, 0x88);
+  op(p, 'u');
+  op(p, 'u');
+  op(p, '.');
+}
+/* }====================================================================== */
+
+static void test_small_snapshot(void) {
+  pk_buf p;
+  memest_snapshot *s = NULL;
+  memest_error err;
+  const memest_snapshot_summary *m;
+  int64_t t[16];
+  uint64_t b[16];
+  int n;
+  char *json;
+  small_snapshot(&p);
+  CHECK_I64(memest_snapshot_read(p.b, p.n, &s, &err), MEMEST_OK);
+  if (s == NULL) {
+    printf("  %s\n", err.message);
+    return;
+  }
+  m = memest_snapshot_summary_of(s);
+  /* Before the window: 1024 live + 2048 (freed in the window) = 3072.
+  ** +1024 (600 B) = 4096, +3072 = 7168, -1024 = 6144, -2048 = 4096,
+  ** +1536 (the final block's size) = 5632, -3072 = 2560 at the end. */
+  CHECK_I64(m->start_allocated_bytes, 3072);
+  CHECK_I64(m->peak_allocated_bytes, 7168);
+  CHECK_I64(m->peak_event, 1);
+  CHECK_I64(m->peak_time_us, 110);
+  CHECK_I64(m->end_allocated_bytes, 2560);
+  CHECK_I64(m->end_reserved_bytes, 8192);
+  CHECK_I64(m->events, 7);
+  CHECK_I64(m->segments, 1);
+  CHECK_I64(m->blocks, 3);
+  CHECK_I64(m->device, 0);
+  CHECK_I64(m->inconsistent, 0);
+  /* Live at the peak: 3072 (3000 B), 2048 (before the window), 1024, 1024. */
+  CHECK_I64(memest_snapshot_top_count(s), 4);
+  CHECK_I64(memest_snapshot_top(s, 0)->bytes, 3072);
+  CHECK_I64(memest_snapshot_top(s, 0)->requested_bytes, 3000);
+  CHECK_I64(memest_snapshot_top(s, 0)->before_recording, 0);
+  CHECK_I64(memest_snapshot_top(s, 0)->time_us, 110);
+  CHECK_STR(memest_snapshot_top(s, 0)->site[0], "layer.py:42:alloc");
+  CHECK_I64(memest_snapshot_top(s, 1)->bytes, 2048);
+  CHECK_I64(memest_snapshot_top(s, 1)->before_recording, 1);
+  CHECK_I64(memest_snapshot_site_count(s), 3);
+  CHECK_I64(memest_snapshot_site_at(s, 0)->bytes, 4096);  /* two allocs from "alloc" */
+  n = memest_snapshot_curve(s, 16, t, b);
+  CHECK_I64(n, 8);
+  CHECK_I64(b[0], 3072);
+  CHECK_I64(b[2], 7168);
+  CHECK_I64(b[7], 2560);
+  n = memest_snapshot_curve(s, 3, t, b);
+  CHECK_I64(n, 3);
+  CHECK(b[0] == 7168 || b[1] == 7168 || b[2] == 7168);
+  /* Fragmentation: 8192 reserved against 7168 at the peak. */
+  CHECK(m->fragmentation > 0.1428 && m->fragmentation < 0.1429);
+  json = memest_snapshot_json(s, 64);
+  CHECK(json != NULL);
+  if (json) {
+    CHECK_HAS(json, "\"peak_allocated_bytes\":7168");
+    CHECK_HAS(json, "\"curve\":{\"t_us\":[100,100,110,120,121,130,140,150]");
+  }
+  memest_free(json);
+  memest_snapshot_free(s);
+}
+
+static void expect_refused(const unsigned char *b, size_t n, memest_code code, const char *msg) {
+  memest_snapshot *s = NULL;
+  memest_error err;
+  memest_code rc = memest_snapshot_read(b, n, &s, &err);
+  CHECK_I64(rc, code);
+  CHECK(s == NULL);
+  if (rc != MEMEST_OK) CHECK_HAS(err.message, msg);
+  memest_snapshot_free(s);
+}
+
+static void test_hostile(void) {
+  static const unsigned char global_os[] = "\x80\x04" "cos\nsystem\n" "X\x02\x00\x00\x00ls" "\x85R.";
+  static const unsigned char stack_global[] = "\x80\x04\x8c\x02os\x94\x8c\x06system\x94\x93.";
+  static const unsigned char reduce[] = "\x80\x04N)R.";
+  static const unsigned char build[] = "\x80\x04}N" "b.";
+  static const unsigned char bytes[] = "\x80\x04" "C\x03" "abc.";
+  static const unsigned char set[] = "\x80\x04\x8f.";
+  static const unsigned char newobj[] = "\x80\x04N)\x81.";
+  static const unsigned char persid[] = "\x80\x04N" "Q.";
+  static const unsigned char proto0[] = "(dp0\n.";
+  static const unsigned char proto1[] = "\x80\x01}.";
+  static const unsigned char unknown[] = "\x80\x04\xff.";
+  static const unsigned char huge_str[] = "\x80\x04\x8d\x00\x00\x00\x00\x00\x00\x00\x40.";
+  static const unsigned char huge_unicode[] = "\x80\x04X\xff\xff\xff\x7f" "abc.";
+  static const unsigned char huge_long[] = "\x80\x04\x8b\x00\x00\x00\x10.";
+  static const unsigned char long9[] = "\x80\x04\x8a\x09\x01\x02\x03\x04\x05\x06\x07\x08\x09.";
+  static const unsigned char huge_frame[] = "\x80\x04\x95\xff\xff\xff\xff\xff\xff\xff\x7f}.";
+  static const unsigned char memo_miss[] = "\x80\x04j\x05\x00\x00\x00.";
+  static const unsigned char memo_jump[] = "\x80\x04}r\x07\x00\x00\x00.";
+  static const unsigned char self_list[] = "\x80\x04]\x94h\x00" "a.";
+  static const unsigned char self_dict[] = "\x80\x04}\x94K\x01h\x00s.";
+  static const unsigned char two_left[] = "\x80\x04NN.";
+  static const unsigned char appends_dict[] = "\x80\x04}(K\x01" "e.";
+  static const unsigned char list_key[] = "\x80\x04}]K\x01s.";
+  static const unsigned char no_stop[] = "\x80\x04}";
+  static const unsigned char not_dict[] = "\x80\x04]\x94.";
+  /* Found by fuzz_snapshot: a tuple of nothing before anything was pushed
+  ** offset a null stack (UB), now an empty tuple. */
+  static const unsigned char empty_tuple[] = "\x80\x04(t.";
+  static const unsigned char no_segments[] = "\x80\x04}\x94\x8c\x01" "a\x94K\x01s.";
+  unsigned char deep[256];
+  size_t n = 0;
+  int i;
+  expect_refused(global_os, sizeof global_os - 1, MEMEST_E_UNSUPPORTED, "GLOBAL (imports a Python name)");
+  expect_refused(global_os, sizeof global_os - 1, MEMEST_E_UNSUPPORTED, "never imports or calls");
+  expect_refused(stack_global, sizeof stack_global - 1, MEMEST_E_UNSUPPORTED, "STACK_GLOBAL");
+  expect_refused(reduce, sizeof reduce - 1, MEMEST_E_UNSUPPORTED, "REDUCE (calls a Python object)");
+  expect_refused(build, sizeof build - 1, MEMEST_E_UNSUPPORTED, "BUILD");
+  expect_refused(bytes, sizeof bytes - 1, MEMEST_E_UNSUPPORTED, "SHORT_BINBYTES (bytes)");
+  expect_refused(set, sizeof set - 1, MEMEST_E_UNSUPPORTED, "EMPTY_SET (a set)");
+  expect_refused(newobj, sizeof newobj - 1, MEMEST_E_UNSUPPORTED, "NEWOBJ");
+  expect_refused(persid, sizeof persid - 1, MEMEST_E_UNSUPPORTED, "BINPERSID");
+  expect_refused(proto0, sizeof proto0 - 1, MEMEST_E_VALUE, "does not start like a pickle of protocol 2");
+  expect_refused(proto1, sizeof proto1 - 1, MEMEST_E_UNSUPPORTED, "protocol 1; memest reads protocols 2 to 5");
+  expect_refused(unknown, sizeof unknown - 1, MEMEST_E_VALUE, "0xff, which is no pickle opcode");
+  expect_refused(huge_str, sizeof huge_str - 1, MEMEST_E_VALUE, "declares a string of 4611686018427387904 bytes");
+  expect_refused(huge_unicode, sizeof huge_unicode - 1, MEMEST_E_VALUE, "only 4 bytes follow");
+  expect_refused(huge_long, sizeof huge_long - 1, MEMEST_E_LIMIT, "integers of up to 64 bits");
+  expect_refused(long9, sizeof long9 - 1, MEMEST_E_LIMIT, "an integer of 9 bytes");
+  expect_refused(huge_frame, sizeof huge_frame - 1, MEMEST_E_VALUE, "declares a frame");
+  expect_refused(memo_miss, sizeof memo_miss - 1, MEMEST_E_VALUE, "memo entry 5");
+  expect_refused(memo_jump, sizeof memo_jump - 1, MEMEST_E_VALUE, "stores memo entry 7 at byte 3 after only 0");
+  expect_refused(self_list, sizeof self_list - 1, MEMEST_E_UNSUPPORTED, "changes a container after using it");
+  expect_refused(self_dict, sizeof self_dict - 1, MEMEST_E_UNSUPPORTED, "recursive");
+  expect_refused(two_left, sizeof two_left - 1, MEMEST_E_VALUE, "STOP with other than one value");
+  expect_refused(appends_dict, sizeof appends_dict - 1, MEMEST_E_VALUE, "APPENDS on something that is not a list");
+  expect_refused(list_key, sizeof list_key - 1, MEMEST_E_VALUE, "unhashable");
+  expect_refused(no_stop, sizeof no_stop - 1, MEMEST_E_VALUE, "without its STOP opcode");
+  expect_refused(not_dict, sizeof not_dict - 1, MEMEST_E_VALUE, "top level is not a dict");
+  expect_refused(no_segments, sizeof no_segments - 1, MEMEST_E_VALUE, "no 'segments' list");
+  expect_refused(NULL, 0, MEMEST_E_VALUE, "empty");
+  expect_refused(empty_tuple, sizeof empty_tuple - 1, MEMEST_E_VALUE, "top level is not a dict");
+  /* Deep nesting: 40 open marks, then 40 nested one-tuples. */
+  deep[n++] = 0x80;
+  deep[n++] = 4;
+  for (i = 0; i < 40; i++) deep[n++] = '(';
+  deep[n++] = '.';
+  expect_refused(deep, n, MEMEST_E_LIMIT, "MEMEST_MAX_PICKLE_DEPTH (32)");
+  n = 2;
+  deep[n++] = 'N';
+  for (i = 0; i < 40; i++) deep[n++] = 0x85;
+  deep[n++] = '.';
+  expect_refused(deep, n, MEMEST_E_LIMIT, "nests containers deeper than MEMEST_MAX_PICKLE_DEPTH");
+}
+
+static void test_truncated(void) {
+  pk_buf p;
+  size_t cut;
+  int refused = 0;
+  small_snapshot(&p);
+  /* Every prefix of a valid snapshot is refused with a message; none
+  ** crashes or reads past its end (the sanitizer build checks that). */
+  for (cut = 0; cut < p.n; cut++) {
+    memest_snapshot *s = NULL;
+    memest_error err;
+    unsigned char *copy = malloc(cut ? cut : 1);
+    memest_code rc;
+    memcpy(copy, p.b, cut);
+    rc = memest_snapshot_read(copy, cut, &s, &err);
+    free(copy);
+    if (rc != MEMEST_OK && err.message[0] != '\0') refused++;
+    memest_snapshot_free(s);
+  }
+  CHECK_I64(refused, (int64_t)p.n);
+  {
+    memest_snapshot *s = NULL;
+    memest_error err;
+    CHECK_I64(memest_snapshot_read(p.b, p.n - 1, &s, &err), MEMEST_E_VALUE);
+    CHECK_HAS(err.message, "truncated");
+  }
+}
+
+static void test_runlog(void) {
+  static const char text[] =
+      "2026-04-13 10:00:01 INFO starting\n"
+      "[rank0] step 00000001/00000100 | step-time 9.100 sec | cross-entropy-loss 11.2 | "
+      "peak-gpu-memory 70.25 GB\n"
+      "step 00000002/00000100 | step-time 1.234 sec | tokens-per-second 1,234,567 | "
+      "peak-gpu-memory 62.34 GB\n"
+      "noise peak-gpu-memory without a number\n"
+      "step 00000003/00000100 | step-time 1.230 sec | peak-gpu-memory 62.50 GB\r\n"
+      "step 00000004/00000100 | step-time 1.231 sec | peak-gpu-memory 62.41 GB";
+  memest_runlog *log = NULL;
+  memest_error err;
+  const memest_runlog_summary *s;
+  double gib;
+  char *json;
+  CHECK_I64(memest_runlog_read(text, sizeof text - 1, &log, &err), MEMEST_OK);
+  if (log == NULL) return;
+  s = memest_runlog_summary_of(log);
+  CHECK_I64(s->steps, 4);
+  CHECK_I64(s->first_step, 1);
+  CHECK_I64(s->last_step, 4);
+  CHECK(s->max_gib == 70.25);
+  CHECK_I64(s->max_step, 1);
+  CHECK(s->steady_gib == 62.50);
+  CHECK_I64(s->steady_from, 2);
+  CHECK_I64(s->compared_bytes, 67108864000LL);  /* 62.5 * 2^30 */
+  CHECK_I64(memest_runlog_step(log, 1, &gib), 2);
+  CHECK(gib == 62.34);
+  CHECK_I64(memest_runlog_step(log, 9, &gib), -1);
+  json = memest_runlog_json(log);
+  CHECK(json != NULL);
+  if (json) {
+    CHECK_HAS(json, "{\"step\":3,\"gib\":62.5}");
+    CHECK_HAS(json, "\"compared\":\"the largest after the first step\"");
+  }
+  memest_free(json);
+  memest_runlog_free(log);
+
+  /* One step: it is the figure compared. Steps without a number count on. */
+  CHECK_I64(memest_runlog_read("peak-gpu-memory 1.5 GB\n", 23, &log, &err), MEMEST_OK);
+  if (log) {
+    s = memest_runlog_summary_of(log);
+    CHECK_I64(s->steps, 1);
+    CHECK(s->steady_gib == 1.5);
+    CHECK_I64(s->first_step, 1);
+    memest_runlog_free(log);
+  }
+  CHECK_I64(memest_runlog_read("a\nb\n", 4, &log, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "no line of the log has \"peak-gpu-memory X GB\"");
+  CHECK_I64(memest_runlog_read("peak-gpu-memory 1e300 GB", 24, &log, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "line 1 of the log");
+  CHECK_I64(memest_runlog_read("", 0, &log, &err), MEMEST_E_VALUE);
+}
+
+static void test_ranks(void) {
+  CHECK_I64(memest_pp_rank_of(0, 4, 32), 0);
+  CHECK_I64(memest_pp_rank_of(7, 4, 32), 0);
+  CHECK_I64(memest_pp_rank_of(8, 4, 32), 1);
+  CHECK_I64(memest_pp_rank_of(31, 4, 32), 3);
+  CHECK_I64(memest_pp_rank_of(32, 4, 32), -1);
+  CHECK_I64(memest_pp_rank_of(-1, 4, 32), -1);
+  CHECK_I64(memest_pp_rank_of(5, 3, 32), -1);
+  CHECK_I64(memest_pp_rank_of(5, 1, 8), 0);
+  CHECK_I64(memest_pp_rank_of(5, 8, 8), 5);
+  CHECK_I64(memest_snapshot_rank_of_name("out/snapshot-rank00012.pickle"), 12);
+  CHECK_I64(memest_snapshot_rank_of_name("snapshot-rank00000.pickle"), 0);
+  CHECK_I64(memest_snapshot_rank_of_name("rank3/snapshot.pickle"), -1);
+  CHECK_I64(memest_snapshot_rank_of_name("ranked-rank7.pickle"), 7);
+  CHECK_I64(memest_snapshot_rank_of_name("snapshot.pickle"), -1);
+}
+
+static void test_check(void) {
+  pk_buf p;
+  memest_snapshot *s = NULL;
+  memest_error err;
+  memest_params prm;
+  memest_check_input in[2];
+  memest_check *c = NULL;
+  char *json, *text;
+  small_snapshot(&p);
+  CHECK_I64(memest_snapshot_read(p.b, p.n, &s, &err), MEMEST_OK);
+  check_params(&prm, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  in[0].source = "snapshot-rank00009.pickle";
+  in[0].global_rank = 9;
+  in[0].snapshot = s;
+  in[1] = in[0];
+  CHECK_I64(memest_check_run(NULL, 0, &prm, in, 2, NULL, &c, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "are both global rank 9");
+  in[1].global_rank = 40;
+  in[1].source = "snapshot-rank00040.pickle";
+  CHECK_I64(memest_check_run(NULL, 0, &prm, in, 2, NULL, &c, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "is global rank 40, but the run has 32 GPUs");
+  CHECK_I64(memest_check_run(NULL, 0, &prm, in, 0, NULL, &c, &err), MEMEST_E_MISSING);
+  CHECK_I64(memest_check_run(NULL, 0, &prm, in, 1, NULL, &c, &err), MEMEST_OK);
+  if (c) {
+    json = memest_check_json(c);
+    text = memest_check_text(c);
+    CHECK(json && text);
+    if (json) {
+      CHECK_HAS(json, "{\"ranks\":[{\"pp_rank\":1,\"global_rank\":9,\"source\":\"snapshot-rank00009.pickle\",\"measured_peak_bytes\":7168,");
+      CHECK_HAS(json, "\"max\":{\"measured_peak_bytes\":7168,");
+      CHECK_HAS(json, "\"log\":null");
+    }
+    if (text) CHECK_HAS(text, "layer.py:42:alloc");
+    memest_free(json);
+    memest_free(text);
+    memest_check_free(c);
+  }
+  memest_snapshot_free(s);
+}
+
+int main(void) {
+  test_small_snapshot();
+  test_hostile();
+  test_truncated();
+  test_runlog();
+  test_ranks();
+  test_check();
+  return check_done("test_measured");
+}

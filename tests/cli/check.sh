@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# memest check: snapshots written with CPython's pickle by
+# tests/measured/gen_snapshot.py (known peaks, blocks from before the
+# recording, interleaved frees, several ranks, pickle protocols 2 to 5) come
+# out exact; the log's figures, the text report and the refusals.
+# Usage: tests/cli/check.sh path/to/memest   (run from the repository root)
+set -u
+memest=${1:?usage: check.sh path/to/memest}
+. "$(dirname "$0")/lib/checks.sh"
+RUN=(--model qwen3-30b-a3b --pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32
+     --micro-batch-size 1 --global-batch-size 1024 --sequence-length 4096 --gpu h100)
+gen=tests/measured/gen_snapshot.py
+
+# Compares memest's JSON ($1) with the generator's figures ($2): every rank's
+# peak, largest live block, start and end figures, exactly.
+compare() {
+  python3 - "$1" "$2" <<'EOF'
+import json, os, sys
+got = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))["files"]
+bad = 0
+for r in got["ranks"]:
+    w = want[os.path.basename(r["source"])]
+    s = r["snapshot"]
+    pairs = [("peak", r["measured_peak_bytes"], w["peak"]),
+             ("top", s["top"][0]["bytes"] if s["top"] else 0, w["top"]),
+             ("start", s["start_allocated_bytes"], w["start"]),
+             ("end allocated", s["end_allocated_bytes"], w["end_allocated"]),
+             ("end reserved", s["end_reserved_bytes"], w["end_reserved"]),
+             ("peak reserved", s["peak_reserved_bytes"], w["peak_reserved"]),
+             ("events", s["events"], w["events"]),
+             ("inconsistent", s["inconsistent"], 0),
+             ("pp rank", r["pp_rank"], r["global_rank"] // 8)]
+    for what, g, e in pairs:
+        if g != e:
+            print("%s: %s %s, expected %s" % (r["source"], what, g, e))
+            bad += 1
+peaks = [r["measured_peak_bytes"] for r in got["ranks"]]
+if got["max"]["measured_peak_bytes"] != max(peaks):
+    print("max is not the largest rank")
+    bad += 1
+print("ranks %d exact" % len(got["ranks"]) if not bad else "")
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# Several ranks over all four pipeline ranks, each protocol pickle.dump has.
+for proto in default 2 3 5; do
+  args=()
+  [ "$proto" = default ] || args=(--protocol "$proto")
+  dir="$tmp/p$proto"
+  python3 "$gen" "$dir" --rank-list 0,7,8,17,31 --events 700 --seed "${#proto}" "${args[@]}" \
+    >"$tmp/want-$proto.json" || bad "generator failed for protocol $proto"
+  expect_code 0 "check protocol $proto" "$memest" check --json --snapshot "$dir"/*.pickle "${RUN[@]}"
+  cp "$tmp/out" "$tmp/got-$proto.json"
+  compare "$tmp/got-$proto.json" "$tmp/want-$proto.json" >"$tmp/cmp" ||
+    bad "protocol $proto: $(cat "$tmp/cmp")"
+done
+
+# A new frames list for every entry (as a real trace has), longer traces.
+python3 "$gen" "$tmp/u" --ranks 3 --events 5000 --depth 30 --unique-lists --seed 9 >"$tmp/want-u.json"
+expect_code 0 "check unique lists" "$memest" check --json --snapshot "$tmp"/u/*.pickle "${RUN[@]}"
+cp "$tmp/out" "$tmp/got-u.json"
+compare "$tmp/got-u.json" "$tmp/want-u.json" >"$tmp/cmp" || bad "unique lists: $(cat "$tmp/cmp")"
+
+# The JSON's shape (docs/result-json.md) and the estimate side: the tensor
+# peak of the snapshot's pipeline rank.
+expect_code 0 "memest --pp-rank 1" "$memest" --json --pp-rank 1 "${RUN[@]}"
+est1=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['tensor_peak_bytes'])" "$tmp/out" 2>/dev/null)
+python3 - "$tmp/got-default.json" "$est1" <<'EOF' || bad "check JSON shape: $(python3 - "$tmp/got-default.json" "$est1" 2>&1 | tail -1)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["ranks"]:
+    assert set(["pp_rank", "global_rank", "source", "measured_peak_bytes", "estimated_peak_bytes",
+                "error_fraction"]) <= set(r), r.keys()
+    want = (r["estimated_peak_bytes"] - r["measured_peak_bytes"]) / r["measured_peak_bytes"]
+    assert abs(r["error_fraction"] - want) < 1e-6
+r8 = [r for r in d["ranks"] if r["global_rank"] == 8][0]
+assert r8["pp_rank"] == 1 and str(r8["estimated_peak_bytes"]) == sys.argv[2], (r8, sys.argv[2])
+assert set(["measured_peak_bytes", "estimated_peak_bytes", "error_fraction"]) <= set(d["max"])
+assert d["log"] is None and d["fragmentation"]["measured"] > 0
+EOF
+
+# Text: the table, the largest allocations with their frames, fragmentation.
+expect_code 0 "check text" "$memest" check --snapshot "$tmp"/p2/*.pickle "${RUN[@]}"
+has "$tmp/out" "pp rank  global rank" "check text"
+has "$tmp/out" "snapshot-rank00017.pickle" "check text"
+has "$tmp/out" "largest live allocations:" "check text"
+has "$tmp/out" "by allocation site:" "check text"
+has "$tmp/out" "Fragmentation of" "check text"
+has "$tmp/out" "--fragmentation" "check text"
+
+# The log: steps read and the figure compared joins the max.
+cat >"$tmp/train.log" <<'EOF'
+step 00000001/00000010 | step-time 9.000 sec | peak-gpu-memory 60.10 GB
+step 00000002/00000010 | step-time 1.200 sec | peak-gpu-memory 51.25 GB
+step 00000003/00000010 | step-time 1.200 sec | peak-gpu-memory 51.50 GB
+EOF
+expect_code 0 "check --log" "$memest" check --log "$tmp/train.log" --json "${RUN[@]}"
+has "$tmp/out" '"max":{"measured_peak_bytes":55297703936,' "check --log"
+has "$tmp/out" '"steady_from":2' "check --log"
+expect_code 0 "check --log text" "$memest" check --log "$tmp/train.log" "${RUN[@]}"
+has "$tmp/out" "Log: 3 peak-gpu-memory lines, steps 1..3; compared: the largest after the first step, 51.50 GiB" "check --log text"
+
+# Refusals, each with a message and exit status 1 (2 when inputs are missing).
+expect_code 2 "check without files" "$memest" check "${RUN[@]}"
+has "$tmp/err" "give --snapshot FILE... or --log FILE" "check without files"
+expect_code 2 "check without the run" "$memest" check --log "$tmp/train.log"
+expect_code 1 "missing snapshot" "$memest" check --snapshot "$tmp/nope-rank00001.pickle" "${RUN[@]}"
+has "$tmp/err" "cannot read snapshot" "missing snapshot"
+cp "$tmp/p2/snapshot-rank00000.pickle" "$tmp/renamed.pickle"
+expect_code 1 "no rank in the name" "$memest" check --snapshot "$tmp/renamed.pickle" "${RUN[@]}"
+has "$tmp/err" "cannot tell the global rank" "no rank in the name"
+python3 -c "import pickle,sys; pickle.dump({'segments': set()}, open(sys.argv[1], 'wb'))" "$tmp/set-rank00001.pickle"
+expect_code 1 "a set" "$memest" check --snapshot "$tmp/set-rank00001.pickle" "${RUN[@]}"
+has "$tmp/err" "EMPTY_SET (a set)" "a set"
+python3 -c "
+import pickle, sys, collections
+pickle.dump(collections.OrderedDict(a=1), open(sys.argv[1], 'wb'))" "$tmp/od-rank00001.pickle"
+expect_code 1 "a class" "$memest" check --snapshot "$tmp/od-rank00001.pickle" "${RUN[@]}"
+has "$tmp/err" "never imports or calls anything" "a class"
+head -c 5000 "$tmp/p2/snapshot-rank00000.pickle" >"$tmp/cut-rank00000.pickle"
+expect_code 1 "truncated" "$memest" check --snapshot "$tmp/cut-rank00000.pickle" "${RUN[@]}"
+has "$tmp/err" "truncated" "truncated"
+cp "$tmp/p2/snapshot-rank00031.pickle" "$tmp/snapshot-rank00040.pickle"
+expect_code 1 "rank outside the run" "$memest" check --snapshot "$tmp/snapshot-rank00040.pickle" "${RUN[@]}"
+has "$tmp/err" "is global rank 40, but the run has 32 GPUs" "rank outside the run"
+echo "no figures here" >"$tmp/empty.log"
+expect_code 1 "log without figures" "$memest" check --log "$tmp/empty.log" "${RUN[@]}"
+has "$tmp/err" "peak-gpu-memory X GB" "log without figures"
+expect_code 0 "check --help" "$memest" check --help
+has "$tmp/out" "memory_profile_start" "check --help"
+
+[ "$fails" -eq 0 ] && echo "check.sh: all checks passed"
+exit $((fails > 0))

@@ -1,0 +1,65 @@
+// MeasuredCurve.jsx — the measured allocated bytes of the recorded step
+// (uPlot), under the estimate's timeline: the snapshot records wall-clock
+// time and the estimate schedule events, so both go on a normalised axis
+// (0 = the start of each, 1 = its end) and are not aligned in time.
+
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import { curveData } from './measured.js';
+import { gib, axisGib } from './format.js';
+
+function options(width, height, withEstimate) {
+  return {
+    width,
+    height,
+    legend: { show: true },
+    scales: { x: { time: false, range: /** @type {[number, number]} */ ([0, 1]) } },
+    cursor: { points: { show: false } },
+    axes: [
+      { label: 'fraction of the step (normalised, not aligned in time)', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
+      { label: 'GiB', size: 46, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
+    ],
+    series: [
+      { label: 'fraction' },
+      { label: 'measured allocated', stroke: '#c0392b', width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) },
+      ...(withEstimate ? [{ label: 'estimated tensors', stroke: '#2c6fbb', width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) }] : []),
+    ],
+  };
+}
+
+/** Props: snap ({name, ppRank, data}), timeline (the estimate's shown rank, or null). */
+export function MeasuredCurve({ snap, timeline, height = 220 }) {
+  const box = useRef(null);
+  const plot = useRef(null);
+  const same = timeline && timeline.pp_rank === snap.ppRank ? timeline : null;
+  const data = useMemo(() => curveData(snap.data, same), [snap, same]);
+  useLayoutEffect(() => {
+    const cols = /** @type {uPlot.AlignedData} */ (same ? [data.x, data.measured, data.estimated] : [data.x, data.measured]);
+    plot.current?.destroy();
+    plot.current = new uPlot(options(box.current.clientWidth || 600, height, !!same), cols, box.current);
+  }, [data]);
+  useEffect(() => {
+    const ro = new ResizeObserver(() => {
+      const width = box.current?.clientWidth;
+      if (width) plot.current?.setSize({ width, height });
+    });
+    ro.observe(box.current);
+    return () => {
+      ro.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
+  }, []);
+  const d = snap.data;
+  return (
+    <section class="chart measured-curve" aria-labelledby="measured-curve-title" data-testid="measured-curve">
+      <h2 id="measured-curve-title">Measured across the recorded step ({snap.name}, pp rank {snap.ppRank >= 0 ? snap.ppRank : '?'})</h2>
+      <p class="help">
+        Peak {gib(d.peak_allocated_bytes)} allocated over {d.events} trace entries; {gib(d.start_allocated_bytes)} was
+        allocated before the window.{same ? ' The estimate of the same rank is drawn on the same normalised axis.' : ' Show the timeline of the same pipeline rank to draw the estimate beside it.'}
+      </p>
+      <div ref={box} class="uplot-box" role="img"
+        aria-label={`Measured allocated bytes of ${snap.name} over the recorded step, peaking at ${gib(d.peak_allocated_bytes)}.`} />
+    </section>
+  );
+}
