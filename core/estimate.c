@@ -11,6 +11,7 @@
 
 #include "presets.h"
 #include "result.h"
+#include "routing.h"
 
 const char *memest_version(void) { return MEMEST_VERSION; }
 
@@ -49,6 +50,11 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
   est_cache *cache = est_cache_new();
   memest_code rc = est_run(mc, p, r, cache, err);
   if (rc == MEMEST_OK && with_advice) advice_build(r, cache);
+  if (rc == MEMEST_OK) {
+    rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
+                        ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
+    if (rc != MEMEST_OK) est_release(r);
+  }
   est_cache_free(cache);
   return rc;
 }

@@ -12,6 +12,7 @@
 
 #include "presets.h"
 #include "layout.h"
+#include "routing.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */
@@ -104,13 +105,37 @@ static void check_missing(const memest_params *p, problems *pr) {
   }
 }
 
+/* The routing inputs that contradict each other. */
+static void check_routing(const memest_params *p, problems *pr) {
+  memest_error scratch, *e;
+  if (given(p, MEMEST_P_ROUTING_FACTOR) && p->routing != MEMEST_ROUTING_FACTOR) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g needs --routing factor, not %s",
+            p->routing_factor, memest_routing_name(p->routing));
+    err_reason(e, MEMEST_R_ROUTING_MODE);
+    err_fix(e, "routing=factor");
+  }
+  if (p->routing != MEMEST_ROUTING_MEASURED && p->ep_imbalance != 1.0) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "ep_imbalance",
+            "--ep-imbalance scales only the measured factor, not --routing %s; give "
+            "--routing-factor %g (1.18 x %g) instead",
+            memest_routing_name(p->routing), 1.18 * p->ep_imbalance, p->ep_imbalance);
+    err_reason(e, MEMEST_R_ROUTING_MODE);
+    err_fix(e, "ep_imbalance=1");
+  }
+}
+
 /* Every value memest_params_set guarantees, checked again from the
 ** parameter table (params.c) for callers that fill memest_params directly
 ** (the planner, a C program): nothing past this point may divide by zero,
 ** index past an array or print a lie. */
 static void check_ranges(const memest_params *p, problems *pr) {
   int room = pr->max > pr->n ? pr->max - pr->n : 0;
-  pr->n += params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  int n = params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  pr->n += n;
+  if (n == 0) check_routing(p, pr);
 }
 
 /* The replay's work and the kept timeline: chunks x ranks simulated, and
@@ -174,6 +199,17 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
             (long long)mc->experts, (long long)ep, (long long)mc->experts);
     err_reason(e, MEMEST_R_EP_EXPERTS);
     err_fix(e, "ep_size=%lld", (long long)fix);
+  }
+  if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
+      p->routing_factor > routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
+    double cap = routing_cap(mc->experts, mc->top_k, ep);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g is above what routing can reach at --ep-size %lld, "
+            "min(ep, experts/top_k) = %g",
+            p->routing_factor, (long long)ep, cap);
+    err_reason(e, MEMEST_R_ROUTING_CAP);
+    err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
   }
   if (mc->experts == 0 && ep > 1) {
     e = next_problem(pr, &scratch);
@@ -313,19 +349,10 @@ int layout_problems(const model_config *mc, const memest_params *p, memest_error
   return n;
 }
 
-/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (spec §4.1). */
-static double dedup_fraction(int64_t experts, int64_t e_loc, int64_t k) {
-  double ratio = 1.0;
-  int64_t i;
-  if (experts - e_loc < k) return 1.0;
-  for (i = 0; i < k; i++) ratio *= (double)(experts - e_loc - i) / (double)(experts - i);
-  return 1.0 - ratio;
-}
-
 static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {
   run_dims *d = &lo->d;
   int *o = &d->ovf;
-  int64_t mk, milli;
+  int64_t mk;
   d->b = p->micro_batch_size;
   d->s = p->sequence_length / p->cp_size;
   d->m = ck_mul(o, d->b, d->s);
@@ -337,23 +364,7 @@ static void derive_tokens(const model_config *mc, const memest_params *p, layout
   d->top_k = mc->experts > 0 ? mc->top_k : 0;
   d->e_loc = mc->experts > 0 ? mc->experts / p->ep_size : 0;
   mk = ck_mul(o, d->m, d->top_k);
-  if (d->ep > 1) {
-    double f = (double)CHOICE_ROUTING_FACTOR_NUM / CHOICE_ROUTING_FACTOR_DEN * p->ep_imbalance;
-    double ds = (double)d->m * (double)d->ep * dedup_fraction(mc->experts, d->e_loc, d->top_k);
-    int64_t cap = ck_mul(o, mk, d->ep);
-    milli = (int64_t)llround(f * 1000.0);
-    d->n_in = (int64_t)ceil((double)mk * f);
-    if (d->n_in > cap) d->n_in = cap;
-    d->d_s = (int64_t)llround(ds);
-    d->d_r = (int64_t)llround(ds * f);
-    if (d->d_r > d->n_in) d->d_r = d->n_in;
-  } else {
-    milli = 1000;
-    d->n_in = mk;
-    d->d_s = d->d_r = 0;
-  }
-  d->routing_milli = milli;
-  d->m_act = round_up(ck_add(o, d->n_in, ck_mul(o, CHOICE_GROUP_PAD_ROWS, d->e_loc)), 128);
+  routing_tokens(mc->experts, p, d);
   d->r_rows = round_up(ck_add(o, d->n_in, ck_mul(o, 127, d->e_loc)), 1024);
   d->combine_rows = round_up(mk, 1024);
   if (d->m > ((int64_t)1 << 40) || mk > ((int64_t)1 << 46)) d->ovf = 1;

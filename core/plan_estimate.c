@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "routing.h"
 
 /* {======================================================================
 ** The bubble model.
@@ -107,15 +108,20 @@ static void estimate_row(estimator *es, int i) {
   plan_row *row = &es->pl->rows[i];
   memest_params p;
   memest_error e;
+  run_dims d;
   plan_row_params(es->pl, row, &p);
   row->fail = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
+  if (row->fail == MEMEST_OK) {
+    d = es->scratch->lo.d;
+    row_figures(es, row);
+    est_release(es->scratch);
+    row->fail = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+                              ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
+  }
   if (row->fail != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err != NULL) *row->fail_err = e;
-    return;
   }
-  row_figures(es, row);
-  est_release(es->scratch);
 }
 
 memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,

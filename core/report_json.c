@@ -147,6 +147,7 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   sb_put(sb, "}");
 }
 
+
 static void put_inputs(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
   sb_put(sb, "\"inputs\":{\"model\":");
@@ -162,10 +163,11 @@ static void put_inputs(strbuf *sb, const memest_result *r) {
   sb_printf(sb,
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
-            "\"fragmentation\":%.15g}",
+            "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
             (double)r->capacity / GIB, memest_optimizer_name(p->optimizer),
             memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
-            (long long)p->pp_rank, p->ep_imbalance, p->fragmentation);
+            (long long)p->pp_rank, p->ep_imbalance, p->fragmentation,
+            memest_routing_name(p->routing), p->routing_factor);
 }
 
 static void put_derived(strbuf *sb, const memest_result *r) {
@@ -189,6 +191,16 @@ static void put_derived(strbuf *sb, const memest_result *r) {
             (long long)d->m, (long long)d->top_k, (double)d->routing_milli / 1000.0,
             (long long)d->n_in, (long long)d->m_act, (long long)d->r_rows, (long long)d->d_s,
             (long long)d->d_r, (long long)d->combine_rows);
+}
+
+static void put_routing(strbuf *sb, const memest_result *r) {
+  const memest_routing_info *ri = &r->routing;
+  sb_printf(sb, ",\"routing\":{\"mode\":\"%s\",\"applies\":%s,\"factor\":%.6g,\"cap\":%.6g,",
+            memest_routing_name(r->params.routing), ri->applies ? "true" : "false", ri->factor,
+            ri->cap);
+  if (ri->has_margin) sb_printf(sb, "\"margin\":%.6g", ri->margin);
+  else sb_put(sb, "\"margin\":null");
+  sb_printf(sb, ",\"margin_is_limit\":%s}", ri->margin_is_limit ? "true" : "false");
 }
 
 static void put_model(strbuf *sb, const memest_result *r) {
@@ -290,6 +302,7 @@ char *memest_result_json(const memest_result *r) {
   sb_put(&sb, "],");
   put_inputs(&sb, r);
   put_derived(&sb, r);
+  put_routing(&sb, r);
   put_model(&sb, r);
   sb_printf(&sb,
             ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"

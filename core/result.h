@@ -60,6 +60,7 @@ struct memest_result {
   int n_warnings;
   suggestion sugg[8];
   int n_sugg;
+  memest_routing_info routing;  /* the routing and its margin (routing.c) */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built

@@ -81,6 +81,9 @@
  *   when `suggestions` is true
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
+ * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
+ *   {factors, peak_bytes}: the grand-total peak at each routing factor (at
+ *   most 64, each within 1..the cap), or {error}
  * @property {() => number} heapBytes  bytes allocated in the wasm heap
  * @property {() => Presets} presets
  * @property {(name: string) => string|null} modelConfig  a preset's config.json text
@@ -368,6 +371,31 @@ export async function createEngine(options = {}) {
       const enc = encodeParams(request, true);
       if ('error' in enc) return enc;
       return /** @type {object} */ (callJson('_memest_wasm_plan', configText, enc.json));
+    },
+
+    routingPeaks(configText, params, factors) {
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      const enc = encodeParams(params);
+      if ('error' in enc) return enc;
+      if (!Array.isArray(factors) || factors.length > 64 || !factors.every((f) => typeof f === 'number' && Number.isFinite(f))) {
+        return failure('value', 'routing_factor', 'the routing factors must be a list of at most 64 finite numbers');
+      }
+      const list = JSON.stringify(factors);
+      return /** @type {object} */ (guarded((w) => {
+        const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
+        const arg = put(w, enc.json);
+        const fs = put(w, list);
+        try {
+          if (config === 0 || arg === 0 || fs === 0) return failure('nomem', '', 'the engine ran out of memory');
+          const text = take(w, w._memest_wasm_routing_peaks(config ?? 0, arg, fs));
+          return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        } finally {
+          if (config) w._free(config);
+          if (arg) w._free(arg);
+          if (fs) w._free(fs);
+        }
+      }, (e) => e));
     },
 
     snapshot(bytes, points = 1200) {

@@ -80,3 +80,18 @@ test('timelineData adds non-PyTorch memory and fragmentation, so the top at the 
   assert.deepEqual(d.steps, [{ pos: 0, step: 1 }, { pos: 2, step: 4 }, { pos: 3, step: 9 }]);
   assert.deepEqual([1, 8, 9, 10].map(stepLabel), ['1', '8', 'end', 'opt']);
 });
+
+test('the routing chart spans 1 to the cap, or to 3 when the cap is further, keeping the margin in view', async () => {
+  const { curveFactors, curveEnd, nearestPoint, CURVE_POINTS } = await import('../../web/app/routing-curve.js');
+  assert.equal(curveEnd({ factor: 1.18, cap: 8, margin: 2.371 }), 3);
+  assert.equal(curveEnd({ factor: 1.18, cap: 2, margin: 1.585 }), 2);
+  assert.ok(Math.abs(curveEnd({ factor: 1.18, cap: 8, margin: 5.167 }) - 5.167 * 1.15) < 1e-12);
+  assert.equal(curveEnd({ factor: 1.18, cap: 8, margin: 7.5 }), 8);
+  const f = curveFactors({ factor: 1.18, cap: 8, margin: 2.371 });
+  assert.equal(f.length, CURVE_POINTS);
+  assert.equal(f[0], 1);
+  assert.equal(f[f.length - 1], 3);
+  for (let i = 1; i < f.length; i++) assert.ok(f[i] > f[i - 1]);
+  assert.deepEqual(curveFactors({ factor: 1, cap: 1, margin: 1 }), [1]);
+  assert.equal(nearestPoint(f, 2.371), f.findIndex((x) => Math.abs(x - 2.333333) < 1e-6));
+});

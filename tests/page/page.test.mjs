@@ -316,12 +316,13 @@ test('every control is labelled, focus is visible, charts have text alternatives
   await page.goto(`${session.url}#v=1&s=%7B%22detail%22%3Atrue%7D`);
   await waitForResult(page);
   await page.locator('.detail-table table').first().waitFor();
+  await page.locator('[data-testid=routing-chart][data-ready=true]').waitFor();
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
     .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent.trim())))
     .map((el) => el.outerHTML.slice(0, 80)));
   assert.deepEqual(unlabelled, []);
   const pictures = await page.evaluate(() => [...document.querySelectorAll('svg[role=img], .uplot-box')].map((el) => el.getAttribute('aria-label') ?? ''));
-  assert.equal(pictures.length, 3);
+  assert.equal(pictures.length, 4);
   for (const label of pictures) assert.ok(label.length > 20, label);
   assert.ok(await page.locator('.legend-table tbody tr').count() > 5);
   for (const summary of await page.locator('.numbers summary').all()) await summary.click();
@@ -338,6 +339,49 @@ test('every control is labelled, focus is visible, charts have text alternatives
   assert.notEqual(focus.tag, 'BODY');
   assert.equal(focus.outline, 'solid');
   assert.equal(focus.width, '3px');
+});
+
+test('the routing control: balanced and a custom factor match the CLI; the chart shows the margin', async () => {
+  await page.goto('about:blank');
+  await page.goto(session.url);
+  await waitForResult(page);
+  const want = cli(DEFAULT_PARAMS);
+  const chart = page.locator('[data-testid=routing-chart][data-ready=true]');
+  await chart.waitFor();
+  assert.equal(await chart.locator('.routing-point').count(), 25);
+  assert.match(await chart.locator('.routing-summary').textContent(), new RegExp(`factor ${want.routing.margin.toFixed(3)}`));
+  assert.equal(await chart.locator('[data-mark=margin]').count(), 1);
+  // Hovering the curve gives the peak at a factor: the CLI's at that factor.
+  const svg = chart.locator('svg');
+  const size = await svg.boundingBox();
+  await svg.hover({ position: { x: size.width - 4, y: size.height / 2 } });
+  const hover = await page.getByTestId('routing-hover').textContent();
+  const at3 = cli({ ...DEFAULT_PARAMS, routing_factor: 3 });
+  assert.equal(hover, `Factor 3.00: peak ${gibText(at3.peak_bytes)} of ${gibText(want.gpu_capacity_bytes)}`);
+  let seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('balanced');
+  await waitForResult(page, seq);
+  const bal = cli({ ...DEFAULT_PARAMS, routing: 'balanced' });
+  assert.equal((await headline(page)).peakBytes, bal.peak_bytes);
+  assert.equal((await headline(page)).command, bal.command);
+  seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('factor');
+  await waitForResult(page, seq);
+  seq = await seqOf(page);
+  await box('routing_factor').fill('2');
+  await waitForResult(page, seq);
+  const two = cli({ ...DEFAULT_PARAMS, routing_factor: 2 });
+  assert.equal((await headline(page)).peakBytes, two.peak_bytes);
+  assert.match((await headline(page)).command, / --routing-factor 2$/);
+  // Beyond the cap the engine explains it next to the control, with the cap as the fix.
+  await box('routing_factor').fill('9');
+  const problem = field('routing_factor').locator('.problem');
+  await problem.waitFor();
+  assert.match(await problem.textContent(), /min\(ep, experts\/top_k\) = 8/);
+  assert.equal(await problem.locator('button.fix').textContent(), 'Use routing factor 8');
+  seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('measured');
+  await waitForResult(page, seq);
 });
 
 test('the Content-Security-Policy forbids remote sources and is in force', async () => {

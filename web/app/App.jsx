@@ -4,7 +4,7 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useCompare, useEngine, useEstimate, usePlan } from './estimator.js';
+import { useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
@@ -61,6 +61,7 @@ export function App({ initial }) {
   const [suggestionsShown, setSuggestionsShown] = useState(false);
   const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
+  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -145,8 +146,9 @@ export function App({ initial }) {
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} />
-  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured]);
+      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
+      curve={routing.curve} />
+  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured, routing.curve]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 

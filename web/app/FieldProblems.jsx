@@ -13,14 +13,15 @@ export const ProblemsContext = createContext(/** @type {{problems: any[], applyF
 export const CONTROL_FIELDS = new Set([
   'model', 'config', 'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size',
   'global_batch_size', 'sequence_length', 'gpu', 'gpu_memory_gb', 'optimizer', 'sharding',
-  'fp8_training', 'pp_rank', 'ep_imbalance', 'fragmentation',
+  'fp8_training', 'pp_rank', 'ep_imbalance', 'routing', 'routing_factor', 'fragmentation',
 ]);
 
 const LABELS = {
   pp_size: 'pp', ep_size: 'ep', cp_size: 'cp', total_gpus: 'total GPUs',
   micro_batch_size: 'micro batch', global_batch_size: 'global batch', sequence_length: 'sequence length',
   gpu: 'GPU', gpu_memory_gb: 'GPU memory (GiB)', optimizer: 'optimizer', sharding: 'sharding',
-  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance', fragmentation: 'fragmentation',
+  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance',
+  routing: 'routing', routing_factor: 'routing factor', fragmentation: 'fragmentation',
 };
 
 /** The short name of a parameter or config key, e.g. "global batch". */

@@ -5,6 +5,7 @@
 import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { RankChart } from './RankChart.jsx';
+import { RoutingChart } from './RoutingChart.jsx';
 import { Timeline } from './Timeline.jsx';
 import { MeasuredCurve } from './MeasuredCurve.jsx';
 import { largest, markersFor } from './measured.js';
@@ -21,9 +22,9 @@ import { ProblemSummary } from './ProblemSummary.jsx';
  * (a pasted config is in use), config (its text), ppRank (the rank asked for, or -1),
  * update(patch), applyFix(fix), engineError, measured (useMeasured, or
  * null): markers on the rank chart and the measured curve under the timeline,
- * onSuggestionsShown(visible).
+ * onSuggestionsShown(visible), curve (useRoutingCurve's, or null).
  */
-export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown }) {
+export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
   const { result, stale } = view;
   const snaps = measured?.snapshots ?? [];
   const marks = measured && view.ranks ? markersFor(snaps, measured.log, view.ranks.worst_rank) : [];
@@ -43,6 +44,7 @@ export function Results({ view, detail, custom, config, ppRank, update, applyFix
           <ModelSummary result={view.ranks ?? result} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} measured={marks} />}
+          <RoutingChart routing={result.routing} curve={stale ? null : curve} capacity={result.gpu_capacity_bytes} />
           {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
           {shownSnap && <MeasuredCurve snap={shownSnap} timeline={view.timeline} />}
           <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}

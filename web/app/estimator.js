@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
+import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
 
 /**
@@ -118,6 +119,39 @@ export function useEstimate(client, state, { suggestions = false } = {}) {
       .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
   }, [client, key]);
   return view;
+}
+
+/**
+ * The routing chart's curve for the estimate on screen: the peak at each
+ * factor of curveFactors(result.routing), asked once the estimate is shown
+ * and computed by the worker in small pieces, so that a slider's next
+ * estimate never waits for it; a newer estimate stops the old curve.
+ * While an estimate is still on its way (`pending`) no curve is asked; the
+ * last one stays on screen. Returns { curve: {factors, peak_bytes} | null,
+ * key }, key naming the inputs the curve belongs to.
+ */
+export function useRoutingCurve(client, state, result, pending) {
+  const [view, setView] = useState({ curve: null, key: '' });
+  const routing = result?.routing;
+  const key = routing?.applies && !pending
+    ? JSON.stringify([configOf(state), toParams(state), routing.cap, routing.margin]) : '';
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => {
+    if (!client || !key) return undefined;
+    const controller = new AbortController();
+    /** @type {Record<string, any>} */
+    const params = { ...toParams(latest.current), pp_rank: -1 };
+    delete params.routing;
+    delete params.routing_factor;
+    delete params.ep_imbalance;
+    client.routingCurve(configOf(latest.current), params, curveFactors(routing), { signal: controller.signal })
+      .then((r) => {
+        if (!controller.signal.aborted && !r.cancelled && !r.error) setView({ curve: r, key });
+      }, () => {});
+    return () => controller.abort();
+  }, [client, key]);
+  return routing?.applies ? view : { curve: null, key: '' };
 }
 
 /** The Plan tab before its first sweep. */
