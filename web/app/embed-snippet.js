@@ -12,7 +12,7 @@
 export const HEIGHT_MESSAGE = 'memest:height';
 
 /** The frame's height in px when no script sizes it. */
-export const FIXED_HEIGHT = 1200;
+export const FIXED_HEIGHT = 1280;
 
 /** The tallest height a host accepts from the frame, in px. */
 export const MAX_HEIGHT = 10000;
