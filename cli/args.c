@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L   /* open with O_NONBLOCK, fstat */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,39 @@ static int is_action(const char *a, const char *const *actions) {
   return 0;
 }
 
+int cli_fail(const cli_args *a, FILE *err, const memest_error *e) {
+  if (a->json && a->out != NULL) {
+    char *text = memest_error_json(e);
+    if (text != NULL) {
+      fputs(text, a->out);
+      fputs("\n", a->out);
+      memest_free(text);
+    }
+  } else {
+    fprintf(err, "%s: error: %s\n", a->prog, e->message);
+    if (e->fix[0]) fprintf(err, "%s: a valid choice: %s\n", a->prog, e->fix);
+  }
+  return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
+                  const char *fmt, ...) {
+  memest_error e;
+  va_list ap;
+  memset(&e, 0, sizeof e);
+  e.code = code;
+  snprintf(e.field, sizeof e.field, "%s", field);
+  va_start(ap, fmt);
+  vsnprintf(e.message, sizeof e.message, fmt, ap);
+  va_end(ap);
+  return cli_fail(a, err, &e);
+}
+
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err) {
   int i, rc;
+  /* --json anywhere makes every error, even one before it, a JSON object. */
+  for (i = first; i < argc; i++) a->json |= strcmp(argv[i], "--json") == 0;
   for (i = first; i < argc; i++) {
     const char *arg = argv[i], *eq = strchr(arg, '='), *value;
     char name[64];
@@ -35,14 +66,11 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
       a->action = arg;
       return -1;
     }
-    if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-      continue;
-    }
+    if (strcmp(arg, "--json") == 0) continue;
     if (strncmp(arg, "--", 2) != 0) {
-      fprintf(err, "%s: error: unexpected argument '%s'; flags start with --, see %s --help\n",
-              a->prog, arg, a->prog);
-      return 1;
+      return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "",
+                           "unexpected argument '%.200s'; flags start with --, see %s --help", arg,
+                           a->prog);
     }
     if (eq != NULL) {
       snprintf(name, sizeof name, "%.*s", (int)(eq - arg) < 63 ? (int)(eq - arg) : 63, arg);
@@ -53,8 +81,8 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
     } else {
       snprintf(name, sizeof name, "%s", arg);
       if (i + 1 >= argc) {
-        fprintf(err, "%s: error: %s needs a value; see %s --help\n", a->prog, arg, a->prog);
-        return 1;
+        return cli_fail_text(a, err, MEMEST_E_VALUE, "", "%.60s needs a value; see %s --help", arg,
+                             a->prog);
       }
       value = argv[++i];
     }

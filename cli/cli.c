@@ -78,24 +78,19 @@ static void list_gpus(FILE *out) {
   }
 }
 
-static int fail(FILE *ferr, const memest_error *e) {
-  fprintf(ferr, "memest: error: %s\n", e->message);
-  if (e->fix[0]) fprintf(ferr, "memest: a valid choice: %s\n", e->fix);
-  return e->code == MEMEST_E_MISSING ? 2 : 1;
-}
-
 /* The inputs as cli_parse hands them over. */
 typedef struct estimate_args {
   memest_params p;
   const char *config_path;   /* the --model value */
   FILE *err;
+  const cli_args *args;
 } estimate_args;
 
 static int estimate_set(void *target, const char *name, const char *value) {
   estimate_args *ea = target;
   memest_error e;
   if (strcmp(name, "--model") == 0) ea->config_path = value;
-  if (memest_params_set(&ea->p, name, value, &e) != MEMEST_OK) return fail(ea->err, &e);
+  if (memest_params_set(&ea->p, name, value, &e) != MEMEST_OK) return cli_fail(ea->args, ea->err, &e);
   return -1;
 }
 
@@ -113,7 +108,7 @@ static int run_action(const char *action, FILE *out) {
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   static const char *const actions[] = {"--version", "--list-models", "--list-gpus", NULL};
   estimate_args ea;
-  cli_args args = {"memest", NULL, 0};
+  cli_args args = {"memest", NULL, 0, NULL};
   memest_error e;
   memest_result *res = NULL;
   const char *config_path;
@@ -124,6 +119,8 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   memest_params_init(&ea.p);
   ea.config_path = NULL;
   ea.err = err;
+  ea.args = &args;
+  args.out = out;
   if (argc == 1) {
     print_required(err, &ea.p);
     return 2;
@@ -133,6 +130,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   if (args.action != NULL) return run_action(args.action, out);
   config_path = ea.config_path;
   if (memest_validate("{}", 2, &ea.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    if (args.json) return cli_fail(&args, err, &e);
     print_required(err, &ea.p);
     return 2;
   }
@@ -140,13 +138,12 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     char why[1200];
     config = cli_read_file(config_path, &config_len, why, sizeof why);
     if (config == NULL) {
-      fprintf(err, "memest: error: %s\n", why);
-      return 1;
+      return cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
     }
   }
   code = memest_estimate(config, config_len, &ea.p, &res, &e);
   free(config);
-  if (code != MEMEST_OK) return fail(err, &e);
+  if (code != MEMEST_OK) return cli_fail(&args, err, &e);
   report = args.json ? memest_result_json(res) : memest_result_text(res);
   memest_result_free(res);
   if (report == NULL) {

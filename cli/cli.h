@@ -13,11 +13,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "memest.h"
+
 /* What cli_parse met besides the inputs it handed to the setter. */
 typedef struct cli_args {
   const char *prog;     /* "memest", "memest plan": the messages' prefix */
   const char *action;   /* the first action flag met (--help, -h, ...), or NULL */
-  int json;             /* --json was given */
+  int json;             /* --json was given (anywhere in argv) */
+  FILE *out;            /* where a --json error goes (the report's stream), or NULL */
 } cli_args;
 
 /* Hands one input (a flag or its name=value form) to a command; returns
@@ -31,6 +34,18 @@ typedef int (*cli_setter)(void *target, const char *name, const char *value);
 ** command should go on, else the exit status (messages on err). */
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err);
+
+/* Reports a problem and returns its exit status (2 for missing inputs, else
+** 1): with --json as one JSON object on a->out (memest_error_json), else as
+** "<prog>: error: ..." and "<prog>: a valid choice: ..." lines on err. */
+int cli_fail(const cli_args *a, FILE *err, const memest_error *e);
+/* A problem the command finds itself (not the library), reported likewise. */
+int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
+                  const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 
 /* Reads a config file whole: a regular file of at most
 ** memest_config_max_bytes(). Anything else (a FIFO, a directory, a device,

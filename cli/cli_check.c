@@ -113,7 +113,7 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   memest_error e;
   memest_check_input *in = NULL;
   check_args ca;
-  cli_args args = {"memest check", NULL, 0};
+  cli_args args = {"memest check", NULL, 0, NULL};
   const char *log_path, *config_path;
   char **rest = NULL;
   memest_runlog *log = NULL;

@@ -36,7 +36,9 @@ static void plan_help(FILE *out) {
       "  --gpus-per-node G       GPUs come in whole nodes of G; rows show the nodes\n"
       "  --global-batch-size LIST, --sequence-length LIST   required\n"
       "  --model, --gpu | --gpu-memory-gb, --optimizer, --sharding, --fp8-training,\n"
-      "  --ep-imbalance, --fragmentation    as for memest (see memest --help)\n"
+      "  --ep-imbalance, --fragmentation, --routing, --routing-factor   as for memest\n"
+      "  --min-routing-margin F  keep only layouts that still fit when the busiest EP rank\n"
+      "                          receives F x the uniform tokens (each row shows its margin)\n"
       "  --vary NAME             answer \"which value of NAME?\" instead of ranking layouts\n"
       "  --top N                 rows in the text report (default 20, 0 = all)\n"
       "  --json                  one JSON object {rows, answer, invalid, ...}\n\n"
@@ -66,9 +68,11 @@ typedef struct plan_args {
   memest_plan_request *req;
   const char *cmd;   /* "plan" or "compare" */
   FILE *err;
+  const cli_args *args;
 } plan_args;
 
 static int plan_fail(const plan_args *pa, const memest_error *err) {
+  if (pa->args->json) return cli_fail(pa->args, pa->err, err);
   fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, err->message);
   if (err->fix[0]) fprintf(pa->err, "memest %s: a valid choice: %s\n", pa->cmd, err->fix);
   if (err->code == MEMEST_E_MISSING) {
@@ -94,8 +98,7 @@ static int load_model(const plan_args *pa, char **config, size_t *len) {
     return -1;
   *config = cli_read_file(model, len, why, sizeof why);
   if (*config == NULL) {
-    fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, why);
-    return 1;
+    return cli_fail_text(pa->args, pa->err, MEMEST_E_IO, "model", "%s", why);
   }
   return -1;
 }
@@ -120,6 +123,8 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   args.prog = prog;
   args.action = NULL;
   args.json = 0;
+  args.out = out;
+  pa.args = &args;
   memest_plan_request_init(req, strcmp(pa.cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
                                                                : MEMEST_PLAN_LAYOUTS);
   rc = cli_parse(argc, argv, 2, NULL, &args, plan_set, &pa, errf);

@@ -21,7 +21,7 @@ typedef struct candidate {
 
 static int valid(const memest_result *r, const memest_params *p) {
   memest_error e;
-  return layout_problems(&r->mc, p, &e, 1) == 0;
+  return layout_count(&r->mc, p, &e, 1) == 0;
 }
 
 static void set_int(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (long long)v); }

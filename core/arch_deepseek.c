@@ -19,6 +19,7 @@
 /* q_lora_rank: absent -> the HF default, null -> a single q_proj. */
 static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "q_lora_rank");
+  cfg_note(root, "q_lora_rank", v);
   if (v == NULL) {
     mc->q_lora_rank = DS_DEFAULT_Q_LORA_RANK;
     return MEMEST_OK;
@@ -35,6 +36,7 @@ static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error
 static memest_code check_rope(const cJSON *root, memest_error *err) {
   const cJSON *rs = cJSON_GetObjectItemCaseSensitive(root, "rope_scaling");
   const cJSON *t;
+  cfg_note(root, "rope_scaling", rs);
   if (!cJSON_IsObject(rs)) return MEMEST_OK;
   t = cJSON_GetObjectItemCaseSensitive(rs, "rope_type");
   if (t == NULL) t = cJSON_GetObjectItemCaseSensitive(rs, "type");

@@ -1,18 +1,172 @@
 /*
 ** arch_generic.c — configs whose model_type the trainer does not run
-** (Mixtral, Llama-style dense models, ...), estimated from the generic
-** HuggingFace keys with a Qwen3-style layer: GQA attention without q/k
-** norms, a softmax top-k router, SwiGLU experts; or a dense SwiGLU MLP
-** when the config names no experts. config.c warns that it approximates.
+** (Mixtral, Qwen2-MoE, OLMoE, Llama 4, Llama-style dense models, ...),
+** estimated from the widely used HuggingFace keys with a Qwen3-style
+** layer: GQA attention (with the config's biases and q/k norms), a softmax
+** top-k router, SwiGLU experts and shared experts, or a dense SwiGLU MLP on
+** the layers the config's dense-layer selectors name. config.c warns that
+** it approximates; config_keys.c names unread keys that carry parameters.
 */
+#include <string.h>
+
 #include "attention.h"
 #include "model.h"
 
-static const char *const expert_keys[] = {"num_local_experts", "num_experts", "n_routed_experts"};
+/* What a family's HF modelling file builds without a key saying so. */
+typedef struct generic_convention {
+  const char *model_type;
+  int qk_norm;          /* QK_* with no q/k-norm key */
+  int qk_norm_on;       /* QK_* when use_qk_norm (or a spelling) is true */
+  int qkv_bias;         /* q/k/v biases with no bias key */
+  int shared_is_inter;  /* every MoE layer has a shared expert of width intermediate_size */
+} generic_convention;
+
+static const generic_convention conventions[] = {
+  {"qwen2_moe", QK_NONE, QK_HEAD, 1, 0},    /* Qwen2MoeAttention: bias=True on q/k/v */
+  {"olmoe", QK_FULL, QK_FULL, 0, 0},        /* OlmoeAttention: q_norm/k_norm over the width */
+  {"llama4_text", QK_NONE, QK_L2, 0, 1},    /* Llama4TextL2Norm has no weight; shared_expert */
+  {"", QK_NONE, QK_HEAD, 0, 0},
+};
+
+static const generic_convention *convention_for(const char *model_type) {
+  size_t i;
+  for (i = 0; conventions[i].model_type[0]; i++) {
+    if (strcmp(conventions[i].model_type, model_type) == 0) return &conventions[i];
+  }
+  return &conventions[i];
+}
+
+static const char *const expert_keys[] = {"num_local_experts", "num_experts", "n_routed_experts",
+                                          "moe_num_experts"};
+static const char *const shared_count_keys[] = {"n_shared_experts", "num_shared_experts",
+                                                "moe_num_shared_experts"};
+static const char *const qk_norm_keys[] = {"use_qk_norm", "qk_layernorm", "qk_norm"};
+
+static int present(const cJSON *root, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  return v != NULL && !cJSON_IsNull(v);
+}
+
+/* q/k norms: a boolean key in one of its spellings, else the convention. */
+static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
+                                model_config *mc, memest_error *err) {
+  size_t k;
+  int on;
+  mc->qk_norm = cv->qk_norm;
+  for (k = 0; k < sizeof qk_norm_keys / sizeof qk_norm_keys[0]; k++) {
+    memest_code rc;
+    if (!present(root, qk_norm_keys[k])) continue;
+    if ((rc = cfg_bool(root, qk_norm_keys[k], 0, &on, err))) return rc;
+    mc->qk_norm = on ? cv->qk_norm_on : QK_NONE;
+    break;
+  }
+  return MEMEST_OK;
+}
+
+/* Shared experts: Qwen2-MoE's shared_expert_intermediate_size (with its
+** sigmoid gate), DeepSeek's count of moe_intermediate_size-wide experts,
+** or the family's convention. */
+static memest_code read_shared(const cJSON *root, const generic_convention *cv, int64_t inter,
+                               model_config *mc, memest_error *err) {
+  memest_code rc;
+  size_t k;
+  mc->shared_inter = 0;
+  mc->n_shared = 0;
+  mc->shared_gate = 0;
+  if (present(root, "shared_expert_intermediate_size")) {
+    if ((rc = cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
+                      &mc->shared_inter, err)))
+      return rc;
+    mc->n_shared = mc->shared_inter > 0;
+    mc->shared_gate = mc->shared_inter > 0;
+    return MEMEST_OK;
+  }
+  for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
+    if (!present(root, shared_count_keys[k])) continue;
+    if ((rc = cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
+                      &mc->n_shared, err)))
+      return rc;
+    mc->shared_inter = mc->n_shared * mc->moe_inter;
+    return MEMEST_OK;
+  }
+  if (cv->shared_is_inter) {
+    mc->n_shared = 1;
+    mc->shared_inter = inter;
+  }
+  return MEMEST_OK;
+}
+
+/* Which layers are dense: first_k_dense_replace and moe_layer_freq
+** (DeepSeek), decoder_sparse_step and mlp_only_layers (Qwen2-MoE),
+** interleave_moe_layer_step or an explicit moe_layers list (Llama 4). */
+static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest_error *err) {
+  unsigned char listed[MEMEST_MAX_LAYERS];
+  int64_t first_k, freq, sparse, interleave, i;
+  int has_list;
+  memest_code rc;
+  if ((rc = cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &first_k, err)))
+    return rc;
+  if ((rc = cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, &freq, err))) return rc;
+  if ((rc = cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS, &sparse, err)))
+    return rc;
+  if ((rc = cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS, &interleave,
+                    err)))
+    return rc;
+  mc->first_k_dense = first_k;
+  for (i = 0; i < mc->layers; i++) {
+    mc->layer_dense[i] = i < first_k || i % freq != 0 || (i + 1) % sparse != 0 ||
+                         (i + 1) % interleave != 0;
+  }
+  memset(listed, 0, sizeof listed);
+  if ((rc = cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
+  if (has_list) {
+    for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = !listed[i];
+  }
+  memset(listed, 0, sizeof listed);
+  if ((rc = cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
+  for (i = 0; i < mc->layers; i++) mc->layer_dense[i] |= listed[i];
+  return MEMEST_OK;
+}
+
+static memest_code read_experts(const cJSON *root, const generic_convention *cv,
+                                model_config *mc, memest_error *err) {
+  memest_code rc;
+  int64_t inter, i;
+  int any_dense = 0;
+  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+    return rc;
+  if ((rc = cfg_check_top_k(mc, err))) return rc;
+  if ((rc = cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
+  if ((rc = read_dense_layers(root, mc, err))) return rc;
+  for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];
+  if (present(root, "moe_intermediate_size")) {
+    /* Experts of their own width; intermediate_size is the dense MLP's. */
+    if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                      &mc->moe_inter, err)))
+      return rc;
+    if ((rc = cfg_int(root, "intermediate_size", any_dense, mc->moe_inter, 1,
+                      MEMEST_MAX_INTERMEDIATE, &inter, err)))
+      return rc;
+    mc->dense_inter = inter;
+  } else {
+    /* Mixtral, OLMoE, Llama 4: intermediate_size is the experts' width;
+    ** Llama 4 names its dense MLP's intermediate_size_mlp. */
+    if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                      &mc->moe_inter, err)))
+      return rc;
+    inter = mc->moe_inter;
+    if ((rc = cfg_int(root, "intermediate_size_mlp", 0, inter, 1, MEMEST_MAX_INTERMEDIATE,
+                      &mc->dense_inter, err)))
+      return rc;
+  }
+  return read_shared(root, cv, inter, mc, err);
+}
 
 static memest_code generic_read(const cJSON *root, model_config *mc, memest_error *err) {
+  const generic_convention *cv = convention_for(mc->model_type);
   memest_code rc;
   int64_t i;
+  int qkv_bias;
   size_t k;
   if ((rc = cfg_common(root, mc, err))) return rc;
   if ((rc = cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
@@ -21,47 +175,55 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   if ((rc = cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
                     &mc->head_dim, err)))
     return rc;
-  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
+  /* attention_bias: Llama's spelling, biases on q, k, v and o; qkv_bias: q, k, v only. */
+  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->bias_o, err))) return rc;
+  if ((rc = cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
+  mc->attention_bias = qkv_bias;
+  if ((rc = read_qk_norm(root, cv, mc, err))) return rc;
   mc->experts = 0;
   for (k = 0; k < sizeof expert_keys / sizeof expert_keys[0] && mc->experts == 0; k++) {
+    if (!present(root, expert_keys[k])) continue;
     if ((rc = cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, &mc->experts, err)))
       return rc;
   }
+  for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
   if (mc->experts > 0) {
-    if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
-      return rc;
-    if ((rc = cfg_check_top_k(mc, err))) return rc;
-    if (cJSON_GetObjectItemCaseSensitive(root, "moe_intermediate_size") != NULL) {
-      rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
-                   err);
-    } else {
-      rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
-                   err);
-    }
-    if (rc) return rc;
+    if ((rc = read_experts(root, cv, mc, err))) return rc;
   } else {
     if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                       &mc->dense_inter, err)))
       return rc;
+    for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 1;
   }
-  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
-  for (i = 0; i < mc->layers; i++) {
-    mc->layer_attn[i] = ATTN_FULL;
-    mc->layer_dense[i] = mc->experts == 0;
-  }
-  return MEMEST_OK;
+  return cfg_check_kv_heads(mc, err);
+}
+
+static int generic_dense(const model_config *mc, int layer) {
+  return mc->experts == 0 || mc->layer_dense[layer];
 }
 
 static void generic_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
-  int64_t H = mc->hidden;
+  int64_t H = mc->hidden, q = mc->heads * mc->head_dim, kv = mc->kv_heads * mc->head_dim;
   int i;
-  (void)layer;
-  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, 0);
+  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, mc->bias_o);
+  if (mc->qk_norm == QK_HEAD) {
+    params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+  } else if (mc->qk_norm == QK_FULL) {
+    params_add(pl, "self_attn.q_norm.weight", q, 1, 1, 1, 0, 0);
+    params_add(pl, "self_attn.k_norm.weight", kv, 1, 1, 1, 0, 0);
+  }
   params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
   params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
-  if (mc->experts > 0) {
+  if (!generic_dense(mc, layer)) {
     params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
     experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
+    if (mc->shared_inter > 0) {
+      params_add(pl, "mlp.shared_expert.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      params_add(pl, "mlp.shared_expert.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      params_add(pl, "mlp.shared_expert.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
+    }
+    if (mc->shared_gate) params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 0);
   } else {
     params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
     params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
@@ -73,18 +235,18 @@ static void generic_params(const model_config *mc, int layer, int64_t e_loc, par
 
 static void generic_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {
   attn_shape a;
-  (void)layer;
   a.heads = mc->heads;
   a.kv_heads = mc->kv_heads;
   a.head_dim = mc->head_dim;
-  a.qk_norm = 0;
+  a.qk_norm = mc->qk_norm != QK_NONE;
   a.gated = 0;
   norm_rows(mc, d, lp);
   attn_gqa_rows(mc, d, &a, lp);
-  if (mc->experts > 0) {
+  if (!generic_dense(mc, layer)) {
     lp->kind = "MoE";
     lp->moe = 1;
     lp->mlp_inter = mc->moe_inter;
+    if (mc->shared_inter > 0) shared_swiglu_rows(mc, d, mc->shared_inter, lp);
     router_softmax_rows(mc, d, 1, lp);
     experts_swiglu_rows(mc, d, mc->moe_inter, lp);
   } else {

@@ -64,6 +64,7 @@ static memest_code read_linear(const cJSON *root, model_config *mc, memest_error
 /* partial_rotary_factor from rope_parameters (or the top level), default 1. */
 static memest_code read_rotary(const cJSON *root, model_config *mc, memest_error *err) {
   const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
+  cfg_note(root, "rope_parameters", rp);
   if (cJSON_IsObject(rp) &&
       cJSON_GetObjectItemCaseSensitive(rp, "partial_rotary_factor") != NULL) {
     return cfg_num(rp, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err);

@@ -312,6 +312,7 @@ memest_code arch_layer_types(const cJSON *root, model_config *mc, const char *co
                              memest_error *err) {
   const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
   const cJSON *v;
+  cfg_note(root, "layer_types", lt);
   int64_t i = 0;
   int k;
   *present = 0;

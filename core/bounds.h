@@ -111,6 +111,9 @@
 #ifndef MEMEST_MAX_EP_IMBALANCE
 #define MEMEST_MAX_EP_IMBALANCE 16.0       /* the busiest rank gets 16x its share */
 #endif
+#ifndef MEMEST_MAX_ROUTING_FACTOR
+#define MEMEST_MAX_ROUTING_FACTOR 32.0     /* min(ep, E/k) <= ep <= MEMEST_MAX_EP */
+#endif
 #ifndef MEMEST_MAX_FRAGMENTATION
 #define MEMEST_MAX_FRAGMENTATION 1.0       /* allocator overhead: at most 100% */
 #endif

@@ -26,6 +26,7 @@ memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t df
                     int64_t hi, int64_t *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   double x;
+  cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
       return err_set(err, MEMEST_E_CONFIG, key,
@@ -49,13 +50,15 @@ memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t df
   }
   x = v->valuedouble;
   if (!isfinite(x) || x != floor(x)) {
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %g",
-                   key, x);
+    char num[48];
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
+                   key, fmt_num(num, sizeof num, x));
   }
   if (x < (double)lo || x > (double)hi) {
+    char a[48], b[32], c[32];
     return err_set(err, x > (double)hi ? MEMEST_E_LIMIT : MEMEST_E_CONFIG, key,
-                   "config key '%s' is %.0f; it must be between %lld and %lld", key, x,
-                   (long long)lo, (long long)hi);
+                   "config key '%s' is %s; it must be between %s and %s", key,
+                   fmt_num(a, sizeof a, x), fmt_int(b, sizeof b, lo), fmt_int(c, sizeof c, hi));
   }
   *out = (int64_t)x;
   return MEMEST_OK;
@@ -64,6 +67,7 @@ memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t df
 memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
                     double *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     *out = dflt;
     return MEMEST_OK;
@@ -73,8 +77,10 @@ memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo, 
                    type_name(v));
   }
   if (v->valuedouble < lo || v->valuedouble > hi) {
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is %g; it must be between %g and %g",
-                   key, v->valuedouble, lo, hi);
+    char a[48], b[48], c[48];
+    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is %s; it must be between %s and %s",
+                   key, fmt_num(a, sizeof a, v->valuedouble), fmt_num(b, sizeof b, lo),
+                   fmt_num(c, sizeof c, hi));
   }
   *out = v->valuedouble;
   return MEMEST_OK;
@@ -82,6 +88,7 @@ memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo, 
 
 memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     *out = dflt;
     return MEMEST_OK;
@@ -129,6 +136,10 @@ memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
   if ((rc = cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, &mc->layers, err)))
     return rc;
   if ((rc = cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, &mc->vocab, err))) return rc;
+  /* Not a limit of the estimate: the sequence is warned about, not refused. */
+  if ((rc = cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53,
+                    &mc->max_positions, err)))
+    return rc;
   return MEMEST_OK;
 }
 
@@ -144,6 +155,7 @@ static const arch_ops *arch_for(const char *model_type) {
 
 static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
   const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+  cfg_note(root, "model_type", mt);
   dst[0] = '\0';
   if (mt == NULL || cJSON_IsNull(mt)) return MEMEST_OK;
   if (!cJSON_IsString(mt)) {
@@ -191,9 +203,12 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
              "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "
              "Qwen3-style layer (GQA attention), so treat the figures as approximate",
              mc->model_type[0] ? mc->model_type : "(none)");
+    cfg_keys_summarise(keys, mc, 1);
     return MEMEST_OK;
   }
-  return mc->arch->read(keys, mc, err);
+  if ((rc = mc->arch->read(keys, mc, err))) return rc;
+  cfg_keys_summarise(keys, mc, 0);
+  return MEMEST_OK;
 }
 
 /* The parsed document: an object, duplicates resolved. */
@@ -206,6 +221,9 @@ static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *er
   }
   if ((rc = cfg_text_resolve(root, mc, err))) return rc;
   if ((rc = cfg_dispatch(root, mc, err))) return rc;
+  if (cfg_keys_out_of_memory(root)) {
+    return err_set(err, MEMEST_E_NOMEM, "config", "out of memory noting the config's keys");
+  }
   return cfg_check_params(mc, err);
 }
 

@@ -27,7 +27,8 @@ static const char *const reason_names[MEMEST_R_COUNT] = {
   "none", "missing", "gpu_both", "range", "ep_above_max", "ep_experts", "ep_dense",
   "cp_arch", "seq_cp", "pp_layers", "gpus_group", "dp_limit", "gbs_unit", "chunks_min",
   "chunks_max", "replay_work", "timeline_events", "pp_rank", "token_overflow",
-  "nodes_mismatch", "whole_nodes", "dp_mismatch", "gpus_limit",
+  "nodes_mismatch", "whole_nodes", "dp_mismatch", "gpus_limit", "routing_mode", "routing_cap",
+  "routing_margin",
 };
 
 const char *memest_reason_name(memest_reason reason) {

@@ -11,6 +11,7 @@
 
 #include "presets.h"
 #include "result.h"
+#include "routing.h"
 
 const char *memest_version(void) { return MEMEST_VERSION; }
 
@@ -43,18 +44,30 @@ static memest_code config_text(const char *config, size_t len, const memest_para
   return MEMEST_OK;
 }
 
-/* The estimate, then its suggestions, with one cache for all of them. */
+/* The estimate, then (if asked) its suggestions, with one cache for all of them. */
 static memest_code estimate_with_advice(const model_config *mc, const memest_params *p,
-                                        memest_result *r, memest_error *err) {
+                                        int with_advice, memest_result *r, memest_error *err) {
   est_cache *cache = est_cache_new();
   memest_code rc = est_run(mc, p, r, cache, err);
-  if (rc == MEMEST_OK && (rc = advice_build(r, cache, err)) != MEMEST_OK) est_release(r);
+  if (rc == MEMEST_OK && with_advice && (rc = advice_build(r, cache, err)) != MEMEST_OK) {
+    est_release(r);
+  }
+  if (rc == MEMEST_OK) {
+    rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
+                        ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
+    if (rc != MEMEST_OK) est_release(r);
+  }
   est_cache_free(cache);
   return rc;
 }
 
 memest_code memest_estimate(const char *config, size_t config_len, const memest_params *p,
                             memest_result **out, memest_error *err) {
+  return est_estimate(config, config_len, p, 1, out, err);
+}
+
+memest_code est_estimate(const char *config, size_t config_len, const memest_params *p,
+                         int with_advice, memest_result **out, memest_error *err) {
   const char *text;
   size_t n;
   memest_result *r;
@@ -77,7 +90,7 @@ memest_code memest_estimate(const char *config, size_t config_len, const memest_
     return err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
   rc = cfg_parse(text, n, mc, err);
-  if (rc == MEMEST_OK) rc = estimate_with_advice(mc, p, r, err);
+  if (rc == MEMEST_OK) rc = estimate_with_advice(mc, p, with_advice, r, err);
   free(mc);
   if (rc != MEMEST_OK) {
     free(r);

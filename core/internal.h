@@ -133,6 +133,8 @@ MEMEST_HIDDEN void sb_init(strbuf *sb);
 MEMEST_HIDDEN void sb_put(strbuf *sb, const char *s);
 MEMEST_HIDDEN void sb_putn(strbuf *sb, const char *s, size_t n);
 MEMEST_HIDDEN void sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* An integer in decimal, without printf (the timeline writes thousands). */
+MEMEST_HIDDEN void sb_put_i64(strbuf *sb, int64_t v);
 MEMEST_HIDDEN void sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
 MEMEST_HIDDEN char *sb_finish(strbuf *sb);                   /* caller frees */
 MEMEST_HIDDEN void sb_free(strbuf *sb);
@@ -140,6 +142,9 @@ MEMEST_HIDDEN void sb_free(strbuf *sb);
 MEMEST_HIDDEN const char *fmt_gib(char *buf, size_t size, int64_t bytes);
 /* Formats an integer with thousands separators. */
 MEMEST_HIDDEN const char *fmt_int(char *buf, size_t size, int64_t v);
+/* Formats a number for people: thousands separators, at most six decimals
+** (error_json.c). */
+MEMEST_HIDDEN const char *fmt_num(char *buf, size_t size, double v);
 /* }====================================================================== */
 
 #endif /* MEMEST_INTERNAL_H */

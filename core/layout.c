@@ -12,6 +12,7 @@
 
 #include "presets.h"
 #include "layout.h"
+#include "routing.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */
@@ -104,13 +105,37 @@ static void check_missing(const memest_params *p, problems *pr) {
   }
 }
 
+/* The routing inputs that contradict each other. */
+static void check_routing(const memest_params *p, problems *pr) {
+  memest_error scratch, *e;
+  if (given(p, MEMEST_P_ROUTING_FACTOR) && p->routing != MEMEST_ROUTING_FACTOR) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g needs --routing factor, not %s",
+            p->routing_factor, memest_routing_name(p->routing));
+    err_reason(e, MEMEST_R_ROUTING_MODE);
+    err_fix(e, "routing=factor");
+  }
+  if (p->routing != MEMEST_ROUTING_MEASURED && p->ep_imbalance != 1.0) {
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "ep_imbalance",
+            "--ep-imbalance scales only the measured factor, not --routing %s; give "
+            "--routing-factor %g (1.18 x %g) instead",
+            memest_routing_name(p->routing), 1.18 * p->ep_imbalance, p->ep_imbalance);
+    err_reason(e, MEMEST_R_ROUTING_MODE);
+    err_fix(e, "ep_imbalance=1");
+  }
+}
+
 /* Every value memest_params_set guarantees, checked again from the
 ** parameter table (params.c) for callers that fill memest_params directly
 ** (the planner, a C program): nothing past this point may divide by zero,
 ** index past an array or print a lie. */
 static void check_ranges(const memest_params *p, problems *pr) {
   int room = pr->max > pr->n ? pr->max - pr->n : 0;
-  pr->n += params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  int n = params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  pr->n += n;
+  if (n == 0) check_routing(p, pr);
 }
 
 /* The replay's work and the kept timeline: chunks x ranks simulated, and
@@ -170,10 +195,21 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "ep_size",
             "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
-            "experts); use a divisor of %lld such as %lld",
-            (long long)mc->experts, (long long)ep, (long long)mc->experts, (long long)fix);
+            "experts); use a divisor of %lld",
+            (long long)mc->experts, (long long)ep, (long long)mc->experts);
     err_reason(e, MEMEST_R_EP_EXPERTS);
     err_fix(e, "ep_size=%lld", (long long)fix);
+  }
+  if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
+      p->routing_factor > routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
+    double cap = routing_cap(mc->experts, mc->top_k, ep);
+    e = next_problem(pr, &scratch);
+    err_set(e, MEMEST_E_VALUE, "routing_factor",
+            "--routing-factor %g is above what routing can reach at --ep-size %lld, "
+            "min(ep, experts/top_k) = %g",
+            p->routing_factor, (long long)ep, cap);
+    err_reason(e, MEMEST_R_ROUTING_CAP);
+    err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
   }
   if (mc->experts == 0 && ep > 1) {
     e = next_problem(pr, &scratch);
@@ -198,8 +234,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "sequence_length",
             "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
-            "it); use %lld",
-            (long long)p->sequence_length, (long long)(2 * cp), (long long)fix);
+            "it); use a multiple of %lld",
+            (long long)p->sequence_length, (long long)(2 * cp), (long long)(2 * cp));
     err_reason(e, MEMEST_R_SEQ_CP);
     err_fix(e, "sequence_length=%lld", (long long)fix);
   }
@@ -219,8 +255,8 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "total_gpus",
             "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
-            "is not a whole number; use %lld GPUs (or change pp, ep or cp)",
-            (long long)p->total_gpus, (long long)group, (long long)fix);
+            "is not a whole number; use a multiple of %lld GPUs (or change pp, ep or cp)",
+            (long long)p->total_gpus, (long long)group, (long long)group);
     err_reason(e, MEMEST_R_GPUS_GROUP);
     err_fix(e, "total_gpus=%lld", (long long)fix);
     return;
@@ -241,9 +277,9 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     e = next_problem(pr, &scratch);
     err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
             "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
-            "= %lld; use %lld",
+            "= %lld; use a multiple of %lld",
             (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
-            (long long)unit, (long long)fix);
+            (long long)unit, (long long)unit);
     err_reason(e, MEMEST_R_GBS_UNIT);
     err_fix(e, "global_batch_size=%lld", (long long)fix);
     return;
@@ -294,8 +330,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
   }
 }
 
-int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
-                    int max) {
+int layout_count(const model_config *mc, const memest_params *p, memest_error *errs, int max) {
   problems pr;
   pr.errs = errs;
   pr.max = max;
@@ -306,19 +341,18 @@ int layout_problems(const model_config *mc, const memest_params *p, memest_error
   return pr.n;
 }
 
-/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (spec §4.1). */
-static double dedup_fraction(int64_t experts, int64_t e_loc, int64_t k) {
-  double ratio = 1.0;
-  int64_t i;
-  if (experts - e_loc < k) return 1.0;
-  for (i = 0; i < k; i++) ratio *= (double)(experts - e_loc - i) / (double)(experts - i);
-  return 1.0 - ratio;
+int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
+                    int max) {
+  int n = layout_count(mc, p, errs, max);
+  /* Each fix becomes the nearest layout that passes every check at once. */
+  if (n > 0 && mc != NULL) fix_refine(mc, p, errs, n < max ? n : max);
+  return n;
 }
 
 static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {
   run_dims *d = &lo->d;
   int *o = &d->ovf;
-  int64_t mk, milli;
+  int64_t mk;
   d->b = p->micro_batch_size;
   d->s = p->sequence_length / p->cp_size;
   d->m = ck_mul(o, d->b, d->s);
@@ -330,23 +364,7 @@ static void derive_tokens(const model_config *mc, const memest_params *p, layout
   d->top_k = mc->experts > 0 ? mc->top_k : 0;
   d->e_loc = mc->experts > 0 ? mc->experts / p->ep_size : 0;
   mk = ck_mul(o, d->m, d->top_k);
-  if (d->ep > 1) {
-    double f = (double)CHOICE_ROUTING_FACTOR_NUM / CHOICE_ROUTING_FACTOR_DEN * p->ep_imbalance;
-    double ds = (double)d->m * (double)d->ep * dedup_fraction(mc->experts, d->e_loc, d->top_k);
-    int64_t cap = ck_mul(o, mk, d->ep);
-    milli = (int64_t)llround(f * 1000.0);
-    d->n_in = (int64_t)ceil((double)mk * f);
-    if (d->n_in > cap) d->n_in = cap;
-    d->d_s = (int64_t)llround(ds);
-    d->d_r = (int64_t)llround(ds * f);
-    if (d->d_r > d->n_in) d->d_r = d->n_in;
-  } else {
-    milli = 1000;
-    d->n_in = mk;
-    d->d_s = d->d_r = 0;
-  }
-  d->routing_milli = milli;
-  d->m_act = round_up(ck_add(o, d->n_in, ck_mul(o, CHOICE_GROUP_PAD_ROWS, d->e_loc)), 128);
+  routing_tokens(mc->experts, p, d);
   d->r_rows = round_up(ck_add(o, d->n_in, ck_mul(o, 127, d->e_loc)), 1024);
   d->combine_rows = round_up(mk, 1024);
   if (d->m > ((int64_t)1 << 40) || mk > ((int64_t)1 << 46)) d->ovf = 1;

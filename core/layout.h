@@ -26,6 +26,14 @@ MEMEST_HIDDEN memest_code layout_build(const model_config *mc, const memest_para
 MEMEST_HIDDEN int layout_problems(const model_config *mc, const memest_params *p,
                                   memest_error *errs, int max);
 MEMEST_HIDDEN int64_t layout_capacity(const memest_params *p);
+/* layout_problems without the fix search: for callers that need only a yes
+** or no (the planner, the suggestions, the search itself). */
+MEMEST_HIDDEN int layout_count(const model_config *mc, const memest_params *p,
+                               memest_error *errs, int max);
+/* fix_search.c: replaces each problem's fix with the nearest inputs that
+** pass every check at once, and names them in its message. */
+MEMEST_HIDDEN void fix_refine(const model_config *mc, const memest_params *p,
+                              memest_error *errs, int n);
 /* Layers of stage i when L layers are split over n stages (spec §2.1). */
 MEMEST_HIDDEN void layout_partition(int64_t layers, int stages, int *first);
 

@@ -34,7 +34,18 @@ typedef struct model_config {
   char warnings[8][320];
   int n_warnings;
   int more_warnings;   /* cfg_warn calls past the array: counted, reported as a number */
+  /* Generic family (arch_generic.c): q/k norms (QK_*), an o_proj bias and
+  ** Qwen2-MoE's sigmoid gate on the shared expert. */
+  int qk_norm, bias_o, shared_gate;
+  int64_t max_positions;    /* max_position_embeddings, 0 if absent */
+  /* Top-level keys of the config as read (config_keys.c): NUL-separated
+  ** names in order, how many of each, and 1 if a list was cut short. */
+  char keys_read[1024], keys_defaulted[512], keys_ignored[1024];
+  int n_keys_read, n_keys_defaulted, n_keys_ignored, keys_truncated;
 } model_config;
+
+/* q/k normalisation of the generic family. */
+enum { QK_NONE = 0, QK_HEAD = 1, QK_FULL = 2, QK_L2 = 3 };
 
 /* One parameter tensor. FSDP shards dim 0. */
 typedef struct param_desc {
@@ -144,6 +155,21 @@ MEMEST_HIDDEN memest_code cfg_num(const cJSON *root, const char *key, double dfl
                                   double hi, double *out, memest_error *err);
 MEMEST_HIDDEN memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err);
 MEMEST_HIDDEN void cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* config_keys.c: records that `key` was looked up in `obj` (v its value, or
+** NULL when absent), so that the summary can tell read keys from defaulted
+** and ignored ones. */
+MEMEST_HIDDEN void cfg_note(const cJSON *obj, const char *key, const cJSON *v);
+/* Whether a cfg_note under node ran out of memory (the keys summary would lie). */
+MEMEST_HIDDEN int cfg_keys_out_of_memory(const cJSON *node);
+/* An optional array of layer indices (mlp_only_layers, moe_layers): sets
+** flags[i] = 1 for each listed i < mc->layers; *present = 0 when absent. */
+MEMEST_HIDDEN memest_code cfg_layer_list(const cJSON *root, const char *key,
+                                         const model_config *mc, unsigned char *flags,
+                                         int *present, memest_error *err);
+/* Fills mc's key lists from obj (the object the family read), and when
+** warn_unread is set warns by name about unread keys that look like they
+** carry parameters. */
+MEMEST_HIDDEN void cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
 /* Refuse top_k above the expert count, and kv heads that do not divide the
 ** query heads (grouped-query attention repeats each kv head). */
 MEMEST_HIDDEN memest_code cfg_check_top_k(const model_config *mc, memest_error *err);

@@ -24,10 +24,15 @@
 #define N_HSDP "hsdp"
 #define N_FP8_OFF "disabled"
 #define N_FP8_DEEP_GEMM "deep-gemm"
+#define N_ROUTING_MEASURED "measured"
+#define N_ROUTING_BALANCED "balanced"
+#define N_ROUTING_FACTOR "factor"
 
 static const char *const optimizer_names[] = {N_ADAMW, N_MUON, NULL};
 static const char *const sharding_names[] = {N_FSDP, N_HSDP, NULL};
 static const char *const fp8_names[] = {N_FP8_OFF, N_FP8_DEEP_GEMM, NULL};
+static const char *const routing_names[] = {N_ROUTING_MEASURED, N_ROUTING_BALANCED,
+                                            N_ROUTING_FACTOR, NULL};
 
 typedef enum param_kind { K_TEXT, K_INT, K_NUM, K_ENUM, K_BOOL } param_kind;
 
@@ -119,6 +124,16 @@ static const param_row param_table[MEMEST_P_COUNT] = {
   ROW("timeline_limit", "--timeline-limit", "int",
       "events shown in the timeline, centred on the peak (0 = all)", "", "", "100", 0,
       0, MEMEST_MAX_TIMELINE_EVENTS, "MEMEST_MAX_TIMELINE_EVENTS", K_INT, NULL, timeline_limit, 0),
+  ROW("routing", "--routing", "enum",
+      "how tokens spread over the EP ranks: measured (1.18x), balanced or factor",
+      "balanced for training.benchmark=True runs",
+      N_ROUTING_MEASURED "|" N_ROUTING_BALANCED "|" N_ROUTING_FACTOR, N_ROUTING_MEASURED, 0,
+      0, 0, "", K_ENUM, routing_names, routing, 17),
+  ROW("routing_factor", "--routing-factor", "number",
+      "the busiest EP rank's routed rows over the uniform m*k",
+      "1 to min(ep, experts/top_k)",
+      "", "1.18", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", K_NUM, NULL,
+      routing_factor, 18),
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {
@@ -137,6 +152,7 @@ static const char *name_at(const char *const *names, int i) {
 const char *memest_optimizer_name(memest_optimizer o) { return name_at(optimizer_names, (int)o); }
 const char *memest_sharding_name(memest_sharding s) { return name_at(sharding_names, (int)s); }
 const char *memest_fp8_name(memest_fp8 f) { return name_at(fp8_names, (int)f); }
+const char *memest_routing_name(memest_routing r) { return name_at(routing_names, (int)r); }
 
 static int names_count(const char *const *names) {
   int n = 0;
@@ -222,9 +238,10 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
                    v);
   }
   if (x < pi->min || x > pi->max) {
+    char a[48], b[48];
     return err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
-                   "%s must be at least %.15g and at most %.15g, got %.40s", pi->flag, pi->min,
-                   pi->max, v);
+                   "%s must be at least %s and at most %s, got %.40s", pi->flag,
+                   fmt_num(a, sizeof a, pi->min), fmt_num(b, sizeof b, pi->max), v);
   }
   *out = x;
   return MEMEST_OK;
@@ -350,7 +367,12 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
                    "unknown parameter '%.60s'; run memest --help for the list", name);
   }
   rc = row_set(p, &param_table[id], value, err);
-  if (rc == MEMEST_OK) p->given |= 1u << id;
+  if (rc != MEMEST_OK) return rc;
+  p->given |= 1u << id;
+  /* A factor makes the mode `factor` unless --routing named another. */
+  if (id == MEMEST_P_ROUTING_FACTOR && !((p->given >> MEMEST_P_ROUTING) & 1u)) {
+    p->routing = MEMEST_ROUTING_FACTOR;
+  }
   return rc;
 }
 
@@ -488,6 +510,11 @@ static void params_command(strbuf *sb, const memest_params *p) {
       const param_row *r = &param_table[i];
       if (r->command != place) continue;
       if (i == MEMEST_P_GPU_MEMORY_GB && p->gpu[0]) continue;
+      /* --routing-factor F alone says "factor". */
+      if (i == MEMEST_P_ROUTING && p->routing == MEMEST_ROUTING_FACTOR &&
+          !row_is_default(p, &param_table[MEMEST_P_ROUTING_FACTOR])) {
+        continue;
+      }
       if (row_is_default(p, r)) continue;
       put_row(sb, p, r);
     }

@@ -47,6 +47,7 @@ typedef struct plan_row {
   double bubble;             /* pipeline bubble over the step (planner.c) */
   int worst_rank;
   comp_vec comps;            /* the worst rank's components at its peak */
+  memest_routing_info routing;  /* the row's routing margin (routing.c) */
   int fail;                  /* PLAN_PENDING until estimated, then a memest_code */
   memest_error *fail_err;    /* owned: why the estimate failed, or NULL */
 } plan_row;
@@ -72,6 +73,7 @@ struct memest_plan {
   uint32_t varied_options;   /* 1u << memest_param_id of each option with a list */
   int64_t gpus_per_node;
   int64_t top;               /* rows in the text report; 0 = all */
+  double min_margin;         /* keep rows whose routing margin reaches it; 0 = all */
   char model_title[64];
   int64_t layers, experts;
   double expert_share;       /* W / F for the first row (bubble model) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "routing.h"
 
 /* {======================================================================
 ** The bubble model.
@@ -108,24 +109,28 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   memest_params p;
   memest_error e;
   memest_code rc;
+  run_dims d;
   plan_row_params(es->pl, row, &p);
   rc = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
+  if (rc == MEMEST_OK) {
+    d = es->scratch->lo.d;
+    row_figures(es, row);
+    est_release(es->scratch);
+    rc = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+                        ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
+  }
   if (rc == MEMEST_E_NOMEM) {
     if (err != NULL) *err = e;
     return rc;
   }
+  row->fail = rc;
   if (rc != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err == NULL) {
       return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's rows");
     }
     *row->fail_err = e;
-    row->fail = rc;
-    return MEMEST_OK;
   }
-  row->fail = MEMEST_OK;
-  row_figures(es, row);
-  est_release(es->scratch);
   return MEMEST_OK;
 }
 

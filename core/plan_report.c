@@ -5,6 +5,7 @@
 ** or the configurations of a compare side by side with their deltas.
 ** Reads a finished memest_plan only. Design note: docs/planner.md.
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,14 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       break;
     case MEMEST_P_EP_IMBALANCE: sb_printf(sb, ",\"ep_imbalance\":%.15g", p->ep_imbalance); break;
     case MEMEST_P_FRAGMENTATION: sb_printf(sb, ",\"fragmentation\":%.15g", p->fragmentation); break;
+    case MEMEST_P_ROUTING:
+      sb_printf(sb, ",\"routing\":\"%s\"",
+                p->routing == MEMEST_ROUTING_BALANCED ? "balanced"
+                : p->routing == MEMEST_ROUTING_FACTOR ? "factor" : "measured");
+      break;
+    case MEMEST_P_ROUTING_FACTOR:
+      sb_printf(sb, ",\"routing_factor\":%.15g", p->routing_factor);
+      break;
     case MEMEST_P_OPTIMIZER:
       sb_printf(sb, ",\"optimizer\":\"%s\"", memest_optimizer_name(p->optimizer));
       break;
@@ -117,7 +126,7 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
     sb_put(sb, ",\"message\":");
     sb_json_str(sb, r->note >= 0 ? pl->notes[r->note] : "");
     sb_put(sb, ",\"num_chunks\":null,\"peak_bytes\":null,\"tensor_peak_bytes\":null,"
-               "\"headroom_bytes\":null,\"bubble_fraction\":null}");
+               "\"headroom_bytes\":null,\"bubble_fraction\":null,\"routing_margin\":null}");
     return;
   }
   sb_printf(sb,
@@ -126,6 +135,12 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
             "\"worst_rank\":%d",
             (long long)r->chunks, (long long)r->peak, (long long)r->tensor_peak,
             (long long)r->headroom, (long long)r->capacity, r->bubble, r->worst_rank);
+  if (r->routing.has_margin) {
+    sb_printf(sb, ",\"routing_margin\":%.6g,\"routing_margin_is_limit\":%s", r->routing.margin,
+              r->routing.margin_is_limit ? "true" : "false");
+  } else {
+    sb_put(sb, ",\"routing_margin\":null,\"routing_margin_is_limit\":false");
+  }
   if (pl->mode == MEMEST_PLAN_COMPARE) put_breakdown(sb, r, &pl->rows[0]);
   sb_put(sb, "}");
 }
@@ -263,6 +278,11 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
     snprintf(t, sizeof t, "fragmentation %.3g", p->fragmentation);
     label_add(buf, size, t);
   }
+  if ((o >> MEMEST_P_ROUTING) & 1u || (o >> MEMEST_P_ROUTING_FACTOR) & 1u) {
+    if (p->routing == MEMEST_ROUTING_FACTOR) snprintf(t, sizeof t, "routing %.3g", p->routing_factor);
+    else snprintf(t, sizeof t, "%s", p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "measured");
+    label_add(buf, size, t);
+  }
   return buf;
 }
 
@@ -322,6 +342,16 @@ static void text_reasons(strbuf *sb, const memest_plan *pl) {
   }
 }
 
+/* A row's routing margin for the text tables (to a hundredth, as rows
+** find it): "2.37", "8.00+" at the cap, "none" when no factor fits, "-"
+** where routing does not apply. */
+static const char *margin_text(const memest_routing_info *ri, char *buf, size_t size) {
+  if (!ri->applies) snprintf(buf, size, "-");
+  else if (!ri->has_margin) snprintf(buf, size, "none");
+  else snprintf(buf, size, "%.2f%s", floor(ri->margin * 100.0 + 1e-9) / 100.0, ri->margin_is_limit ? "+" : "");
+  return buf;
+}
+
 static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row *r) {
   char a[32], b[32], l[160];
   sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", k, (long long)r->in[D_PP],
@@ -331,6 +361,7 @@ static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row
   sb_printf(sb, " %4lld %6lld %8lld %9s %9s  %-6s %6.2f%%", (long long)r->in[D_MBS],
             (long long)r->in[D_SEQ], (long long)r->chunks, fmt_gib(a, sizeof a, r->peak),
             fmt_gib(b, sizeof b, r->headroom), row_status(r), 100.0 * r->bubble);
+  sb_printf(sb, " %7s", margin_text(&r->routing, a, sizeof a));
   if (pl->varied_options) sb_printf(sb, "  %s", variant_label(pl, r->variant, l, sizeof l));
   sb_put(sb, "\n");
 }
@@ -338,8 +369,8 @@ static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row
 static void layout_head(strbuf *sb, const memest_plan *pl) {
   sb_printf(sb, "  %4s %4s %3s %3s %4s %5s", "#", "pp", "ep", "cp", "dp", "GPUs");
   if (pl->gpus_per_node > 0) sb_printf(sb, " %5s", "nodes");
-  sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s%s\n", "mbs", "seq", "chunks", "peak", "headroom",
-            "status", "bubble", pl->varied_options ? "  options" : "");
+  sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s%s\n", "mbs", "seq", "chunks", "peak",
+            "headroom", "status", "bubble", "margin", pl->varied_options ? "  options" : "");
 }
 
 static void text_layouts(strbuf *sb, const memest_plan *pl) {
@@ -406,6 +437,8 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
       snprintf(a, sizeof a, "%s", row_status(r));
     } else if (d == -2) {
       variant_label(pl, r->variant, a, sizeof a);
+    } else if (d == -3) {
+      margin_text(&r->routing, a, sizeof a);
     } else {
       snprintf(a, sizeof a, "%.2f%%", 100.0 * r->bubble);
     }
@@ -470,6 +503,7 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   cmp_line(sb, pl, "headroom", v);
   cmp_text_line(sb, pl, "status", -1);
   cmp_text_line(sb, pl, "pipeline bubble", D_COUNT);
+  cmp_text_line(sb, pl, "routing margin", -3);
 }
 
 static void text_answer(strbuf *sb, const memest_plan *pl) {
@@ -496,6 +530,7 @@ static void text_answer(strbuf *sb, const memest_plan *pl) {
             fmt_gib(b, sizeof b, r->headroom),
             r->capacity > 0 ? 100.0 * (double)r->headroom / (double)r->capacity : 0.0,
             row_status(r), 100.0 * r->bubble);
+  sb_printf(sb, "Routing    the answer fits up to routing factor %s\n", margin_text(&r->routing, a, sizeof a));
 }
 
 char *memest_plan_text(const memest_plan *pl) {

@@ -36,6 +36,19 @@ static void snake(const char *name, char *out, size_t size) {
 }
 
 /* Count rule: optional spaces, decimal digits, optional spaces. */
+/* --min-routing-margin F: a factor within 1..MEMEST_MAX_ROUTING_FACTOR. */
+static memest_code set_min_margin(memest_plan_request *req, const char *text, memest_error *err) {
+  char *end = NULL;
+  double f = strtod(text, &end);
+  if (end == text || end == NULL || *end != '\0' || !(f >= 1.0 && f <= MEMEST_MAX_ROUTING_FACTOR)) {
+    return err_set(err, MEMEST_E_VALUE, "min_routing_margin",
+                   "--min-routing-margin must be a routing factor from 1 to %g, got '%.40s'",
+                   MEMEST_MAX_ROUTING_FACTOR, text);
+  }
+  req->min_routing_margin = f;
+  return MEMEST_OK;
+}
+
 static memest_code parse_count(const char *flag, const char *field, const char *text,
                                int64_t lo, int64_t hi, int64_t *out, memest_error *err) {
   const char *s = text;
@@ -217,6 +230,7 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
     return parse_count("--gpus-per-node", s, value, 1, MEMEST_MAX_GPUS, &req->gpus_per_node, err);
   }
   if (strcmp(s, "top") == 0) return parse_count("--top", s, value, 0, 1000000, &req->top, err);
+  if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
   if ((d = plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {
@@ -343,6 +357,7 @@ memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req, int *c
   pl->base = req->base;
   pl->gpus_per_node = req->gpus_per_node;
   pl->top = req->top;
+  pl->min_margin = req->min_routing_margin;
   pl->answer = -1;
   if (req->mode == MEMEST_PLAN_VARY && (vary = plan_dim_find(req->vary, 0)) < 0) {
     return err_set(err, MEMEST_E_VALUE, "vary", "--vary names no input; give e.g. --vary pp");

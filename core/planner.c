@@ -296,7 +296,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   pl->tried++;
   if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   plan_row_params(pl, row, &p);
-  if (layout_problems(sw->mc, &p, &e, 1) > 0) {
+  if (layout_count(sw->mc, &p, &e, 1) > 0) {
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
@@ -321,6 +321,14 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   return MEMEST_OK;
 }
 
+/* A row --min-routing-margin drops: its margin is below the minimum, or it
+** has none (out of memory even with even routing, or at ep = 1). */
+static int margin_short(const plan_row *row, double min) {
+  if (min <= 0.0) return 0;
+  if (!row->routing.applies) return row->status == MEMEST_FITS_OOM;
+  return !row->routing.has_margin || row->routing.margin < min;
+}
+
 /* Rows whose estimate failed (an overflow, a core limit) become dropped
 ** combinations, in row order, as a failed check would. */
 static memest_code settle(memest_plan *pl, memest_error *err) {
@@ -338,6 +346,21 @@ static memest_code settle(memest_plan *pl, memest_error *err) {
       free(row->fail_err);
       row->fail_err = NULL;
       row->fail = MEMEST_OK;
+      if (!keep) continue;
+    } else if (margin_short(row, pl->min_margin)) {
+      memest_error e;
+      if (row->routing.has_margin) {
+        err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
+                "routing margin %.2f is below --min-routing-margin %g",
+                row->routing.margin, pl->min_margin);
+      } else {
+        err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
+                "out of memory %s, below --min-routing-margin %g",
+                row->routing.applies ? "even with balanced routing" : "at ep 1",
+                pl->min_margin);
+      }
+      rc = row_drop(pl, i, "routing margin below the minimum", &e, &keep, err);
+      if (rc != MEMEST_OK) return rc;
       if (!keep) continue;
     }
     pl->rows[kept++] = *row;

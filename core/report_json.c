@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "model_summary.h"
 
 static const char *const comp_keys[C_COUNT] = {
   "master_params", "optimizer_states", "unsharded_params", "edge_params",
@@ -67,23 +68,39 @@ const char *tl_describe(const tl_event *e, char *buf, size_t size) {
   return buf;
 }
 
+/* Without printf: a timeline writes these thousands of times. */
 static void put_comps(strbuf *sb, const comp_vec *v, int from, int to) {
   int c;
   sb_put(sb, "{");
   for (c = from; c < to; c++) {
-    sb_printf(sb, "%s\"%s\":%lld", c > from ? "," : "", comp_keys[c], (long long)v->b[c]);
+    if (c > from) sb_putn(sb, ",", 1);
+    sb_putn(sb, "\"", 1);
+    sb_put(sb, comp_keys[c]);
+    sb_putn(sb, "\":", 2);
+    sb_put_i64(sb, v->b[c]);
   }
   sb_put(sb, "}");
 }
 
 static void put_event(strbuf *sb, const tl_event *e, int64_t index) {
   char label[160];
-  sb_printf(sb, "{\"index\":%lld,\"step\":%d,\"label\":", (long long)index, e->step);
+  sb_put(sb, "{\"index\":");
+  sb_put_i64(sb, index);
+  sb_put(sb, ",\"step\":");
+  sb_put_i64(sb, e->step);
+  sb_put(sb, ",\"label\":");
   sb_json_str(sb, tl_describe(e, label, sizeof label));
   sb_put(sb, ",\"what\":");
   sb_json_str(sb, e->what != NULL ? e->what : "");
-  sb_printf(sb, ",\"total_bytes\":%lld,\"peak_bytes\":%lld,\"live_chunks\":[%d,%d],\"components\":",
-            (long long)e->total, (long long)e->peak, e->live[0], e->live[1]);
+  sb_put(sb, ",\"total_bytes\":");
+  sb_put_i64(sb, e->total);
+  sb_put(sb, ",\"peak_bytes\":");
+  sb_put_i64(sb, e->peak);
+  sb_put(sb, ",\"live_chunks\":[");
+  sb_put_i64(sb, e->live[0]);
+  sb_putn(sb, ",", 1);
+  sb_put_i64(sb, e->live[1]);
+  sb_put(sb, "],\"components\":");
   put_comps(sb, &e->at_peak, 0, C_COUNT);
   sb_put(sb, "}");
 }
@@ -104,10 +121,11 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   int64_t i;
   sb_printf(sb,
             "{\"pp_rank\":%d,\"stages\":[%d,%d],\"layers\":[%d,%d],\"parameters\":[%lld,%lld],"
-            "\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
+            "\"parameters_per_gpu\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
             "\"fragmentation_bytes\":%lld,\"peak_event\":",
             rr->rank, rr->stages[0], rr->stages[1], rr->layers[0], rr->layers[1],
-            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->total,
+            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->shard_params,
+            (long long)rr->total,
             (long long)rr->tensor_peak, (long long)rr->nonpt, (long long)rr->frag);
   sb_json_str(sb, peak_label(&rr->peak_ev, label, sizeof label));
   sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
@@ -118,7 +136,7 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   sb_put(sb, ",\"dynamic\":");
   put_comps(sb, &rr->at_peak, C_FIRST_DYNAMIC, C_COUNT);
   sb_printf(sb, ",\"events_total\":%lld", (long long)rr->n_events);
-  if (r->params.timeline) {
+  if (r->params.timeline || rr->tl != NULL) {
     sb_put(sb, ",\"events\":[");
     for (i = 0; i < rr->n_tl; i++) {
       if (i > 0) sb_put(sb, ",");
@@ -128,6 +146,7 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   }
   sb_put(sb, "}");
 }
+
 
 static void put_inputs(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
@@ -144,10 +163,11 @@ static void put_inputs(strbuf *sb, const memest_result *r) {
   sb_printf(sb,
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
-            "\"fragmentation\":%.15g}",
+            "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
             (double)r->capacity / GIB, memest_optimizer_name(p->optimizer),
             memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
-            (long long)p->pp_rank, p->ep_imbalance, p->fragmentation);
+            (long long)p->pp_rank, p->ep_imbalance, p->fragmentation,
+            memest_routing_name(p->routing), p->routing_factor);
 }
 
 static void put_derived(strbuf *sb, const memest_result *r) {
@@ -173,6 +193,16 @@ static void put_derived(strbuf *sb, const memest_result *r) {
             (long long)d->d_r, (long long)d->combine_rows);
 }
 
+static void put_routing(strbuf *sb, const memest_result *r) {
+  const memest_routing_info *ri = &r->routing;
+  sb_printf(sb, ",\"routing\":{\"mode\":\"%s\",\"applies\":%s,\"factor\":%.6g,\"cap\":%.6g,",
+            memest_routing_name(r->params.routing), ri->applies ? "true" : "false", ri->factor,
+            ri->cap);
+  if (ri->has_margin) sb_printf(sb, "\"margin\":%.6g", ri->margin);
+  else sb_put(sb, "\"margin\":null");
+  sb_printf(sb, ",\"margin_is_limit\":%s}", ri->margin_is_limit ? "true" : "false");
+}
+
 static void put_model(strbuf *sb, const memest_result *r) {
   const model_config *mc = &r->mc;
   sb_put(sb, ",\"model\":{\"name\":");
@@ -183,9 +213,11 @@ static void put_model(strbuf *sb, const memest_result *r) {
   sb_json_str(sb, mc->arch->title);
   sb_printf(sb,
             ",\"total_parameters\":%lld,\"layers\":%lld,\"hidden_size\":%lld,\"experts\":%lld,"
-            "\"experts_per_token\":%lld,\"vocab_size\":%lld}",
+            "\"experts_per_token\":%lld,\"vocab_size\":%lld",
             (long long)r->model_params, (long long)mc->layers, (long long)mc->hidden,
             (long long)mc->experts, (long long)mc->top_k, (long long)mc->vocab);
+  msum_json(sb, r);
+  sb_put(sb, "}");
 }
 
 static void put_ranked(strbuf *sb, const memest_result *r) {
@@ -270,6 +302,7 @@ char *memest_result_json(const memest_result *r) {
   sb_put(&sb, "],");
   put_inputs(&sb, r);
   put_derived(&sb, r);
+  put_routing(&sb, r);
   put_model(&sb, r);
   sb_printf(&sb,
             ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"

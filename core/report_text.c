@@ -5,6 +5,7 @@
 ** tensors at the peak and the event table. Units are GiB (2^30 bytes).
 */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,31 @@ static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   sb_printf(sb, "  %-40s %10s\n", what, fmt_gib(g, sizeof g, bytes));
 }
 
+/* The routing mode and factor, and the margin the layout leaves. */
+static void routing_line(strbuf *sb, const memest_result *r) {
+  const memest_routing_info *ri = &r->routing;
+  static const char *const modes[] = {"measured", "balanced (the trainer's benchmark mode)",
+                                      "given"};
+  double shown = floor(ri->margin * 1000.0) / 1000.0;   /* never above the margin */
+  if (!ri->applies) {
+    if (r->mc.experts > 0) {
+      sb_put(sb, "Routing      does not apply: ep = 1, every expert is local\n");
+    }
+    return;
+  }
+  sb_printf(sb, "Routing      %s factor %.2f; ", modes[r->params.routing], ri->factor);
+  if (!ri->has_margin) {
+    sb_put(sb, "no margin: out of memory even with balanced routing\n");
+  } else if (ri->margin_is_limit) {
+    sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens), "
+                  "the cap\n",
+              shown, shown);
+  } else {
+    sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens)\n",
+              shown, shown);
+  }
+}
+
 static void header(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
   const layout *lo = &r->lo;
@@ -23,9 +49,10 @@ static void header(strbuf *sb, const memest_result *r) {
   const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
   char a[32], b[32], c[32], e[32];
   int i;
-  sb_printf(sb, "Model        %s: %s (%s), %s parameters, %lld layers", p->model,
-            r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
-            fmt_int(a, sizeof a, r->model_params), (long long)r->mc.layers);
+  sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
+            p->model, r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
+            fmt_int(a, sizeof a, r->model_params), fmt_int(b, sizeof b, r->active_params),
+            (long long)r->mc.layers);
   if (r->mc.experts > 0) {
     sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }
@@ -49,7 +76,9 @@ static void header(strbuf *sb, const memest_result *r) {
               (double)d->routing_milli / 1000.0, fmt_int(c, sizeof c, d->m_act),
               fmt_int(e, sizeof e, d->r_rows));
   }
-  sb_printf(sb, "\nTraining     %s, %s\n", p->optimizer == MEMEST_MUON ? "Muon (+AdamW)" : "AdamW",
+  sb_put(sb, "\n");
+  routing_line(sb, r);
+  sb_printf(sb, "Training     %s, %s\n", p->optimizer == MEMEST_MUON ? "Muon (+AdamW)" : "AdamW",
             p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "FP8 (DeepGEMM)" : "BF16");
   sb_printf(sb, "GPU          %s, %s GiB\n", g != NULL ? g->title : "custom",
             fmt_gib(a, sizeof a, r->capacity));

@@ -13,6 +13,7 @@
 
 #include "rank.h"
 #include "result.h"
+#include "model_summary.h"
 
 struct est_cache {
   prog_cache progs;
@@ -82,8 +83,11 @@ static void collect_option_warnings(memest_result *r, int *more) {
 /* The config's warnings, then the options'; past the array, the last slot
 ** says how many more there were rather than dropping them silently. */
 static void collect_warnings(memest_result *r) {
+  char text[400];
   int i, more = r->mc.more_warnings;
   for (i = 0; i < r->mc.n_warnings; i++) add_warning(r, &more, r->mc.warnings[i]);
+  msum_position_warning(r, text, sizeof text);
+  if (text[0]) add_warning(r, &more, text);
   collect_option_warnings(r, &more);
   if (more > 0) {
     if (r->n_warnings == WARNINGS_MAX) {
@@ -134,6 +138,7 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
       rr->layers[m] = sr->inv.mod[m].n_layers;
       rr->params[m] = sr->inv.mod[m].params;
     }
+    rr->shard_params = sr->inv.sh_total;
     rr->tensor_peak = sr->peak;
     rr->at_peak = sr->at_peak;
     rr->peak_ev = sr->peak_ev;
@@ -197,6 +202,7 @@ memest_code est_run(const model_config *mc, const memest_params *p, memest_resul
   r->mc = *mc;
   if ((rc = layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
   r->model_params = inv_model_parameters(&r->mc, &povf);
+  r->active_params = msum_active_parameters(&r->mc, &povf);
   if (povf) {
     return err_set(err, MEMEST_E_OVERFLOW, "config",
                    "the model's parameter count overflows 64 bits; check hidden_size, "

@@ -17,6 +17,7 @@ typedef struct rank_result {
   int stages[2];
   int layers[2];
   int64_t params[2];
+  int64_t shard_params;      /* parameter elements of one GPU's FSDP shards */
   int64_t tensor_peak;
   int64_t nonpt, frag, total;
   comp_vec at_peak;
@@ -47,6 +48,7 @@ struct memest_result {
   model_config mc;
   layout lo;
   int64_t model_params;
+  int64_t active_params;     /* per token (model_summary.c) */
   int64_t nonpt_parts[5];
   int64_t nonpt;
   rank_result *ranks;
@@ -58,6 +60,7 @@ struct memest_result {
   int n_warnings;      /* the last one says how many more there were, if any */
   suggestion sugg[8];
   int n_sugg;
+  memest_routing_info routing;  /* the routing and its margin (routing.c) */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built
@@ -74,6 +77,10 @@ MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p
                                   memest_result *r, est_cache *cache, memest_error *err);
 /* Frees what a result owns, but not the result itself. */
 MEMEST_HIDDEN void est_release(memest_result *r);
+/* memest_estimate, with the suggestions or without them (estimate.c). */
+MEMEST_HIDDEN memest_code est_estimate(const char *config, size_t config_len,
+                                       const memest_params *p, int with_advice,
+                                       memest_result **out, memest_error *err);
 /* Suggestions (advice.c): each candidate change estimated with cache. */
 /* MEMEST_E_NOMEM when out of memory; a candidate that fails otherwise is
 ** no suggestion. */

@@ -47,6 +47,18 @@ void sb_put(strbuf *sb, const char *s) {
   sb_putn(sb, s, strlen(s));
 }
 
+void sb_put_i64(strbuf *sb, int64_t v) {
+  char tmp[24];
+  int n = 0;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    tmp[sizeof tmp - 1 - n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u > 0);
+  if (v < 0) tmp[sizeof tmp - 1 - n++] = '-';
+  sb_putn(sb, tmp + sizeof tmp - n, (size_t)n);
+}
+
 void sb_printf(strbuf *sb, const char *fmt, ...) {
   va_list ap;
   int need;
@@ -74,6 +86,10 @@ void sb_json_str(strbuf *sb, const char *s) {
   const unsigned char *u = (const unsigned char *)s;
   sb_putn(sb, "\"", 1);
   for (; *u; u++) {
+    const unsigned char *run = u;
+    while (*u >= 0x20 && *u != '"' && *u != '\\') u++;
+    if (u > run) sb_putn(sb, (const char *)run, (size_t)(u - run));
+    if (!*u) break;
     switch (*u) {
       case '"': sb_putn(sb, "\\\"", 2); break;
       case '\\': sb_putn(sb, "\\\\", 2); break;

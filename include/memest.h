@@ -74,6 +74,9 @@ typedef enum memest_reason {
   MEMEST_R_WHOLE_NODES,      /* plan: GPUs are not whole nodes */
   MEMEST_R_DP_MISMATCH,      /* plan: dp differs from --dp */
   MEMEST_R_GPUS_LIMIT,       /* plan: GPUs above MEMEST_MAX_GPUS */
+  MEMEST_R_ROUTING_MODE,     /* routing flags that contradict each other */
+  MEMEST_R_ROUTING_CAP,      /* a routing factor above min(ep, experts/top_k) */
+  MEMEST_R_ROUTING_MARGIN,   /* plan: a routing margin below --min-routing-margin */
   MEMEST_R_COUNT
 } memest_reason;
 
@@ -92,6 +95,11 @@ const char *memest_code_name(memest_code code);
 /* The stable name of a reason, e.g. "pp_layers" for MEMEST_R_PP_LAYERS;
 ** "none" for MEMEST_R_NONE or a value out of range. */
 const char *memest_reason_name(memest_reason reason);
+
+/* The error as one JSON object, {"error": {"code", "message", "field",
+** "fix", "reason"}} (plus "line" and "column" for MEMEST_E_JSON), as --json
+** prints it and the WebAssembly engine returns it. Allocated; free it with memest_free(). NULL when out of memory. */
+char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -106,6 +114,14 @@ const char *memest_reason_name(memest_reason reason);
 typedef enum memest_optimizer { MEMEST_ADAMW = 0, MEMEST_MUON = 1 } memest_optimizer;
 typedef enum memest_sharding { MEMEST_FSDP = 0, MEMEST_HSDP = 1 } memest_sharding;
 typedef enum memest_fp8 { MEMEST_FP8_DISABLED = 0, MEMEST_FP8_DEEP_GEMM = 1 } memest_fp8;
+/* How tokens spread over the expert-parallel ranks (docs/model.md, Routing):
+** the measured worst-layer factor 1.18, the trainer's benchmark mode
+** (force_balance), or an explicit factor from --routing-factor. */
+typedef enum memest_routing {
+  MEMEST_ROUTING_MEASURED = 0,
+  MEMEST_ROUTING_BALANCED = 1,
+  MEMEST_ROUTING_FACTOR = 2
+} memest_routing;
 
 /* Bit for each parameter in memest_params.given. */
 typedef enum memest_param_id {
@@ -128,6 +144,8 @@ typedef enum memest_param_id {
   MEMEST_P_DETAIL,
   MEMEST_P_TIMELINE,
   MEMEST_P_TIMELINE_LIMIT,
+  MEMEST_P_ROUTING,
+  MEMEST_P_ROUTING_FACTOR,
   MEMEST_P_COUNT
 } memest_param_id;
 
@@ -144,13 +162,15 @@ typedef struct memest_params {
   char gpu[16];                /* GPU preset name, or "" */
   memest_fp8 fp8_training;
   int64_t pp_rank;             /* -1: every rank, report the worst */
-  double ep_imbalance;         /* >= 1.0, multiplies the routed rows */
+  double ep_imbalance;         /* >= 1.0, multiplies the measured factor */
   double fragmentation;        /* allocator overhead on tensor bytes */
   memest_optimizer optimizer;
   memest_sharding sharding;
   int detail;                  /* 0/1: per-tensor tables */
   int timeline;                /* 0/1: keep the event timeline */
   int64_t timeline_limit;      /* events reported (0 = all) */
+  memest_routing routing;      /* MEASURED by default; FACTOR with routing_factor */
+  double routing_factor;       /* busiest rank's routed rows over m*k, >= 1 */
   uint32_t given;              /* 1u << memest_param_id for each set */
 } memest_params;
 
@@ -183,11 +203,12 @@ const memest_param_info *memest_param_describe(memest_param_id id);
 
 /* The stable names of enum values, as memest_params_set() takes them and
 ** the result JSON writes them: "adamw"/"muon", "fsdp"/"hsdp",
-** "disabled"/"deep-gemm", "OK"/"TIGHT"/"OOM". NULL for a value out of
+** "disabled"/"deep-gemm", "measured"/"balanced"/"factor", "OK"/"TIGHT"/"OOM". NULL for a value out of
 ** range. */
 const char *memest_optimizer_name(memest_optimizer o);
 const char *memest_sharding_name(memest_sharding s);
 const char *memest_fp8_name(memest_fp8 f);
+const char *memest_routing_name(memest_routing r);   /* "measured" | "balanced" | "factor" */
 
 /* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
 ** truncated to size). Returns the length it needed, or 0 when out of
@@ -233,6 +254,21 @@ size_t memest_config_max_bytes(void);
 int memest_validate(const char *config, size_t config_len,
                     const memest_params *p, memest_error *errs, int max);
 
+/* What one view of a page needs, in one call (memest_estimate_view). */
+typedef struct memest_view_options {
+  int suggestions;          /* 1: compute the suggestions; 0: leave them out */
+  int shown_timeline;       /* 1: keep the timeline of the shown rank (p->pp_rank,
+                            ** or the worst one) and of no other */
+  int64_t timeline_window;  /* events kept around the peak when that rank's
+                            ** schedule is longer; 0 keeps every event */
+} memest_view_options;
+
+/* memest_estimate(p with its timeline off), with the suggestions only if
+** asked for and the shown rank's timeline in the same result. */
+memest_code memest_estimate_view(const char *config, size_t config_len,
+                                 const memest_params *p, const memest_view_options *o,
+                                 memest_result **out, memest_error *err);
+
 void memest_result_free(memest_result *r);
 
 /* Headline figures of a result. */
@@ -248,6 +284,29 @@ uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch te
 uint64_t memest_result_capacity_bytes(const memest_result *r);
 int64_t memest_result_headroom_bytes(const memest_result *r);
 int memest_result_worst_rank(const memest_result *r);
+
+/* The routing a result was estimated with, and the margin it leaves: the
+** largest routing factor (busiest rank's routed rows over the uniform m*k)
+** at which the layout still fits (OK or TIGHT), found by re-estimating. */
+typedef struct memest_routing_info {
+  int applies;          /* 0 when ep = 1: every expert is local, no routing */
+  memest_routing mode;
+  double factor;        /* the factor the estimate used (balanced: its exact one) */
+  double cap;           /* min(ep, E/k): every peer's token routed to this rank */
+  int has_margin;       /* 0: OOM even with balanced routing, or ep = 1 */
+  double margin;        /* the largest factor that fits, to 0.1% */
+  int margin_is_limit;  /* 1: the layout fits even at the cap */
+} memest_routing_info;
+
+void memest_result_routing(const memest_result *r, memest_routing_info *out);
+
+/* Grand-total peaks of `p`'s run at each of n routing factors (the mode
+** FACTOR, each within 1..cap), for a chart of peak against routing factor.
+** The config is parsed once. Returns MEMEST_OK, or the first estimate's
+** error. */
+memest_code memest_routing_peaks(const char *config, size_t config_len, const memest_params *p,
+                                 const double *factors, int n, uint64_t *peaks,
+                                 memest_error *err);
 
 /* The memory components of a result, in the order of its JSON keys: the
 ** key ("master_params") and the label the reports print ("fp32 master
@@ -306,6 +365,7 @@ typedef struct memest_plan_request {
   int64_t gpus_per_node;       /* 0: not given; else GPUs come in whole nodes */
   char vary[24];               /* MEMEST_PLAN_VARY: "pp_size", "nodes", ... */
   int64_t top;                 /* rows the text report shows; 0 = all */
+  double min_routing_margin;   /* 0: none; else keep rows whose routing margin reaches it */
   /* An option given as a comma list ("adamw,muon"), by memest_param_id;
   ** "" where it has one value (in base). */
   char option_lists[MEMEST_P_COUNT][MEMEST_PLAN_TEXT];
@@ -316,7 +376,7 @@ void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode);
 
 /* Sets input `name` from `value`, mirroring memest_params_set(): the name is
 ** a CLI flag ("--pp-size") or its snake_case form ("pp_size"), plus "dp",
-** "nodes", "gpus_per_node", "vary" and "top"; numeric values may be comma
+** "nodes", "gpus_per_node", "vary", "top" and "min_routing_margin"; numeric values may be comma
 ** lists ("1,2,4"), each item checked as a single estimate checks it.
 ** Returns MEMEST_OK or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT. */
 memest_code memest_plan_request_set(memest_plan_request *req, const char *name,

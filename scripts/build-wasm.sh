@@ -30,8 +30,8 @@ read -r -a HOT_OPT <<< "${WASM_HOT_OPT:--O3}"
 HOT_SRCS=" core/ops.c core/replay.c core/rank.c "
 OBJ="${WASM_BUILD_DIR:-build-wasm}"
 OUT=public
-MAX_RAW=230000   # bytes (the snapshot reader added 25 KB; docs/wasm.md)
-MAX_GZIP=96000   # bytes
+MAX_RAW=235000   # bytes (the snapshot reader added 25 KB, routing 7 KB; docs/wasm.md)
+MAX_GZIP=98000   # bytes (routing added 3.5 KB)
 
 if [ ! -f third_party/cjson/cJSON.c ]; then
   echo "build-wasm: third_party/cjson/cJSON.c is missing; run scripts/setup.sh" >&2
@@ -100,9 +100,9 @@ compile third_party/cjson/cJSON.c "$OBJ/cJSON.o" -std=c11 -w & pids+=($!)
 objs+=("$OBJ/cJSON.o")
 for pid in "${pids[@]}"; do wait "$pid"; done
 
-exports=memest_wasm_estimate,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
+exports=memest_wasm_estimate,memest_wasm_view,memest_wasm_validate,memest_wasm_plan,memest_wasm_presets
 exports+=,memest_wasm_model_config,memest_wasm_parameters,memest_wasm_names,memest_wasm_version
-exports+=,memest_wasm_heap_bytes,memest_wasm_free,malloc,free
+exports+=,memest_wasm_heap_bytes,memest_wasm_free,memest_wasm_routing_peaks,malloc,free
 exports+=,memest_wasm_plan_begin,memest_wasm_plan_estimate,memest_wasm_plan_finish,memest_wasm_plan_free
 exports+=,memest_wasm_snapshot,memest_wasm_runlog,memest_wasm_pp_rank_of,memest_wasm_rank_of_name
 exported="_${exports//,/,_}"

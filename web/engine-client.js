@@ -32,7 +32,8 @@ import { normalizeParams } from './engine.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: {suggestions?: boolean, timeline_window?: number}}) => Promise<object>} estimate
+ *   (`view`: one page view in one call, see engine.js)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -42,6 +43,10 @@ import { normalizeParams } from './engine.js';
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest) => Promise<object>} plan
  * @property {(configText: string|null|undefined, request: import('./engine.js').PlanRequest, opts?: SweepOptions) => Promise<object>} sweep
  *   what plan() answers, computed in pieces with progress; or {cancelled: true}
+ * @property {(configText: string|null|undefined, params: Params, factors: number[], opts?: {signal?: AbortSignal}) => Promise<object>} routingCurve
+ *   {factors, peak_bytes}: the peak at each routing factor, computed in the
+ *   worker in small pieces so that estimates asked meanwhile go first; or
+ *   {error}, or {cancelled: true} once the signal aborts
  * @property {(bytes: ArrayBuffer|Uint8Array, points?: number) => Promise<object>} snapshot
  *   a memory snapshot read in the worker (the bytes are copied to it)
  * @property {(text: string) => Promise<object>} runLog
@@ -168,6 +173,7 @@ export async function createEngineClient(options = {}) {
     version,
     estimate(configText, params, opts = {}) {
       const args = [config(configText), normalizeParams(params)];
+      if (opts.view) args.push({ suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0 });
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
       return new Promise((resolve, reject) => {
         if (waiting) waiting.resolve({ superseded: true });
@@ -196,6 +202,19 @@ export async function createEngineClient(options = {}) {
       };
       signal?.addEventListener('abort', cancel, { once: true });
       return call('sweep', [config(configText), normalizeParams(request, true)], onProgress, (n) => { id = n; })
+        .finally(() => signal?.removeEventListener('abort', cancel));
+    },
+    routingCurve(configText, params, factors, opts = {}) {
+      const { signal } = opts;
+      if (signal?.aborted) return Promise.resolve({ cancelled: true });
+      /** @type {number} */
+      let id = 0;
+      const cancel = () => {
+        if (id) call('cancel', [id]).catch(() => {});
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      const list = Array.isArray(factors) ? factors.slice(0, 64) : [];
+      return call('routingCurve', [config(configText), normalizeParams(params), list], undefined, (n) => { id = n; })
         .finally(() => signal?.removeEventListener('abort', cancel));
     },
     close() {

@@ -4,6 +4,9 @@
 //   in:  {id, method: 'init', args: [options]}, then {id, method, args}
 //   out: {id, value} or {id, failure: message}; a sweep also sends
 //        {id, progress: {done, total, rows}} after each of its pieces
+// A routing curve (routingCurve: peaks at a list of routing factors) runs
+// in pieces of CURVE_PIECE factors the same way, so that an estimate asked
+// for meanwhile (a slider) waits for one piece at most.
 // Calls are answered in the order they arrive, except that a sweep
 // (engine-sweep.js) yields between its pieces: calls that arrive meanwhile
 // are answered between them, and {method: 'cancel', args: [sweepId]} stops
@@ -20,7 +23,10 @@ const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelC
 /** @type {Promise<import('./engine.js').Engine> | null} */
 let ready = null;
 
-/** Sweeps running, by request id: true once cancelled. */
+/** Routing factors estimated between two looks at the message queue. */
+const CURVE_PIECE = 2;
+
+/** Sweeps and curves running, by request id: true once cancelled. */
 const sweeps = new Map();
 
 /**
@@ -63,6 +69,40 @@ async function sweep(engine, id, args, post) {
 }
 
 /**
+ * Computes a routing curve in pieces, unless it is cancelled:
+ * {factors, peak_bytes}, the engine's {error}, or {cancelled: true}.
+ * @param {import('./engine.js').Engine} engine
+ * @param {number} id
+ * @param {unknown[]} args  [configText, params, factors]
+ * @param {(m: unknown) => void} post
+ */
+async function curve(engine, id, args, post) {
+  sweeps.set(id, false);
+  try {
+    const factors = Array.isArray(args[2]) ? args[2] : [];
+    /** @type {number[]} */
+    const peaks = [];
+    for (let i = 0; i < factors.length; i += CURVE_PIECE) {
+      if (i > 0) await pause();
+      if (sweeps.get(id) === true) {
+        post({ id, value: { cancelled: true } });
+        return;
+      }
+      const piece = /** @type {any} */ (engine.routingPeaks(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]),
+        factors.slice(i, i + CURVE_PIECE)));
+      if (piece.error) {
+        post({ id, value: piece });
+        return;
+      }
+      peaks.push(...piece.peak_bytes);
+    }
+    post({ id, value: { factors, peak_bytes: peaks } });
+  } finally {
+    sweeps.delete(id);
+  }
+}
+
+/**
  * Answers one request through post.
  * @param {Request} req
  * @param {(m: unknown) => void} post
@@ -80,6 +120,10 @@ async function handle(req, post) {
     const engine = await ready;
     if (method === 'sweep') {
       await sweep(engine, id, args, post);
+      return;
+    }
+    if (method === 'routingCurve') {
+      await curve(engine, id, args, post);
       return;
     }
     if (method === 'cancel') {

@@ -73,10 +73,17 @@
 /**
  * @typedef {object} Engine
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params) => object} estimate
- *   the result object of `memest --json`, or {error}
+ * @property {(configText: string|null|undefined, params: Params, view?: {suggestions?: boolean, timeline_window?: number}) => object} estimate
+ *   the result object of `memest --json`, or {error}; with `view`, one page
+ *   view (memest_estimate_view): the shown rank (pp_rank, else the worst)
+ *   carries its timeline (a window of timeline_window events around its
+ *   peak when longer; 0 = every event), and suggestions are computed only
+ *   when `suggestions` is true
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
+ * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
+ *   {factors, peak_bytes}: the grand-total peak at each routing factor (at
+ *   most 64, each within 1..the cap), or {error}
  * @property {() => number} heapBytes  bytes allocated in the wasm heap
  * @property {() => Presets} presets
  * @property {(name: string) => string|null} modelConfig  a preset's config.json text
@@ -276,23 +283,27 @@ export async function createEngine(options = {}) {
   }
 
   /**
-   * Calls a glue function that takes (config, json) and returns JSON text.
+   * Calls a glue function that takes (config, json[, extra]) and returns
+   * JSON text.
    * @param {string} name
    * @param {unknown} configText
    * @param {string} json
+   * @param {string} [extra]  a third JSON argument (the view options)
    * @returns {unknown}
    */
-  function callJson(name, configText, json) {
+  function callJson(name, configText, json, extra) {
     return guarded((w) => {
       const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
       const arg = put(w, json);
+      const more = extra === undefined ? null : put(w, extra);
       try {
-        if (config === 0 || arg === 0) return failure('nomem', '', 'the engine ran out of memory');
-        const text = take(w, w[name](config ?? 0, arg));
+        if (config === 0 || arg === 0 || more === 0) return failure('nomem', '', 'the engine ran out of memory');
+        const text = take(w, more === null ? w[name](config ?? 0, arg) : w[name](config ?? 0, arg, more));
         return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
       } finally {
         if (config) w._free(config);
         if (arg) w._free(arg);
+        if (more) w._free(more);
       }
     }, (e) => e);
   }
@@ -301,11 +312,21 @@ export async function createEngine(options = {}) {
   const engine = {
     version,
 
-    estimate(configText, params) {
+    estimate(configText, params, view) {
       const bad = checkConfig(configText);
       if (bad) return bad;
       const enc = encodeParams(params);
       if ('error' in enc) return enc;
+      if (view !== undefined && view !== null) {
+        // One page view: the shown rank's timeline in the result, the
+        // suggestions only when asked for (memest_estimate_view).
+        const v = typeof view === 'object' ? /** @type {any} */ (view) : {};
+        const options = JSON.stringify({
+          suggestions: v.suggestions === true,
+          timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
+        });
+        return /** @type {object} */ (callJson('_memest_wasm_view', configText, enc.json, options));
+      }
       return /** @type {object} */ (callJson('_memest_wasm_estimate', configText, enc.json));
     },
 
@@ -350,6 +371,31 @@ export async function createEngine(options = {}) {
       const enc = encodeParams(request, true);
       if ('error' in enc) return enc;
       return /** @type {object} */ (callJson('_memest_wasm_plan', configText, enc.json));
+    },
+
+    routingPeaks(configText, params, factors) {
+      const bad = checkConfig(configText);
+      if (bad) return bad;
+      const enc = encodeParams(params);
+      if ('error' in enc) return enc;
+      if (!Array.isArray(factors) || factors.length > 64 || !factors.every((f) => typeof f === 'number' && Number.isFinite(f))) {
+        return failure('value', 'routing_factor', 'the routing factors must be a list of at most 64 finite numbers');
+      }
+      const list = JSON.stringify(factors);
+      return /** @type {object} */ (guarded((w) => {
+        const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
+        const arg = put(w, enc.json);
+        const fs = put(w, list);
+        try {
+          if (config === 0 || arg === 0 || fs === 0) return failure('nomem', '', 'the engine ran out of memory');
+          const text = take(w, w._memest_wasm_routing_peaks(config ?? 0, arg, fs));
+          return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        } finally {
+          if (config) w._free(config);
+          if (arg) w._free(arg);
+          if (fs) w._free(fs);
+        }
+      }, (e) => e));
     },
 
     snapshot(bytes, points = 1200) {

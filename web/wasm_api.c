@@ -368,6 +368,85 @@ char *memest_wasm_estimate(const char *config, const char *params_json) {
   return out ? out : wa_nomem();
 }
 
+/* Most factors one routing-peaks call takes. */
+#define WA_MAX_FACTORS 64
+
+/* The grand-total peak of `params_json` at each routing factor of the
+** JSON array `factors_json`, for the page's chart of peak against routing
+** factor: {"factors": [...], "peak_bytes": [...]} or {"error": {...}}. */
+char *memest_wasm_routing_peaks(const char *config, const char *params_json,
+                                const char *factors_json) {
+  memest_params p;
+  memest_error err;
+  double f[WA_MAX_FACTORS];
+  uint64_t peaks[WA_MAX_FACTORS];
+  cJSON *list, *item, *root, *fs, *ps;
+  int n = 0, i;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  list = factors_json ? cJSON_Parse(factors_json) : NULL;
+  if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > WA_MAX_FACTORS) {
+    cJSON_Delete(list);
+    wa_fail(&err, MEMEST_E_VALUE, "routing_factor",
+            "routing factors: a list of at most 64 numbers");
+    return wa_error_json(&err);
+  }
+  cJSON_ArrayForEach(item, list) {
+    if (!cJSON_IsNumber(item)) {
+      cJSON_Delete(list);
+      wa_fail(&err, MEMEST_E_VALUE, "routing_factor", "routing factors: a list of at most 64 numbers");
+      return wa_error_json(&err);
+    }
+    f[n++] = item->valuedouble;
+  }
+  cJSON_Delete(list);
+  if (memest_routing_peaks(config, config ? strlen(config) : 0, &p, f, n, peaks, &err) !=
+      MEMEST_OK) {
+    return wa_error_json(&err);
+  }
+  root = cJSON_CreateObject();
+  fs = cJSON_AddArrayToObject(root, "factors");
+  ps = cJSON_AddArrayToObject(root, "peak_bytes");
+  if (!root || !fs || !ps) {
+    cJSON_Delete(root);
+    return wa_nomem();
+  }
+  for (i = 0; i < n; i++) {
+    cJSON_AddItemToArray(fs, cJSON_CreateNumber(f[i]));
+    cJSON_AddItemToArray(ps, cJSON_CreateNumber((double)peaks[i]));
+  }
+  char *out = wa_print(root);
+  return out ? out : wa_nomem();
+}
+
+/* One page view (memest_estimate_view): `view_json` is {"suggestions":
+** bool, "timeline_window": N}; the shown rank's timeline comes in the
+** result. Returns the result object or {"error": {...}}. */
+char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
+  memest_params p;
+  memest_error err;
+  memest_result *r = NULL;
+  memest_view_options o = {0, 1, 0};
+  cJSON *view, *v;
+  memset(&err, 0, sizeof err);
+  if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
+  view = wa_parse_object(view_json, "view options", &err);
+  if (view == NULL) return wa_error_json(&err);
+  o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
+  v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
+  if (cJSON_IsNumber(v)) {
+    o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;
+  }
+  cJSON_Delete(view);
+  if (memest_estimate_view(config, config ? strlen(config) : 0, &p, &o, &r, &err) != MEMEST_OK) {
+    memest_result_free(r);
+    return wa_error_json(&err);
+  }
+  char *out = memest_result_json(r);
+  memest_result_free(r);
+  return out ? out : wa_nomem();
+}
+
 /* Every problem with the inputs, as a JSON array of problems ([] when
 ** valid). A parameter that cannot be set is reported once, by the glue's
 ** memest_params_set call, and not again by memest_validate. */
@@ -620,6 +699,7 @@ static int wa_add_names(cJSON *root, const char *key, const char *(*name)(int)) 
 static const char *wa_optimizer(int i) { return memest_optimizer_name((memest_optimizer)i); }
 static const char *wa_sharding(int i) { return memest_sharding_name((memest_sharding)i); }
 static const char *wa_fp8(int i) { return memest_fp8_name((memest_fp8)i); }
+static const char *wa_routing(int i) { return memest_routing_name((memest_routing)i); }
 static const char *wa_status(int i) { return memest_status_name((memest_status)i); }
 static const char *wa_reason(int i) {
   return i < MEMEST_R_COUNT ? memest_reason_name((memest_reason)i) : NULL;
@@ -637,7 +717,7 @@ static int wa_add_components(cJSON *root) {
   return arr != NULL;
 }
 
-/* {optimizer[], sharding[], fp8_training[], status[], reasons[],
+/* {optimizer[], sharding[], fp8_training[], routing[], status[], reasons[],
 ** components[{key, title}], tight_percent}: the enum names in enum order,
 ** the component labels and the TIGHT threshold; NULL when out of memory. */
 char *memest_wasm_names(void) {
@@ -645,6 +725,7 @@ char *memest_wasm_names(void) {
   if (!root || !wa_add_names(root, "optimizer", wa_optimizer) ||
       !wa_add_names(root, "sharding", wa_sharding) ||
       !wa_add_names(root, "fp8_training", wa_fp8) ||
+      !wa_add_names(root, "routing", wa_routing) ||
       !wa_add_names(root, "status", wa_status) ||
       !wa_add_names(root, "reasons", wa_reason) || !wa_add_components(root) ||
       !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent())) {

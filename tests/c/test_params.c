@@ -95,7 +95,7 @@ static void test_bounds_from_table(void) {
       CHECK_I64(errs[0].reason, MEMEST_R_RANGE);
     }
   }
-  CHECK_I64(rows, 12);
+  CHECK_I64(rows, 13);
   /* One name for pp_rank's limit, its value MEMEST_MAX_PP - 1. */
   CHECK_STR(memest_param_describe(MEMEST_P_PP_RANK)->limit, "MEMEST_MAX_PP - 1");
   CHECK_I64((int64_t)memest_param_describe(MEMEST_P_PP_RANK)->max, MEMEST_MAX_PP - 1);
@@ -125,6 +125,12 @@ static void test_defaults(void) {
     z = p;
     CHECK_I64(memest_params_set(&z, pi->name, pi->default_text, &err), MEMEST_OK);
     z.given = 0;
+    /* Giving --routing-factor, even its default 1.18, selects the factor
+    ** mode; nothing else changes. */
+    if (id == MEMEST_P_ROUTING_FACTOR) {
+      CHECK_I64(z.routing, MEMEST_ROUTING_FACTOR);
+      z.routing = p.routing;
+    }
     CHECK(memcmp(&z, &p, sizeof p) == 0);
   }
 }

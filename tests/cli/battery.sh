@@ -127,6 +127,8 @@ const options = [
   ['--sharding', () => pick(['fsdp', 'hsdp', 'zero3'])],
   ['--fp8-training', () => pick(['disabled', 'deep-gemm', 'yes'])],
   ['--ep-imbalance', () => pick(['1', '1.5', '16', '16.01', '0.9', 'nan'])],
+  ['--routing', () => pick(['measured', 'balanced', 'factor', 'skewed', ''])],
+  ['--routing-factor', () => pick(['1', '1.18', '2.5', '8', '8.01', '32', '32.01', '0.99', 'nan', '-inf'])],
   ['--fragmentation', () => pick(['0', '0.1', '1', '1.01', '-0.1'])],
   ['--gpu', () => pick(['h100', 'h200', 'b200', 'a100-80', 'a100-40', 'tpu'])],
   ['--gpu-memory-gb', () => pick(['80', '0', '0.0009765625', '0.0009', '1048576', '1048577', '1e-310', 'x'])],
@@ -193,7 +195,14 @@ function judge(args, code, signal, out, err) {
   else {
     counts[code]++;
     if (code === 0 && out.length === 0) why.push('exit 0 with nothing on stdout');
-    if (code !== 0 && err.length === 0) why.push(`exit ${code} with nothing on stderr`);
+    const jsonRun = args.includes('--json');
+    if (code !== 0 && jsonRun) {
+      // With --json an error is one JSON object on stdout: {"error": {...}}.
+      try {
+        const e = JSON.parse(out.toString('utf8')).error;
+        if (!e || typeof e.message !== 'string' || !e.message) why.push(`exit ${code} with no error object on stdout`);
+      } catch (x) { why.push(`exit ${code}: the --json error does not parse: ${x.message}`); }
+    } else if (code !== 0 && err.length === 0) why.push(`exit ${code} with nothing on stderr`);
     if (code === 0 && args.includes('--json') && !args.some((a) => ['--help', '-h', '--version', '--list-models', '--list-gpus'].includes(a)) && args[0] !== 'plan' && args[0] !== 'compare') {
       try { JSON.parse(out.toString('utf8')); } catch (e) { why.push(`--json output does not parse: ${e.message}`); }
     }

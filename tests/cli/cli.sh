@@ -100,7 +100,7 @@ has "$tmp/err" "--gpu-memory-gb must be a decimal number, got '0x10'" "hexadecim
 expect_code 1 "inf GiB" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb inf
 has "$tmp/err" "must be a decimal number" "inf GiB"
 expect_code 1 "GiB over the limit" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb 2e6
-has "$tmp/err" "at most 1048576, got 2e6" "GiB over the limit"
+has "$tmp/err" "at most 1,048,576, got 2e6" "GiB over the limit"
 
 if [ "$fails" -ne 0 ]; then echo "cli: $fails checks failed"; exit 1; fi
 echo "cli: all checks passed"

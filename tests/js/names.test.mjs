@@ -19,7 +19,7 @@ test('parameters() carry each int and number bound, and the engine and CLI enfor
   const bounded = eng.parameters().filter((p) => p.kind === 'int' || p.kind === 'number');
   assert.deepStrictEqual(bounded.map((p) => p.name), [
     'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size',
-    'sequence_length', 'gpu_memory_gb', 'pp_rank', 'ep_imbalance', 'fragmentation', 'timeline_limit',
+    'sequence_length', 'gpu_memory_gb', 'pp_rank', 'ep_imbalance', 'fragmentation', 'timeline_limit', 'routing_factor',
   ]);
   const pp = bounded.find((p) => p.name === 'pp_size');
   assert.deepStrictEqual([pp.min, pp.max, pp.limit], [1, 512, 'MEMEST_MAX_PP']);
@@ -53,7 +53,8 @@ test('names() gives the enum names the core parses, in the order of its enums', 
   assert.deepStrictEqual(names.optimizer, ['adamw', 'muon']);
   assert.deepStrictEqual(names.sharding, ['fsdp', 'hsdp']);
   assert.deepStrictEqual(names.fp8_training, ['disabled', 'deep-gemm']);
-  for (const key of ['optimizer', 'sharding', 'fp8_training']) assert.deepStrictEqual(names[key], choices[key]);
+  assert.deepStrictEqual(names.routing, ['measured', 'balanced', 'factor']);
+  for (const key of ['optimizer', 'sharding', 'fp8_training', 'routing']) assert.deepStrictEqual(names[key], choices[key]);
   assert.deepStrictEqual(names.status, ['OK', 'TIGHT', 'OOM']);
   assert.equal(names.tight_percent, 5);
   // Each name round-trips through an estimate's inputs.

@@ -97,11 +97,27 @@ const FIX_LINE = /^memest(?: [a-z]+)?: a valid choice: (.*)$/;
  * @returns {{message: string, fix: string}}
  */
 export function cliError(run) {
+  const json = cliJsonError(run);
+  if (json) return { message: json.message, fix: json.fix };
   const lines = run.stderr.split('\n');
   const line = lines.map((l) => ERROR_LINE.exec(l)).find(Boolean);
   assert.ok(line, `no error line on stderr: ${JSON.stringify(run.stderr)}`);
   const fix = lines.map((l) => FIX_LINE.exec(l)).find(Boolean);
   return { message: line[1], fix: fix ? fix[1] : '' };
+}
+
+/**
+ * The error object a failed `--json` run printed on stdout, or null.
+ * @param {{stdout: string}} run
+ * @returns {any}
+ */
+export function cliJsonError(run) {
+  try {
+    const obj = JSON.parse(run.stdout);
+    return obj && typeof obj === 'object' && obj.error ? obj.error : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -132,6 +148,13 @@ export function assertSameOutcome(run, result, what, validate) {
     return;
   }
   assert.ok(result.error, `${what}: the CLI failed (${run.stderr.trim()}), the engine did not`);
+  const json = cliJsonError(run);
+  if (json) {
+    // With --json the CLI prints the very object the engine returns.
+    assert.deepStrictEqual(result.error, json, `${what}: the errors differ`);
+    assert.equal(run.status, json.code === 'missing' ? 2 : 1, `${what}: exit status ${run.status}`);
+    return;
+  }
   if (run.status === 2) {
     assert.equal(result.error.code, 'missing', `${what}: exit status 2 but ${JSON.stringify(result.error)}`);
     const flags = cliMissingFlags(run);

@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 
 import { createEngineClient } from '../../web/engine-client.js';
-import { engine, requireBuilds } from './support.mjs';
+import { cliArgs, engine, requireBuilds, runCli } from './support.mjs';
 
 const BASE = {
   model: 'qwen3-30b-a3b', pp_size: 4, ep_size: 8, cp_size: 1, total_gpus: 32, micro_batch_size: 1,
@@ -57,6 +57,38 @@ test('latest wins: superseded estimates resolve {superseded: true} without runni
   const b = client.estimate(null, BASE, { latestWins: false });
   assert.deepStrictEqual(await a, await b);
   assert.equal((await a).inputs.sequence_length, 4096);
+});
+
+test('routing curve: the native peaks at each factor, in pieces an estimate can pass', async (t) => {
+  requireBuilds();
+  const client = await createEngineClient();
+  t.after(() => client.close());
+  const factors = [1, 1.25, 1.5, 1.75, 2, 2.5, 3];
+  const curvePromise = client.routingCurve(null, BASE, factors);
+  const estimate = client.estimate(null, { ...BASE, routing_factor: 2 });
+  const order = [];
+  curvePromise.then(() => order.push('curve'));
+  estimate.then(() => order.push('estimate'));
+  const [curve, one] = await Promise.all([curvePromise, estimate]);
+  // The estimate asked after the curve is answered before the curve ends.
+  assert.deepStrictEqual(order, ['estimate', 'curve']);
+  assert.deepStrictEqual(curve.factors, factors);
+  for (let i = 0; i < factors.length; i++) {
+    const { stdout } = await runCli([...cliArgs({ ...BASE, routing_factor: factors[i] }), '--json']);
+    assert.equal(curve.peak_bytes[i], JSON.parse(stdout).peak_bytes, `factor ${factors[i]}`);
+    if (i > 0) assert.ok(curve.peak_bytes[i] >= curve.peak_bytes[i - 1]);
+  }
+  assert.equal(one.peak_bytes, curve.peak_bytes[4]);
+  assert.equal(one.routing.mode, 'factor');
+  // Beyond the cap (min(ep, E/k) = 8) is an error naming the factor.
+  const far = await client.routingCurve(null, BASE, [9]);
+  assert.equal(far.error.field, 'routing_factor');
+  // A long curve (64 factors, 32 pieces) stops at the next piece once aborted.
+  const many = Array.from({ length: 64 }, (_, i) => 1 + (i * 6.9) / 63);
+  const controller = new AbortController();
+  const stopped = client.routingCurve(null, BASE, many, { signal: controller.signal });
+  controller.abort();
+  assert.deepStrictEqual(await stopped, { cancelled: true });
 });
 
 test('a closed client rejects', async () => {

@@ -1,7 +1,7 @@
 // Unit tests of the chart data (no browser): node --test tests/page/charts.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { timelineData, sampleRows } from '../../web/app/timeline-data.js';
+import { timelineData, sampleRows, stepLabel } from '../../web/app/timeline-data.js';
 import { ALL_PARTS } from '../../web/app/palette.js';
 import { mem, gib, signedGib, degree } from '../../web/app/format.js';
 
@@ -62,4 +62,36 @@ test('byte formats: GiB, MiB and KiB, signed headroom, degrees', () => {
   assert.equal(degree(2), '2');
   assert.equal(degree(2 / 3), '0.67');
   assert.equal(degree(null), '—');
+});
+
+test('timelineData adds non-PyTorch memory and fragmentation, so the top at the peak is the grand total', () => {
+  const events = [
+    { ...ev(0, { master_params: 2 * GIB }), step: 1 },
+    { ...ev(1, { master_params: 2 * GIB, activations: 2 * GIB }), step: 1 },
+    { ...ev(2, { master_params: 2 * GIB, activations: 1 * GIB }), step: 4 },
+    { ...ev(3, { master_params: 2 * GIB }), step: 9 },
+  ];
+  const r = rank(events, { peak_event_index: 1, tensor_peak_bytes: 4 * GIB, non_pytorch_bytes: 3 * GIB, fragmentation_bytes: 0.4 * GIB, peak_bytes: 7.4 * GIB });
+  const d = timelineData(r);
+  assert.deepEqual(d.keys, ['non_pytorch', 'master_params', 'activations', 'fragmentation']);
+  assert.ok(Math.abs(d.series[0][d.peakPos] - 7.4) < 1e-9, 'the top at the peak is peak_bytes');
+  assert.ok(Math.abs(d.series[0][0] - (3 + 2 * 1.1)) < 1e-9, 'fragmentation follows the tensors');
+  assert.deepEqual([...d.raw[0]], [3 * GIB, 3 * GIB, 3 * GIB, 3 * GIB]);
+  assert.deepEqual(d.steps, [{ pos: 0, step: 1 }, { pos: 2, step: 4 }, { pos: 3, step: 9 }]);
+  assert.deepEqual([1, 8, 9, 10].map(stepLabel), ['1', '8', 'end', 'opt']);
+});
+
+test('the routing chart spans 1 to the cap, or to 3 when the cap is further, keeping the margin in view', async () => {
+  const { curveFactors, curveEnd, nearestPoint, CURVE_POINTS } = await import('../../web/app/routing-curve.js');
+  assert.equal(curveEnd({ factor: 1.18, cap: 8, margin: 2.371 }), 3);
+  assert.equal(curveEnd({ factor: 1.18, cap: 2, margin: 1.585 }), 2);
+  assert.ok(Math.abs(curveEnd({ factor: 1.18, cap: 8, margin: 5.167 }) - 5.167 * 1.15) < 1e-12);
+  assert.equal(curveEnd({ factor: 1.18, cap: 8, margin: 7.5 }), 8);
+  const f = curveFactors({ factor: 1.18, cap: 8, margin: 2.371 });
+  assert.equal(f.length, CURVE_POINTS);
+  assert.equal(f[0], 1);
+  assert.equal(f[f.length - 1], 3);
+  for (let i = 1; i < f.length; i++) assert.ok(f[i] > f[i - 1]);
+  assert.deepEqual(curveFactors({ factor: 1, cap: 1, margin: 1 }), [1]);
+  assert.equal(nearestPoint(f, 2.371), f.findIndex((x) => Math.abs(x - 2.333333) < 1e-6));
 });

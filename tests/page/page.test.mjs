@@ -16,8 +16,12 @@ import {
 // Targets on an idle machine. The slider test fails only at twice its
 // target, so that a busy machine (a parallel build) does not fail it.
 const TARGET_FIRST_MS = 1500;
-const TARGET_SLIDER_MS = 50;
-const LIMIT_SLIDER_MS = 2 * TARGET_SLIDER_MS;
+const TARGET_SLIDER_MS = 16; // desktop profile
+const TARGET_SLIDER_THROTTLED_MS = 50; // with 4x CPU throttling (CDP Emulation.setCPUThrottlingRate)
+// The slider tests print their medians against the targets and fail only at
+// four times them: the figures come from a shared two-core machine.
+const LIMIT_SLIDER_MS = 4 * TARGET_SLIDER_MS;
+const LIMIT_SLIDER_THROTTLED_MS = 4 * TARGET_SLIDER_THROTTLED_MS;
 const BUDGET_GZIP = 400 * 1024;
 
 let session;
@@ -34,6 +38,42 @@ after(async () => {
 const field = (name) => page.locator(`[data-field="${name}"]`);
 const box = (name) => field(name).locator('input[type=number]');
 const range = (name) => field(name).locator('input[type=range]');
+
+/**
+ * Moves the pp slider between 4 and 2 and times each move, inside the page,
+ * from the input event to every chart updated (DOM and canvas). The first
+ * moves also compile the code paths and are left out. Ends at pp 4.
+ */
+async function sliderTimes(p) {
+  const times = [];
+  const at = await p.locator('[data-field=pp_size] input[type=range]').inputValue();
+  const moves = Array.from({ length: 20 }, (_, i) => ((i % 2 === 0) === (at === '4') ? '2' : '4'));
+  if (moves.at(-1) !== '4') moves.push('4');
+  for (const [i, v] of moves.entries()) {
+    const ms = await p.evaluate(async (value) => {
+      const results = document.querySelector('[data-testid=results]');
+      const slider = document.querySelector('[data-field=pp_size] input[type=range]');
+      const seq = results.dataset.seq;
+      const t0 = performance.now();
+      slider.value = value;
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((done) => {
+        const mo = new MutationObserver(() => {
+          if (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false') {
+            mo.disconnect();
+            done();
+          }
+        });
+        mo.observe(results, { attributes: true });
+      });
+      await new Promise((r) => setTimeout(r, 0)); // uPlot redraws in a microtask
+      return performance.now() - t0;
+    }, v);
+    if (i >= 4) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[times.length >> 1], max: times.at(-1), count: times.length };
+}
 
 test('the default view shows the CLI\'s peak and status, in time', async () => {
   const t0 = Date.now();
@@ -98,37 +138,25 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   assert.equal(await page.locator('.rank-svg [data-rank]').count(), 2);
   assert.equal(await page.locator('[data-derived=dp] output').textContent(), '2');
   assert.ok(page.url().includes('#v=1&s='), 'the link follows the state');
-  // Timing: from the input event to every chart updated (DOM and canvas).
-  const times = [];
-  const moves = ['4', '2', '4', '2', '4', '2', '4', '2', '4', '2', '4', '2', '4', '2', '4', '2', '4', '2', '4'];
-  for (const [i, v] of moves.entries()) {
-    const ms = await page.evaluate(async (value) => {
-      const results = document.querySelector('[data-testid=results]');
-      const slider = document.querySelector('[data-field=pp_size] input[type=range]');
-      const seq = results.dataset.seq;
-      const t0 = performance.now();
-      slider.value = value;
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise((done) => {
-        const mo = new MutationObserver(() => {
-          if (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false') {
-            mo.disconnect();
-            done();
-          }
-        });
-        mo.observe(results, { attributes: true });
-      });
-      await new Promise((r) => setTimeout(r, 0)); // uPlot redraws in a microtask
-      return performance.now() - t0;
-    }, v);
-    if (i >= 3) times.push(ms); // the first moves also compile the code paths
-  }
-  times.sort((a, b) => a - b);
-  const median = times[times.length >> 1];
-  console.log(`slider move to every chart updated: median ${median.toFixed(1)} ms, max ${times.at(-1).toFixed(1)} ms over ${times.length} moves (target ${TARGET_SLIDER_MS} ms)`);
+  const { median, max, count } = await sliderTimes(page);
+  console.log(`slider move to every chart updated: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves (target ${TARGET_SLIDER_MS} ms)`);
   assert.equal(await box('pp_size').inputValue(), '4');
   assert.equal((await headline(page)).peakBytes, cli(DEFAULT_PARAMS).peak_bytes);
   assert.ok(median <= LIMIT_SLIDER_MS, `median slider update ${median} ms`);
+});
+
+test('with 4x CPU throttling a slider move still redraws every chart in time', async () => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  try {
+    const { median, max, count } = await sliderTimes(page);
+    console.log(`slider move to every chart updated, 4x CPU throttling: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves (target ${TARGET_SLIDER_THROTTLED_MS} ms)`);
+    assert.ok(median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled slider update ${median} ms`);
+  } finally {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await cdp.detach();
+  }
+  assert.equal((await headline(page)).peakBytes, cli(DEFAULT_PARAMS).peak_bytes);
 });
 
 test('an invalid combination is explained beside its control, and its fix applies', async () => {
@@ -288,12 +316,13 @@ test('every control is labelled, focus is visible, charts have text alternatives
   await page.goto(`${session.url}#v=1&s=%7B%22detail%22%3Atrue%7D`);
   await waitForResult(page);
   await page.locator('.detail-table table').first().waitFor();
+  await page.locator('[data-testid=routing-chart][data-ready=true]').waitFor();
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea, button')]
     .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent.trim())))
     .map((el) => el.outerHTML.slice(0, 80)));
   assert.deepEqual(unlabelled, []);
   const pictures = await page.evaluate(() => [...document.querySelectorAll('svg[role=img], .uplot-box')].map((el) => el.getAttribute('aria-label') ?? ''));
-  assert.equal(pictures.length, 3);
+  assert.equal(pictures.length, 4);
   for (const label of pictures) assert.ok(label.length > 20, label);
   assert.ok(await page.locator('.legend-table tbody tr').count() > 5);
   for (const summary of await page.locator('.numbers summary').all()) await summary.click();
@@ -310,6 +339,49 @@ test('every control is labelled, focus is visible, charts have text alternatives
   assert.notEqual(focus.tag, 'BODY');
   assert.equal(focus.outline, 'solid');
   assert.equal(focus.width, '3px');
+});
+
+test('the routing control: balanced and a custom factor match the CLI; the chart shows the margin', async () => {
+  await page.goto('about:blank');
+  await page.goto(session.url);
+  await waitForResult(page);
+  const want = cli(DEFAULT_PARAMS);
+  const chart = page.locator('[data-testid=routing-chart][data-ready=true]');
+  await chart.waitFor();
+  assert.equal(await chart.locator('.routing-point').count(), 25);
+  assert.match(await chart.locator('.routing-summary').textContent(), new RegExp(`factor ${want.routing.margin.toFixed(3)}`));
+  assert.equal(await chart.locator('[data-mark=margin]').count(), 1);
+  // Hovering the curve gives the peak at a factor: the CLI's at that factor.
+  const svg = chart.locator('svg');
+  const size = await svg.boundingBox();
+  await svg.hover({ position: { x: size.width - 4, y: size.height / 2 } });
+  const hover = await page.getByTestId('routing-hover').textContent();
+  const at3 = cli({ ...DEFAULT_PARAMS, routing_factor: 3 });
+  assert.equal(hover, `Factor 3.00: peak ${gibText(at3.peak_bytes)} of ${gibText(want.gpu_capacity_bytes)}`);
+  let seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('balanced');
+  await waitForResult(page, seq);
+  const bal = cli({ ...DEFAULT_PARAMS, routing: 'balanced' });
+  assert.equal((await headline(page)).peakBytes, bal.peak_bytes);
+  assert.equal((await headline(page)).command, bal.command);
+  seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('factor');
+  await waitForResult(page, seq);
+  seq = await seqOf(page);
+  await box('routing_factor').fill('2');
+  await waitForResult(page, seq);
+  const two = cli({ ...DEFAULT_PARAMS, routing_factor: 2 });
+  assert.equal((await headline(page)).peakBytes, two.peak_bytes);
+  assert.match((await headline(page)).command, / --routing-factor 2$/);
+  // Beyond the cap the engine explains it next to the control, with the cap as the fix.
+  await box('routing_factor').fill('9');
+  const problem = field('routing_factor').locator('.problem');
+  await problem.waitFor();
+  assert.match(await problem.textContent(), /min\(ep, experts\/top_k\) = 8/);
+  assert.equal(await problem.locator('button.fix').textContent(), 'Use routing factor 8');
+  seq = await seqOf(page);
+  await field('routing').locator('select').selectOption('measured');
+  await waitForResult(page, seq);
 });
 
 test('the Content-Security-Policy forbids remote sources and is in force', async () => {

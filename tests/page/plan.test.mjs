@@ -4,6 +4,7 @@
 // the compare deltas, the speed of a 1,024-GPU sweep and the page's
 // responsiveness during it, links, keyboard and labels, network isolation.
 // Needs public/ built (build-wasm.sh, build-web.mjs) and build/memest.
+import { decodeFragment } from '../../web/app/url.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -65,14 +66,18 @@ async function tableRows(p) {
   })));
 }
 
-/** The CLI's rows as the table shows them. */
-const cliRows = (plan) => plan.rows.map((r, i) => ({ rank: i + 1, status: r.status, peak: r.peak_bytes }));
+/** The CLI's rows as the table shows them: invalid ones are folded into the counts. */
+const cliRows = (plan) => plan.rows.filter((r) => r.status !== 'INVALID')
+  .map((r, i) => ({ rank: i + 1, status: r.status, peak: r.peak_bytes }));
+
+/** The planner's own order is the goal "most headroom". */
+const HEADROOM = { plan_goal: 'headroom' };
 
 /** Fixed inputs of the opening view, as CLI flags. */
 const Q30 = { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 1024, sequence_length: 4096 };
 
 test('the plan table equals the CLI row for row, with its invalid counts and answer', async () => {
-  await open(page, { view: 'plan' });
+  await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
   assert.equal(await page.locator('#tab-plan').getAttribute('aria-selected'), 'true');
   const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
@@ -98,7 +103,7 @@ test('the plan table equals the CLI row for row, with its invalid counts and ans
 });
 
 test('sorting a column orders the rows and says so in aria-sort', async () => {
-  await open(page, { view: 'plan' });
+  await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
   const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
   const header = (label) => page.locator('[data-testid=plan-table] thead th', { has: page.getByRole('button', { name: label, exact: false }) }).first();
@@ -113,14 +118,43 @@ test('sorting a column orders the rows and says so in aria-sort', async () => {
   rows = await tableRows(page);
   assert.deepEqual(rows.map((r) => r.peak), [...peaks].reverse());
   // The order is part of the link; "#" brings back the planner's order.
-  assert.match(decodeURIComponent(page.url()), /"plan_sort":"peak_bytes","plan_desc":true/);
+  const linked = decodeFragment(new URL(page.url()).hash).state;
+  assert.equal(linked.plan_sort, 'peak_bytes');
+  assert.equal(linked.plan_desc, true);
   await header('#').getByRole('button').click();
   assert.equal(await header('#').getAttribute('aria-sort'), 'ascending');
   assert.deepEqual(await tableRows(page), cliRows(want));
 });
 
-test('loading a row switches to the calculator with that row\'s peak, the CLI\'s estimate', async () => {
+test('the goal chooses the best layout, and "OK only" lists only OK rows', async () => {
   await open(page, { view: 'plan' });
+  await waitPlan(page);
+  const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
+  // Fewest GPUs that fit (all 32 here), then the smallest bubble.
+  const fitting = want.rows.filter((r) => r.status === 'OK');
+  const least = Math.min(...fitting.map((r) => r.bubble_fraction));
+  const best = fitting.filter((r) => r.bubble_fraction === least).sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
+  assert.equal(await page.locator('[data-field=plan_goal]').inputValue(), 'gpus');
+  assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), best.peak_bytes);
+  assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fewest gpus that fit\)/);
+  await page.locator('[data-field=plan_goal]').selectOption('headroom');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), want.answer.peak_bytes);
+  // The rows carry their routing margin, so the goal can be the largest one: the CLI row that
+  // fits with the largest margin (ties: more headroom) is the answer.
+  assert.equal(await page.locator('[data-field=plan_goal] option[value=routing]').count(), 1);
+  const fits = want.rows.filter((r) => r.status === 'OK' || r.status === 'TIGHT');
+  const widest = fits.slice().sort((a, b) => (b.routing_margin ?? -1) - (a.routing_margin ?? -1) || b.headroom_bytes - a.headroom_bytes)[0];
+  await page.locator('[data-field=plan_goal]').selectOption('routing');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), widest.peak_bytes);
+  await page.locator('[data-field=plan_goal]').selectOption('headroom');
+  await page.locator('[data-field=plan_ok_only]').check();
+  const rows = await tableRows(page);
+  assert.equal(rows.length, fitting.length);
+  assert.ok(rows.every((r) => r.status === 'OK'));
+});
+
+test('loading a row switches to the calculator with that row\'s peak, the CLI\'s estimate', async () => {
+  await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
   const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
   const row = want.rows[2];
@@ -165,6 +199,13 @@ test('the "smallest value that fits" answer and rows equal the CLI\'s', async ()
     global_batch_size: 1024, sequence_length: 2048, vary: 'gpus',
   });
   assert.deepEqual(await tableRows(page), cliRows(gpus));
+  // The values that are not a valid layout are counted by reason, with the values.
+  const invalid = gpus.rows.filter((r) => r.status === 'INVALID');
+  if (invalid.length) {
+    const counts = await page.locator('[data-testid=invalid-counts] li').evaluateAll((lis) => lis.reduce((n, li) => n + Number(li.dataset.count), 0));
+    assert.equal(counts, invalid.length + Object.values(gpus.invalid).reduce((a, b) => a + b, 0));
+  }
+  assert.equal(await page.locator('[data-testid=plan-table] td', { hasText: /^0$/ }).count(), 0, 'no dp 0 rows');
   const answerValue = await answer.getAttribute('data-value');
   assert.equal(answerValue === null ? null : Number(answerValue), gpus.answer?.total_gpus ?? null);
 });
@@ -208,7 +249,7 @@ test('compare: B beside A, the deltas equal the difference of two CLI estimates'
 
 test('a 1,024-GPU sweep of Qwen3-235B-A22B takes at most a second, and the page stays responsive', async () => {
   const calc = { model: 'qwen3-235b-a22b', gpu: 'b200', global_batch_size: 4096, sequence_length: 4096 };
-  await open(page, { ...calc, view: 'plan', plan_total_gpus: 512 });
+  await open(page, { ...calc, view: 'plan', plan_total_gpus: 512, ...HEADROOM });
   await waitPlan(page); // a smaller sweep first: the engine is compiled and warm
   const want = cliPlan('plan', { ...calc, total_gpus: 1024, micro_batch_size: [1, 2, 4] });
   /** Sets the budget and times, in the page, until the table of the answer is on screen. */

@@ -345,3 +345,23 @@ test('property: any fragment decodes to a valid state or a clear error, never an
     { numRuns: 1500 },
   );
 });
+
+test('a fragment that is not a memest link is an unreadable link, and unknown parts are noted', () => {
+  for (const frag of ['#garbage', '#foo=bar&baz', '#results']) {
+    const got = decodeFragment(frag);
+    assert.match(got.error, /^This link could not be read: its fragment ".+" is not a memest link \(those start with #v=\)\. Showing the default instead\.$/, frag);
+    assert.ok(got.error.includes(frag.slice(1, 8)), got.error);
+    assert.deepEqual(got.state, DEFAULTS);
+  }
+  assert.equal(decodeFragment('#garbage&embed=1').embed, true);
+  assert.equal(decodeFragment('#').error, null);
+  assert.equal(decodeFragment('#embed=1').error, null);
+  const withExtra = decodeFragment(`#v=1&s=${encodeURIComponent('{"pp_size":2}')}&zzz=1`);
+  assert.equal(withExtra.error, null);
+  assert.equal(withExtra.state.pp_size, 2);
+  assert.deepEqual(withExtra.notes, ['"zzz" is not part of a memest link and was ignored.']);
+  assert.deepEqual(decodeFragment('#v=1&utm_source=x').notes, ['"utm_source" is not part of a memest link and was ignored.']);
+  // A long or control-laden part is quoted short and clean.
+  const long = decodeFragment(`#${'x'.repeat(500)}%0A`);
+  assert.ok(long.error.length < 200, long.error);
+});

@@ -4,8 +4,9 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useCompare, useEngine, useEstimate, usePlan } from './estimator.js';
+import { useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { applyFix as applyFixTo, configOf } from './state.js';
+import { sizedName } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
@@ -21,6 +22,8 @@ import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
+import { SkipLink } from './SkipLink.jsx';
+import { PhoneSummary } from './PhoneSummary.jsx';
 import { MeasuredPanel } from './MeasuredPanel.jsx';
 import { useMeasured } from './measured.js';
 
@@ -30,11 +33,14 @@ const TABS = [
   { id: 'compare', title: 'Compare' },
 ];
 
+/** Said under a notice about a link: the address bar keeps it as it came. */
+export const KEPT_NOTE = 'The address bar keeps the link as it came until you change something.';
+
 /** The message for a decoded link: its error, or the fields it ignored. */
 export function noticeFor(decoded) {
-  if (decoded.error) return { kind: 'error', text: decoded.error };
+  if (decoded.error) return { kind: 'error', text: decoded.error, after: KEPT_NOTE };
   if (decoded.notes.length) {
-    return { kind: 'info', text: 'Some settings in this link were not understood and were left at their defaults:', details: decoded.notes };
+    return { kind: 'info', text: 'Some settings in this link were not understood and were left at their defaults:', details: decoded.notes, after: KEPT_NOTE };
   }
   return null;
 }
@@ -45,11 +51,17 @@ export function App({ initial }) {
   const [embed, setEmbed] = useState(initial.embed);
   const [notice, setNotice] = useState(() => noticeFor(initial));
   const written = useRef(null);
+  // A link that could not be read whole stays in the address bar, as it
+  // came, until the state changes: `kept` is the state it was decoded to.
+  const kept = useRef(noticeFor(initial) ? initial.state : null);
   const focusPanel = useRef(false);
   const engine = useEngine();
-  const view = useEstimate(engine.client, state);
-  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const tab = embed ? 'calculator' : state.view;
+  // Suggestions are estimated only while their section is on screen.
+  const [suggestionsShown, setSuggestionsShown] = useState(false);
+  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
+  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -60,8 +72,16 @@ export function App({ initial }) {
   const cmpAsk = tab === 'compare' && engine.presets ? compareRequest(state, bState, gpuList) : null;
   const compare = useCompare(engine.client, config, cmpAsk, tab === 'compare');
 
+  // A pasted config named only by its model_type takes its size too.
+  useEffect(() => {
+    const name = sizedName(state, view.result?.model);
+    if (name) setState((s) => (s.config === state.config ? { ...s, model: name } : s));
+  }, [view.result]);
+
   // The fragment mirrors the state; replaceState keeps Back for leaving.
   useEffect(() => {
+    if (kept.current === state) return;
+    kept.current = null;
     const frag = `#${encodeState(state, { embed })}`;
     written.current = frag;
     if (location.hash !== frag) history.replaceState(null, '', frag);
@@ -76,6 +96,8 @@ export function App({ initial }) {
     const onHash = () => {
       if (location.hash === written.current) return;
       const d = decodeFragment(location.hash);
+      kept.current = noticeFor(d) ? d.state : null;
+      written.current = location.hash;
       setState(d.state);
       setEmbed(d.embed);
       setNotice(noticeFor(d));
@@ -106,39 +128,46 @@ export function App({ initial }) {
   // The two halves re-render only when what they show changes: a result
   // arriving leaves the controls alone, a slider moving leaves the charts
   // alone until its estimate arrives (Preact skips an identical vnode).
+  // What the layout help needs of the model, kept while it stays the same.
+  const m = view.result?.model;
+  const shapeKey = m ? `${m.experts}|${m.layers}|${m.ep_sizes}|${m.max_pp_size}` : '';
+  const modelShape = useMemo(() => (m ? { experts: m.experts, layers: m.layers, ep_sizes: m.ep_sizes, max_pp_size: m.max_pp_size } : null), [shapeKey]);
   const models = engine.presets?.models;
   const gpus = engine.presets?.gpus;
   const inputs = useMemo(() => (
     <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
       <ModelPanel state={state} update={update} models={models ?? []} loadPreset={loadPreset} />
-      <ParallelPanel state={state} update={update} info={info} />
+      <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus ?? []} info={info} />
       <TrainingPanel state={state} update={update} info={info} />
     </form>
-  ), [state, models, gpus, info, loadPreset, update]);
+  ), [state, models, gpus, info, loadPreset, update, modelShape]);
   const custom = state.config !== '';
   const results = useMemo(() => (
-    <Results view={view} detail={state.detail} custom={custom} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} measured={measured} />
-  ), [view, state.detail, custom, state.pp_rank, update, applyFix, engine.error, measured]);
+    <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
+      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
+      curve={routing.curve} />
+  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured, routing.curve]);
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
   return (
     <ProblemsContext.Provider value={problems}>
+      <SkipLink tab={tab} />
       <Header version={engine.version} tabs={TABS} tab={tab} onTab={setTab} />
       <Notice notice={notice} onClose={() => setNotice(null)} />
       <main>
       {tab === 'calculator' && (
         <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           {inputs}
-          <div class="outputs">
+          <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             <SharePanel state={state} />
             {results}
             <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
               update={update} />
           </div>
+          <PhoneSummary view={view} />
         </div>
       )}
       {tab === 'plan' && (

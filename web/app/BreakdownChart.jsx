@@ -4,6 +4,7 @@
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
+import { chartColor, useColorScheme } from './scheme.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -24,7 +25,8 @@ const pc = (x) => `${x.toFixed(3)}%`;
  * @param {{rank: any, capacity: number, compact?: boolean}} props
  */
 export function BreakdownChart({ rank, capacity, compact }) {
-  const parts = segments(rank);
+  const scheme = useColorScheme();
+  const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));
   const total = parts.reduce((a, s) => a + s.bytes, 0);
   const scale = 100 / Math.max(total, capacity, 1);
   let x = 0;

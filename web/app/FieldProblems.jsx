@@ -4,6 +4,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { canApplyFix } from './state.js';
+import { pageWords, wherePart } from './wording.js';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
 export const ProblemsContext = createContext(/** @type {{problems: any[], applyFix: (fix: any) => void}} */ ({ problems: [], applyFix: () => {} }));
@@ -12,14 +13,15 @@ export const ProblemsContext = createContext(/** @type {{problems: any[], applyF
 export const CONTROL_FIELDS = new Set([
   'model', 'config', 'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size',
   'global_batch_size', 'sequence_length', 'gpu', 'gpu_memory_gb', 'optimizer', 'sharding',
-  'fp8_training', 'pp_rank', 'ep_imbalance', 'fragmentation',
+  'fp8_training', 'pp_rank', 'ep_imbalance', 'routing', 'routing_factor', 'fragmentation',
 ]);
 
 const LABELS = {
   pp_size: 'pp', ep_size: 'ep', cp_size: 'cp', total_gpus: 'total GPUs',
   micro_batch_size: 'micro batch', global_batch_size: 'global batch', sequence_length: 'sequence length',
   gpu: 'GPU', gpu_memory_gb: 'GPU memory (GiB)', optimizer: 'optimizer', sharding: 'sharding',
-  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance', fragmentation: 'fragmentation',
+  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance',
+  routing: 'routing', routing_factor: 'routing factor', fragmentation: 'fragmentation',
 };
 
 /** The short name of a parameter or config key, e.g. "global batch". */
@@ -43,10 +45,10 @@ export function fixLabel(fix) {
 
 /** One problem: its sentence and, when the page can apply it, the fix. */
 export function Problem({ problem, applyFix }) {
-  const where = problem.line ? ` (line ${problem.line}, column ${problem.column})` : '';
+  const where = wherePart(problem);
   return (
     <li class="problem" data-code={problem.code} data-field={problem.field}>
-      <span>{problem.message}{where}</span>
+      <span>{pageWords(problem.message)}{where}</span>
       {canApplyFix(problem.fix) && (
         <button type="button" class="fix" onClick={() => applyFix(problem.fix)}>
           Use {fixLabel(problem.fix)}
@@ -66,8 +68,10 @@ export function FieldProblems({ fields = [], match, id }) {
   const mine = problems.filter((p) => (match ? match(p.field) : fields.includes(p.field)));
   if (!mine.length) return null;
   return (
-    <ul class="problems" id={id} role="alert">
-      {mine.map((p, i) => <Problem key={`${p.field}-${i}`} problem={p} applyFix={applyFix} />)}
-    </ul>
+    <div role="alert" id={id}>
+      <ul class="problems">
+        {mine.map((p, i) => <Problem key={`${p.field}-${i}`} problem={p} applyFix={applyFix} />)}
+      </ul>
+    </div>
   );
 }

@@ -7,8 +7,10 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { curveData } from './measured.js';
 import { gib, axisGib } from './format.js';
+import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
 
-function options(width, height, withEstimate) {
+function options(width, height, withEstimate, scheme) {
+  const ink = CANVAS_INK[scheme];
   return {
     width,
     height,
@@ -16,13 +18,13 @@ function options(width, height, withEstimate) {
     scales: { x: { time: false, range: /** @type {[number, number]} */ ([0, 1]) } },
     cursor: { points: { show: false } },
     axes: [
-      { label: 'fraction of the step (normalised, not aligned in time)', size: 40, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' } },
-      { label: 'GiB', size: 46, labelSize: 18, stroke: '#555', grid: { stroke: '#e6e6e6' }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
+      { label: 'fraction of the step (normalised, not aligned in time)', size: 40, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid } },
+      { label: 'GiB', size: 46, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
     ],
     series: [
       { label: 'fraction' },
-      { label: 'measured allocated', stroke: '#c0392b', width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) },
-      ...(withEstimate ? [{ label: 'estimated tensors', stroke: '#2c6fbb', width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) }] : []),
+      { label: 'measured allocated', stroke: ink.peak, width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) },
+      ...(withEstimate ? [{ label: 'estimated tensors', stroke: chartColor('#2c6fbb', scheme), width: 1.5, spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }) }] : []),
     ],
   };
 }
@@ -33,11 +35,12 @@ export function MeasuredCurve({ snap, timeline, height = 220 }) {
   const plot = useRef(null);
   const same = timeline && timeline.pp_rank === snap.ppRank ? timeline : null;
   const data = useMemo(() => curveData(snap.data, same), [snap, same]);
+  const scheme = useColorScheme();
   useLayoutEffect(() => {
     const cols = /** @type {uPlot.AlignedData} */ (same ? [data.x, data.measured, data.estimated] : [data.x, data.measured]);
     plot.current?.destroy();
-    plot.current = new uPlot(options(box.current.clientWidth || 600, height, !!same), cols, box.current);
-  }, [data]);
+    plot.current = new uPlot(options(box.current.clientWidth || 600, height, !!same, scheme), cols, box.current);
+  }, [data, scheme]);
   useEffect(() => {
     const ro = new ResizeObserver(() => {
       const width = box.current?.clientWidth;

@@ -58,15 +58,29 @@ function NodesRow({ state, update }) {
   );
 }
 
-/** Props: state, update(patch), info (parameter help by name). */
-export function ParallelPanel({ state, update, info }) {
+/**
+ * The help of pp and ep for the model last estimated (result.model's
+ * ep_sizes and max_pp_size), or the engine's general help before that.
+ */
+export function layoutHelp(model, info) {
+  if (!model?.ep_sizes) return { pp: info.pp_size?.choose, ep: info.ep_size?.choose };
+  const ep = model.experts > 0
+    ? `a divisor of the model's ${model.experts} experts: ${model.ep_sizes.join(', ')}; usually the GPUs per node`
+    : 'this model has no experts: 1';
+  const pp = `at most ${model.max_pp_size} for the model's ${model.layers} layers (DualPipeV needs two per stage); more pp lowers parameter and activation memory per GPU`;
+  return { pp, ep };
+}
+
+/** Props: state, update(patch), info (parameter help by name), model (result.model, or null). */
+export function ParallelPanel({ state, update, info, model = null }) {
   const d = derive(state);
+  const help = layoutHelp(model, info);
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
-      <SliderField label="Pipeline parallel (pp)" field="pp_size" help={info.pp_size?.choose} value={state.pp_size} min={1} max={32}
+      <SliderField label="Pipeline parallel (pp)" field="pp_size" help={help.pp} value={state.pp_size} min={1} max={32}
         onChange={(v) => update({ pp_size: v })} />
-      <SliderField label="Expert parallel (ep)" field="ep_size" help={info.ep_size?.choose} value={state.ep_size} min={1} max={32} scale="log2"
+      <SliderField label="Expert parallel (ep)" field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
         onChange={(v) => update({ ep_size: v })} />
       <SliderField label="Context parallel (cp)" field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
         onChange={(v) => update({ cp_size: v })} />

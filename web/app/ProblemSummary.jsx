@@ -2,6 +2,7 @@
 // with the inputs, each with a button that moves focus to its control (on
 // a narrow screen the controls are far above).
 
+import { pageWords } from './wording.js';
 import { CONTROL_FIELDS, fieldLabel } from './FieldProblems.jsx';
 
 /** Focuses the control of parameter `field` (the config editor for config keys). */
@@ -28,7 +29,7 @@ export function ProblemSummary({ problems }) {
         {shown.map((p, i) => (
           <li key={i}>
             <button type="button" class="link" onClick={() => focusField(p.field)}>{fieldLabel(p.field)}</button>
-            {': '}{p.message}
+            {': '}{pageWords(p.message)}
           </li>
         ))}
       </ul>

@@ -1,10 +1,11 @@
 // Results.jsx — everything the estimate shows on the full page: the peak,
-// problems without a control of their own, warnings, the three charts,
+// problems without a control of their own, warnings, the model as read, the three charts,
 // suggestions, the per-tensor detail and the equivalent command.
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { RankChart } from './RankChart.jsx';
+import { RoutingChart } from './RoutingChart.jsx';
 import { Timeline } from './Timeline.jsx';
 import { MeasuredCurve } from './MeasuredCurve.jsx';
 import { largest, markersFor } from './measured.js';
@@ -12,16 +13,18 @@ import { Warnings } from './Warnings.jsx';
 import { Suggestions } from './Suggestions.jsx';
 import { DetailTable } from './DetailTable.jsx';
 import { CommandLine } from './CommandLine.jsx';
+import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
 
 /**
  * Props: view (useEstimate), detail (the per-tensor table is open), custom
- * (a pasted config is in use), ppRank (the rank asked for, or -1),
+ * (a pasted config is in use), config (its text), ppRank (the rank asked for, or -1),
  * update(patch), applyFix(fix), engineError, measured (useMeasured, or
- * null): markers on the rank chart and the measured curve under the timeline.
+ * null): markers on the rank chart and the measured curve under the timeline,
+ * onSuggestionsShown(visible), curve (useRoutingCurve's, or null).
  */
-export function Results({ view, detail, custom, ppRank, update, applyFix, engineError, measured = null }) {
+export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
   const { result, stale } = view;
   const snaps = measured?.snapshots ?? [];
   const marks = measured && view.ranks ? markersFor(snaps, measured.log, view.ranks.worst_rank) : [];
@@ -38,13 +41,16 @@ export function Results({ view, detail, custom, ppRank, update, applyFix, engine
         <>
           <PeakCard result={result} stale={stale} />
           <Warnings warnings={result.warnings} />
+          <ModelSummary result={view.ranks ?? result} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
           {view.ranks && <RankChart result={view.ranks} selected={ppRank} measured={marks} />}
-          {view.timeline && <Timeline rank={view.timeline} />}
+          <RoutingChart routing={result.routing} curve={stale ? null : curve} capacity={result.gpu_capacity_bytes} />
+          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
           {shownSnap && <MeasuredCurve snap={shownSnap} timeline={view.timeline} />}
-          <Suggestions suggestions={result.suggestions} applyFix={applyFix} />
+          <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
+            onShown={onSuggestionsShown} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
-          <CommandLine command={result.command} custom={custom} />
+          <CommandLine command={result.command} config={custom ? config : ''} />
         </>
       )}
     </div>

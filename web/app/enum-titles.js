@@ -9,6 +9,7 @@ const TITLES = {
   optimizer: { adamw: 'AdamW', muon: 'Muon' },
   sharding: { fsdp: 'FSDP', hsdp: 'HSDP' },
   fp8_training: { disabled: 'Off (bf16)', 'deep-gemm': 'DeepGEMM FP8' },
+  routing: { measured: 'Measured', balanced: 'Balanced', factor: 'Custom factor' },
 };
 
 /** The title of value `v` of enum `which` (the value itself if it has none). */

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
+import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
 
 /**
@@ -51,34 +52,30 @@ export function useEngine() {
 }
 
 /**
- * The engine calls behind one view of `state`:
- *   1. the estimate itself (latest wins while a slider moves);
- *   2. the shown rank again with its timeline: whole when the schedule has
- *      at most TIMELINE_LIMIT events (timeline_limit 0), else a window;
- *   3. when one rank is shown, every rank, for the per-rank chart.
- * Asking for the timeline of one rank rather than of all keeps the answer
- * small (a rank's schedule can run to thousands of events).
- * Resolves to { result, timeline, ranks } or { problems }, or null when a
- * newer request replaced this one.
+ * The engine call behind one view of `state`: one estimate
+ * (memest_estimate_view, latest wins while a slider moves) that carries the
+ * shown rank's timeline — whole when its schedule has at most
+ * TIMELINE_LIMIT events, else a window around its peak — and the
+ * suggestions only when `suggestions` is true (they are on screen). When
+ * one rank is chosen (pp_rank >= 0), a second estimate gives every rank for
+ * the per-rank chart. On invalid inputs, validate() explains them.
+ * Resolves to { result, timeline, ranks, suggested } or { problems }, or
+ * null when a newer request replaced this one.
  */
-export async function estimateView(client, state) {
+export async function estimateView(client, state, { suggestions = false } = {}) {
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
-  const result = await client.estimate(config, params, { latestWins: true });
+  const result = await client.estimate(config, params, {
+    latestWins: true, view: { suggestions, timeline_window: TIMELINE_LIMIT },
+  });
   if (result.superseded) return null;
   if (result.error) {
     const problems = await client.validate(config, params);
     return { problems: problems.length ? problems : [result.error] };
   }
-  const rank = result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
-  const limit = rank.events_total <= TIMELINE_LIMIT ? 0 : TIMELINE_LIMIT;
-  const base = toParams(state);
-  const [withTimeline, all] = await Promise.all([
-    client.estimate(config, { ...base, pp_rank: rank.pp_rank, timeline: true, timeline_limit: limit }),
-    state.pp_rank >= 0 ? client.estimate(config, { ...base, pp_rank: -1 }) : result,
-  ]);
-  const timeline = withTimeline.error ? null : withTimeline.ranks.find((r) => r.pp_rank === rank.pp_rank) ?? null;
-  return { result, timeline, ranks: all.error ? result : all };
+  const timeline = result.ranks.find((r) => Array.isArray(r.events)) ?? null;
+  const all = state.pp_rank >= 0 ? await client.estimate(config, { ...toParams(state), pp_rank: -1 }) : result;
+  return { result, timeline, ranks: all.error ? result : all, suggested: suggestions };
 }
 
 /**
@@ -86,18 +83,20 @@ export async function estimateView(client, state) {
  * one is already on screen. Returns
  *   { result, timeline, ranks, problems, stale, pending, error, seq }:
  * `result` is the last good estimate, `timeline` its shown rank with
- * events, `ranks` a result with every rank; `problems` (from validate)
+ * events, `ranks` a result with every rank, `suggested` whether its
+ * suggestions were computed (`suggestions`: they are on screen); `problems` (from validate)
  * explain why the current inputs give none, and then `stale` is true.
  */
-export function useEstimate(client, state) {
+export function useEstimate(client, state, { suggestions = false } = {}) {
   const [view, setView] = useState({
     result: null, timeline: null, ranks: null, problems: [], stale: false, pending: true, error: null, seq: 0,
+    suggested: false,
   });
   const sent = useRef(0);
   const shown = useRef(0);
   // Only the calculator's inputs start an estimate (not the Plan and
   // Compare tabs' own fields).
-  const key = JSON.stringify([configOf(state), toParams(state, { detail: state.detail })]);
+  const key = JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]);
   const latest = useRef(state);
   latest.current = state;
   // A layout effect starts the estimate right after the render instead of
@@ -111,7 +110,7 @@ export function useEstimate(client, state) {
       shown.current = seq;
       setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
     };
-    estimateView(client, state)
+    estimateView(client, state, { suggestions })
       .then((r) => {
         if (!r) return;
         if (r.problems) show({ problems: r.problems, stale: true, error: null });
@@ -120,6 +119,39 @@ export function useEstimate(client, state) {
       .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
   }, [client, key]);
   return view;
+}
+
+/**
+ * The routing chart's curve for the estimate on screen: the peak at each
+ * factor of curveFactors(result.routing), asked once the estimate is shown
+ * and computed by the worker in small pieces, so that a slider's next
+ * estimate never waits for it; a newer estimate stops the old curve.
+ * While an estimate is still on its way (`pending`) no curve is asked; the
+ * last one stays on screen. Returns { curve: {factors, peak_bytes} | null,
+ * key }, key naming the inputs the curve belongs to.
+ */
+export function useRoutingCurve(client, state, result, pending) {
+  const [view, setView] = useState({ curve: null, key: '' });
+  const routing = result?.routing;
+  const key = routing?.applies && !pending
+    ? JSON.stringify([configOf(state), toParams(state), routing.cap, routing.margin]) : '';
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => {
+    if (!client || !key) return undefined;
+    const controller = new AbortController();
+    /** @type {Record<string, any>} */
+    const params = { ...toParams(latest.current), pp_rank: -1 };
+    delete params.routing;
+    delete params.routing_factor;
+    delete params.ep_imbalance;
+    client.routingCurve(configOf(latest.current), params, curveFactors(routing), { signal: controller.signal })
+      .then((r) => {
+        if (!controller.signal.aborted && !r.cancelled && !r.error) setView({ curve: r, key });
+      }, () => {});
+    return () => controller.abort();
+  }, [client, key]);
+  return routing?.applies ? view : { curve: null, key: '' };
 }
 
 /** The Plan tab before its first sweep. */

@@ -23,7 +23,7 @@ export function tightPercent() {
   return names.tight_percent;
 }
 
-/** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "status"). */
+/** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "routing", "status"). */
 export function enumNames(which) {
   return names?.[which] ?? [];
 }

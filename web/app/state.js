@@ -24,7 +24,9 @@ export const DEFAULTS = Object.freeze({
   sharding: 'fsdp',
   fp8_training: 'disabled',
   pp_rank: -1, // -1 = the worst rank
-  ep_imbalance: 1,
+  ep_imbalance: 1, // older links: scales the measured routing factor
+  routing: 'measured', // measured (1.18), balanced (the trainer's benchmark mode) or factor
+  routing_factor: 1.18, // the busiest EP rank's routed rows over m*k, when routing is factor
   fragmentation: 0.1,
   detail: false, // per-tensor table expanded
 
@@ -44,6 +46,8 @@ export const DEFAULTS = Object.freeze({
   plan_hold: 'dp', // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay (dp follows)
   plan_sort: 'rank', // the plan table's sort column; rank = the planner's order
   plan_desc: false,
+  plan_goal: 'gpus', // what the best layout is: gpus | headroom | bubble | routing (plan/goals.js)
+  plan_ok_only: false, // the plan table lists only the rows that are OK
   // Compare: the second configuration, as the calculator's with these
   // changes; -1 (numbers) or '' (choices) = the same as the calculator.
   cmp_pp_size: -1,
@@ -73,7 +77,7 @@ export const VARY_INPUTS = Object.freeze(['pp', 'ep', 'cp', 'dp', 'gpus', 'nodes
 /** The plan table's sort columns (rank = the planner's order). */
 export const SORT_KEYS = Object.freeze([
   'rank', 'pp_size', 'ep_size', 'cp_size', 'dp', 'total_gpus', 'nodes', 'micro_batch_size', 'sequence_length',
-  'num_chunks', 'status', 'peak_bytes', 'headroom_bytes', 'bubble_fraction',
+  'num_chunks', 'status', 'peak_bytes', 'headroom_bytes', 'bubble_fraction', 'routing_margin',
 ]);
 
 /** Longest config text a state (and so a link) may carry. */
@@ -104,6 +108,8 @@ export const SCHEMA = Object.freeze({
   fp8_training: { kind: 'enum', values: ['disabled', 'deep-gemm'] },
   pp_rank: INT,
   ep_imbalance: NUM,
+  routing: { kind: 'enum', values: ['measured', 'balanced', 'factor'] },
+  routing_factor: NUM,
   fragmentation: NUM,
   detail: { kind: 'bool' },
   view: { kind: 'enum', values: ['calculator', 'plan', 'compare'] },
@@ -120,6 +126,8 @@ export const SCHEMA = Object.freeze({
   plan_hold: { kind: 'enum', values: ['dp', 'gpus'] },
   plan_sort: { kind: 'enum', values: SORT_KEYS },
   plan_desc: { kind: 'bool' },
+  plan_goal: { kind: 'enum', values: ['gpus', 'headroom', 'bubble', 'routing'] },
+  plan_ok_only: { kind: 'bool' },
   cmp_pp_size: INT,
   cmp_ep_size: INT,
   cmp_cp_size: INT,
@@ -290,9 +298,9 @@ export function toParams(state, opts = {}) {
     sharding: state.sharding,
     fp8_training: state.fp8_training,
     pp_rank: state.pp_rank,
-    ep_imbalance: state.ep_imbalance,
     fragmentation: state.fragmentation,
   };
+  Object.assign(p, routingParams(state));
   if (state.gpu) p.gpu = state.gpu;
   else p.gpu_memory_gb = state.gpu_memory_gb;
   if (opts.timeline) {
@@ -301,6 +309,18 @@ export function toParams(state, opts = {}) {
   }
   if (opts.detail) p.detail = true;
   return p;
+}
+
+/**
+ * The routing inputs of `state` as engine parameters: the measured factor
+ * (ep_imbalance scales it; 1 unless an older link or the Compare tab set
+ * it), routing "balanced", or routing_factor for a factor of one's own.
+ */
+/** @returns {Record<string, any>} */
+export function routingParams(state) {
+  if (state.routing === 'balanced') return { routing: 'balanced' };
+  if (state.routing === 'factor') return { routing_factor: state.routing_factor };
+  return { ep_imbalance: state.ep_imbalance };
 }
 
 /** The config text to hand the engine: null selects the preset `state.model`. */

@@ -7,16 +7,21 @@ import { ALL_PARTS } from './palette.js';
 const GIB = 2 ** 30;
 
 /**
- * Returns { keys, x, raw, series, peakPos, window, total } for `rank`:
+ * Returns { keys, x, raw, series, peakPos, window, total, steps } for `rank`:
  *   keys   the keys of the components that are ever above zero, bottom
- *          of the stack first (ALL_PARTS order);
+ *          of the stack first: non-PyTorch memory (constant), the tensor
+ *          components (ALL_PARTS order), then allocator fragmentation (the
+ *          rank's fraction of each event's tensors), so that the top of the
+ *          stack at the peak is the rank's grand total;
  *   x      Float64Array of event indices;
  *   raw    one Float64Array of bytes per key;
  *   series one Float64Array of GiB per key, stacked, top of the stack
  *          first (uPlot draws them in order, so each smaller one paints
  *          over the larger ones below it);
  *   peakPos position of the rank's peak event in x, or -1;
- *   window true when the events are a window of a longer schedule.
+ *   window true when the events are a window of a longer schedule;
+ *   steps  [{pos, step}] where each schedule step begins (1..8, 9 the
+ *          step end, 10 the optimizer step).
  * null when the rank carries no events.
  */
 export function timelineData(rank) {
@@ -26,21 +31,35 @@ export function timelineData(rank) {
   const all = ALL_PARTS.map(([k]) => k);
   const x = new Float64Array(n);
   const columns = all.map(() => new Float64Array(n));
+  const tensors = new Float64Array(n);
   const used = all.map(() => false);
+  const steps = [];
   let peakPos = -1;
   for (let i = 0; i < n; i++) {
     const e = events[i];
     x[i] = e.index;
     if (e.index === rank.peak_event_index) peakPos = i;
+    if (i === 0 || e.step !== events[i - 1].step) steps.push({ pos: i, step: e.step });
     const c = e.components ?? {};
     for (let k = 0; k < all.length; k++) {
       const b = c[all[k]] ?? 0;
       columns[k][i] = b;
+      tensors[i] += b;
       if (b) used[k] = true;
     }
   }
   const keys = all.filter((_, k) => used[k]);
   const raw = columns.filter((_, k) => used[k]);
+  const nonpt = rank.non_pytorch_bytes > 0 ? rank.non_pytorch_bytes : 0;
+  const frag = rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0 ? rank.fragmentation_bytes / rank.tensor_peak_bytes : 0;
+  if (nonpt) {
+    keys.unshift('non_pytorch');
+    raw.unshift(new Float64Array(n).fill(nonpt));
+  }
+  if (frag) {
+    keys.push('fragmentation');
+    raw.push(tensors.map((t) => Math.round(t * frag)));
+  }
   const stacked = [];
   const acc = new Float64Array(n);
   for (let k = 0; k < keys.length; k++) {
@@ -55,7 +74,15 @@ export function timelineData(rank) {
     peakPos,
     window: n < rank.events_total,
     total: rank.events_total,
+    steps,
   };
+}
+
+/** The label of a schedule step on the timeline: "1".."8", "end", "opt". */
+export function stepLabel(step) {
+  if (step === 9) return 'end';
+  if (step === 10) return 'opt';
+  return String(step);
 }
 
 /** Event positions to list in the chart's table: evenly spaced, plus the peak. */

@@ -7,6 +7,8 @@
 //   JSON = the fields of the state that differ from DEFAULTS.
 // Old versions are upgraded one step at a time by MIGRATIONS; a link that
 // cannot be read yields the default state and a message, never an exception.
+// A fragment that is not a memest link at all ("#garbage") is a link that
+// cannot be read too; parts of a link this page does not know are noted.
 
 import LZString from 'lz-string';
 import { DEFAULTS, normalize, changedFields } from './state.js';
@@ -92,6 +94,15 @@ export function linkProblem(state) {
   return `This config is too large to share in a link (${n} characters once packed; at most ${MAX_PAYLOAD_CHARS}). Remove keys the estimate does not need, or use the command line.`;
 }
 
+/** The parts of a fragment this page reads; any other is noted. */
+const KNOWN_PARTS = new Set(['v', 's', 'embed']);
+
+/** `text` for a message: at most 40 characters, control characters dropped. */
+function quoted(text) {
+  const clean = String(text).replace(/[\u0000-\u001f\u007f]/g, '');
+  return `"${clean.length > 40 ? `${clean.slice(0, 40)}…` : clean}"`;
+}
+
 function splitFragment(fragment) {
   const text = String(fragment ?? '').replace(/^#/, '');
   const fields = new Map();
@@ -120,13 +131,18 @@ export function decodeFragment(fragment) {
   }
   const embed = fields.get('embed') === '1';
   const fail = (why) => ({ state: { ...DEFAULTS }, embed, error: `This link could not be read: ${why}. Showing the default instead.`, notes: [] });
-  if (!fields.has('v') && !fields.has('s')) return { state: { ...DEFAULTS }, embed, error: null, notes: [] };
+  const unknown = [...fields.keys()].filter((k) => !KNOWN_PARTS.has(k));
+  const partNotes = unknown.map((k) => `${quoted(k)} is not part of a memest link and was ignored.`);
+  if (!fields.has('v') && !fields.has('s')) {
+    if (unknown.length) return fail(`its fragment ${quoted(`#${String(fragment).replace(/^#/, '')}`)} is not a memest link (those start with #v=)`);
+    return { state: { ...DEFAULTS }, embed, error: null, notes: [] };
+  }
   const vText = fields.get('v') ?? '';
   if (!/^[0-9]{1,4}$/.test(vText)) return fail('it carries no valid version');
   const version = Number(vText);
   if (version < 1) return fail(`version ${version} does not exist`);
   if (version > URL_VERSION) return fail(`it was made by a newer version of this page (link version ${version}, this page reads up to ${URL_VERSION})`);
-  if (!fields.has('s')) return { state: { ...DEFAULTS }, embed, error: null, notes: [] };
+  if (!fields.has('s')) return { state: { ...DEFAULTS }, embed, error: null, notes: partNotes };
   const payload = fields.get('s');
   if (payload.length > MAX_PAYLOAD_CHARS) return fail(`it is too long (${payload.length} characters; at most ${MAX_PAYLOAD_CHARS})`);
   let obj;
@@ -144,5 +160,5 @@ export function decodeFragment(fragment) {
     return fail(e.message.replace(/^the link is /, 'it is '));
   }
   const { state, notes } = normalize(obj);
-  return { state, embed, error: null, notes };
+  return { state, embed, error: null, notes: [...partNotes, ...notes] };
 }

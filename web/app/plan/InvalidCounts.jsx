@@ -15,6 +15,7 @@ export function InvalidCounts({ plan }) {
         {entries.map(([reason, n]) => (
           <li key={reason} data-reason={reason} data-count={n}>
             <strong>{count(n)}</strong> {reason}
+            {plan.invalid_values?.[reason] && <span class="values"> ({plan.invalid_values[reason].slice(0, 12).join(', ')}{plan.invalid_values[reason].length > 12 ? ', …' : ''})</span>}
             {plan.invalid_examples?.[reason] && <span class="example">, e.g. {plan.invalid_examples[reason]}</span>}
           </li>
         ))}

@@ -11,19 +11,19 @@ const NAMES = {
   micro_batch_size: 'micro batch', sequence_length: 'sequence length', global_batch_size: 'global batch',
 };
 
-/** Props: plan (the planner's JSON), onLoad(row). */
-export function PlanAnswer({ plan, onLoad }) {
+/** Props: plan (the planner's JSON), onLoad(row), goal (what "best" means, in words). */
+export function PlanAnswer({ plan, onLoad, goal = 'the most headroom' }) {
   const a = plan.answer;
   const vary = plan.mode === 'vary' ? plan.vary : null;
   if (!a) {
     return (
       <p class="plan-answer-card none" data-testid="plan-answer">
-        {vary ? `No ${NAMES[vary] ?? vary} tried fits with at least ${tightPercent()}% of the GPU free.` : 'No valid layout for these inputs.'}
+        {vary ? `No ${NAMES[vary] ?? vary} tried fits with at least ${tightPercent()}% of the GPU free.` : 'No valid layout fits for these inputs.'}
       </p>
     );
   }
   const cls = STATUS_CLASS[a.status] ?? 'ok';
-  const title = vary ? `Answer (${plan.answer_rule}): ${NAMES[vary] ?? vary} ${a[vary]}` : 'Best layout (the most headroom)';
+  const title = vary ? `Answer (${plan.answer_rule}): ${NAMES[vary] ?? vary} ${a[vary]}` : `Best layout (${goal})`;
   return (
     <section class={`plan-answer-card status-${cls}`} aria-labelledby="plan-answer-title" data-testid="plan-answer"
       data-value={vary ? a[vary] : undefined} data-peak={a.peak_bytes}>

@@ -7,6 +7,8 @@ import { PlanProgress } from './PlanProgress.jsx';
 import { PlanAnswer } from './PlanAnswer.jsx';
 import { InvalidCounts } from './InvalidCounts.jsx';
 import { PlanTable } from './PlanTable.jsx';
+import { PlanGoal } from './PlanGoal.jsx';
+import { GOALS, bestRow, foldInvalid, goalsFor, orderByGoal } from './goals.js';
 
 /**
  * Props: state, update(patch), gpus (engine presets), plan (usePlan),
@@ -20,15 +22,29 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
   // with a new answer or a new order.
   const sortKey = state.plan_sort;
   const desc = state.plan_desc;
-  const rows = useMemo(() => shown && (
+  const okOnly = state.plan_ok_only;
+  // The goal the user chose (the routing margin only when rows carry it).
+  const goal = shown && goalsFor(shown).some(([k]) => k === state.plan_goal) ? state.plan_goal : 'gpus';
+  const goalText = (GOALS.find(([k]) => k === goal) ?? GOALS[0])[1].toLowerCase();
+  const view = useMemo(() => {
+    if (!shown) return null;
+    let v = foldInvalid(shown);
+    if (v.mode !== 'vary') {
+      const ordered = orderByGoal(v.rows, goal);
+      v = { ...v, rows: ordered, answer: bestRow(ordered, goal) };
+    }
+    return okOnly ? { ...v, rows: v.rows.filter((r) => r.status === 'OK') } : v;
+  }, [shown, goal, okOnly]);
+  const rows = useMemo(() => view && (
     <>
       {!current && <p class="stale-note">These rows are for earlier inputs.</p>}
-      <PlanAnswer plan={shown} onLoad={onLoad} />
-      <InvalidCounts plan={shown} />
-      <PlanTable key={plan.key} plan={shown} sortKey={sortKey} desc={desc} stale={!current}
+      <PlanGoal plan={view} goal={goal} okOnly={okOnly} update={update} />
+      <PlanAnswer plan={view} onLoad={onLoad} goal={goalText} />
+      <InvalidCounts plan={view} />
+      <PlanTable key={plan.key} plan={view} sortKey={sortKey} desc={desc} stale={!current}
         onSort={(key, d) => update({ plan_sort: key, plan_desc: d })} onLoad={onLoad} />
     </>
-  ), [shown, current, sortKey, desc, plan.key, onLoad, update]);
+  ), [view, current, sortKey, desc, plan.key, onLoad, update, goal, goalText, okOnly]);
   return (
     <div class="planner-body">
       <PlanForm state={state} update={update} gpus={gpus} />

@@ -44,6 +44,13 @@ export function PlanVary({ state, update }) {
         </label>
       )}
       {v === 'nodes' && (
+        <p class="help" data-testid="nodes-note">
+          More nodes add data parallelism only: pp stays {state.pp_size} (and ep {state.ep_size}, cp {state.cp_size}), so each
+          GPU keeps its layers and memory falls only through sharding.{' '}
+          <button type="button" class="link" onClick={() => update({ plan_vary: 'pp', plan_hold: 'dp' })}>Vary pp instead</button>
+        </p>
+      )}
+      {v === 'nodes' && (
         <NumberField label="GPUs per node" name="gpus_per_node" value={state.gpus_per_node} onChange={(x) => update({ gpus_per_node: x })} />
       )}
     </fieldset>

@@ -23,6 +23,7 @@ const ALL = [
   ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
   ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
+  ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
 ];
 
 /**
@@ -50,6 +51,7 @@ export function cellText(row, key) {
     case 'peak_bytes': return gib(v);
     case 'headroom_bytes': return signedGib(v);
     case 'bubble_fraction': return percent(v, 2);
+    case 'routing_margin': return `${(Math.floor(v * 100 + 1e-9) / 100).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
     case 'num_chunks':
     case 'total_gpus':
     case 'sequence_length': return count(v);

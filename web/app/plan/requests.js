@@ -3,7 +3,7 @@
 // of a compare and its request, and a plan row as calculator inputs. Pure
 // functions; the engine decides what is valid (docs/planner.md).
 
-import { COMPARE_KEYS, DEFAULTS, derive, toParams } from '../state.js';
+import { COMPARE_KEYS, DEFAULTS, derive, routingParams, toParams } from '../state.js';
 
 /** Micro batches a plan may try: 2^0 .. 2^(MBS_BITS-1). */
 export const MBS_BITS = 7;
@@ -23,9 +23,10 @@ export function holds(vary) {
 /** The calculator's inputs that every plan keeps: model, GPU, options, gbs, seq. */
 function fixedInputs(state) {
   const p = toParams(state);
+  /** @type {Record<string, any>} */
   const out = {
     model: p.model, optimizer: p.optimizer, sharding: p.sharding, fp8_training: p.fp8_training,
-    ep_imbalance: p.ep_imbalance, fragmentation: p.fragmentation,
+    fragmentation: p.fragmentation, ...routingParams(state),
     global_batch_size: p.global_batch_size, sequence_length: p.sequence_length,
   };
   if (p.gpu) out.gpu = p.gpu;

@@ -1,0 +1,97 @@
+/*
+** test_view.c — memest_estimate_view: the figures of memest_estimate, the
+** suggestions only when asked for, and exactly the shown rank's timeline
+** that a timeline estimate of that rank alone gives (whole, or the window).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+
+static cJSON *as_json(memest_result *r) {
+  char *text = memest_result_json(r);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  memest_free(text);
+  memest_result_free(r);
+  return j;
+}
+
+static const cJSON *member(const cJSON *o, const char *k) {
+  return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static void test_view(int64_t pp_rank, int64_t window) {
+  memest_params p;
+  memest_view_options o;
+  memest_result *r = NULL;
+  memest_error err;
+  cJSON *plain, *view, *alone;
+  const cJSON *rank, *one;
+  int shown = 0;
+  char *a, *b;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  p.pp_rank = pp_rank;
+  CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_OK);
+  plain = as_json(r);
+  o.suggestions = 0;
+  o.shown_timeline = 1;
+  o.timeline_window = window;
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  view = as_json(r);
+  CHECK_I64(member(view, "peak_bytes")->valuedouble, member(plain, "peak_bytes")->valuedouble);
+  CHECK_I64(cJSON_GetArraySize(member(view, "suggestions")), 0);
+  CHECK(cJSON_GetArraySize(member(plain, "suggestions")) > 0);
+  /* The shown rank alone, with its timeline. */
+  p.pp_rank = pp_rank >= 0 ? pp_rank : (int64_t)member(plain, "worst_rank")->valuedouble;
+  p.timeline = 1;
+  p.timeline_limit = window;
+  CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_OK);
+  alone = as_json(r);
+  one = cJSON_GetArrayItem(member(alone, "ranks"), 0);
+  cJSON_ArrayForEach(rank, member(view, "ranks")) {
+    int is_shown = member(rank, "pp_rank")->valuedouble == p.pp_rank;
+    CHECK(is_shown == (member(rank, "events") != NULL));
+    if (!is_shown) continue;
+    shown++;
+    a = cJSON_PrintUnformatted(member(rank, "events"));
+    b = cJSON_PrintUnformatted(member(one, "events"));
+    CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+    CHECK_I64(cJSON_GetArraySize(member(rank, "events")),
+              window ? window : member(one, "events_total")->valuedouble);
+    free(a);
+    free(b);
+  }
+  CHECK_I64(shown, 1);
+  /* With suggestions: those of memest_estimate. */
+  p.pp_rank = pp_rank;
+  p.timeline = 0;
+  o.suggestions = 1;
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  cJSON_Delete(view);
+  view = as_json(r);
+  a = cJSON_PrintUnformatted(member(view, "suggestions"));
+  b = cJSON_PrintUnformatted(member(plain, "suggestions"));
+  CHECK(a != NULL && b != NULL && strcmp(a, b) == 0);
+  free(a);
+  free(b);
+  cJSON_Delete(plain);
+  cJSON_Delete(view);
+  cJSON_Delete(alone);
+}
+
+int main(void) {
+  memest_params p;
+  memest_view_options o = {0, 1, -1};
+  memest_result *r = NULL;
+  memest_error err;
+  test_view(-1, 0);
+  test_view(2, 0);
+  test_view(-1, 100);
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_E_LIMIT);
+  CHECK(r == NULL);
+  return check_done("test_view");
+}

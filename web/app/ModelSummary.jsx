@@ -1,0 +1,76 @@
+// ModelSummary.jsx — what the config was read as, so that a pasted config
+// can be checked: total and active parameters, layers by kind, experts,
+// shared experts and top-k, the parameters each GPU holds, and which config
+// keys were read, defaulted and ignored (the engine's result.model).
+
+import { count } from './format.js';
+
+/** 30532122624 as "30.53 B", 2661150208 as "2.66 B", 78144 as "78,144". */
+export function paramCount(n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  return count(n);
+}
+
+function KeyList({ title, keys }) {
+  if (!keys?.length) return null;
+  return (
+    <div class="key-list">
+      <h4>{title} ({keys.length})</h4>
+      <p><code>{keys.join(', ')}</code></p>
+    </div>
+  );
+}
+
+/** Props: result (an estimate with every rank, or the shown one). */
+export function ModelSummary({ result }) {
+  const m = result?.model;
+  if (!m) return null;
+  const kinds = m.layers_by_kind ?? {};
+  const keys = m.config_keys ?? {};
+  const perGpu = (result.ranks ?? []).map((r) => r.parameters_per_gpu).filter((v) => typeof v === 'number');
+  const lo = Math.min(...perGpu);
+  const hi = Math.max(...perGpu);
+  const attn = [
+    kinds.full_attention ? `${kinds.full_attention} full attention` : '',
+    kinds.sliding_attention ? `${kinds.sliding_attention} sliding-window` : '',
+    kinds.linear_attention ? `${kinds.linear_attention} linear attention` : '',
+  ].filter(Boolean).join(', ');
+  return (
+    <section class="model-summary" aria-labelledby="model-summary-title" data-testid="model-summary">
+      <h2 id="model-summary-title">Model as read</h2>
+      <dl class="summary-grid">
+        <dt>Parameters</dt>
+        <dd data-testid="total-parameters" data-count={m.total_parameters}>{paramCount(m.total_parameters)} in all</dd>
+        <dt>Active per token</dt>
+        <dd data-testid="active-parameters" data-count={m.active_parameters}>
+          {paramCount(m.active_parameters)}
+          <span class="help"> (embeddings, lm_head, norms, attention, routers, dense MLPs, shared experts and the top-{m.experts_per_token} routed experts, as “A3B”-style figures count them)</span>
+        </dd>
+        <dt>Layers</dt>
+        <dd>{m.layers}: {kinds.moe ?? 0} with experts, {kinds.dense ?? 0} dense{attn ? `; ${attn}` : ''}</dd>
+        {m.experts > 0 && (
+          <>
+            <dt>Experts</dt>
+            <dd>{m.experts} routed, top-{m.experts_per_token}{m.shared_experts > 0 ? `; ${m.shared_experts} shared (width ${count(m.shared_expert_size)})` : ''}</dd>
+          </>
+        )}
+        {perGpu.length > 0 && (
+          <>
+            <dt>Per GPU</dt>
+            <dd>{lo === hi ? paramCount(lo) : `${paramCount(lo)} to ${paramCount(hi)}`} parameters in each GPU’s shards (the rank table under Numbers has each rank)</dd>
+          </>
+        )}
+        <dt>Architecture</dt>
+        <dd>{m.architecture} ({m.model_type || 'no model_type'}), hidden size {count(m.hidden_size)}, vocabulary {count(m.vocab_size)}</dd>
+      </dl>
+      <details class="numbers">
+        <summary>Config keys: {keys.read?.length ?? 0} read, {keys.defaulted?.length ?? 0} defaulted, {keys.ignored?.length ?? 0} ignored</summary>
+        <KeyList title="Read" keys={keys.read} />
+        <KeyList title="Defaulted (looked up, absent)" keys={keys.defaulted} />
+        <KeyList title="Ignored (not used by the estimate)" keys={keys.ignored} />
+      </details>
+    </section>
+  );
+}

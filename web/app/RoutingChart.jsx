@@ -1,0 +1,89 @@
+// RoutingChart.jsx — the peak per GPU against the routing factor (the
+// busiest expert-parallel rank's tokens over the uniform share), with the
+// GPU's capacity as a line and the factor in use and the margin marked;
+// hovering a point gives its peak. The curve comes from the worker
+// (useRoutingCurve); the chart only draws it.
+
+import { useState } from 'preact/hooks';
+import { gib } from './format.js';
+import { nearestPoint } from './routing-curve.js';
+
+const W = 360; // viewBox width
+const H = 130; // plot height
+const L = 44; // room for the GiB axis
+const B = 22; // room for the factor axis
+const T = 14; // room for the marks' labels
+
+/** The margin as the report words it. */
+export function marginText(routing) {
+  if (!routing?.applies) return 'Routing does not apply: ep = 1, every expert is local.';
+  if (routing.margin === null) return 'No routing factor fits: out of memory even with perfectly balanced routing.';
+  const m = (Math.floor(routing.margin * 1000) / 1000).toFixed(3);
+  if (routing.margin_is_limit) return `Fits up to factor ${m}, the most routing can reach (every token of every EP peer sent to one rank).`;
+  return `Fits up to factor ${m}: the busiest rank may receive ${m}× the uniform tokens (an expert capacity factor of ${m}).`;
+}
+
+/** Props: routing (result.routing), curve ({factors, peak_bytes} or null), capacity (bytes). */
+export function RoutingChart({ routing, curve, capacity }) {
+  const [hover, setHover] = useState(-1);
+  if (!routing?.applies) return null;
+  const title = <h2 id="routing-title">Peak against routing skew</h2>;
+  if (!curve) {
+    return (
+      <section class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart" data-ready="false">
+        {title}
+        <p class="routing-summary">{marginText(routing)}</p>
+      </section>
+    );
+  }
+  const { factors, peak_bytes: peaks } = curve;
+  const x0 = factors[0];
+  const x1 = factors[factors.length - 1];
+  const lo = Math.min(...peaks, capacity) * 0.97;
+  const hi = Math.max(...peaks, capacity) * 1.02;
+  const x = (f) => L + ((f - x0) / Math.max(1e-9, x1 - x0)) * (W - L - 6);
+  const y = (b) => T + H - ((b - lo) / (hi - lo)) * H;
+  const path = factors.map((f, i) => `${i ? 'L' : 'M'}${x(f).toFixed(1)},${y(peaks[i]).toFixed(1)}`).join(' ');
+  const marks = [['factor', routing.factor, 'in use']];
+  if (routing.margin !== null && routing.margin <= x1) marks.push(['margin', routing.margin, 'margin']);
+  const onMove = (e) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const f = x0 + ((((e.clientX - box.left) / box.width) * W - L) / (W - L - 6)) * (x1 - x0);
+    setHover(nearestPoint(factors, f));
+  };
+  const h = hover >= 0 ? hover : -1;
+  return (
+    <section class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart" data-ready="true">
+      {title}
+      <p class="routing-summary">{marginText(routing)}</p>
+      <svg viewBox={`0 0 ${W} ${T + H + B}`} width="100%" class="routing-svg" role="img" onMouseMove={onMove}
+        onMouseLeave={() => setHover(-1)}
+        aria-label={`Peak per GPU from ${gib(peaks[0])} at factor ${x0} to ${gib(peaks[peaks.length - 1])} at factor ${x1.toFixed(2)}; capacity ${gib(capacity)}. ${marginText(routing)}`}>
+        <line class="axis" x1={L} x2={W - 6} y1={T + H} y2={T + H} />
+        {[lo, (lo + hi) / 2, hi].map((b) => (
+          <text key={b} class="axis-label" x={L - 4} y={y(b) + 3} text-anchor="end">{gib(b, 0)}</text>
+        ))}
+        {[x0, (x0 + x1) / 2, x1].map((f) => (
+          <text key={f} class="axis-label" x={x(f)} y={T + H + 15} text-anchor="middle">{`${f.toFixed(2)}×`}</text>
+        ))}
+        <line class="capacity-line" x1={L} x2={W - 6} y1={y(capacity)} y2={y(capacity)} />
+        <text class="capacity-label" x={W - 6} y={y(capacity) - 3} text-anchor="end">capacity</text>
+        <path class="routing-curve" d={path} fill="none" />
+        {marks.map(([key, f, label]) => (
+          <g key={key} class={`routing-mark routing-${key}`} data-mark={key}>
+            <line x1={x(f)} x2={x(f)} y1={T} y2={T + H} />
+            <text x={x(f)} y={T - 3} text-anchor="middle">{`${label} ${f.toFixed(2)}`}</text>
+          </g>
+        ))}
+        {factors.map((f, i) => (
+          <circle key={f} class={`routing-point${i === h ? ' routing-point-hover' : ''}`} cx={x(f)} cy={y(peaks[i])} r={i === h ? 3.5 : 1.8}>
+            <title>{`factor ${f.toFixed(2)}: peak ${gib(peaks[i])}`}</title>
+          </circle>
+        ))}
+      </svg>
+      <p class="routing-hover" aria-live="polite" data-testid="routing-hover">
+        {h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : 'Hover the curve for the peak at a factor.'}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+// goals.js — what "best" means in a plan of layouts, as the user chooses it:
+// the fewest GPUs that fit, the most headroom, the smallest pipeline bubble,
+// or the largest routing margin (when the rows carry one); and a vary
+// plan's invalid values folded into the counted reasons. Pure functions
+// over the planner's JSON: the engine computes every figure.
+
+/** Goals: [key, label]. */
+export const GOALS = Object.freeze([
+  ['gpus', 'Fewest GPUs that fit'],
+  ['headroom', 'Most headroom'],
+  ['bubble', 'Smallest bubble'],
+  ['routing', 'Largest routing margin'],
+]);
+
+/** The goals a plan's rows allow: the routing margin only when they carry it. */
+export function goalsFor(plan) {
+  const routing = (plan?.rows ?? []).some((r) => typeof r.routing_margin === 'number');
+  return GOALS.filter(([k]) => k !== 'routing' || routing);
+}
+
+const fits = (r) => r.status === 'OK' || r.status === 'TIGHT';
+const num = (v, missing) => (typeof v === 'number' && Number.isFinite(v) ? v : missing);
+
+/** Orders two rows by `goal`: negative when a is better. */
+function compare(goal, a, b) {
+  const headroom = num(b.headroom_bytes, -Infinity) - num(a.headroom_bytes, -Infinity);
+  const bubble = num(a.bubble_fraction, Infinity) - num(b.bubble_fraction, Infinity);
+  const gpus = num(a.total_gpus, Infinity) - num(b.total_gpus, Infinity);
+  const routing = num(b.routing_margin, -Infinity) - num(a.routing_margin, -Infinity);
+  const chain = {
+    gpus: [gpus, bubble, headroom],
+    headroom: [headroom, bubble, gpus],
+    bubble: [bubble, gpus, headroom],
+    routing: [routing, headroom, bubble],
+  }[goal] ?? [headroom];
+  return chain.find((d) => d !== 0 && !Number.isNaN(d)) ?? 0;
+}
+
+/**
+ * The rows in the order of `goal`: those that fit (OK, then TIGHT) best
+ * first, then the ones that do not fit (OOM) by the same order, then the
+ * invalid ones; ties keep the planner's order. Returns new arrays only.
+ */
+export function orderByGoal(rows, goal) {
+  const tier = (r) => (r.status === 'OK' ? 0 : r.status === 'TIGHT' ? 1 : r.status === 'OOM' ? 2 : 3);
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((x, y) => tier(x.row) - tier(y.row) || (tier(x.row) < 3 ? compare(goal, x.row, y.row) : 0) || x.i - y.i)
+    .map((x) => x.row);
+}
+
+/** The best row for `goal`: the first that fits in its order, or null. */
+export function bestRow(rows, goal) {
+  const first = orderByGoal(rows, goal)[0];
+  return first && fits(first) ? first : null;
+}
+
+/**
+ * A vary plan's INVALID rows taken out of its rows and counted with the
+ * plan's other invalid combinations, by reason, each with the values of the
+ * varied input that had it. Returns {...plan, rows, invalid,
+ * invalid_examples, invalid_values}.
+ */
+export function foldInvalid(plan) {
+  const invalid = { ...(plan.invalid ?? {}) };
+  const examples = { ...(plan.invalid_examples ?? {}) };
+  const values = {};
+  const key = plan.mode === 'vary' ? VARY_KEYS[plan.vary] ?? plan.vary : null;
+  const rows = [];
+  for (const r of plan.rows ?? []) {
+    if (r.status !== 'INVALID') {
+      rows.push(r);
+      continue;
+    }
+    const reason = r.reason || 'not valid';
+    invalid[reason] = (invalid[reason] ?? 0) + 1;
+    if (!examples[reason] && r.message) examples[reason] = r.message;
+    if (key && r[key] !== undefined) (values[reason] ??= []).push(r[key]);
+  }
+  return { ...plan, rows, invalid, invalid_examples: examples, invalid_values: values };
+}
+
+/** The row field of each input a vary plan sweeps. */
+const VARY_KEYS = {
+  pp: 'pp_size', ep: 'ep_size', cp: 'cp_size', dp: 'dp', gpus: 'total_gpus', nodes: 'nodes',
+  mbs: 'micro_batch_size', seq: 'sequence_length',
+  pp_size: 'pp_size', ep_size: 'ep_size', cp_size: 'cp_size', total_gpus: 'total_gpus',
+  micro_batch_size: 'micro_batch_size', sequence_length: 'sequence_length',
+};
