@@ -54,9 +54,28 @@ int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *fi
   return cli_fail(a, err, &e);
 }
 
+/* Flags accepted so far, for refusing a repeated one. Every accepted name
+** is a known flag, so the table fills only past a repeat: 64 suffice. */
+typedef struct seen_flags {
+  char name[64][64];
+  int n;
+} seen_flags;
+
+/* Whether name was given before; records it otherwise. */
+static int seen_before(seen_flags *sf, const char *name) {
+  int k;
+  for (k = 0; k < sf->n; k++) {
+    if (strcmp(sf->name[k], name) == 0) return 1;
+  }
+  if (sf->n < 64) snprintf(sf->name[sf->n++], sizeof sf->name[0], "%s", name);
+  return 0;
+}
+
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err) {
   int i, rc;
+  seen_flags seen;
+  seen.n = 0;
   /* --json anywhere makes every error, even one before it, a JSON object. */
   for (i = first; i < argc; i++) a->json |= strcmp(argv[i], "--json") == 0;
   for (i = first; i < argc; i++) {
@@ -85,6 +104,12 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
                              a->prog);
       }
       value = argv[++i];
+    }
+    if (seen_before(&seen, name)) {
+      return cli_fail_text(a, err, MEMEST_E_VALUE, "",
+                           "%.60s is given twice; give each flag once (a list of values is one "
+                           "flag with commas, --pp-size 2,4)",
+                           name);
     }
     rc = set(target, name, value);
     if (rc >= 0) return rc;

@@ -257,7 +257,11 @@ memest_code sim_rank_run(sim_rank *sr, memest_error *err) {
     stepend_run(sr);
   }
   if (sr->ovf) {
-    return err_set(err, MEMEST_E_OVERFLOW, "", "byte counts of this run overflow 64 bits");
+    return err_set(err, MEMEST_E_OVERFLOW, "",
+                   "byte counts of this run overflow 64 bits (a micro-batch of --micro-batch-size "
+                   "%lld x --sequence-length %lld tokens through hidden_size %lld); use a smaller "
+                   "--micro-batch-size or --sequence-length, or a larger --cp-size",
+                   (long long)sr->lo->mbs, (long long)sr->lo->seq, (long long)sr->mc->hidden);
   }
   return MEMEST_OK;
 }

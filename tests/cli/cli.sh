@@ -93,6 +93,12 @@ expect_code 1 "indivisible GPUs" "$memest" --model qwen3-30b-a3b --pp-size 4 --e
 has "$tmp/err" "total_gpus=32" "indivisible GPUs fix"
 expect_code 1 "value without flag" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" 7
 expect_code 1 "flag without value" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --fragmentation
+# A flag given twice is refused, not silently the last value; an overflow names the inputs.
+expect_code 1 "repeated flag" "$memest" --model qwen3-30b-a3b "${ARGS[@]}" --pp-size=2
+has "$tmp/err" "--pp-size is given twice; give each flag once" "repeated flag"
+expect_code 1 "overflow" "$memest" --model qwen3-30b-a3b --pp-size 1 --ep-size 1 --cp-size 1 \
+  --total-gpus 1 --global-batch-size 131072 --gpu h100 --micro-batch-size 65536 --sequence-length 16777216
+has "$tmp/err" "use a smaller --micro-batch-size or --sequence-length" "overflow"
 # Numbers as decimals only, and limits printed as numbers, not in e-notation.
 G=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 --sequence-length 4096)
 expect_code 1 "hexadecimal GiB" "$memest" --model qwen3-30b-a3b "${G[@]}" --gpu-memory-gb 0x10

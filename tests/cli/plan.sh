@@ -102,7 +102,7 @@ expect_code 1 "compare of one" "$memest" compare --model qwen3-30b-a3b --gpu h10
   --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1 --global-batch-size 1024 \
   --sequence-length 4096
 has "$tmp/err" "two or more configurations" "compare of one"
-expect_code 1 "unequal lists" "$memest" "${CMP[@]}" --pp-size 4,8,2
+expect_code 1 "unequal lists" "$memest" "${CMP[@]/--pp-size/--dp}" --pp-size 4,8,2
 has "$tmp/err" "give each list 3 values" "unequal lists"
 expect_code 1 "sweep too large" "$memest" plan --model qwen3-235b-a22b --gpu h100 \
   --total-gpus 1024,2048 --global-batch-size 4096 --sequence-length 4096
@@ -111,6 +111,9 @@ expect_code 1 "missing config file" "$memest" plan --model ./no-such-config.json
   --total-gpus 16 --global-batch-size 256 --sequence-length 2048
 has "$tmp/err" "cannot read config file" "missing config file"
 
+# A flag given twice is refused, not silently the last value.
+expect_code 1 "repeated flag" "$memest" "${BEST[@]}" --top 3 --top=5
+has "$tmp/err" "--top is given twice; give each flag once" "repeated flag"
 # A negative --top is below its range, not "not a whole number".
 expect_code 1 "--top -1" "$memest" "${BEST[@]}" --top -1
 has "$tmp/err" "--top must be at least 0, got -1" "--top -1"
