@@ -21,7 +21,7 @@ typedef struct candidate {
 
 static int valid(const memest_result *r, const memest_params *p) {
   memest_error e;
-  return layout_count(&r->mc, p, &e, 1) == 0;
+  return memi_layout_count(&r->mc, p, &e, 1) == 0;
 }
 
 static void set_int(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (long long)v); }
@@ -146,7 +146,7 @@ static int by_saving(const void *a, const void *b) {
   return strcmp(x->knob, y->knob);
 }
 
-memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err) {
+memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *err) {
   candidate c[8];
   memest_result *alt;
   int n, i;
@@ -154,7 +154,7 @@ memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err) 
   memest_code rc;
   r->n_sugg = 0;
   alt = malloc(sizeof *alt);
-  if (alt == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the suggestions");
+  if (alt == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the suggestions");
   n = candidates(r, c, 8);
   for (i = 0; i < n; i++) {
     suggestion *s;
@@ -162,7 +162,7 @@ memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err) 
     c[i].p.detail = 0;
     c[i].p.pp_rank = -1;
     if (!valid(r, &c[i].p)) continue;
-    rc = est_run(&r->mc, &c[i].p, alt, cache, &e);
+    rc = memi_est_run(&r->mc, &c[i].p, alt, cache, &e);
     if (rc == MEMEST_E_NOMEM) {   /* an alternative that does not run is no advice; memory is */
       free(alt);
       if (err != NULL) *err = e;
@@ -180,7 +180,7 @@ memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err) 
       s->saves = r->peak - alt->peak;
       s->status = alt->status;
     }
-    est_release(alt);
+    memi_est_release(alt);
   }
   free(alt);
   qsort(r->sugg, (size_t)r->n_sugg, sizeof r->sugg[0], by_saving);

@@ -19,7 +19,7 @@
 /* q_lora_rank: absent -> the HF default, null -> a single q_proj. */
 static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "q_lora_rank");
-  cfg_note(root, "q_lora_rank", v);
+  memi_cfg_note(root, "q_lora_rank", v);
   if (v == NULL) {
     mc->q_lora_rank = DS_DEFAULT_Q_LORA_RANK;
     return MEMEST_OK;
@@ -28,7 +28,7 @@ static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error
     mc->q_lora_rank = 0;
     return MEMEST_OK;
   }
-  return cfg_int(root, "q_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->q_lora_rank, err);
+  return memi_cfg_int(root, "q_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->q_lora_rank, err);
 }
 
 /* rope_scaling.rope_type (or its older spelling "type") must be one the
@@ -36,7 +36,7 @@ static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error
 static memest_code check_rope(const cJSON *root, memest_error *err) {
   const cJSON *rs = cJSON_GetObjectItemCaseSensitive(root, "rope_scaling");
   const cJSON *t;
-  cfg_note(root, "rope_scaling", rs);
+  memi_cfg_note(root, "rope_scaling", rs);
   if (!cJSON_IsObject(rs)) return MEMEST_OK;
   t = cJSON_GetObjectItemCaseSensitive(rs, "rope_type");
   if (t == NULL) t = cJSON_GetObjectItemCaseSensitive(rs, "type");
@@ -44,7 +44,7 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
   if (strcmp(t->valuestring, "default") == 0 || strcmp(t->valuestring, "yarn") == 0) {
     return MEMEST_OK;
   }
-  return err_set(err, MEMEST_E_UNSUPPORTED, "rope_scaling",
+  return memi_err_set(err, MEMEST_E_UNSUPPORTED, "rope_scaling",
                  "config key 'rope_scaling' has rope_type '%.40s'; the trainer builds only "
                  "'default' and 'yarn' rotary tables for DeepSeek (it raises ValueError)",
                  t->valuestring);
@@ -53,35 +53,35 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
 static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   int64_t i;
-  if ((rc = cfg_common(root, mc, err))) return rc;
+  if ((rc = memi_cfg_common(root, mc, err))) return rc;
   mc->kv_heads = mc->heads; /* num_key_value_heads is not read: MLA has one latent */
   if ((rc = read_q_lora(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->kv_lora_rank,
+  if ((rc = memi_cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->kv_lora_rank,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM, &mc->qk_nope, err)))
+  if ((rc = memi_cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM, &mc->qk_nope, err)))
     return rc;
-  if ((rc = cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->qk_rope, err)))
+  if ((rc = memi_cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->qk_rope, err)))
     return rc;
-  if ((rc = cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->v_head, err))) return rc;
-  if ((rc = cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+  if ((rc = memi_cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->v_head, err))) return rc;
+  if ((rc = memi_cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
     return rc;
-  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
     return rc;
-  if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->moe_inter, err)))
     return rc;
-  if ((rc = cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS, &mc->n_shared,
+  if ((rc = memi_cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS, &mc->n_shared,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->dense_inter,
+  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->dense_inter,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->first_k_dense,
+  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->first_k_dense,
                     err)))
     return rc;
   if ((rc = check_rope(root, err))) return rc;
-  if ((rc = cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
   ** falls back to intermediate_size when that product is 0 ("x or default"). */
   mc->shared_inter = mc->moe_inter * mc->n_shared;
@@ -100,15 +100,15 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
 static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   if ((rc = ds_read(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
+  if ((rc = memi_cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
                     err)))
     return rc;
-  cfg_warn(mc,
+  memi_cfg_warn(mc,
            "model_type 'deepseek_v3' is estimated with the DeepSeek-V2 layer: the trainer runs "
            "only model_type deepseek_v2, and with it builds the softmax greedy gate, not V3's "
            "sigmoid noaux_tc routing (its saved scores differ by a few MB per layer)");
   if (mc->mtp_layers > 0) {
-    cfg_warn(mc,
+    memi_cfg_warn(mc,
              "num_nextn_predict_layers = %lld: the trainer builds no multi-token-prediction "
              "layers, so they are counted nowhere (neither parameters nor activations)",
              (long long)mc->mtp_layers);
@@ -120,33 +120,33 @@ static void ds_params(const model_config *mc, int layer, int64_t e_loc, param_li
   int64_t H = mc->hidden, nh = mc->heads, qk = mc->qk_nope + mc->qk_rope;
   int i;
   if (mc->q_lora_rank == 0) {
-    params_add(pl, "self_attn.q_proj.weight", nh * qk, H, 1, 2, 0, 1);
+    memi_params_add(pl, "self_attn.q_proj.weight", nh * qk, H, 1, 2, 0, 1);
   } else {
-    params_add(pl, "self_attn.q_a_proj.weight", mc->q_lora_rank, H, 1, 2, 0, 1);
-    params_add(pl, "self_attn.q_a_layernorm.weight", mc->q_lora_rank, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.q_b_proj.weight", nh * qk, mc->q_lora_rank, 1, 2, 0, 1);
+    memi_params_add(pl, "self_attn.q_a_proj.weight", mc->q_lora_rank, H, 1, 2, 0, 1);
+    memi_params_add(pl, "self_attn.q_a_layernorm.weight", mc->q_lora_rank, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_b_proj.weight", nh * qk, mc->q_lora_rank, 1, 2, 0, 1);
   }
-  params_add(pl, "self_attn.kv_a_proj_with_mqa.weight", mc->kv_lora_rank + mc->qk_rope, H, 1, 2,
+  memi_params_add(pl, "self_attn.kv_a_proj_with_mqa.weight", mc->kv_lora_rank + mc->qk_rope, H, 1, 2,
              0, 1);
-  params_add(pl, "self_attn.kv_a_layernorm.weight", mc->kv_lora_rank, 1, 1, 1, 0, 0);
-  params_add(pl, "self_attn.kv_b_proj.weight", nh * (mc->qk_nope + mc->v_head), mc->kv_lora_rank,
+  memi_params_add(pl, "self_attn.kv_a_layernorm.weight", mc->kv_lora_rank, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "self_attn.kv_b_proj.weight", nh * (mc->qk_nope + mc->v_head), mc->kv_lora_rank,
              1, 2, 0, 1);
-  params_add(pl, "self_attn.o_proj.weight", H, nh * mc->v_head, 1, 2, 0, 1);
+  memi_params_add(pl, "self_attn.o_proj.weight", H, nh * mc->v_head, 1, 2, 0, 1);
   if (mc->layer_dense[layer]) {
-    params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
     /* Eager FP8Linear (forward_stage3): its quantised weight is cached. */
     for (i = pl->n - 3; i < pl->n; i++) pl->p[i].fp8 = 1;
   } else {
-    params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-    params_add(pl, "mlp.shared_experts.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.shared_experts.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.shared_experts.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
+    memi_params_add(pl, "mlp.shared_experts.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.shared_experts.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.shared_experts.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
   }
-  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
-  if (!mc->layer_dense[layer]) experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
+  memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  if (!mc->layer_dense[layer]) memi_experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
 }
 
 /* Appends projection (k -> n) at p[n_p]; returns the new count. */
@@ -174,22 +174,22 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
   a.v_dim = mc->v_head;
   a.kv_lora = kvl;
   if (mc->q_lora_rank > 0) {
-    rows_add(&lp->s1, o, "q_a_proj output", "(m, q_lora)", 'C', m, mc->q_lora_rank, 2, 1);
-    rows_add(&lp->s1, o, "q_a_layernorm rstd", "(m)", 'C', m, 4, 1, 1);
+    memi_rows_add(&lp->s1, o, "q_a_proj output", "(m, q_lora)", 'C', m, mc->q_lora_rank, 2, 1);
+    memi_rows_add(&lp->s1, o, "q_a_layernorm rstd", "(m)", 'C', m, 4, 1, 1);
   }
-  rows_add(&lp->s1, o, "q (q projection output)", "(m, nh*(dn+dr))", 'C', m, nh * qk, 2, 1);
-  rows_add(&lp->s1, o, "kv_a output (latent and k_pe)", "(m, kvl+dr)", 'C', m, kvl + dr, 2, 1);
-  rows_add(&lp->s1, o, "kv_a_layernorm rstd", "(m)", 'C', m, 4, 1, 1);
-  rows_add(&lp->s1, o, "o (attention output)", "(m, nh*dv)", 'C', m, nh * mc->v_head, 2, 1);
-  rows_add(&lp->s1, o, "lse (fp32)", "(b, nh, s)", 'C', m, nh, 4, 1);
+  memi_rows_add(&lp->s1, o, "q (q projection output)", "(m, nh*(dn+dr))", 'C', m, nh * qk, 2, 1);
+  memi_rows_add(&lp->s1, o, "kv_a output (latent and k_pe)", "(m, kvl+dr)", 'C', m, kvl + dr, 2, 1);
+  memi_rows_add(&lp->s1, o, "kv_a_layernorm rstd", "(m)", 'C', m, 4, 1, 1);
+  memi_rows_add(&lp->s1, o, "o (attention output)", "(m, nh*dv)", 'C', m, nh * mc->v_head, 2, 1);
+  memi_rows_add(&lp->s1, o, "lse (fp32)", "(b, nh, s)", 'C', m, nh, 4, 1);
   if (d->cp <= 1) {
-    rows_add(&lp->s1, o, "kv_b output (k_nope and v are views)", "(m, nh*(dn+dv))", 'C', m,
+    memi_rows_add(&lp->s1, o, "kv_b output (k_nope and v are views)", "(m, nh*(dn+dv))", 'C', m,
              nh * kvo, 2, 1);
-    rows_add(&lp->s1, o, "RoPE'd k_pe", "(m, dr)", 'C', m, dr, 2, 1);
+    memi_rows_add(&lp->s1, o, "RoPE'd k_pe", "(m, dr)", 'C', m, dr, 2, 1);
     if (CHOICE_COMPILED_SAVED_UPPER) {
-      rows_add(&lp->s1, o, "FA-input q, k and contiguous v", "2 x (m, nh*(dn+dr)) + (m, nh*dv)",
+      memi_rows_add(&lp->s1, o, "FA-input q, k and contiguous v", "2 x (m, nh*(dn+dr)) + (m, nh*dv)",
                'C', fa_in, 1, 1, 1);
-      rows_add(&lp->s1, o, "normed_kv", "(m, kvl)", 'C', m, kvl, 2, 1);
+      memi_rows_add(&lp->s1, o, "normed_kv", "(m, kvl)", 'C', m, kvl, 2, 1);
     }
     /* Forward: x1, and (default set) the FA inputs and normed_kv. */
     fwd = x1;
@@ -201,11 +201,11 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
     bwd = ck_add(o, ck_add(o, x1, ck_mul(o, 2, fa_in)), ck_mul4(o, m, nh * qk, 4, 1));
     bwd = ck_add(o, bwd, ck_mul4(o, m, nh * kvo, 2, 1));
   } else {
-    rows_add(&lp->s1, o, "RoPE'd q_pe (ring input)", "(m, nh*dr)", 'C', m, nh * dr, 2, 1);
-    rows_add(&lp->s1, o, "normed_kv (ring input)", "(m, kvl)", 'C', m, kvl, 2, 1);
-    rows_add(&lp->s1, o, "RoPE'd k_pe (ring input)", "(m, dr)", 'C', m, dr, 2, 1);
-    fwd = ck_add(o, x1, mla_ring_fwd_bytes(d, &a, o));
-    bwd = ck_add(o, x1, mla_ring_bwd_bytes(d, &a, o));
+    memi_rows_add(&lp->s1, o, "RoPE'd q_pe (ring input)", "(m, nh*dr)", 'C', m, nh * dr, 2, 1);
+    memi_rows_add(&lp->s1, o, "normed_kv (ring input)", "(m, kvl)", 'C', m, kvl, 2, 1);
+    memi_rows_add(&lp->s1, o, "RoPE'd k_pe (ring input)", "(m, dr)", 'C', m, dr, 2, 1);
+    fwd = ck_add(o, x1, memi_mla_ring_fwd_bytes(d, &a, o));
+    bwd = ck_add(o, x1, memi_mla_ring_bwd_bytes(d, &a, o));
   }
   bwd = ck_add(o, bwd, ck_mul4(o, CHOICE_S1_BWD_HIDDEN_BUFFERS, m, H, 2));
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
@@ -221,10 +221,10 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
   np = proj(p, np, H, kvl + dr);
   if (d->cp <= 1) np = proj(p, np, kvl, nh * kvo);
   np = proj(p, np, nh * mc->v_head, H);
-  fp8_compiled_rows(d, p, np, "FP8 MLA projections: transposed fp8 weights and inputs", lp);
+  memi_fp8_compiled_rows(d, p, np, "FP8 MLA projections: transposed fp8 weights and inputs", lp);
   if (d->fp8 && d->cp > 1) {
-    rows_add(&lp->s1, o, "FP8 kv_b weight and its transpose (ring ctx)", "2 x (nh*(dn+dv), kvl)",
-             'C', 2, fp8_block_t_bytes(kvl, nh * kvo, o), 1, 1);
+    memi_rows_add(&lp->s1, o, "FP8 kv_b weight and its transpose (ring ctx)", "2 x (nh*(dn+dv), kvl)",
+             'C', 2, memi_fp8_block_t_bytes(kvl, nh * kvo, o), 1, 1);
   }
 }
 
@@ -233,10 +233,10 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
 static void router_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m;
-  rows_add(&lp->s1, o, "router probs (fp32 softmax)", "(m, E)", 'C', m, mc->experts, 4, 1);
-  rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, mc->top_k, 8, 1);
+  memi_rows_add(&lp->s1, o, "router probs (fp32 softmax)", "(m, E)", 'C', m, mc->experts, 4, 1);
+  memi_rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, mc->top_k, 8, 1);
   if (CHOICE_COMPILED_SAVED_UPPER) {
-    rows_add(&lp->s1, o, "fp32 copy of x2 (router input)", "(m, H)", 'C', m, mc->hidden, 4, 1);
+    memi_rows_add(&lp->s1, o, "fp32 copy of x2 (router input)", "(m, H)", 'C', m, mc->hidden, 4, 1);
   } else {
     lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, mc->hidden, 4, 1));
   }
@@ -244,7 +244,7 @@ static void router_rows(const model_config *mc, const run_dims *d, layer_plan *l
 }
 
 static void ds_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {
-  norm_rows(mc, d, lp);
+  memi_norm_rows(mc, d, lp);
   mla_rows(mc, d, lp);
   if (mc->layer_dense[layer]) {
     lp->kind = "dense MLP";
@@ -255,17 +255,17 @@ static void ds_plan(const model_config *mc, const run_dims *d, int layer, layer_
   lp->kind = "MoE";
   lp->moe = 1;
   lp->mlp_inter = mc->moe_inter;
-  shared_swiglu_rows(mc, d, mc->shared_inter, lp);
+  memi_shared_swiglu_rows(mc, d, mc->shared_inter, lp);
   router_rows(mc, d, lp);
-  experts_swiglu_rows(mc, d, mc->moe_inter, lp);
+  memi_experts_swiglu_rows(mc, d, mc->moe_inter, lp);
 }
 
 static int64_t ds_rotary(const model_config *mc) { return mc->qk_rope; }
 
-const arch_ops arch_deepseek_v2 = {
+const arch_ops memi_arch_deepseek_v2 = {
   "deepseek_v2", "DeepSeek-V2", 1, ds_read, ds_params, ds_plan, ds_rotary, 1,
 };
 
-const arch_ops arch_deepseek_v3 = {
+const arch_ops memi_arch_deepseek_v3 = {
   "deepseek_v3", "DeepSeek-V3 (as DeepSeek-V2)", 1, ds3_read, ds_params, ds_plan, ds_rotary, 1,
 };

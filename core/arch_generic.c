@@ -56,7 +56,7 @@ static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
   for (k = 0; k < sizeof qk_norm_keys / sizeof qk_norm_keys[0]; k++) {
     memest_code rc;
     if (!present(root, qk_norm_keys[k])) continue;
-    if ((rc = cfg_bool(root, qk_norm_keys[k], 0, &on, err))) return rc;
+    if ((rc = memi_cfg_bool(root, qk_norm_keys[k], 0, &on, err))) return rc;
     mc->qk_norm = on ? cv->qk_norm_on : QK_NONE;
     break;
   }
@@ -74,7 +74,7 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   mc->n_shared = 0;
   mc->shared_gate = 0;
   if (present(root, "shared_expert_intermediate_size")) {
-    if ((rc = cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
+    if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
                       &mc->shared_inter, err)))
       return rc;
     mc->n_shared = mc->shared_inter > 0;
@@ -83,7 +83,7 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   }
   for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
     if (!present(root, shared_count_keys[k])) continue;
-    if ((rc = cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
+    if ((rc = memi_cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
                       &mc->n_shared, err)))
       return rc;
     mc->shared_inter = mc->n_shared * mc->moe_inter;
@@ -104,12 +104,12 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
   int64_t first_k, freq, sparse, interleave, i;
   int has_list;
   memest_code rc;
-  if ((rc = cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &first_k, err)))
+  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &first_k, err)))
     return rc;
-  if ((rc = cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, &freq, err))) return rc;
-  if ((rc = cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS, &sparse, err)))
+  if ((rc = memi_cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, &freq, err))) return rc;
+  if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS, &sparse, err)))
     return rc;
-  if ((rc = cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS, &interleave,
+  if ((rc = memi_cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS, &interleave,
                     err)))
     return rc;
   mc->first_k_dense = first_k;
@@ -118,12 +118,12 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
                          (i + 1) % interleave != 0;
   }
   memset(listed, 0, sizeof listed);
-  if ((rc = cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
+  if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
   if (has_list) {
     for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = !listed[i];
   }
   memset(listed, 0, sizeof listed);
-  if ((rc = cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
+  if ((rc = memi_cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
   for (i = 0; i < mc->layers; i++) mc->layer_dense[i] |= listed[i];
   return MEMEST_OK;
 }
@@ -133,29 +133,29 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   memest_code rc;
   int64_t inter, i;
   int any_dense = 0;
-  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
     return rc;
-  if ((rc = cfg_check_top_k(mc, err))) return rc;
-  if ((rc = cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
   if ((rc = read_dense_layers(root, mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];
   if (present(root, "moe_intermediate_size")) {
     /* Experts of their own width; intermediate_size is the dense MLP's. */
-    if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+    if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                       &mc->moe_inter, err)))
       return rc;
-    if ((rc = cfg_int(root, "intermediate_size", any_dense, mc->moe_inter, 1,
+    if ((rc = memi_cfg_int(root, "intermediate_size", any_dense, mc->moe_inter, 1,
                       MEMEST_MAX_INTERMEDIATE, &inter, err)))
       return rc;
     mc->dense_inter = inter;
   } else {
     /* Mixtral, OLMoE, Llama 4: intermediate_size is the experts' width;
     ** Llama 4 names its dense MLP's intermediate_size_mlp. */
-    if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+    if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                       &mc->moe_inter, err)))
       return rc;
     inter = mc->moe_inter;
-    if ((rc = cfg_int(root, "intermediate_size_mlp", 0, inter, 1, MEMEST_MAX_INTERMEDIATE,
+    if ((rc = memi_cfg_int(root, "intermediate_size_mlp", 0, inter, 1, MEMEST_MAX_INTERMEDIATE,
                       &mc->dense_inter, err)))
       return rc;
   }
@@ -168,34 +168,34 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   int64_t i;
   int qkv_bias;
   size_t k;
-  if ((rc = cfg_common(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
+  if ((rc = memi_cfg_common(root, mc, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
                     &mc->kv_heads, err)))
     return rc;
-  if ((rc = cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
                     &mc->head_dim, err)))
     return rc;
   /* attention_bias: Llama's spelling, biases on q, k, v and o; qkv_bias: q, k, v only. */
-  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->bias_o, err))) return rc;
-  if ((rc = cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->bias_o, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
   mc->attention_bias = qkv_bias;
   if ((rc = read_qk_norm(root, cv, mc, err))) return rc;
   mc->experts = 0;
   for (k = 0; k < sizeof expert_keys / sizeof expert_keys[0] && mc->experts == 0; k++) {
     if (!present(root, expert_keys[k])) continue;
-    if ((rc = cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+    if ((rc = memi_cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, &mc->experts, err)))
       return rc;
   }
   for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
   if (mc->experts > 0) {
     if ((rc = read_experts(root, cv, mc, err))) return rc;
   } else {
-    if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+    if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                       &mc->dense_inter, err)))
       return rc;
     for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 1;
   }
-  return cfg_check_kv_heads(mc, err);
+  return memi_cfg_check_kv_heads(mc, err);
 }
 
 static int generic_dense(const model_config *mc, int layer) {
@@ -205,29 +205,29 @@ static int generic_dense(const model_config *mc, int layer) {
 static void generic_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden, q = mc->heads * mc->head_dim, kv = mc->kv_heads * mc->head_dim;
   int i;
-  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, mc->bias_o);
+  memi_attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, mc->bias_o);
   if (mc->qk_norm == QK_HEAD) {
-    params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
   } else if (mc->qk_norm == QK_FULL) {
-    params_add(pl, "self_attn.q_norm.weight", q, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_norm.weight", kv, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_norm.weight", q, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.k_norm.weight", kv, 1, 1, 1, 0, 0);
   }
-  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
   if (!generic_dense(mc, layer)) {
-    params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-    experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
+    memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
+    memi_experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
     if (mc->shared_inter > 0) {
-      params_add(pl, "mlp.shared_expert.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      params_add(pl, "mlp.shared_expert.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      params_add(pl, "mlp.shared_expert.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
+      memi_params_add(pl, "mlp.shared_expert.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      memi_params_add(pl, "mlp.shared_expert.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      memi_params_add(pl, "mlp.shared_expert.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
     }
-    if (mc->shared_gate) params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 0);
+    if (mc->shared_gate) memi_params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 0);
   } else {
-    params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
+    memi_params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
     /* Estimated as an eager FP8Linear MLP: its quantised weights are cached. */
     for (i = pl->n - 3; i < pl->n; i++) pl->p[i].fp8 = 1;
   }
@@ -240,15 +240,15 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
   a.head_dim = mc->head_dim;
   a.qk_norm = mc->qk_norm != QK_NONE;
   a.gated = 0;
-  norm_rows(mc, d, lp);
-  attn_gqa_rows(mc, d, &a, lp);
+  memi_norm_rows(mc, d, lp);
+  memi_attn_gqa_rows(mc, d, &a, lp);
   if (!generic_dense(mc, layer)) {
     lp->kind = "MoE";
     lp->moe = 1;
     lp->mlp_inter = mc->moe_inter;
-    if (mc->shared_inter > 0) shared_swiglu_rows(mc, d, mc->shared_inter, lp);
-    router_softmax_rows(mc, d, 1, lp);
-    experts_swiglu_rows(mc, d, mc->moe_inter, lp);
+    if (mc->shared_inter > 0) memi_shared_swiglu_rows(mc, d, mc->shared_inter, lp);
+    memi_router_softmax_rows(mc, d, 1, lp);
+    memi_experts_swiglu_rows(mc, d, mc->moe_inter, lp);
   } else {
     lp->kind = "dense MLP";
     lp->moe = 0;
@@ -258,7 +258,7 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
 
 static int64_t generic_rotary(const model_config *mc) { return mc->head_dim; }
 
-const arch_ops arch_generic_moe = {
+const arch_ops memi_arch_generic_moe = {
   "", "generic (Qwen3-style layer)", 1, generic_read, generic_params, generic_plan,
   generic_rotary, 1,
 };

@@ -20,53 +20,53 @@ static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error
   memest_code rc;
   int64_t i;
   int present;
-  if ((rc = cfg_common(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
     return rc;
-  if ((rc = cfg_int(root, "head_dim", 0, GPTOSS_DEFAULT_HEAD_DIM, 2, MEMEST_MAX_HEAD_DIM,
+  if ((rc = memi_cfg_int(root, "head_dim", 0, GPTOSS_DEFAULT_HEAD_DIM, 2, MEMEST_MAX_HEAD_DIM,
                     &mc->head_dim, err)))
     return rc;
-  if ((rc = cfg_bool(root, "attention_bias", 1, &mc->attention_bias, err))) return rc;
-  if ((rc = cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+  if ((rc = memi_cfg_bool(root, "attention_bias", 1, &mc->attention_bias, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
     return rc;
-  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
     return rc;
-  if ((rc = cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
+  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
+  if ((rc = memi_cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
                     MEMEST_MAX_SEQUENCE, &mc->sliding_window, err)))
     return rc;
-  if ((rc = cfg_check_top_k(mc, err))) return rc;
-  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   /* HF's default alternates sliding (even layers) and full (odd layers). */
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % 2 ? ATTN_SLIDING : ATTN_FULL;
     mc->layer_dense[i] = 0;
   }
-  return arch_layer_types(root, mc, names, kinds, 2, &present, err);
+  return memi_arch_layer_types(root, mc, names, kinds, 2, &present, err);
 }
 
 static void gptoss_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden, I = mc->moe_inter;
   (void)layer;
-  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias,
+  memi_attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias,
                mc->attention_bias);
   /* flash_attn_v4 returns no grad for learnable_sink: no accumulator, no state. */
-  params_add(pl, "self_attn.sinks", mc->heads, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "self_attn.sinks", mc->heads, 1, 1, 1, 0, 0);
   pl->p[pl->n - 1].grad = 0;
-  params_add(pl, "mlp.router.weight", mc->experts, H, 1, 2, 0, 0);
-  params_add(pl, "mlp.router.bias", mc->experts, 1, 1, 1, 0, 0);
-  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "mlp.router.weight", mc->experts, H, 1, 2, 0, 0);
+  memi_params_add(pl, "mlp.router.bias", mc->experts, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
   /* Raw parameters: the GEMM weights defer their wgrad and use the FP8
   ** cache (GptOssExperts._quantized_weight); the biases' grads are eager. */
-  params_add(pl, "mlp.experts.gate_up_proj", e_loc, 2 * I, H, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.gate_up_proj", e_loc, 2 * I, H, 3, 1, 1);
   pl->p[pl->n - 1].deferred = pl->p[pl->n - 1].fp8 = 1;
-  params_add(pl, "mlp.experts.gate_up_proj_bias", e_loc, 2 * I, 1, 2, 1, 0);
-  params_add(pl, "mlp.experts.down_proj", e_loc, H, I, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.gate_up_proj_bias", e_loc, 2 * I, 1, 2, 1, 0);
+  memi_params_add(pl, "mlp.experts.down_proj", e_loc, H, I, 3, 1, 1);
   pl->p[pl->n - 1].deferred = pl->p[pl->n - 1].fp8 = 1;
-  params_add(pl, "mlp.experts.down_proj_bias", e_loc, H, 1, 2, 1, 0);
+  memi_params_add(pl, "mlp.experts.down_proj_bias", e_loc, H, 1, 2, 1, 0);
 }
 
 /* GptOssTopKRouter, its own compiled graph called after stage 1: x2 is a
@@ -74,9 +74,9 @@ static void gptoss_params(const model_config *mc, int layer, int64_t e_loc, para
 static void router_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m;
-  rows_add(&lp->s1, o, "x2 (router graph input)", "(m, H)", 'C', m, mc->hidden, 2, 1);
-  rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, mc->top_k, 8, 1);
-  rows_add(&lp->s1, o, "top-k softmax (fp32)", "(m, k)", 'C', m, mc->top_k, 4, 1);
+  memi_rows_add(&lp->s1, o, "x2 (router graph input)", "(m, H)", 'C', m, mc->hidden, 2, 1);
+  memi_rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, mc->top_k, 8, 1);
+  memi_rows_add(&lp->s1, o, "top-k softmax (fp32)", "(m, k)", 'C', m, mc->top_k, 4, 1);
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, mc->experts, 2, 1)); /* logits */
 }
 
@@ -87,12 +87,12 @@ static void expert_rows(const model_config *mc, const run_dims *d, layer_plan *l
   int *o = &lp->ovf;
   int64_t M = d->m_act, H = mc->hidden, I = mc->moe_inter;
   int64_t gu_add = ck_mul4(o, 2, M, 2 * I, 2), down_add = ck_mul4(o, 3, M, H, 2);
-  rows_add(&lp->s3, o, "gate_up (biased; clamped_swiglu input)", "(M_act, 2I)", 'S', M, 2 * I, 2,
+  memi_rows_add(&lp->s3, o, "gate_up (biased; clamped_swiglu input)", "(M_act, 2I)", 'S', M, 2 * I, 2,
            1);
   /* group_ids; then the larger of (pre-bias gate_up + gathered bias) and
   ** (pre-bias out + gathered bias + biased out). */
   lp->s3_fwd_scratch = ck_add(o, ck_mul(o, M, 8), gu_add > down_add ? gu_add : down_add);
-  experts_fused_act_rows(mc, d, I, "activated (down-proj input)",
+  memi_experts_fused_act_rows(mc, d, I, "activated (down-proj input)",
                          "fp8 per-channel copy of activated (down input)", lp);
 }
 
@@ -106,9 +106,9 @@ static void gptoss_plan(const model_config *mc, const run_dims *d, int layer, la
   lp->kind = mc->layer_attn[layer] == ATTN_SLIDING ? "MoE (sliding-window attention)" : "MoE";
   lp->moe = 1;
   lp->mlp_inter = mc->moe_inter;
-  norm_rows(mc, d, lp);
-  attn_gqa_rows(mc, d, &a, lp);
-  rows_add(&lp->s1, &lp->ovf, "bf16 sinks", "(nh)", 'C', mc->heads, 2, 1, 1);
+  memi_norm_rows(mc, d, lp);
+  memi_attn_gqa_rows(mc, d, &a, lp);
+  memi_rows_add(&lp->s1, &lp->ovf, "bf16 sinks", "(nh)", 'C', mc->heads, 2, 1, 1);
   router_rows(mc, d, lp);
   expert_rows(mc, d, lp);
 }
@@ -116,6 +116,6 @@ static void gptoss_plan(const model_config *mc, const run_dims *d, int layer, la
 static int64_t gptoss_rotary(const model_config *mc) { return mc->head_dim; }
 
 /* forward_posemb returns views of the tables: no per-chunk copy. */
-const arch_ops arch_gpt_oss = {
+const arch_ops memi_arch_gpt_oss = {
   "gpt_oss", "gpt-oss", 0, gptoss_read, gptoss_params, gptoss_plan, gptoss_rotary, 0,
 };

@@ -12,31 +12,31 @@
 static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   int64_t i;
-  if ((rc = cfg_common(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
     return rc;
-  if ((rc = cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
                     &mc->head_dim, err)))
     return rc;
-  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
   if (cJSON_GetObjectItemCaseSensitive(root, "num_experts") != NULL) {
-    rc = cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+    rc = memi_cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
   } else if (cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
-    rc = err_set(err, MEMEST_E_CONFIG, "num_experts",
+    rc = memi_err_set(err, MEMEST_E_CONFIG, "num_experts",
                  "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
                  "there (or in num_local_experts)");
   } else {
-    rc = cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+    rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
   }
   if (rc) return rc;
-  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
     return rc;
-  if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->moe_inter, err)))
     return rc;
-  if ((rc = cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
-  if ((rc = cfg_check_top_k(mc, err))) return rc;
-  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = 0;
@@ -47,14 +47,14 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
 static void qwen3_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden;
   (void)layer;
-  attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias,
+  memi_attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias,
                mc->attention_bias);
-  params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
-  params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
-  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-  experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
+  memi_params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
+  memi_experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
 }
 
 static void qwen3_plan(const model_config *mc, const run_dims *d, int layer, layer_plan *lp) {
@@ -68,14 +68,14 @@ static void qwen3_plan(const model_config *mc, const run_dims *d, int layer, lay
   lp->kind = "MoE";
   lp->moe = 1;
   lp->mlp_inter = mc->moe_inter;
-  norm_rows(mc, d, lp);
-  attn_gqa_rows(mc, d, &a, lp);
-  router_softmax_rows(mc, d, mc->norm_topk_prob, lp);
-  experts_swiglu_rows(mc, d, mc->moe_inter, lp);
+  memi_norm_rows(mc, d, lp);
+  memi_attn_gqa_rows(mc, d, &a, lp);
+  memi_router_softmax_rows(mc, d, mc->norm_topk_prob, lp);
+  memi_experts_swiglu_rows(mc, d, mc->moe_inter, lp);
 }
 
 static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }
 
-const arch_ops arch_qwen3_moe = {
+const arch_ops memi_arch_qwen3_moe = {
   "qwen3_moe", "Qwen3-MoE", 1, qwen3_read, qwen3_params, qwen3_plan, qwen3_rotary, 1,
 };

@@ -22,38 +22,38 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
                         ? "num_local_experts"
                         : "num_experts";
   memest_code rc;
-  if ((rc = cfg_int(root, key, 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err))) return rc;
-  if ((rc = cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, key, 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
     return rc;
-  if ((rc = cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->moe_inter, err)))
     return rc;
-  if ((rc = cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+  if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
                     &mc->shared_inter, err)))
     return rc;
-  return cfg_check_top_k(mc, err);
+  return memi_cfg_check_top_k(mc, err);
 }
 
 /* The Gated DeltaNet widths, needed only when a layer is linear. */
 static memest_code read_linear(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = cfg_int(root, "linear_num_key_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_k_heads,
+  if ((rc = memi_cfg_int(root, "linear_num_key_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_k_heads,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "linear_num_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_v_heads,
+  if ((rc = memi_cfg_int(root, "linear_num_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_v_heads,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "linear_key_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_k_dim,
+  if ((rc = memi_cfg_int(root, "linear_key_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_k_dim,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_v_dim,
+  if ((rc = memi_cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_v_dim,
                     err)))
     return rc;
-  if ((rc = cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, MEMEST_MAX_CONV_KERNEL,
+  if ((rc = memi_cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, MEMEST_MAX_CONV_KERNEL,
                     &mc->conv_kernel, err)))
     return rc;
   if (mc->lin_v_heads % mc->lin_k_heads != 0) {
-    return err_set(err, MEMEST_E_CONFIG, "linear_num_value_heads",
+    return memi_err_set(err, MEMEST_E_CONFIG, "linear_num_value_heads",
                    "config key 'linear_num_value_heads' (%lld) must be a multiple of "
                    "linear_num_key_heads (%lld): q and k are repeated to the value heads",
                    (long long)mc->lin_v_heads, (long long)mc->lin_k_heads);
@@ -64,12 +64,12 @@ static memest_code read_linear(const cJSON *root, model_config *mc, memest_error
 /* partial_rotary_factor from rope_parameters (or the top level), default 1. */
 static memest_code read_rotary(const cJSON *root, model_config *mc, memest_error *err) {
   const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters");
-  cfg_note(root, "rope_parameters", rp);
+  memi_cfg_note(root, "rope_parameters", rp);
   if (cJSON_IsObject(rp) &&
       cJSON_GetObjectItemCaseSensitive(rp, "partial_rotary_factor") != NULL) {
-    return cfg_num(rp, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err);
+    return memi_cfg_num(rp, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err);
   }
-  return cfg_num(root, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err);
+  return memi_cfg_num(root, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err);
 }
 
 static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error *err) {
@@ -78,29 +78,29 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   memest_code rc;
   int64_t i, interval, linear = 0;
   int present;
-  if ((rc = cfg_common(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
     return rc;
-  if ((rc = cfg_int(root, "head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->head_dim, err))) return rc;
-  if ((rc = cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
+  if ((rc = memi_cfg_int(root, "head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->head_dim, err))) return rc;
+  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
   if ((rc = read_experts(root, mc, err))) return rc;
   if ((rc = read_rotary(root, mc, err))) return rc;
-  if ((rc = cfg_int(root, "full_attention_interval", 0, QWEN35_DEFAULT_FULL_INTERVAL, 1,
+  if ((rc = memi_cfg_int(root, "full_attention_interval", 0, QWEN35_DEFAULT_FULL_INTERVAL, 1,
                     MEMEST_MAX_LAYERS, &interval, err)))
     return rc;
-  if ((rc = cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
+  if ((rc = memi_cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
                     err)))
     return rc;
-  if ((rc = cfg_check_kv_heads(mc, err))) return rc;
+  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % interval ? ATTN_LINEAR : ATTN_FULL;
     mc->layer_dense[i] = 0;
   }
-  if ((rc = arch_layer_types(root, mc, names, kinds, 2, &present, err))) return rc;
+  if ((rc = memi_arch_layer_types(root, mc, names, kinds, 2, &present, err))) return rc;
   for (i = 0; i < mc->layers; i++) linear += mc->layer_attn[i] == ATTN_LINEAR;
   if (linear > 0 && (rc = read_linear(root, mc, err))) return rc;
   if (mc->mtp_layers > 0) {
-    cfg_warn(mc,
+    memi_cfg_warn(mc,
              "mtp_num_hidden_layers = %lld: the trainer builds no multi-token-prediction module "
              "for Qwen3.5, so it is counted nowhere (neither parameters nor activations)",
              (long long)mc->mtp_layers);
@@ -117,37 +117,37 @@ static void qwen35_params(const model_config *mc, int layer, int64_t e_loc, para
   int64_t vdim = mc->lin_v_heads * mc->lin_v_dim, I = mc->moe_inter, Ish = mc->shared_inter;
   int b = mc->attention_bias, i;
   if (mc->layer_attn[layer] == ATTN_LINEAR) {
-    params_add(pl, "linear_attn.conv1d.weight", conv_dim(mc), 1, mc->conv_kernel, 3, 0, 1);
-    params_add(pl, "linear_attn.dt_bias", mc->lin_v_heads, 1, 1, 1, 0, 0);
-    params_add(pl, "linear_attn.A_log", mc->lin_v_heads, 1, 1, 1, 0, 0);
-    params_add(pl, "linear_attn.norm.weight", mc->lin_v_dim, 1, 1, 1, 0, 0);
-    params_add(pl, "linear_attn.in_proj_qkv.weight", conv_dim(mc), H, 1, 2, 0, 1);
-    params_add(pl, "linear_attn.in_proj_z.weight", vdim, H, 1, 2, 0, 1);
-    params_add(pl, "linear_attn.in_proj_b.weight", mc->lin_v_heads, H, 1, 2, 0, 1);
-    params_add(pl, "linear_attn.in_proj_a.weight", mc->lin_v_heads, H, 1, 2, 0, 1);
-    params_add(pl, "linear_attn.out_proj.weight", H, vdim, 1, 2, 0, 1);
+    memi_params_add(pl, "linear_attn.conv1d.weight", conv_dim(mc), 1, mc->conv_kernel, 3, 0, 1);
+    memi_params_add(pl, "linear_attn.dt_bias", mc->lin_v_heads, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "linear_attn.A_log", mc->lin_v_heads, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "linear_attn.norm.weight", mc->lin_v_dim, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "linear_attn.in_proj_qkv.weight", conv_dim(mc), H, 1, 2, 0, 1);
+    memi_params_add(pl, "linear_attn.in_proj_z.weight", vdim, H, 1, 2, 0, 1);
+    memi_params_add(pl, "linear_attn.in_proj_b.weight", mc->lin_v_heads, H, 1, 2, 0, 1);
+    memi_params_add(pl, "linear_attn.in_proj_a.weight", mc->lin_v_heads, H, 1, 2, 0, 1);
+    memi_params_add(pl, "linear_attn.out_proj.weight", H, vdim, 1, 2, 0, 1);
   } else {
-    params_add(pl, "self_attn.q_proj.weight", 2 * q, H, 1, 2, 0, 1);
-    if (b) params_add(pl, "self_attn.q_proj.bias", 2 * q, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_proj.weight", kv, H, 1, 2, 0, 1);
-    if (b) params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.v_proj.weight", kv, H, 1, 2, 0, 1);
-    if (b) params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.o_proj.weight", H, q, 1, 2, 0, 1);
-    if (b) params_add(pl, "self_attn.o_proj.bias", H, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_proj.weight", 2 * q, H, 1, 2, 0, 1);
+    if (b) memi_params_add(pl, "self_attn.q_proj.bias", 2 * q, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.k_proj.weight", kv, H, 1, 2, 0, 1);
+    if (b) memi_params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.v_proj.weight", kv, H, 1, 2, 0, 1);
+    if (b) memi_params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.o_proj.weight", H, q, 1, 2, 0, 1);
+    if (b) memi_params_add(pl, "self_attn.o_proj.bias", H, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
   }
-  params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-  params_add(pl, "mlp.shared_expert.gate_proj.weight", Ish, H, 1, 2, 0, 1);
-  params_add(pl, "mlp.shared_expert.up_proj.weight", Ish, H, 1, 2, 0, 1);
-  params_add(pl, "mlp.shared_expert.down_proj.weight", H, Ish, 1, 2, 0, 1);
+  memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
+  memi_params_add(pl, "mlp.shared_expert.gate_proj.weight", Ish, H, 1, 2, 0, 1);
+  memi_params_add(pl, "mlp.shared_expert.up_proj.weight", Ish, H, 1, 2, 0, 1);
+  memi_params_add(pl, "mlp.shared_expert.down_proj.weight", H, Ish, 1, 2, 0, 1);
   /* Not ".gate.weight", so is_muon_param sends this (1, H) matrix to Muon. */
-  params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 1);
-  params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
-  params_add(pl, "mlp.experts.gate_up_proj.weight", e_loc, 2 * I, H, 3, 1, 1);
-  params_add(pl, "mlp.experts.down_proj.weight", e_loc, H, I, 3, 1, 1);
+  memi_params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 1);
+  memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "mlp.experts.gate_up_proj.weight", e_loc, 2 * I, H, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.down_proj.weight", e_loc, H, I, 3, 1, 1);
   for (i = pl->n - 2; i < pl->n; i++) pl->p[i].deferred = pl->p[i].fp8 = 1;
 }
 
@@ -160,18 +160,18 @@ static void gdn_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
   int64_t vdim = hv * mc->lin_v_dim, qk_rep = ck_mul4(o, 2, m, hv * mc->lin_k_dim, 2);
   int64_t x1 = ck_mul4(o, m, H, 2, 1), silu = ck_mul4(o, m, cd, 2, 1), fwd, bwd;
   proj_kn p[3];
-  rows_add(&lp->s1, o, "in_proj_qkv output (conv1d input)", "(m, conv_dim)", 'C', m, cd, 2, 1);
-  rows_add(&lp->s1, o, "conv1d output (padded)", "(b*(s+Kc-1), conv_dim)", 'C',
+  memi_rows_add(&lp->s1, o, "in_proj_qkv output (conv1d input)", "(m, conv_dim)", 'C', m, cd, 2, 1);
+  memi_rows_add(&lp->s1, o, "conv1d output (padded)", "(b*(s+Kc-1), conv_dim)", 'C',
            d->b * (d->s + mc->conv_kernel - 1), cd, 2, 1);
-  rows_add(&lp->s1, o, "z (output-gate input)", "(m, Hv*dv)", 'C', m, vdim, 2, 1);
-  rows_add(&lp->s1, o, "A (WY factor, chunk 64)", "(m, Hv, 64)", 'C', m, hv * GDN_CHUNK, 2, 1);
-  rows_add(&lp->s1, o, "g (fp32 decay)", "(m, Hv)", 'C', m, hv, 4, 1);
-  rows_add(&lp->s1, o, "beta", "(m, Hv)", 'C', m, hv, 2, 1);
-  rows_add(&lp->s1, o, "o (delta-rule output)", "(m, Hv*dv)", 'C', m, vdim, 2, 1);
-  rows_add(&lp->s1, o, "gated-norm rstd", "(m*Hv)", 'C', m, hv, 4, 1);
-  rows_add(&lp->s1, o, "q/k l2-norm norms", "2 x (m, Hk)", 'C', 2, m, mc->lin_k_heads, 4);
+  memi_rows_add(&lp->s1, o, "z (output-gate input)", "(m, Hv*dv)", 'C', m, vdim, 2, 1);
+  memi_rows_add(&lp->s1, o, "A (WY factor, chunk 64)", "(m, Hv, 64)", 'C', m, hv * GDN_CHUNK, 2, 1);
+  memi_rows_add(&lp->s1, o, "g (fp32 decay)", "(m, Hv)", 'C', m, hv, 4, 1);
+  memi_rows_add(&lp->s1, o, "beta", "(m, Hv)", 'C', m, hv, 2, 1);
+  memi_rows_add(&lp->s1, o, "o (delta-rule output)", "(m, Hv*dv)", 'C', m, vdim, 2, 1);
+  memi_rows_add(&lp->s1, o, "gated-norm rstd", "(m*Hv)", 'C', m, hv, 4, 1);
+  memi_rows_add(&lp->s1, o, "q/k l2-norm norms", "2 x (m, Hk)", 'C', 2, m, mc->lin_k_heads, 4);
   if (CHOICE_COMPILED_SAVED_UPPER) {
-    rows_add(&lp->s1, o, "SiLU output, repeated q/k, out_proj input",
+    memi_rows_add(&lp->s1, o, "SiLU output, repeated q/k, out_proj input",
              "(m, conv_dim) + 2 x (m, Hv*dk) + (m, Hv*dv)", 'C',
              ck_add(o, ck_add(o, silu, qk_rep), ck_mul4(o, m, vdim, 2, 1)), 1, 1, 1);
   }
@@ -192,7 +192,7 @@ static void gdn_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
   p[1].n = vdim;
   p[2].k = vdim;
   p[2].n = H;
-  fp8_compiled_rows(d, p, 3, "FP8 in_proj_qkv/z, out_proj: transposed fp8 weights and inputs", lp);
+  memi_fp8_compiled_rows(d, p, 3, "FP8 in_proj_qkv/z, out_proj: transposed fp8 weights and inputs", lp);
 }
 
 /* Qwen35MoeExperts.forward: the fused gate_up output is split into two
@@ -200,10 +200,10 @@ static void gdn_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
 static void expert_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t M = d->m_act, I = mc->moe_inter;
-  rows_add(&lp->s3, o, "gate, up (contiguous copies; silu_mul inputs)", "2 x (M_act, I)", 'S', 2,
+  memi_rows_add(&lp->s3, o, "gate, up (contiguous copies; silu_mul inputs)", "2 x (M_act, I)", 'S', 2,
            M, I, 2);
   lp->s3_fwd_scratch = ck_mul4(o, M, 2 * I, 2, 1); /* the fused gate_up */
-  experts_fused_act_rows(mc, d, I, "act (down-proj input)",
+  memi_experts_fused_act_rows(mc, d, I, "act (down-proj input)",
                          "fp8 per-channel copy of act (down input)", lp);
 }
 
@@ -212,7 +212,7 @@ static void qwen35_plan(const model_config *mc, const run_dims *d, int layer, la
   attn_shape a;
   lp->moe = 1;
   lp->mlp_inter = mc->moe_inter;
-  norm_rows(mc, d, lp);
+  memi_norm_rows(mc, d, lp);
   if (mc->layer_attn[layer] == ATTN_LINEAR) {
     lp->kind = "MoE (Gated DeltaNet)";
     gdn_rows(mc, d, lp);
@@ -223,13 +223,13 @@ static void qwen35_plan(const model_config *mc, const run_dims *d, int layer, la
     a.head_dim = mc->head_dim;
     a.qk_norm = 1;
     a.gated = 1;
-    attn_gqa_rows(mc, d, &a, lp);
+    memi_attn_gqa_rows(mc, d, &a, lp);
   }
-  shared_swiglu_rows(mc, d, mc->shared_inter, lp);
-  rows_add(&lp->s1, o, "shared expert output (sigmoid-gate product)", "(m, H)", 'C', d->m,
+  memi_shared_swiglu_rows(mc, d, mc->shared_inter, lp);
+  memi_rows_add(&lp->s1, o, "shared expert output (sigmoid-gate product)", "(m, H)", 'C', d->m,
            mc->hidden, 2, 1);
-  rows_add(&lp->s1, o, "shared expert gate sigmoid", "(m, 1)", 'C', d->m, 2, 1, 1);
-  router_softmax_rows(mc, d, 1, lp);
+  memi_rows_add(&lp->s1, o, "shared expert gate sigmoid", "(m, 1)", 'C', d->m, 2, 1, 1);
+  memi_router_softmax_rows(mc, d, 1, lp);
   expert_rows(mc, d, lp);
 }
 
@@ -238,6 +238,6 @@ static int64_t qwen35_rotary(const model_config *mc) {
   return (int64_t)((double)mc->head_dim * mc->partial_rotary);
 }
 
-const arch_ops arch_qwen35_moe = {
+const arch_ops memi_arch_qwen35_moe = {
   "qwen3_5_moe_text", "Qwen3.5-MoE", 0, qwen35_read, qwen35_params, qwen35_plan, qwen35_rotary, 1,
 };

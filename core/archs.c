@@ -4,11 +4,11 @@
 */
 #include "model.h"
 
-const arch_ops *const arch_table[] = {
-  &arch_qwen3_moe,
-  &arch_deepseek_v2,
-  &arch_deepseek_v3,
-  &arch_gpt_oss,
-  &arch_qwen35_moe,
+const arch_ops *const memi_arch_table[] = {
+  &memi_arch_qwen3_moe,
+  &memi_arch_deepseek_v2,
+  &memi_arch_deepseek_v3,
+  &memi_arch_gpt_oss,
+  &memi_arch_qwen35_moe,
   NULL,
 };

@@ -18,31 +18,31 @@ static void mark_captured(row_list *rl, int from) {
   for (i = from; i < rl->n; i++) rl->r[i].captured = 1;
 }
 
-void norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
+void memi_norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
-  rows_add(&lp->s1, o, "input/post-attention RMSNorm rstd", "2 x (m)", 'C', 2, d->m, 4, 1);
+  memi_rows_add(&lp->s1, o, "input/post-attention RMSNorm rstd", "2 x (m)", 'C', 2, d->m, 4, 1);
   if (CHOICE_COMPILED_SAVED_UPPER) {
-    rows_add(&lp->s1, o, "x1 (input-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
-    rows_add(&lp->s1, o, "x2 (post-attention-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
+    memi_rows_add(&lp->s1, o, "x1 (input-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
+    memi_rows_add(&lp->s1, o, "x2 (post-attention-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
   }
 }
 
 /* {======================================================================
 ** FP8 (spec §4.8). Scales are fp32; blocks and channel groups are 128 wide.
 ** ======================================================================= */
-int64_t fp8_block_t_bytes(int64_t k, int64_t m, int *o) {
+int64_t memi_fp8_block_t_bytes(int64_t k, int64_t m, int *o) {
   return ck_add(o, ck_mul(o, k, m), ck_mul4(o, ceil_div(k, 128), ceil_div(m, 128), 4, 1));
 }
 
-int64_t fp8_channel_bytes(int64_t m, int64_t k, int *o) {
+int64_t memi_fp8_channel_bytes(int64_t m, int64_t k, int *o) {
   return ck_add(o, ck_mul(o, m, k), ck_mul4(o, ceil_div(m, 128), k, 4, 1));
 }
 
-int64_t fp8_rowwise_bytes(int64_t m, int64_t k, int *o) {
+int64_t memi_fp8_rowwise_bytes(int64_t m, int64_t k, int *o) {
   return ck_add(o, ck_mul(o, m, k), ck_mul4(o, m, ceil_div(k, 128), 4, 1));
 }
 
-void fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *name,
+void memi_fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *name,
                        layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t saved = 0, fwd = 0, bwd = 0;
@@ -50,18 +50,18 @@ void fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *n
   if (!d->fp8) return;
   for (i = 0; i < n; i++) {
     /* Saved: weight_t (K, N) and input_t (K, m), each with block scales. */
-    int64_t wt = CHOICE_FP8_COMPILED_WEIGHT_SAVED ? fp8_block_t_bytes(p[i].k, p[i].n, o) : 0;
-    int64_t xt = fp8_block_t_bytes(p[i].k, d->m, o);
+    int64_t wt = CHOICE_FP8_COMPILED_WEIGHT_SAVED ? memi_fp8_block_t_bytes(p[i].k, p[i].n, o) : 0;
+    int64_t xt = memi_fp8_block_t_bytes(p[i].k, d->m, o);
     /* Forward scratch: the in-graph fp8 weight (N, K) and the rowwise input. */
-    int64_t f = ck_add(o, fp8_block_t_bytes(p[i].n, p[i].k, o), fp8_rowwise_bytes(d->m, p[i].k, o));
+    int64_t f = ck_add(o, memi_fp8_block_t_bytes(p[i].n, p[i].k, o), memi_fp8_rowwise_bytes(d->m, p[i].k, o));
     /* Backward scratch: the output grad's rowwise and transposed copies. */
-    int64_t g = ck_add(o, fp8_rowwise_bytes(d->m, p[i].n, o),
+    int64_t g = ck_add(o, memi_fp8_rowwise_bytes(d->m, p[i].n, o),
                        ck_add(o, ck_mul(o, p[i].n, d->m), ck_mul4(o, p[i].n, ceil_div(d->m, 128), 4, 1)));
     saved = ck_add(o, saved, ck_add(o, wt, xt));
     fwd = max64(fwd, f);
     bwd = max64(bwd, g);
   }
-  rows_add(&lp->s1, o, name, "(K, N) + (K, m) fp8 per projection", 'C', saved, 1, 1, 1);
+  memi_rows_add(&lp->s1, o, name, "(K, N) + (K, m) fp8 per projection", 'C', saved, 1, 1, 1);
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
   lp->s1_bwd_scratch = ck_add(o, lp->s1_bwd_scratch, bwd);
 }
@@ -76,7 +76,7 @@ void fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *n
 ** ======================================================================= */
 static int64_t ring_pairs(const run_dims *d) { return d->cp > 2 ? 2 : 1; }
 
-int64_t ring_fwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
+int64_t memi_ring_fwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
                        int *o) {
   int64_t m = d->m, t = 0;
   if (d->cp <= 1) return 0;
@@ -89,7 +89,7 @@ int64_t ring_fwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int
 }
 
 /* Beyond the bf16 dq/dk/dv the caller counts (the per-step FA4 outputs). */
-int64_t ring_bwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
+int64_t memi_ring_bwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int64_t heads,
                        int *o) {
   int64_t m = d->m, common = 0, step = 0, end = 0;
   if (d->cp <= 1) return 0;
@@ -104,7 +104,7 @@ int64_t ring_bwd_bytes(const run_dims *d, int64_t q_width, int64_t kv_width, int
   return ck_add(o, common, max64(step, end));
 }
 
-int64_t mla_ring_fwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
+int64_t memi_mla_ring_fwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
   int64_t m = d->m, h = a->heads, qk = a->nope + a->rope, lat = a->kv_lora + a->rope, t = 0;
   if (d->cp <= 1) return 0;
   t = ck_add(o, t, ck_mul4(o, m, h, qk, 2));                     /* q = cat(q_nope, q_pe) */
@@ -119,7 +119,7 @@ int64_t mla_ring_fwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
   return t;
 }
 
-int64_t mla_ring_bwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
+int64_t memi_mla_ring_bwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
   int64_t m = d->m, h = a->heads, qk = a->nope + a->rope, lat = a->kv_lora + a->rope;
   int64_t kvo = a->nope + a->v_dim, kvb = ck_mul4(o, h, kvo, a->kv_lora, 1);
   int64_t common = 0, decomp = 0, fa_out = 0, dkv = 0, step, end;
@@ -146,7 +146,7 @@ int64_t mla_ring_bwd_bytes(const run_dims *d, const mla_shape *a, int *o) {
 }
 /* }====================================================================== */
 
-void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *a,
+void memi_attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *a,
                    layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m, H = mc->hidden;
@@ -154,31 +154,31 @@ void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *
   int64_t fwd, bwd;
   proj_kn p[4];
   if (a->gated) {
-    rows_add(&lp->s1, o, "q_proj output (query and gate)", "(m, 2*nh*hd)", 'C', m, 2 * qw, 2, 1);
+    memi_rows_add(&lp->s1, o, "q_proj output (query and gate)", "(m, 2*nh*hd)", 'C', m, 2 * qw, 2, 1);
   } else {
-    rows_add(&lp->s1, o, "q", "(m, nh*hd)", 'C', m, qw, 2, 1);
+    memi_rows_add(&lp->s1, o, "q", "(m, nh*hd)", 'C', m, qw, 2, 1);
   }
-  rows_add(&lp->s1, o, "k", "(m, nkv*hd)", 'C', m, kvw, 2, 1);
-  rows_add(&lp->s1, o, "v", "(m, nkv*hd)", 'C', m, kvw, 2, 1);
-  rows_add(&lp->s1, o, "o (attention output)", "(m, nh*hd)", 'C', m, qw, 2, 1);
-  rows_add(&lp->s1, o, "lse (fp32)", "(b, nh, s)", 'C', m, a->heads, 4, 1);
+  memi_rows_add(&lp->s1, o, "k", "(m, nkv*hd)", 'C', m, kvw, 2, 1);
+  memi_rows_add(&lp->s1, o, "v", "(m, nkv*hd)", 'C', m, kvw, 2, 1);
+  memi_rows_add(&lp->s1, o, "o (attention output)", "(m, nh*hd)", 'C', m, qw, 2, 1);
+  memi_rows_add(&lp->s1, o, "lse (fp32)", "(b, nh, s)", 'C', m, a->heads, 4, 1);
   if (a->qk_norm) {
-    rows_add(&lp->s1, o, "q/k-norm rstd", "(m, nh+nkv)", 'C', m, a->heads + a->kv_heads, 4, 1);
+    memi_rows_add(&lp->s1, o, "q/k-norm rstd", "(m, nh+nkv)", 'C', m, a->heads + a->kv_heads, 4, 1);
   }
   if (CHOICE_COMPILED_SAVED_UPPER) {
-    rows_add(&lp->s1, o, "post-RoPE q, k copies", "(m, (nh+nkv)*hd)", 'C', m, qw + kvw, 2, 1);
+    memi_rows_add(&lp->s1, o, "post-RoPE q, k copies", "(m, (nh+nkv)*hd)", 'C', m, qw + kvw, 2, 1);
     if (a->gated) {
-      rows_add(&lp->s1, o, "gate copy and gated o", "2 x (m, nh*hd)", 'C', 2, m, qw, 2);
+      memi_rows_add(&lp->s1, o, "gate copy and gated o", "2 x (m, nh*hd)", 'C', 2, m, qw, 2);
     }
   }
   /* Forward: the norm output and pre-RoPE q/k live while the kernel runs. */
   fwd = ck_add(o, ck_mul4(o, m, H, 2, 1), ck_mul4(o, m, qw + kvw, 2, 1));
-  fwd = ck_add(o, fwd, ring_fwd_bytes(d, qw, kvw, a->heads, o));
+  fwd = ck_add(o, fwd, memi_ring_fwd_bytes(d, qw, kvw, a->heads, o));
   /* Backward: recomputed norm output and post-RoPE q/k, dq/dk/dv, an fp32
   ** dq accumulator (or the ring's buffers), and m*H bf16 buffers. */
   bwd = ck_add(o, ck_mul4(o, m, H, 2, 1), ck_mul4(o, m, qw + kvw, 2, 1));
   bwd = ck_add(o, bwd, ck_mul4(o, m, qw + 2 * kvw, 2, 1));
-  if (d->cp > 1) bwd = ck_add(o, bwd, ring_bwd_bytes(d, qw, kvw, a->heads, o));
+  if (d->cp > 1) bwd = ck_add(o, bwd, memi_ring_bwd_bytes(d, qw, kvw, a->heads, o));
   else bwd = ck_add(o, bwd, ck_mul4(o, m, qw, 4, 1));
   bwd = ck_add(o, bwd, ck_mul4(o, CHOICE_S1_BWD_HIDDEN_BUFFERS, m, H, 2));
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
@@ -190,34 +190,34 @@ void attn_gqa_rows(const model_config *mc, const run_dims *d, const attn_shape *
   p[1].n = p[2].n = kvw;
   p[3].k = qw;
   p[3].n = H;
-  fp8_compiled_rows(d, p, 4, "FP8 q/k/v/o_proj: transposed fp8 weights and inputs", lp);
+  memi_fp8_compiled_rows(d, p, 4, "FP8 q/k/v/o_proj: transposed fp8 weights and inputs", lp);
 }
 
-void router_softmax_rows(const model_config *mc, const run_dims *d, int renorm, layer_plan *lp) {
+void memi_router_softmax_rows(const model_config *mc, const run_dims *d, int renorm, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m, k = mc->top_k;
-  rows_add(&lp->s1, o, "router probs (fp32 softmax)", "(m, E)", 'C', m, mc->experts, 4, 1);
-  rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, k, 8, 1);
+  memi_rows_add(&lp->s1, o, "router probs (fp32 softmax)", "(m, E)", 'C', m, mc->experts, 4, 1);
+  memi_rows_add(&lp->s1, o, "topk_idx (int64)", "(m, k)", 'C', m, k, 8, 1);
   if (renorm) {
-    rows_add(&lp->s1, o, "raw top-k weights and their sum", "(m, k) + (m)", 'C', m, k + 1, 4, 1);
+    memi_rows_add(&lp->s1, o, "raw top-k weights and their sum", "(m, k) + (m)", 'C', m, k + 1, 4, 1);
   }
   if (CHOICE_COMPILED_SAVED_UPPER) {
-    rows_add(&lp->s1, o, "router logits", "(m, E)", 'C', m, mc->experts, 2, 1);
+    memi_rows_add(&lp->s1, o, "router logits", "(m, E)", 'C', m, mc->experts, 2, 1);
   } else {
     lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, mc->experts, 2, 1));
   }
 }
 
-void shared_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
+void memi_shared_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
                         layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m, H = mc->hidden;
   proj_kn p[3];
-  rows_add(&lp->s1, o, "h_mid (residual before the shared expert)", "(m, H)", 'C', m, H, 2, 1);
-  rows_add(&lp->s1, o, "shared expert g_s, u_s (silu_mul inputs)", "2 x (m, I_sh)", 'C', 2, m,
+  memi_rows_add(&lp->s1, o, "h_mid (residual before the shared expert)", "(m, H)", 'C', m, H, 2, 1);
+  memi_rows_add(&lp->s1, o, "shared expert g_s, u_s (silu_mul inputs)", "2 x (m, I_sh)", 'C', 2, m,
            inter, 2);
   if (!d->fp8) {
-    rows_add(&lp->s1, o, "shared expert act_s (down-proj input)", "(m, I_sh)", 'C', m, inter, 2, 1);
+    memi_rows_add(&lp->s1, o, "shared expert act_s (down-proj input)", "(m, I_sh)", 'C', m, inter, 2, 1);
   }
   /* Forward: the shared output before it joins the residual (and, under
   ** FP8, act_s until the down projection has quantised it). */
@@ -227,98 +227,98 @@ void shared_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter
   p[0].n = p[1].n = inter;
   p[2].k = inter;
   p[2].n = H;
-  fp8_compiled_rows(d, p, 3, "FP8 shared-expert gate/up/down: fp8 weights and inputs", lp);
+  memi_fp8_compiled_rows(d, p, 3, "FP8 shared-expert gate/up/down: fp8 weights and inputs", lp);
 }
 
-void attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
+void memi_attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
                   int64_t head_dim, int bias_qkv, int bias_o) {
   int64_t q = heads * head_dim, kv = kv_heads * head_dim;
-  params_add(pl, "self_attn.q_proj.weight", q, hidden, 1, 2, 0, 1);
-  params_add(pl, "self_attn.k_proj.weight", kv, hidden, 1, 2, 0, 1);
-  params_add(pl, "self_attn.v_proj.weight", kv, hidden, 1, 2, 0, 1);
-  params_add(pl, "self_attn.o_proj.weight", hidden, q, 1, 2, 0, 1);
+  memi_params_add(pl, "self_attn.q_proj.weight", q, hidden, 1, 2, 0, 1);
+  memi_params_add(pl, "self_attn.k_proj.weight", kv, hidden, 1, 2, 0, 1);
+  memi_params_add(pl, "self_attn.v_proj.weight", kv, hidden, 1, 2, 0, 1);
+  memi_params_add(pl, "self_attn.o_proj.weight", hidden, q, 1, 2, 0, 1);
   if (bias_qkv) {
-    params_add(pl, "self_attn.q_proj.bias", q, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
-    params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.q_proj.bias", q, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.k_proj.bias", kv, 1, 1, 1, 0, 0);
+    memi_params_add(pl, "self_attn.v_proj.bias", kv, 1, 1, 1, 0, 0);
   }
-  if (bias_o) params_add(pl, "self_attn.o_proj.bias", hidden, 1, 1, 1, 0, 0);
+  if (bias_o) memi_params_add(pl, "self_attn.o_proj.bias", hidden, 1, 1, 1, 0, 0);
 }
 
-void experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter, int64_t hidden) {
+void memi_experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter, int64_t hidden) {
   int i;
-  params_add(pl, "mlp.experts.gate_proj.weight", e_loc, inter, hidden, 3, 1, 1);
-  params_add(pl, "mlp.experts.up_proj.weight", e_loc, inter, hidden, 3, 1, 1);
-  params_add(pl, "mlp.experts.down_proj.weight", e_loc, hidden, inter, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.gate_proj.weight", e_loc, inter, hidden, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.up_proj.weight", e_loc, inter, hidden, 3, 1, 1);
+  memi_params_add(pl, "mlp.experts.down_proj.weight", e_loc, hidden, inter, 3, 1, 1);
   for (i = pl->n - 3; i < pl->n; i++) {
     pl->p[i].deferred = 1;
     pl->p[i].fp8 = 1;
   }
 }
 
-void experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
+void memi_experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
                          layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t M = d->m_act, H = mc->hidden;
   int first;
-  rows_add(&lp->s3, o, "g, u (silu_mul inputs)", "2 x (M_act, I)", 'S', 2, M, inter, 2);
+  memi_rows_add(&lp->s3, o, "g, u (silu_mul inputs)", "2 x (M_act, I)", 'S', 2, M, inter, 2);
   if (!d->fp8) {
     first = lp->s3.n;
-    rows_add(&lp->s3, o, "act (down-proj input)", "(M_act, I)", 'S', M, inter, 2, 1);
+    memi_rows_add(&lp->s3, o, "act (down-proj input)", "(M_act, I)", 'S', M, inter, 2, 1);
     mark_captured(&lp->s3, first);
     return;
   }
   /* FP8 (spec §4.8): Hopper keeps group_indices on the ctx; gate and up
   ** each quantise x per channel, down quantises act. */
-  rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
+  memi_rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
   first = lp->s3.n;
-  rows_add(&lp->s3, o, "fp8 per-channel copies of x (gate, up)", "2 x (M_act, H) fp8", 'S', 2,
-           fp8_channel_bytes(M, H, o), 1, 1);
-  rows_add(&lp->s3, o, "fp8 per-channel copy of act (down input)", "(M_act, I) fp8", 'S',
-           fp8_channel_bytes(M, inter, o), 1, 1, 1);
+  memi_rows_add(&lp->s3, o, "fp8 per-channel copies of x (gate, up)", "2 x (M_act, H) fp8", 'S', 2,
+           memi_fp8_channel_bytes(M, H, o), 1, 1);
+  memi_rows_add(&lp->s3, o, "fp8 per-channel copy of act (down input)", "(M_act, I) fp8", 'S',
+           memi_fp8_channel_bytes(M, inter, o), 1, 1, 1);
   mark_captured(&lp->s3, first);
   /* Forward scratch: bf16 act and one projection's rowwise input copy. */
   lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, inter, 2, 1));
-  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, max64(H, inter), o));
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, memi_fp8_rowwise_bytes(M, max64(H, inter), o));
 }
 
-void experts_fused_act_rows(const model_config *mc, const run_dims *d, int64_t inter,
+void memi_experts_fused_act_rows(const model_config *mc, const run_dims *d, int64_t inter,
                             const char *act_label, const char *act_fp8_label, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t M = d->m_act, H = mc->hidden;
   int first = lp->s3.n;
   if (!d->fp8) {
-    rows_add(&lp->s3, o, act_label, "(M_act, I)", 'S', M, inter, 2, 1);
+    memi_rows_add(&lp->s3, o, act_label, "(M_act, I)", 'S', M, inter, 2, 1);
     mark_captured(&lp->s3, first);
     return;
   }
   /* FP8 (spec §4.8): x is quantised once for the fused gate_up, act by down. */
-  rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
+  memi_rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
   first = lp->s3.n;
-  rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',
-           fp8_channel_bytes(M, H, o), 1, 1, 1);
-  rows_add(&lp->s3, o, act_fp8_label, "(M_act, I) fp8", 'S', fp8_channel_bytes(M, inter, o), 1, 1,
+  memi_rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',
+           memi_fp8_channel_bytes(M, H, o), 1, 1, 1);
+  memi_rows_add(&lp->s3, o, act_fp8_label, "(M_act, I) fp8", 'S', memi_fp8_channel_bytes(M, inter, o), 1, 1,
            1);
   mark_captured(&lp->s3, first);
   lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, ck_mul4(o, M, inter, 2, 1));
-  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, fp8_rowwise_bytes(M, max64(H, inter), o));
+  lp->s3_fwd_scratch = ck_add(o, lp->s3_fwd_scratch, memi_fp8_rowwise_bytes(M, max64(H, inter), o));
 }
 
 /* {======================================================================
 ** layer_types (gpt-oss, Qwen3.5): per-layer attention kinds.
 ** ======================================================================= */
-memest_code arch_layer_types(const cJSON *root, model_config *mc, const char *const *names,
+memest_code memi_arch_layer_types(const cJSON *root, model_config *mc, const char *const *names,
                              const unsigned char *kinds, int n, int *present,
                              memest_error *err) {
   const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
   const cJSON *v;
-  cfg_note(root, "layer_types", lt);
+  memi_cfg_note(root, "layer_types", lt);
   int64_t i = 0;
   int k;
   *present = 0;
   if (lt == NULL || cJSON_IsNull(lt)) return MEMEST_OK;
   if (!cJSON_IsArray(lt) || cJSON_GetArraySize(lt) != mc->layers) {
-    return err_set(err, MEMEST_E_CONFIG, "layer_types",
+    return memi_err_set(err, MEMEST_E_CONFIG, "layer_types",
                    "config key 'layer_types' must be an array of num_hidden_layers = %lld "
                    "strings, one per decoder layer",
                    (long long)mc->layers);
@@ -328,7 +328,7 @@ memest_code arch_layer_types(const cJSON *root, model_config *mc, const char *co
       if (cJSON_IsString(v) && strcmp(v->valuestring, names[k]) == 0) break;
     }
     if (k == n) {
-      return err_set(err, MEMEST_E_CONFIG, "layer_types",
+      return memi_err_set(err, MEMEST_E_CONFIG, "layer_types",
                      "config key 'layer_types' entry %lld is not one of '%s' and '%s'",
                      (long long)i, names[0], n > 1 ? names[1] : names[0]);
     }

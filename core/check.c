@@ -66,20 +66,20 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
   memest_code rc;
   int i, j;
   *out = NULL;
-  err_clear(err);
+  memi_err_clear(err);
   if (n <= 0 && log == NULL)
-    return err_set(err, MEMEST_E_MISSING, "snapshot",
+    return memi_err_set(err, MEMEST_E_MISSING, "snapshot",
                    "memest check needs at least one --snapshot FILE or a --log FILE");
   if (n > MEMEST_CHECK_MAX_SNAPSHOTS)
-    return err_set(err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(err, MEMEST_E_LIMIT, "snapshot",
                    "memest check takes at most %d snapshots; give one per pipeline rank",
                    MEMEST_CHECK_MAX_SNAPSHOTS);
   c = calloc(1, sizeof *c);
-  if (c == NULL) return err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  if (c == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   c->ranks = calloc((size_t)(n > 0 ? n : 1), sizeof *c->ranks);
   if (c->ranks == NULL) {
     free(c);
-    return err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   }
   rc = estimate_rank(config, config_len, p, -1, &c->est_max, &c->result, err);
   if (rc != MEMEST_OK) goto fail;
@@ -89,14 +89,14 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
     const memest_snapshot_summary *s = memest_snapshot_summary_of(inputs[i].snapshot);
     r->pp_rank = memest_pp_rank_of(inputs[i].global_rank, p->pp_size, p->total_gpus);
     if (inputs[i].global_rank < 0) {
-      rc = err_set(err, MEMEST_E_VALUE, "snapshot",
+      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                    "cannot tell the global rank of snapshot '%s'; keep the trainer's name "
                    "snapshot-rankNNNNN.pickle",
                    inputs[i].source);
       goto fail;
     }
     if (r->pp_rank < 0) {
-      rc = err_set(err, MEMEST_E_VALUE, "snapshot",
+      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                    "snapshot '%s' is global rank %lld, but the run has %lld GPUs (ranks 0..%lld); "
                    "give the run's --total-gpus",
                    inputs[i].source, (long long)inputs[i].global_rank, (long long)p->total_gpus,
@@ -105,7 +105,7 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
     }
     for (j = 0; j < i; j++)
       if (c->ranks[j].global_rank == inputs[i].global_rank) {
-        rc = err_set(err, MEMEST_E_VALUE, "snapshot",
+        rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                      "snapshots '%s' and '%s' are both global rank %lld; give each rank once",
                      c->ranks[j].source, inputs[i].source, (long long)inputs[i].global_rank);
         goto fail;

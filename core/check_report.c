@@ -29,29 +29,29 @@ static void json_text(strbuf *sb, const char *s) {
     u += n;
   }
   clean[o] = '\0';
-  sb_json_str(sb, clean);
+  memi_sb_json_str(sb, clean);
 }
 
 static void alloc_json(strbuf *sb, const memest_snapshot_alloc *a) {
   int k;
-  sb_printf(sb,
+  memi_sb_printf(sb,
             "{\"bytes\":%llu,\"requested_bytes\":%llu,\"address\":%llu,\"time_us\":%lld,"
             "\"before_recording\":%s,\"frames\":[",
             (unsigned long long)a->bytes, (unsigned long long)a->requested_bytes,
             (unsigned long long)a->address, (long long)a->time_us,
             a->before_recording ? "true" : "false");
   for (k = 0; k < a->frames; k++) {
-    if (k) sb_put(sb, ",");
+    if (k) memi_sb_put(sb, ",");
     json_text(sb, a->site[k]);
   }
-  sb_put(sb, "]}");
+  memi_sb_put(sb, "]}");
 }
 
 /* The snapshot's summary, top allocations and sites as JSON members. */
 static void snapshot_members(strbuf *sb, const memest_snapshot *s) {
   const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
   int i;
-  sb_printf(sb,
+  memi_sb_printf(sb,
             "\"device\":%d,\"devices_with_data\":%d,\"events\":%lld,\"segments\":%lld,"
             "\"blocks\":%lld,\"peak_allocated_bytes\":%llu,\"peak_event\":%lld,"
             "\"peak_time_us\":%lld,\"start_time_us\":%lld,\"end_time_us\":%lld,"
@@ -67,18 +67,18 @@ static void snapshot_members(strbuf *sb, const memest_snapshot *s) {
             (unsigned long long)m->peak_reserved_bytes, m->fragmentation,
             (long long)m->inconsistent);
   for (i = 0; i < memest_snapshot_top_count(s); i++) {
-    if (i) sb_put(sb, ",");
+    if (i) memi_sb_put(sb, ",");
     alloc_json(sb, memest_snapshot_top(s, i));
   }
-  sb_put(sb, "],\"sites\":[");
+  memi_sb_put(sb, "],\"sites\":[");
   for (i = 0; i < memest_snapshot_site_count(s); i++) {
     const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
-    sb_printf(sb, "%s{\"bytes\":%llu,\"count\":%lld,\"site\":", i ? "," : "",
+    memi_sb_printf(sb, "%s{\"bytes\":%llu,\"count\":%lld,\"site\":", i ? "," : "",
               (unsigned long long)st->bytes, (long long)st->count);
     json_text(sb, st->site);
-    sb_put(sb, "}");
+    memi_sb_put(sb, "}");
   }
-  sb_put(sb, "]");
+  memi_sb_put(sb, "]");
 }
 
 char *memest_snapshot_json(const memest_snapshot *s, int points) {
@@ -96,17 +96,17 @@ char *memest_snapshot_json(const memest_snapshot *s, int points) {
     return NULL;
   }
   n = memest_snapshot_curve(s, points, t, b);
-  sb_init(&sb);
-  sb_put(&sb, "{");
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{");
   snapshot_members(&sb, s);
-  sb_put(&sb, ",\"curve\":{\"t_us\":[");
-  for (i = 0; i < n; i++) sb_printf(&sb, "%s%lld", i ? "," : "", (long long)t[i]);
-  sb_put(&sb, "],\"bytes\":[");
-  for (i = 0; i < n; i++) sb_printf(&sb, "%s%llu", i ? "," : "", (unsigned long long)b[i]);
-  sb_put(&sb, "]}}");
+  memi_sb_put(&sb, ",\"curve\":{\"t_us\":[");
+  for (i = 0; i < n; i++) memi_sb_printf(&sb, "%s%lld", i ? "," : "", (long long)t[i]);
+  memi_sb_put(&sb, "],\"bytes\":[");
+  for (i = 0; i < n; i++) memi_sb_printf(&sb, "%s%llu", i ? "," : "", (unsigned long long)b[i]);
+  memi_sb_put(&sb, "]}}");
   free(t);
   free(b);
-  return sb_finish(&sb);
+  return memi_sb_finish(&sb);
 }
 
 /* {======================================================================
@@ -114,7 +114,7 @@ char *memest_snapshot_json(const memest_snapshot *s, int points) {
 ** ======================================================================= */
 
 static void log_json(strbuf *sb, const memest_runlog_summary *l) {
-  sb_printf(sb,
+  memi_sb_printf(sb,
             "{\"steps\":%lld,\"first_step\":%lld,\"last_step\":%lld,\"max_gib\":%.15g,"
             "\"max_step\":%lld,\"steady_gib\":%.15g,\"steady_from\":%lld,\"compared\":\"%s\","
             "\"compared_bytes\":%llu}",
@@ -127,33 +127,33 @@ static void log_json(strbuf *sb, const memest_runlog_summary *l) {
 char *memest_check_json(const memest_check *c) {
   strbuf sb;
   int i;
-  sb_init(&sb);
-  sb_put(&sb, "{\"ranks\":[");
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{\"ranks\":[");
   for (i = 0; i < c->n; i++) {
     const check_rank *r = &c->ranks[i];
-    sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
+    memi_sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
               (long long)r->pp_rank, (long long)r->global_rank);
     json_text(&sb, r->source);
-    sb_printf(&sb,
+    memi_sb_printf(&sb,
               ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
               "\"error_fraction\":%.6f,\"snapshot\":{",
               (unsigned long long)r->measured, (unsigned long long)r->estimated, r->error);
     snapshot_members(&sb, r->snap);
-    sb_put(&sb, "}}");
+    memi_sb_put(&sb, "}}");
   }
-  sb_printf(&sb,
+  memi_sb_printf(&sb,
             "],\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
             "\"error_fraction\":%.6f,\"source\":",
             (unsigned long long)c->meas_max, (unsigned long long)c->est_max, c->error_max);
   if (c->max_from >= 0 && c->n > 0) json_text(&sb, c->ranks[c->max_from].source);
-  else sb_put(&sb, "\"log\"");
-  sb_put(&sb, "},\"log\":");
+  else memi_sb_put(&sb, "\"log\"");
+  memi_sb_put(&sb, "},\"log\":");
   if (c->has_log) log_json(&sb, &c->log);
-  else sb_put(&sb, "null");
-  sb_put(&sb, ",\"fragmentation\":");
+  else memi_sb_put(&sb, "null");
+  memi_sb_put(&sb, ",\"fragmentation\":");
   if (c->n > 0) {
     const memest_snapshot_summary *m = memest_snapshot_summary_of(c->ranks[c->max_from >= 0 ? c->max_from : 0].snap);
-    sb_printf(&sb,
+    memi_sb_printf(&sb,
               "{\"measured\":%.6g,\"estimate_uses\":%.6g,\"peak_reserved_bytes\":%llu,"
               "\"peak_allocated_bytes\":%llu,\"end_reserved_bytes\":%llu,"
               "\"end_allocated_bytes\":%llu}",
@@ -163,10 +163,10 @@ char *memest_check_json(const memest_check *c) {
               (unsigned long long)m->end_reserved_bytes,
               (unsigned long long)m->end_allocated_bytes);
   } else {
-    sb_put(&sb, "null");
+    memi_sb_put(&sb, "null");
   }
-  sb_put(&sb, "}");
-  return sb_finish(&sb);
+  memi_sb_put(&sb, "}");
+  return memi_sb_finish(&sb);
 }
 /* }====================================================================== */
 
@@ -184,25 +184,25 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
   const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
   char a[32], b[32];
   int i, k;
-  sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld", r->source,
+  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld", r->source,
             (long long)r->global_rank, (long long)r->pp_rank);
   if (m->peak_time_us >= 0 && m->start_time_us >= 0)
-    sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
-  sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
+    memi_sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
+  memi_sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
             gib(b, sizeof b, m->start_allocated_bytes));
-  sb_put(sb, "  largest live allocations:\n");
+  memi_sb_put(sb, "  largest live allocations:\n");
   for (i = 0; i < memest_snapshot_top_count(s); i++) {
     const memest_snapshot_alloc *t = memest_snapshot_top(s, i);
-    sb_printf(sb, "    %10.3f MiB  %s", (double)t->bytes / (1024.0 * 1024.0),
+    memi_sb_printf(sb, "    %10.3f MiB  %s", (double)t->bytes / (1024.0 * 1024.0),
               t->before_recording ? "before the window " : "in the window     ");
-    if (t->frames == 0) sb_put(sb, "  (no frames recorded)");
-    for (k = 0; k < t->frames; k++) sb_printf(sb, "%s%s", k ? " < " : "  ", t->site[k]);
-    sb_put(sb, "\n");
+    if (t->frames == 0) memi_sb_put(sb, "  (no frames recorded)");
+    for (k = 0; k < t->frames; k++) memi_sb_printf(sb, "%s%s", k ? " < " : "  ", t->site[k]);
+    memi_sb_put(sb, "\n");
   }
-  sb_put(sb, "  by allocation site:\n");
+  memi_sb_put(sb, "  by allocation site:\n");
   for (i = 0; i < memest_snapshot_site_count(s); i++) {
     const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
-    sb_printf(sb, "    %10.3f MiB  %5lld x  %s\n", (double)st->bytes / (1024.0 * 1024.0),
+    memi_sb_printf(sb, "    %10.3f MiB  %5lld x  %s\n", (double)st->bytes / (1024.0 * 1024.0),
               (long long)st->count, st->site);
   }
 }
@@ -211,21 +211,21 @@ char *memest_check_text(const memest_check *c) {
   strbuf sb;
   char a[32], b[32];
   int i;
-  sb_init(&sb);
-  sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
               "torch.cuda.max_memory_allocated)\n");
   if (c->n > 0) {
-    sb_printf(&sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
+    memi_sb_printf(&sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
               "measured", "estimated", "error", "source");
     for (i = 0; i < c->n; i++) {
       const check_rank *r = &c->ranks[i];
-      sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %+7.1f%%  %s\n", (long long)r->pp_rank,
+      memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %+7.1f%%  %s\n", (long long)r->pp_rank,
                 (long long)r->global_rank, gib(a, sizeof a, r->measured),
                 gib(b, sizeof b, r->estimated), r->error * 100.0, r->source);
     }
   }
   if (c->has_log) {
-    sb_printf(&sb,
+    memi_sb_printf(&sb,
               "Log: %lld peak-gpu-memory lines, steps %lld..%lld; compared: %s, %.2f GiB "
               "(steps %lld..%lld); the largest is %.2f GiB at step %lld\n",
               (long long)c->log.steps, (long long)c->log.first_step, (long long)c->log.last_step,
@@ -233,7 +233,7 @@ char *memest_check_text(const memest_check *c) {
               c->log.steady_gib, (long long)c->log.steady_from, (long long)c->log.last_step,
               c->log.max_gib, (long long)c->log.max_step);
   }
-  sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %+.1f%%\n",
+  memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %+.1f%%\n",
             gib(a, sizeof a, c->meas_max),
             c->max_from >= 0 && c->n > 0 ? c->ranks[c->max_from].source : "the log",
             gib(b, sizeof b, c->est_max), c->error_max * 100.0);
@@ -241,22 +241,22 @@ char *memest_check_text(const memest_check *c) {
     const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
     const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
     peak_detail(&sb, r);
-    sb_printf(&sb,
+    memi_sb_printf(&sb,
               "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
               "%.1f%% (at the snapshot: %s reserved, ",
               r->source, gib(a, sizeof a, m->peak_reserved_bytes),
               gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
               gib(a, sizeof a, m->end_reserved_bytes));
-    sb_printf(&sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
+    memi_sb_printf(&sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
                    "--fragmentation %.3f\n",
               gib(b, sizeof b, m->end_allocated_bytes), c->fragmentation_param,
               m->fragmentation > MEMEST_MAX_FRAGMENTATION ? MEMEST_MAX_FRAGMENTATION
                                                           : m->fragmentation);
     if (m->inconsistent > 0)
-      sb_printf(&sb, "Note: %lld trace entries did not match an allocation (a trace that "
+      memi_sb_printf(&sb, "Note: %lld trace entries did not match an allocation (a trace that "
                      "overflowed max_entries, or a damaged file)\n",
                 (long long)m->inconsistent);
   }
-  return sb_finish(&sb);
+  return memi_sb_finish(&sb);
 }
 /* }====================================================================== */

@@ -11,7 +11,7 @@
 
 #include "model.h"
 
-extern MEMEST_HIDDEN const arch_ops *const arch_table[];
+extern MEMEST_HIDDEN const arch_ops *const memi_arch_table[];
 
 static const char *type_name(const cJSON *v) {
   if (cJSON_IsString(v)) return "a string";
@@ -22,21 +22,21 @@ static const char *type_name(const cJSON *v) {
   return "null";
 }
 
-memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
+memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
                     int64_t hi, int64_t *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   double x;
-  cfg_note(root, key, v);
+  memi_cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
-      return err_set(err, MEMEST_E_CONFIG, key,
+      return memi_err_set(err, MEMEST_E_CONFIG, key,
                      "config key '%s' is missing; add it from the model's published config.json",
                      key);
     }
     if (dflt < lo || dflt > hi) {
       /* A default derived from other keys (head_dim = hidden/heads) can
       ** fall outside the range the key itself must keep. */
-      return err_set(err, MEMEST_E_CONFIG, key,
+      return memi_err_set(err, MEMEST_E_CONFIG, key,
                      "config key '%s' is missing and the value it defaults to, %lld, is not "
                      "between %lld and %lld; add it from the model's published config.json",
                      key, (long long)dflt, (long long)lo, (long long)hi);
@@ -45,99 +45,87 @@ memest_code cfg_int(const cJSON *root, const char *key, int required, int64_t df
     return MEMEST_OK;
   }
   if (!cJSON_IsNumber(v)) {
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
                    key, type_name(v));
   }
   x = v->valuedouble;
   if (!isfinite(x) || x != floor(x)) {
     char num[48];
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
-                   key, fmt_num(num, sizeof num, x));
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
+                   key, memi_fmt_num(num, sizeof num, x));
   }
   if (x < (double)lo || x > (double)hi) {
     char a[48], b[32], c[32];
-    return err_set(err, x > (double)hi ? MEMEST_E_LIMIT : MEMEST_E_CONFIG, key,
+    return memi_err_set(err, x > (double)hi ? MEMEST_E_LIMIT : MEMEST_E_CONFIG, key,
                    "config key '%s' is %s; it must be between %s and %s", key,
-                   fmt_num(a, sizeof a, x), fmt_int(b, sizeof b, lo), fmt_int(c, sizeof c, hi));
+                   memi_fmt_num(a, sizeof a, x), memi_fmt_int(b, sizeof b, lo), memi_fmt_int(c, sizeof c, hi));
   }
   *out = (int64_t)x;
   return MEMEST_OK;
 }
 
-memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
+memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
                     double *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-  cfg_note(root, key, v);
+  memi_cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     *out = dflt;
     return MEMEST_OK;
   }
   if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a number, got %s", key,
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a number, got %s", key,
                    type_name(v));
   }
   if (v->valuedouble < lo || v->valuedouble > hi) {
     char a[48], b[48], c[48];
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is %s; it must be between %s and %s",
-                   key, fmt_num(a, sizeof a, v->valuedouble), fmt_num(b, sizeof b, lo),
-                   fmt_num(c, sizeof c, hi));
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is %s; it must be between %s and %s",
+                   key, memi_fmt_num(a, sizeof a, v->valuedouble), memi_fmt_num(b, sizeof b, lo),
+                   memi_fmt_num(c, sizeof c, hi));
   }
   *out = v->valuedouble;
   return MEMEST_OK;
 }
 
-memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out, memest_error *err) {
+memest_code memi_cfg_bool(const cJSON *root, const char *key, int dflt, int *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-  cfg_note(root, key, v);
+  memi_cfg_note(root, key, v);
   if (v == NULL || cJSON_IsNull(v)) {
     *out = dflt;
     return MEMEST_OK;
   }
   if (!cJSON_IsBool(v)) {
-    return err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be true or false, got %s", key,
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be true or false, got %s", key,
                    type_name(v));
   }
   *out = cJSON_IsTrue(v);
   return MEMEST_OK;
 }
 
-memest_code cfg_check_top_k(const model_config *mc, memest_error *err) {
+memest_code memi_cfg_check_top_k(const model_config *mc, memest_error *err) {
   if (mc->top_k <= mc->experts) return MEMEST_OK;
-  return err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
+  return memi_err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
                  "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
                  (long long)mc->top_k, (long long)mc->experts);
 }
 
-memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err) {
+memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err) {
   if (mc->heads % mc->kv_heads == 0) return MEMEST_OK;
-  return err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
+  return memi_err_set(err, MEMEST_E_CONFIG, "num_key_value_heads",
                  "config key 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
                  (long long)mc->kv_heads, (long long)mc->heads);
 }
 
-void cfg_warn(model_config *mc, const char *fmt, ...) {
-  va_list ap;
-  if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) {
-    mc->more_warnings++;
-    return;
-  }
-  va_start(ap, fmt);
-  vsnprintf(mc->warnings[mc->n_warnings], sizeof mc->warnings[0], fmt, ap);
-  va_end(ap);
-  mc->n_warnings++;
-}
-
 /* The keys every decoder-only transformer config carries. */
-memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, &mc->hidden, err))) return rc;
-  if ((rc = cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->heads, err)))
+  if ((rc = memi_cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, &mc->hidden, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->heads, err)))
     return rc;
-  if ((rc = cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, &mc->layers, err)))
+  if ((rc = memi_cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, &mc->layers, err)))
     return rc;
-  if ((rc = cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, &mc->vocab, err))) return rc;
+  if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, &mc->vocab, err))) return rc;
   /* Not a limit of the estimate: the sequence is warned about, not refused. */
-  if ((rc = cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53,
+  if ((rc = memi_cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53,
                     &mc->max_positions, err)))
     return rc;
   return MEMEST_OK;
@@ -147,19 +135,19 @@ memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
 ** that nests the decoder, text_config's. */
 static const arch_ops *arch_for(const char *model_type) {
   int i;
-  for (i = 0; arch_table[i] != NULL; i++) {
-    if (strcmp(arch_table[i]->model_type, model_type) == 0) return arch_table[i];
+  for (i = 0; memi_arch_table[i] != NULL; i++) {
+    if (strcmp(memi_arch_table[i]->model_type, model_type) == 0) return memi_arch_table[i];
   }
   return NULL;
 }
 
 static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
   const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
-  cfg_note(root, "model_type", mt);
+  memi_cfg_note(root, "model_type", mt);
   dst[0] = '\0';
   if (mt == NULL || cJSON_IsNull(mt)) return MEMEST_OK;
   if (!cJSON_IsString(mt)) {
-    return err_set(err, MEMEST_E_CONFIG, "model_type",
+    return memi_err_set(err, MEMEST_E_CONFIG, "model_type",
                    "config key 'model_type' must be a string, got %s", type_name(mt));
   }
   snprintf(dst, size, "%s", mt->valuestring);
@@ -177,37 +165,37 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
     snprintf(outer, sizeof outer, "%s", mc->model_type);
     keys = text;
     if ((rc = read_model_type(text, mc->model_type, sizeof mc->model_type, err))) return rc;
-    cfg_warn(mc,
+    memi_cfg_warn(mc,
              "the model keys were read from text_config (model_type '%s'); the trainer loads "
              "only flat text configs, so pass it the text_config part",
              outer);
   }
   mc->arch = arch_for(mc->model_type);
   if (mc->arch == NULL) {
-    mc->arch = &arch_generic_moe;
-    err_clear(&inner);
+    mc->arch = &memi_arch_generic_moe;
+    memi_err_clear(&inner);
     rc = mc->arch->read(keys, mc, &inner);
     if (rc != MEMEST_OK) {
       if (inner.code != MEMEST_E_CONFIG) {
         if (err != NULL) *err = inner;
         return rc;
       }
-      err_set_at(err, MEMEST_E_UNSUPPORTED, inner.field, inner.line, inner.column,
+      memi_err_set_at(err, MEMEST_E_UNSUPPORTED, inner.field, inner.line, inner.column,
                  "unknown model_type '%.40s' (the trainer runs qwen3_moe, deepseek_v2, gpt_oss "
                  "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
                  mc->model_type, inner.message);
-      err_fix(err, "%s", inner.fix);
+      memi_err_fix(err, "%s", inner.fix);
       return MEMEST_E_UNSUPPORTED;
     }
-    cfg_warn(mc,
+    memi_cfg_warn(mc,
              "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "
              "Qwen3-style layer (GQA attention), so treat the figures as approximate",
              mc->model_type[0] ? mc->model_type : "(none)");
-    cfg_keys_summarise(keys, mc, 1);
+    memi_cfg_keys_summarise(keys, mc, 1);
     return MEMEST_OK;
   }
   if ((rc = mc->arch->read(keys, mc, err))) return rc;
-  cfg_keys_summarise(keys, mc, 0);
+  memi_cfg_keys_summarise(keys, mc, 0);
   return MEMEST_OK;
 }
 
@@ -215,39 +203,39 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
 static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   if (!cJSON_IsObject(root)) {
-    return err_set(err, MEMEST_E_CONFIG, "config",
+    return memi_err_set(err, MEMEST_E_CONFIG, "config",
                    "the config must be a JSON object (a model config.json), got %s",
                    type_name(root));
   }
-  if ((rc = cfg_text_resolve(root, mc, err))) return rc;
+  if ((rc = memi_cfg_text_resolve(root, mc, err))) return rc;
   if ((rc = cfg_dispatch(root, mc, err))) return rc;
-  if (cfg_keys_out_of_memory(root)) {
-    return err_set(err, MEMEST_E_NOMEM, "config", "out of memory noting the config's keys");
+  if (memi_cfg_keys_out_of_memory(root)) {
+    return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory noting the config's keys");
   }
-  return cfg_check_params(mc, err);
+  return memi_cfg_check_params(mc, err);
 }
 
 size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
 
-memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
+memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
   char *copy = NULL;
   cJSON *root;
   memest_code rc;
   memset(mc, 0, sizeof *mc);
   if (text == NULL || len == 0) {
-    return err_set(err, MEMEST_E_JSON, "config", "the config is empty; give a model config.json");
+    return memi_err_set(err, MEMEST_E_JSON, "config", "the config is empty; give a model config.json");
   }
   if (len > MEMEST_MAX_CONFIG_BYTES) {
-    return err_set(err, MEMEST_E_LIMIT, "config",
+    return memi_err_set(err, MEMEST_E_LIMIT, "config",
                    "the config is %llu bytes, over MEMEST_MAX_CONFIG_BYTES = %d; a model "
                    "config.json is a few kilobytes",
                    (unsigned long long)len, MEMEST_MAX_CONFIG_BYTES);
   }
-  if ((rc = cfg_text_prepare(text, len, &copy, err))) return rc;
+  if ((rc = memi_cfg_text_prepare(text, len, &copy, err))) return rc;
   /* The text passed the syntax check, so cJSON can fail only for memory. */
   root = cJSON_ParseWithLength(copy, len);
   if (root == NULL) {
-    rc = err_set(err, MEMEST_E_NOMEM, "config", "out of memory parsing a %llu-byte config",
+    rc = memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory parsing a %llu-byte config",
                  (unsigned long long)len);
   } else {
     rc = cfg_read_root(root, mc, err);
@@ -257,14 +245,14 @@ memest_code cfg_parse(const char *text, size_t len, model_config *mc, memest_err
   return rc;
 }
 
-memest_code cfg_check_params(const model_config *mc, memest_error *err) {
+memest_code memi_cfg_check_params(const model_config *mc, memest_error *err) {
   int l;
   for (l = 0; l < mc->layers; l++) {
     param_list pl;
     pl.n = pl.dropped = 0;
     mc->arch->layer_params(mc, l, mc->experts, &pl);
     if (pl.dropped > 0) {
-      return err_set(err, MEMEST_E_OVERFLOW, "config",
+      return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
                      "layer %d of this %s model has %d parameter tensors, more than "
                      "PARAMS_PER_LAYER_MAX = %d that memest holds per layer; none is dropped, so "
                      "the model cannot be estimated until that capacity is raised",
@@ -274,10 +262,10 @@ memest_code cfg_check_params(const model_config *mc, memest_error *err) {
   return MEMEST_OK;
 }
 
-void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
+void memi_params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
                 int expert, int muon) {
   param_desc *p;
-  if (pl->n >= PARAMS_PER_LAYER_MAX) {   /* counted, and refused by cfg_check_params */
+  if (pl->n >= PARAMS_PER_LAYER_MAX) {   /* counted, and refused by memi_cfg_check_params */
     pl->dropped++;
     return;
   }
@@ -293,7 +281,7 @@ void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_
   p->grad = 1;
 }
 
-void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char tag, int64_t a,
+void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char tag, int64_t a,
               int64_t b, int64_t c, int64_t d) {
   tensor_row *r;
   int64_t bytes = ck_mul4(ovf, a, b, c, d);
@@ -303,8 +291,8 @@ void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char 
     *ovf = 1;
     return;
   }
-  /* Keeps the rows' sum within 64 bits, so that rows_total never overflows. */
-  (void)ck_add(&room, rows_total(rl), bytes);
+  /* Keeps the rows' sum within 64 bits, so that memi_rows_total never overflows. */
+  (void)ck_add(&room, memi_rows_total(rl), bytes);
   if (room) {
     *ovf = 1;
     return;
@@ -317,8 +305,8 @@ void rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char 
   r->captured = 0;
 }
 
-/* Exact: rows_add keeps the sum of a list's rows within 64 bits. */
-int64_t rows_total(const row_list *rl) {
+/* Exact: memi_rows_add keeps the sum of a list's rows within 64 bits. */
+int64_t memi_rows_total(const row_list *rl) {
   int64_t t = 0;
   int i;
   for (i = 0; i < rl->n; i++) t += rl->r[i].bytes;

@@ -4,8 +4,10 @@
 ** for the model summary; and the warning about ignored keys that look like
 ** they carry parameters. A key is marked on its cJSON item when a reader
 ** looks it up; an absent key is noted in a ledger array inside the parsed
-** object, which lives and dies with the parse.
+** object, which lives and dies with the parse. Also the parse's warnings,
+** which every reader of a config may add.
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,7 +41,7 @@ static cJSON *ledger_of(cJSON *obj, int create) {
   return l;
 }
 
-void cfg_note(const cJSON *obj, const char *key, const cJSON *v) {
+void memi_cfg_note(const cJSON *obj, const char *key, const cJSON *v) {
   cJSON *o = (cJSON *)obj, *l, *e;
   if (o == NULL || !cJSON_IsObject(o)) return;
   if (v != NULL) {
@@ -61,32 +63,32 @@ void cfg_note(const cJSON *obj, const char *key, const cJSON *v) {
   }
 }
 
-int cfg_keys_out_of_memory(const cJSON *node) {
+int memi_cfg_keys_out_of_memory(const cJSON *node) {
   const cJSON *c;
   if (node == NULL) return 0;
   if (cJSON_IsObject(node) && (node->type & KEY_NOMEM)) return 1;
   for (c = node->child; c != NULL; c = c->next) {
-    if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && cfg_keys_out_of_memory(c)) return 1;
+    if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && memi_cfg_keys_out_of_memory(c)) return 1;
   }
   return 0;
 }
 
-memest_code cfg_layer_list(const cJSON *root, const char *key, const model_config *mc,
+memest_code memi_cfg_layer_list(const cJSON *root, const char *key, const model_config *mc,
                            unsigned char *flags, int *present, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key), *e;
   int64_t i = 0;
-  cfg_note(root, key, v);
+  memi_cfg_note(root, key, v);
   *present = 0;
   if (v == NULL || cJSON_IsNull(v)) return MEMEST_OK;
   if (!cJSON_IsArray(v)) {
-    return err_set(err, MEMEST_E_CONFIG, key,
+    return memi_err_set(err, MEMEST_E_CONFIG, key,
                    "config key '%s' must be an array of layer indices (0 to %lld)", key,
                    (long long)(mc->layers - 1));
   }
   cJSON_ArrayForEach(e, v) {
     double x = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
     if (!(x >= 0.0 && x < (double)mc->layers) || x != (double)(int64_t)x) {
-      return err_set(err, MEMEST_E_CONFIG, key,
+      return memi_err_set(err, MEMEST_E_CONFIG, key,
                      "config key '%s' entry %lld is not a layer index from 0 to %lld", key,
                      (long long)i, (long long)(mc->layers - 1));
     }
@@ -151,7 +153,7 @@ static int carries_parameters(const cJSON *item) {
          !has_word(name, no, sizeof no / sizeof no[0]);
 }
 
-void cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread) {
+void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread) {
   const cJSON *item, *l = ledger_of((cJSON *)obj, 0);
   char unread[280];
   int n_unread = 0, more = 0;
@@ -192,9 +194,22 @@ void cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread) {
     }
   }
   if (n_unread > 0) {
-    cfg_warn(mc,
+    memi_cfg_warn(mc,
              "config keys %s%s look like they add parameters but are not read, so the "
              "parameter count and memory leave them out",
              unread, more ? " and more" : "");
   }
+}
+
+/* A warning of the parse; past the array they are counted, never lost. */
+void memi_cfg_warn(model_config *mc, const char *fmt, ...) {
+  va_list ap;
+  if (mc->n_warnings >= (int)(sizeof mc->warnings / sizeof mc->warnings[0])) {
+    mc->more_warnings++;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(mc->warnings[mc->n_warnings], sizeof mc->warnings[0], fmt, ap);
+  va_end(ap);
+  mc->n_warnings++;
 }

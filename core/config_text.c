@@ -40,7 +40,7 @@ static memest_code text_error(memest_error *err, const char *text, size_t pos, c
                               const char *fix) {
   int line, col;
   cfg_text_position(text, pos, &line, &col);
-  return err_set_at(err, MEMEST_E_JSON, "config", line, col,
+  return memi_err_set_at(err, MEMEST_E_JSON, "config", line, col,
                     "the config is not valid JSON: %s at line %d, column %d; %s", what, line, col,
                     fix);
 }
@@ -72,18 +72,18 @@ static size_t utf8_length(const unsigned char *s, size_t n) {
 /* Whether the encoding is one Python's loader refuses before JSON begins. */
 static memest_code check_encoding(const unsigned char *s, size_t len, memest_error *err) {
   if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
-    return err_set(err, MEMEST_E_JSON, "config",
+    return memi_err_set(err, MEMEST_E_JSON, "config",
                    "the config starts with a UTF-8 byte-order mark (EF BB BF), which Python's json "
                    "refuses (\"Unexpected UTF-8 BOM\"); save the file as UTF-8 without a BOM");
   }
   if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF))) {
-    return err_set(err, MEMEST_E_JSON, "config",
+    return memi_err_set(err, MEMEST_E_JSON, "config",
                    "the config is UTF-16 (byte-order mark %02X %02X), but the HuggingFace loader "
                    "reads config.json as UTF-8; convert it (iconv -f UTF-16 -t UTF-8)",
                    s[0], s[1]);
   }
   if (len >= 2 && ((s[0] != 0 && s[1] == 0) || (s[0] == 0 && s[1] != 0))) {
-    return err_set(err, MEMEST_E_JSON, "config",
+    return memi_err_set(err, MEMEST_E_JSON, "config",
                    "the config looks like UTF-16 without a byte-order mark (NUL bytes between the "
                    "characters), but the HuggingFace loader reads config.json as UTF-8; convert it "
                    "(iconv -f UTF-16LE -t UTF-8)");
@@ -389,7 +389,7 @@ static memest_code open_bracket(syntax *sx, size_t i) {
   if (sx->depth >= MEMEST_MAX_JSON_DEPTH) {
     int line, col;
     cfg_text_position(sx->t, i, &line, &col);
-    return err_set_at(sx->err, MEMEST_E_LIMIT, "config", line, col,
+    return memi_err_set_at(sx->err, MEMEST_E_LIMIT, "config", line, col,
                       "the config nests deeper than MEMEST_MAX_JSON_DEPTH = %d levels (at line %d, "
                       "column %d); a model config.json is a flat object",
                       MEMEST_MAX_JSON_DEPTH, line, col);
@@ -455,7 +455,7 @@ static memest_code syntax_check(char *t, size_t len, memest_error *err) {
   syntax *sx = malloc(sizeof *sx);
   memest_code rc = MEMEST_OK;
   size_t i = 0;
-  if (sx == NULL) return err_set(err, MEMEST_E_NOMEM, "config", "out of memory reading the config");
+  if (sx == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory reading the config");
   memset(sx, 0, sizeof *sx);
   sx->t = t;
   sx->len = len;
@@ -467,7 +467,7 @@ static memest_code syntax_check(char *t, size_t len, memest_error *err) {
     else i = syntax_token(sx, i, &rc);
   }
   if (rc == MEMEST_OK && sx->next == WANT_VALUE && sx->depth == 0) {
-    rc = err_set(err, MEMEST_E_JSON, "config",
+    rc = memi_err_set(err, MEMEST_E_JSON, "config",
                  "the config holds only whitespace (%llu bytes); give a model config.json",
                  (unsigned long long)len);
   } else if (rc == MEMEST_OK && sx->next != WANT_END) {
@@ -478,14 +478,14 @@ static memest_code syntax_check(char *t, size_t len, memest_error *err) {
 }
 /* }====================================================================== */
 
-memest_code cfg_text_prepare(const char *text, size_t len, char **out, memest_error *err) {
+memest_code memi_cfg_text_prepare(const char *text, size_t len, char **out, memest_error *err) {
   char *t;
   memest_code rc;
   *out = NULL;
   if ((rc = check_encoding((const unsigned char *)text, len, err))) return rc;
   t = malloc(len + 1);
   if (t == NULL) {
-    return err_set(err, MEMEST_E_NOMEM, "config", "out of memory reading a %llu-byte config",
+    return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory reading a %llu-byte config",
                    (unsigned long long)len);
   }
   memcpy(t, text, len);
@@ -535,7 +535,7 @@ static memest_code drop_overridden(cJSON *obj, model_config *mc, memest_error *e
   if (n < 2) return MEMEST_OK;
   refs = malloc(n * sizeof *refs);
   if (refs == NULL) {
-    return err_set(err, MEMEST_E_NOMEM, "config", "out of memory checking %llu config keys",
+    return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory checking %llu config keys",
                    (unsigned long long)n);
   }
   for (c = obj->child, i = 0; c != NULL; c = c->next, i++) {
@@ -548,7 +548,7 @@ static memest_code drop_overridden(cJSON *obj, model_config *mc, memest_error *e
     while (j + 1 < n && strcmp(refs[j + 1].item->string, refs[i].item->string) == 0) j++;
     if (j > i) {
       size_t k;
-      cfg_warn(mc,
+      memi_cfg_warn(mc,
                "config key '%.64s' appears %llu times; the last value is used, as Python's json "
                "(and so the HuggingFace loader) reads it",
                refs[i].item->string, (unsigned long long)(j - i + 1));
@@ -560,7 +560,7 @@ static memest_code drop_overridden(cJSON *obj, model_config *mc, memest_error *e
   return MEMEST_OK;
 }
 
-memest_code cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err) {
+memest_code memi_cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err) {
   cJSON *c;
   memest_code rc;
   if (cJSON_IsString(node)) {
@@ -569,7 +569,7 @@ memest_code cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err) {
   }
   if (cJSON_IsObject(node) && (rc = drop_overridden(node, mc, err))) return rc;
   for (c = node->child; c != NULL; c = c->next) {
-    if ((rc = cfg_text_resolve(c, mc, err))) return rc;
+    if ((rc = memi_cfg_text_resolve(c, mc, err))) return rc;
   }
   return MEMEST_OK;
 }

@@ -18,7 +18,7 @@ const char *memest_code_name(memest_code code) {
   return code_names[code];
 }
 
-void err_clear(memest_error *err) {
+void memi_err_clear(memest_error *err) {
   if (err == NULL) return;
   memset(err, 0, sizeof *err);
 }
@@ -39,7 +39,7 @@ const char *memest_reason_name(memest_reason reason) {
 static memest_code err_vset(memest_error *err, memest_code code, const char *field, int line,
                             int column, const char *fmt, va_list ap) {
   if (err == NULL) return code;
-  err_clear(err);
+  memi_err_clear(err);
   err->code = code;
   err->line = line;
   err->column = column;
@@ -48,7 +48,7 @@ static memest_code err_vset(memest_error *err, memest_code code, const char *fie
   return code;
 }
 
-memest_code err_set_at(memest_error *err, memest_code code, const char *field, int line,
+memest_code memi_err_set_at(memest_error *err, memest_code code, const char *field, int line,
                        int column, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -57,7 +57,7 @@ memest_code err_set_at(memest_error *err, memest_code code, const char *field, i
   return code;
 }
 
-memest_code err_set(memest_error *err, memest_code code, const char *field,
+memest_code memi_err_set(memest_error *err, memest_code code, const char *field,
                     const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -66,11 +66,11 @@ memest_code err_set(memest_error *err, memest_code code, const char *field,
   return code;
 }
 
-void err_reason(memest_error *err, memest_reason reason) {
+void memi_err_reason(memest_error *err, memest_reason reason) {
   if (err != NULL) err->reason = reason;
 }
 
-void err_fix(memest_error *err, const char *fmt, ...) {
+void memi_err_fix(memest_error *err, const char *fmt, ...) {
   va_list ap;
   if (err == NULL) return;
   va_start(ap, fmt);

@@ -14,23 +14,23 @@
 char *memest_error_json(const memest_error *e) {
   strbuf sb;
   if (e == NULL) return NULL;
-  sb_init(&sb);
-  sb_put(&sb, "{\"error\":{\"code\":");
-  sb_json_str(&sb, memest_code_name(e->code));
-  sb_put(&sb, ",\"message\":");
-  sb_json_str(&sb, e->message);
-  sb_put(&sb, ",\"field\":");
-  sb_json_str(&sb, e->field);
-  sb_put(&sb, ",\"fix\":");
-  sb_json_str(&sb, e->fix);
-  sb_put(&sb, ",\"reason\":");
-  sb_json_str(&sb, memest_reason_name(e->reason));
-  if (e->line > 0) sb_printf(&sb, ",\"line\":%d,\"column\":%d", e->line, e->column);
-  sb_put(&sb, "}}");
-  return sb_finish(&sb);
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{\"error\":{\"code\":");
+  memi_sb_json_str(&sb, memest_code_name(e->code));
+  memi_sb_put(&sb, ",\"message\":");
+  memi_sb_json_str(&sb, e->message);
+  memi_sb_put(&sb, ",\"field\":");
+  memi_sb_json_str(&sb, e->field);
+  memi_sb_put(&sb, ",\"fix\":");
+  memi_sb_json_str(&sb, e->fix);
+  memi_sb_put(&sb, ",\"reason\":");
+  memi_sb_json_str(&sb, memest_reason_name(e->reason));
+  if (e->line > 0) memi_sb_printf(&sb, ",\"line\":%d,\"column\":%d", e->line, e->column);
+  memi_sb_put(&sb, "}}");
+  return memi_sb_finish(&sb);
 }
 
-const char *fmt_num(char *buf, size_t size, double x) {
+const char *memi_fmt_num(char *buf, size_t size, double x) {
   char frac[32];
   double whole;
   size_t n;
@@ -40,7 +40,7 @@ const char *fmt_num(char *buf, size_t size, double x) {
     return buf;
   }
   whole = x < 0 ? ceil(x) : floor(x);
-  fmt_int(buf, size, (int64_t)whole);
+  memi_fmt_int(buf, size, (int64_t)whole);
   if (x < 0 && whole == 0.0) snprintf(buf, size, "-0");
   snprintf(frac, sizeof frac, "%.6f", fabs(x - whole));
   n = strlen(frac);

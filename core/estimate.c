@@ -11,7 +11,7 @@
 
 #include "presets.h"
 #include "result.h"
-#include "routing.h"
+#include "routing_margin.h"
 
 const char *memest_version(void) { return MEMEST_VERSION; }
 
@@ -24,7 +24,7 @@ static memest_code config_text(const char *config, size_t len, const memest_para
     return MEMEST_OK;
   }
   if (!((p->given >> MEMEST_P_MODEL) & 1u)) {
-    return err_set(err, MEMEST_E_MISSING, "model",
+    return memi_err_set(err, MEMEST_E_MISSING, "model",
                    "missing required parameter --model: give a preset name or a config.json");
   }
   *text = memest_model_preset_config(p->model);
@@ -36,7 +36,7 @@ static memest_code config_text(const char *config, size_t len, const memest_para
       size_t used = strlen(names);
       snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", memest_model_preset_name(i));
     }
-    return err_set(err, MEMEST_E_UNKNOWN, "model",
+    return memi_err_set(err, MEMEST_E_UNKNOWN, "model",
                    "unknown model preset '%.100s'; the presets are: %s (or give a config.json)",
                    p->model, names);
   }
@@ -47,26 +47,34 @@ static memest_code config_text(const char *config, size_t len, const memest_para
 /* The estimate, then (if asked) its suggestions, with one cache for all of them. */
 static memest_code estimate_with_advice(const model_config *mc, const memest_params *p,
                                         int with_advice, memest_result *r, memest_error *err) {
-  est_cache *cache = est_cache_new();
-  memest_code rc = est_run(mc, p, r, cache, err);
-  if (rc == MEMEST_OK && with_advice && (rc = advice_build(r, cache, err)) != MEMEST_OK) {
-    est_release(r);
+  est_cache *cache;
+  memest_error first;
+  memest_code rc;
+  /* The config is read: each problem's fix is now searched for this model. */
+  if (memi_layout_problems(mc, p, &first, 1) > 0) {
+    if (err != NULL) *err = first;
+    return first.code;
+  }
+  cache = memi_est_cache_new();
+  rc = memi_est_run(mc, p, r, cache, err);
+  if (rc == MEMEST_OK && with_advice && (rc = memi_advice_build(r, cache, err)) != MEMEST_OK) {
+    memi_est_release(r);
   }
   if (rc == MEMEST_OK) {
-    rc = routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
+    rc = memi_routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
                         ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
-    if (rc != MEMEST_OK) est_release(r);
+    if (rc != MEMEST_OK) memi_est_release(r);
   }
-  est_cache_free(cache);
+  memi_est_cache_free(cache);
   return rc;
 }
 
 memest_code memest_estimate(const char *config, size_t config_len, const memest_params *p,
                             memest_result **out, memest_error *err) {
-  return est_estimate(config, config_len, p, 1, out, err);
+  return memi_est_estimate(config, config_len, p, 1, out, err);
 }
 
-memest_code est_estimate(const char *config, size_t config_len, const memest_params *p,
+memest_code memi_est_estimate(const char *config, size_t config_len, const memest_params *p,
                          int with_advice, memest_result **out, memest_error *err) {
   const char *text;
   size_t n;
@@ -74,10 +82,10 @@ memest_code est_estimate(const char *config, size_t config_len, const memest_par
   model_config *mc;
   memest_code rc;
   memest_error first;
-  err_clear(err);
-  if (out == NULL || p == NULL) return err_set(err, MEMEST_E_VALUE, "", "no parameters given");
+  memi_err_clear(err);
+  if (out == NULL || p == NULL) return memi_err_set(err, MEMEST_E_VALUE, "", "no parameters given");
   *out = NULL;
-  if (layout_problems(NULL, p, &first, 1) > 0) {
+  if (memi_layout_problems(NULL, p, &first, 1) > 0) {
     if (err != NULL) *err = first;
     return first.code;
   }
@@ -87,9 +95,9 @@ memest_code est_estimate(const char *config, size_t config_len, const memest_par
   if (mc == NULL || r == NULL) {
     free(mc);
     free(r);
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
-  rc = cfg_parse(text, n, mc, err);
+  rc = memi_cfg_parse(text, n, mc, err);
   if (rc == MEMEST_OK) rc = estimate_with_advice(mc, p, with_advice, r, err);
   free(mc);
   if (rc != MEMEST_OK) {
@@ -108,7 +116,7 @@ int memest_validate(const char *config, size_t config_len, const memest_params *
   memest_error one;
   int count;
   if (p == NULL) return 0;
-  count = layout_problems(NULL, p, errs, max);
+  count = memi_layout_problems(NULL, p, errs, max);
   if (count > 0) return count;
   if (config_text(config, config_len, p, &text, &n, &one) != MEMEST_OK) {
     if (max > 0) errs[0] = one;
@@ -116,22 +124,22 @@ int memest_validate(const char *config, size_t config_len, const memest_params *
   }
   mc = malloc(sizeof *mc);
   if (mc == NULL) {
-    if (max > 0) err_set(&errs[0], MEMEST_E_NOMEM, "", "out of memory");
+    if (max > 0) memi_err_set(&errs[0], MEMEST_E_NOMEM, "", "out of memory");
     return 1;
   }
-  if (cfg_parse(text, n, mc, &one) != MEMEST_OK) {
+  if (memi_cfg_parse(text, n, mc, &one) != MEMEST_OK) {
     free(mc);
     if (max > 0) errs[0] = one;
     return 1;
   }
-  count = layout_problems(mc, p, errs, max);
+  count = memi_layout_problems(mc, p, errs, max);
   free(mc);
   return count;
 }
 
 void memest_result_free(memest_result *r) {
   if (r == NULL) return;
-  est_release(r);
+  memi_est_release(r);
   free(r);
 }
 

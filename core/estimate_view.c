@@ -17,16 +17,16 @@ memest_code memest_estimate_view(const char *config, size_t config_len, const me
   memest_code rc;
   int i, shown = -1;
   if (p == NULL || o == NULL || out == NULL) {
-    return err_set(err, MEMEST_E_VALUE, "", "no parameters or view options given");
+    return memi_err_set(err, MEMEST_E_VALUE, "", "no parameters or view options given");
   }
   *out = NULL;
   if (o->timeline_window < 0 || o->timeline_window > MEMEST_MAX_TIMELINE_EVENTS) {
-    return err_set(err, MEMEST_E_LIMIT, "timeline_limit",
+    return memi_err_set(err, MEMEST_E_LIMIT, "timeline_limit",
                    "the timeline window must be 0 (every event) to MEMEST_MAX_TIMELINE_EVENTS");
   }
   q = *p;
   q.timeline = 0;
-  if ((rc = est_estimate(config, config_len, &q, o->suggestions != 0, &r, err))) return rc;
+  if ((rc = memi_est_estimate(config, config_len, &q, o->suggestions != 0, &r, err))) return rc;
   if (o->shown_timeline) {
     for (i = 0; i < r->n_ranks; i++) {
       if (r->ranks[i].rank == (p->pp_rank >= 0 ? (int)p->pp_rank : memest_result_worst_rank(r)))
@@ -40,7 +40,7 @@ memest_code memest_estimate_view(const char *config, size_t config_len, const me
     q.timeline_limit = rr->n_events <= o->timeline_window || o->timeline_window == 0
                            ? 0
                            : o->timeline_window;
-    rc = est_estimate(config, config_len, &q, 0, &t, err);
+    rc = memi_est_estimate(config, config_len, &q, 0, &t, err);
     if (rc != MEMEST_OK) {
       memest_result_free(r);
       return rc;

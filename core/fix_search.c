@@ -7,6 +7,8 @@
 ** input's valid values, repairing the inputs that depend on it (sequence,
 ** GPUs, global batch, shown rank) only where they then fail: the fix is the
 ** candidate with the fewest changed inputs, then the nearest value.
+** memi_layout_problems (every check, then every fix refined) lives here,
+** above layout.c, so that the checks never call back into the search.
 */
 #include <math.h>
 #include <stddef.h>
@@ -55,7 +57,7 @@ static int knob_of(const char *field) {
 }
 
 static int valid(const model_config *mc, const memest_params *p) {
-  return layout_count(mc, p, NULL, 0) == 0;
+  return memi_layout_count(mc, p, NULL, 0) == 0;
 }
 
 /* The multiple of step nearest to v, at least lo (ties go up). */
@@ -222,7 +224,7 @@ static void describe(const memest_params *p, const memest_params *t, int k, cons
   }
 }
 
-void fix_refine(const model_config *mc, const memest_params *p, memest_error *errs, int n) {
+void memi_fix_refine(const model_config *mc, const memest_params *p, memest_error *errs, int n) {
   int i;
   for (i = 0; i < n; i++) {
     memest_error *e = &errs[i];
@@ -242,4 +244,12 @@ void fix_refine(const model_config *mc, const memest_params *p, memest_error *er
                "; the nearest layout that passes every check: %s", flags);
     }
   }
+}
+
+int memi_layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
+                    int max) {
+  int n = memi_layout_count(mc, p, errs, max);
+  /* Each fix becomes the nearest layout that passes every check at once. */
+  if (n > 0 && mc != NULL) memi_fix_refine(mc, p, errs, n < max ? n : max);
+  return n;
 }

@@ -52,8 +52,8 @@ typedef enum comp {
 
 #define C_FIRST_DYNAMIC C_ACT
 
-MEMEST_HIDDEN const char *comp_key(comp c);      /* JSON key */
-MEMEST_HIDDEN const char *comp_title(comp c);    /* text report label */
+MEMEST_HIDDEN const char *memi_comp_key(comp c);      /* JSON key */
+MEMEST_HIDDEN const char *memi_comp_title(comp c);    /* text report label */
 
 typedef struct comp_vec {
   int64_t b[C_COUNT];
@@ -92,23 +92,23 @@ static inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b
 /* }====================================================================== */
 
 /* {======================================================================
-** Errors (error.c). Every error passes through err_set or err_set_at, and
+** Errors (error.c). Every error passes through memi_err_set or memi_err_set_at, and
 ** both through one function (error.c's err_vset), so that one breakpoint
-** there stops on every failure. err_set_at
+** there stops on every failure. memi_err_set_at
 ** also records the 1-based line and column of a problem in the config
-** text (0, 0: none); err_set is err_set_at without a position. Compose the
+** text (0, 0: none); memi_err_set is memi_err_set_at without a position. Compose the
 ** message once, in the call: nothing rewrites it afterwards.
 ** ======================================================================= */
-MEMEST_HIDDEN memest_code err_set(memest_error *err, memest_code code,
+MEMEST_HIDDEN memest_code memi_err_set(memest_error *err, memest_code code,
                                   const char *field, const char *fmt, ...)
     MEMEST_PRINTF(4, 5);
-MEMEST_HIDDEN memest_code err_set_at(memest_error *err, memest_code code, const char *field,
+MEMEST_HIDDEN memest_code memi_err_set_at(memest_error *err, memest_code code, const char *field,
                                      int line, int column, const char *fmt, ...)
     MEMEST_PRINTF(6, 7);
-MEMEST_HIDDEN void err_fix(memest_error *err, const char *fmt, ...) MEMEST_PRINTF(2, 3);
-/* Tags err with why a check refused the inputs (after err_set). */
-MEMEST_HIDDEN void err_reason(memest_error *err, memest_reason reason);
-MEMEST_HIDDEN void err_clear(memest_error *err);
+MEMEST_HIDDEN void memi_err_fix(memest_error *err, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+/* Tags err with why a check refused the inputs (after memi_err_set). */
+MEMEST_HIDDEN void memi_err_reason(memest_error *err, memest_reason reason);
+MEMEST_HIDDEN void memi_err_clear(memest_error *err);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -116,12 +116,12 @@ MEMEST_HIDDEN void err_clear(memest_error *err);
 ** p, for callers that fill memest_params directly. Writes up to max
 ** problems into errs and returns how many there are.
 ** ======================================================================= */
-MEMEST_HIDDEN int params_refused(const memest_params *p, memest_error *errs, int max);
+MEMEST_HIDDEN int memi_params_refused(const memest_params *p, memest_error *errs, int max);
 /* }====================================================================== */
 
 /* {======================================================================
 ** A growable string buffer (strbuf.c). On allocation failure it stops
-** growing and remembers it; sb_finish then returns NULL.
+** growing and remembers it; memi_sb_finish then returns NULL.
 ** ======================================================================= */
 typedef struct strbuf {
   char *p;
@@ -129,22 +129,22 @@ typedef struct strbuf {
   int failed;
 } strbuf;
 
-MEMEST_HIDDEN void sb_init(strbuf *sb);
-MEMEST_HIDDEN void sb_put(strbuf *sb, const char *s);
-MEMEST_HIDDEN void sb_putn(strbuf *sb, const char *s, size_t n);
-MEMEST_HIDDEN void sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+MEMEST_HIDDEN void memi_sb_init(strbuf *sb);
+MEMEST_HIDDEN void memi_sb_put(strbuf *sb, const char *s);
+MEMEST_HIDDEN void memi_sb_putn(strbuf *sb, const char *s, size_t n);
+MEMEST_HIDDEN void memi_sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
 /* An integer in decimal, without printf (the timeline writes thousands). */
-MEMEST_HIDDEN void sb_put_i64(strbuf *sb, int64_t v);
-MEMEST_HIDDEN void sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
-MEMEST_HIDDEN char *sb_finish(strbuf *sb);                   /* caller frees */
-MEMEST_HIDDEN void sb_free(strbuf *sb);
+MEMEST_HIDDEN void memi_sb_put_i64(strbuf *sb, int64_t v);
+MEMEST_HIDDEN void memi_sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
+MEMEST_HIDDEN char *memi_sb_finish(strbuf *sb);                   /* caller frees */
+MEMEST_HIDDEN void memi_sb_free(strbuf *sb);
 /* Formats bytes as GiB with two decimals into buf. */
-MEMEST_HIDDEN const char *fmt_gib(char *buf, size_t size, int64_t bytes);
+MEMEST_HIDDEN const char *memi_fmt_gib(char *buf, size_t size, int64_t bytes);
 /* Formats an integer with thousands separators. */
-MEMEST_HIDDEN const char *fmt_int(char *buf, size_t size, int64_t v);
+MEMEST_HIDDEN const char *memi_fmt_int(char *buf, size_t size, int64_t v);
 /* Formats a number for people: thousands separators, at most six decimals
 ** (error_json.c). */
-MEMEST_HIDDEN const char *fmt_num(char *buf, size_t size, double v);
+MEMEST_HIDDEN const char *memi_fmt_num(char *buf, size_t size, double v);
 /* }====================================================================== */
 
 #endif /* MEMEST_INTERNAL_H */

@@ -163,7 +163,7 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
   b->prev_groups = b->ri->n_groups - first;
 }
 
-memest_code inv_build(const model_config *mc, const layout *lo, const memest_params *p,
+memest_code memi_inv_build(const model_config *mc, const layout *lo, const memest_params *p,
                       int rank, rank_inv *ri, memest_error *err) {
   inv_builder b;
   rank_inv kept = *ri;
@@ -212,8 +212,8 @@ memest_code inv_build(const model_config *mc, const layout *lo, const memest_par
     if (b.nomem) break;
   }
   if (b.nomem) {
-    inv_free(ri);
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory while listing the parameters");
+    memi_inv_free(ri);
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory while listing the parameters");
   }
   for (i = 0; i < ri->n_groups; i++) {
     const group_sizes *g = &ri->groups[i].g;
@@ -233,15 +233,15 @@ memest_code inv_build(const model_config *mc, const layout *lo, const memest_par
     ri->opt_state_bytes = ck_mul(&b.ovf, 8, ck_add(&b.ovf, ri->sh_muon, ri->sh_adam));
   }
   if (b.ovf) {
-    inv_free(ri);
-    return err_set(err, MEMEST_E_OVERFLOW, "config",
+    memi_inv_free(ri);
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
                    "the parameter sizes of this model overflow 64-bit byte counts; check "
                    "hidden_size, vocab_size and the expert sizes");
   }
   return MEMEST_OK;
 }
 
-void inv_free(rank_inv *ri) {
+void memi_inv_free(rank_inv *ri) {
   free(ri->groups);
   free(ri->params);
   ri->groups = NULL;
@@ -250,7 +250,7 @@ void inv_free(rank_inv *ri) {
   ri->cap_groups = ri->cap_params = 0;
 }
 
-int64_t inv_model_parameters(const model_config *mc, int *ovf) {
+int64_t memi_inv_model_parameters(const model_config *mc, int *ovf) {
   int64_t total = ck_add(ovf, ck_mul(ovf, 2, ck_mul(ovf, mc->vocab, mc->hidden)), mc->hidden);
   int l, i;
   for (l = 0; l < mc->layers; l++) {

@@ -155,8 +155,8 @@ static void expert_backward_fp8(prog_builder *b, const layer_plan *pl, const lay
   int64_t H = H2 / 2, I = pl->mlp_inter, M = d->m_act;
   int64_t dy = ck_mul(o, round_up(M, 1024), H2);
   int64_t ddown = ck_mul4(o, M, I, 2, 1), gu = ck_mul4(o, 2, M, I, 2), xg = ck_mul(o, M, H2);
-  int64_t q_dy = fp8_rowwise_bytes(M, H, o), c_dy = fp8_channel_bytes(M, H, o);
-  int64_t q_gu = fp8_rowwise_bytes(M, 2 * I, o), c_gu = fp8_channel_bytes(M, 2 * I, o);
+  int64_t q_dy = memi_fp8_rowwise_bytes(M, H, o), c_dy = memi_fp8_channel_bytes(M, H, o);
+  int64_t q_gu = memi_fp8_rowwise_bytes(M, 2 * I, o), c_gu = memi_fp8_channel_bytes(M, 2 * I, o);
   int64_t freed = s3_bytes(pl, 0), kept = s3_bytes(pl, 1), ch = ck_add(o, c_dy, c_gu);
   int64_t wd = b->lp->n_wgrad > 0 ? b->lp->wgrad[b->lp->n_wgrad - 1] : 0, wgu = 0;
   int v;
@@ -360,8 +360,8 @@ static void moe_layer(prog_builder *b, const layer_plan *pl, const layout *lo, i
   z.mH = mH;
   z.H2 = mH / d->m;
   z.mk = ck_mul(o, d->m, d->top_k);
-  z.s1 = rows_total(&pl->s1);
-  z.s3 = rows_total(&pl->s3);
+  z.s1 = memi_rows_total(&pl->s1);
+  z.s3 = memi_rows_total(&pl->s3);
   z.x_bytes = ck_mul(o, d->r_rows, z.H2);
   z.n_in8 = ck_mul(o, d->n_in, 8);
   z.s3_out = ck_mul(o, round_up(d->n_in, 1024), z.H2);
@@ -391,7 +391,7 @@ static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo,
                         int64_t pgrad) {
   const run_dims *d = &lo->d;
   int *o = &b->ovf;
-  int64_t s1 = rows_total(&pl->s1);
+  int64_t s1 = memi_rows_total(&pl->s1);
   int64_t gu = ck_mul4(o, 2, d->m, pl->mlp_inter, 2), act = ck_mul4(o, d->m, pl->mlp_inter, 2, 1);
   stage1_forward(b, pl, s1, mH);
   alloc(b, ST_F1, C_ACT, mH, "x2 (dense MLP input, kept)");
@@ -423,12 +423,12 @@ static void dense_layer_fp8(prog_builder *b, const layer_plan *pl, const layout 
   const run_dims *d = &lo->d;
   int *o = &b->ovf;
   int64_t m = d->m, H = mH / d->m / 2, I = pl->mlp_inter;
-  int64_t s1 = rows_total(&pl->s1);
+  int64_t s1 = memi_rows_total(&pl->s1);
   int64_t gu = ck_mul4(o, 2, m, I, 2), act = ck_mul4(o, m, I, 2, 1);
-  int64_t xt = ck_mul(o, 2, fp8_block_t_bytes(H, m, o)), at = fp8_block_t_bytes(I, m, o);
-  int64_t qx = fp8_rowwise_bytes(m, H, o), qa = fp8_rowwise_bytes(m, I, o);
-  int64_t gh = ck_add(o, fp8_rowwise_bytes(m, H, o), fp8_block_t_bytes(H, m, o));
-  int64_t gi = ck_mul(o, 2, ck_add(o, fp8_rowwise_bytes(m, I, o), fp8_block_t_bytes(I, m, o)));
+  int64_t xt = ck_mul(o, 2, memi_fp8_block_t_bytes(H, m, o)), at = memi_fp8_block_t_bytes(I, m, o);
+  int64_t qx = memi_fp8_rowwise_bytes(m, H, o), qa = memi_fp8_rowwise_bytes(m, I, o);
+  int64_t gh = ck_add(o, memi_fp8_rowwise_bytes(m, H, o), memi_fp8_block_t_bytes(H, m, o));
+  int64_t gi = ck_mul(o, 2, ck_add(o, memi_fp8_rowwise_bytes(m, I, o), memi_fp8_block_t_bytes(I, m, o)));
   stage1_forward(b, pl, s1, mH);
   alloc(b, ST_F1, C_ACT, mH, "x2 (dense MLP input, kept)");
   alloc(b, ST_F3, C_ACT, xt, "FP8: transposed fp8 x2 (gate, up)");
@@ -555,7 +555,7 @@ static int prog_finish(prog_builder *b, layer_prog *lp) {
     off += b->n[st];
   }
   if (!prog_runs(lp, total)) {
-    lay_free(lp);
+    memi_lay_free(lp);
     return 0;
   }
   return 1;
@@ -604,31 +604,31 @@ static memest_code build(prog_builder *b, const model_config *mc, const layout *
     }
   }
   if (b->ovf || pl.ovf) {
-    return err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
                    "the activation sizes of this run overflow 64-bit byte counts; use a smaller "
                    "--sequence-length or --micro-batch-size");
   }
   if (!prog_finish(b, lp)) {
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
   return MEMEST_OK;
 }
 
-memest_code lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
+memest_code memi_lay_build(const model_config *mc, const layout *lo, const rank_inv *ri, int layer,
                       const rank_group *lg, const rank_group *xg, layer_prog *lp,
                       memest_error *err) {
   prog_builder *b = malloc(sizeof *b);
   memest_code rc;
   if (b == NULL) {
     memset(lp, 0, sizeof *lp);
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
   rc = build(b, mc, lo, ri, layer, lg, xg, lp, err);
   free(b);
   return rc;
 }
 
-void lay_free(layer_prog *lp) {
+void memi_lay_free(layer_prog *lp) {
   free(lp->st[0]);
   free(lp->fast[0]);
   free(lp->runs);
@@ -685,14 +685,14 @@ static void drop_all(prog_cache *c) {
   int i;
   for (i = 0; i < c->cap; i++) {
     if (c->slots[i].prog == NULL) continue;
-    lay_free(c->slots[i].prog);
+    memi_lay_free(c->slots[i].prog);
     free(c->slots[i].prog);
     c->slots[i].prog = NULL;
   }
   c->n = 0;
 }
 
-void lay_cache_bind(prog_cache *c, const model_config *mc) {
+void memi_lay_cache_bind(prog_cache *c, const model_config *mc) {
   if (!c->bound || memcmp(&c->mc, mc, sizeof *mc) != 0) {
     drop_all(c);
     memcpy(&c->mc, mc, sizeof *mc);
@@ -702,7 +702,7 @@ void lay_cache_bind(prog_cache *c, const model_config *mc) {
   }
 }
 
-void lay_cache_free(prog_cache *c) {
+void memi_lay_cache_free(prog_cache *c) {
   drop_all(c);
   free(c->slots);
   free(c->builder);
@@ -738,7 +738,7 @@ static int make_room(prog_cache *c) {
   return 1;
 }
 
-memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, const rank_inv *ri,
+memest_code memi_lay_get(prog_cache *c, const model_config *mc, const layout *lo, const rank_inv *ri,
                     int layer, const rank_group *lg, const rank_group *xg,
                     const layer_prog **out, memest_error *err) {
   prog_key key;
@@ -748,15 +748,15 @@ memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, con
   memest_code rc;
   *out = NULL;
   if (c->builder == NULL && (c->builder = malloc(sizeof *c->builder)) == NULL) {
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
   if (!key_of(mc, lo, ri, layer, lg, xg, &key)) {
     /* A size overflows: the build says which; nothing is kept. */
     layer_prog tmp;
     rc = build(c->builder, mc, lo, ri, layer, lg, xg, &tmp, err);
-    lay_free(&tmp);
+    memi_lay_free(&tmp);
     if (rc != MEMEST_OK) return rc;
-    return err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "", "layer sizes overflow 64 bits");
   }
   hash = key_hash(&key);
   if (c->cap > 0) {
@@ -767,7 +767,7 @@ memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo, con
     }
   }
   if (!make_room(c) || (lp = malloc(sizeof *lp)) == NULL) {
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
   rc = build(c->builder, mc, lo, ri, layer, lg, xg, lp, err);
   if (rc != MEMEST_OK) {

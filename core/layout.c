@@ -16,7 +16,7 @@
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */
-void layout_partition(int64_t layers, int stages, int *first) {
+void memi_layout_partition(int64_t layers, int stages, int *first) {
   int counts[2 * MEMEST_MAX_PP];
   int64_t rem = layers % stages;
   int i, r;
@@ -38,8 +38,8 @@ void layout_partition(int64_t layers, int stages, int *first) {
   for (i = 0; i < stages; i++) first[i + 1] = first[i] + counts[i];
 }
 
-int64_t layout_capacity(const memest_params *p) {
-  const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
+int64_t memi_layout_capacity(const memest_params *p) {
+  const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
   if (g != NULL) return g->bytes;
   return (int64_t)llround(p->gpu_memory_gb * GIB);
 }
@@ -87,21 +87,21 @@ static void check_missing(const memest_params *p, problems *pr) {
     const memest_param_info *pi = memest_param_describe(req[i]);
     if (!given(p, req[i])) {
       memest_error *e = next_problem(pr, &scratch);
-      err_set(e, MEMEST_E_MISSING, pi->name, "missing required parameter %s: %s (%s)", pi->flag,
+      memi_err_set(e, MEMEST_E_MISSING, pi->name, "missing required parameter %s: %s (%s)", pi->flag,
               pi->meaning, pi->choose);
-      err_reason(e, MEMEST_R_MISSING);
+      memi_err_reason(e, MEMEST_R_MISSING);
     }
   }
   if (!given(p, MEMEST_P_GPU_MEMORY_GB) && !given(p, MEMEST_P_GPU)) {
     memest_error *e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_MISSING, "gpu_memory_gb",
+    memi_err_set(e, MEMEST_E_MISSING, "gpu_memory_gb",
             "missing required parameter --gpu-memory-gb or --gpu: the GPU's memory capacity "
             "(give --gpu h100|h200|b200|a100-80|a100-40, or --gpu-memory-gb N for N GiB)");
-    err_reason(e, MEMEST_R_MISSING);
+    memi_err_reason(e, MEMEST_R_MISSING);
   } else if (given(p, MEMEST_P_GPU_MEMORY_GB) && given(p, MEMEST_P_GPU)) {
     memest_error *e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "gpu", "give either --gpu or --gpu-memory-gb, not both");
-    err_reason(e, MEMEST_R_GPU_BOTH);
+    memi_err_set(e, MEMEST_E_VALUE, "gpu", "give either --gpu or --gpu-memory-gb, not both");
+    memi_err_reason(e, MEMEST_R_GPU_BOTH);
   }
 }
 
@@ -110,20 +110,20 @@ static void check_routing(const memest_params *p, problems *pr) {
   memest_error scratch, *e;
   if (given(p, MEMEST_P_ROUTING_FACTOR) && p->routing != MEMEST_ROUTING_FACTOR) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "routing_factor",
+    memi_err_set(e, MEMEST_E_VALUE, "routing_factor",
             "--routing-factor %g needs --routing factor, not %s",
             p->routing_factor, memest_routing_name(p->routing));
-    err_reason(e, MEMEST_R_ROUTING_MODE);
-    err_fix(e, "routing=factor");
+    memi_err_reason(e, MEMEST_R_ROUTING_MODE);
+    memi_err_fix(e, "routing=factor");
   }
   if (p->routing != MEMEST_ROUTING_MEASURED && p->ep_imbalance != 1.0) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "ep_imbalance",
+    memi_err_set(e, MEMEST_E_VALUE, "ep_imbalance",
             "--ep-imbalance scales only the measured factor, not --routing %s; give "
             "--routing-factor %g (1.18 x %g) instead",
             memest_routing_name(p->routing), 1.18 * p->ep_imbalance, p->ep_imbalance);
-    err_reason(e, MEMEST_R_ROUTING_MODE);
-    err_fix(e, "ep_imbalance=1");
+    memi_err_reason(e, MEMEST_R_ROUTING_MODE);
+    memi_err_fix(e, "ep_imbalance=1");
   }
 }
 
@@ -133,7 +133,7 @@ static void check_routing(const memest_params *p, problems *pr) {
 ** index past an array or print a lie. */
 static void check_ranges(const memest_params *p, problems *pr) {
   int room = pr->max > pr->n ? pr->max - pr->n : 0;
-  int n = params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  int n = memi_params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
   pr->n += n;
   if (n == 0) check_routing(p, pr);
 }
@@ -151,26 +151,26 @@ static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   int64_t kept = p->timeline_limit > 0 && p->timeline_limit < per ? p->timeline_limit : per;
   if (chunks * ranks > MEMEST_MAX_REPLAY_CHUNKS) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LIMIT, "global_batch_size",
+    memi_err_set(e, MEMEST_E_LIMIT, "global_batch_size",
             "simulating %lld micro-batches on each of %lld pipeline ranks (%lld in all) exceeds "
             "MEMEST_MAX_REPLAY_CHUNKS = %lld; simulate one rank with --pp-rank N, or use a "
             "larger --micro-batch-size or a smaller --global-batch-size",
             (long long)chunks, (long long)ranks, (long long)(chunks * ranks),
             (long long)MEMEST_MAX_REPLAY_CHUNKS);
-    err_reason(e, MEMEST_R_REPLAY_WORK);
-    if (chunks <= MEMEST_MAX_REPLAY_CHUNKS) err_fix(e, "pp_rank=0");
+    memi_err_reason(e, MEMEST_R_REPLAY_WORK);
+    if (chunks <= MEMEST_MAX_REPLAY_CHUNKS) memi_err_fix(e, "pp_rank=0");
   }
   if (p->timeline && kept * ranks > MEMEST_MAX_TIMELINE_EVENTS) {
     int64_t fix = MEMEST_MAX_TIMELINE_EVENTS / ranks;
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LIMIT, "timeline_limit",
+    memi_err_set(e, MEMEST_E_LIMIT, "timeline_limit",
             "a timeline of %lld events on each of %lld pipeline ranks (%lld in all) exceeds "
             "MEMEST_MAX_TIMELINE_EVENTS = %lld; give --timeline-limit %lld or less to keep the "
             "events around the peak, or one rank with --pp-rank N",
             (long long)kept, (long long)ranks, (long long)(kept * ranks),
             (long long)MEMEST_MAX_TIMELINE_EVENTS, (long long)fix);
-    err_reason(e, MEMEST_R_TIMELINE_EVENTS);
-    err_fix(e, "timeline_limit=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_TIMELINE_EVENTS);
+    memi_err_fix(e, "timeline_limit=%lld", (long long)fix);
   }
 }
 
@@ -181,107 +181,107 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
   int64_t group, dp, unit;
   if (ep > MEMEST_MAX_EP) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
+    memi_err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
             "--ep-size %lld is above 32: the trainer's EP dispatch packs ranks into a 32-bit mask "
             "and asserts ep <= 32; use --ep-size 32 or less",
             (long long)ep);
-    err_reason(e, MEMEST_R_EP_ABOVE_MAX);
-    err_fix(e, "ep_size=%lld", (long long)nearest_divisor(mc->experts > 0 ? mc->experts : 32, 32,
+    memi_err_reason(e, MEMEST_R_EP_ABOVE_MAX);
+    memi_err_fix(e, "ep_size=%lld", (long long)nearest_divisor(mc->experts > 0 ? mc->experts : 32, 32,
                                                            MEMEST_MAX_EP));
     return;
   }
   if (mc->experts > 0 && mc->experts % ep != 0) {
     int64_t fix = nearest_divisor(mc->experts, ep, MEMEST_MAX_EP);
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "ep_size",
+    memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
             "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
             "experts); use a divisor of %lld",
             (long long)mc->experts, (long long)ep, (long long)mc->experts);
-    err_reason(e, MEMEST_R_EP_EXPERTS);
-    err_fix(e, "ep_size=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_EP_EXPERTS);
+    memi_err_fix(e, "ep_size=%lld", (long long)fix);
   }
   if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
-      p->routing_factor > routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
-    double cap = routing_cap(mc->experts, mc->top_k, ep);
+      p->routing_factor > memi_routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
+    double cap = memi_routing_cap(mc->experts, mc->top_k, ep);
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "routing_factor",
+    memi_err_set(e, MEMEST_E_VALUE, "routing_factor",
             "--routing-factor %g is above what routing can reach at --ep-size %lld, "
             "min(ep, experts/top_k) = %g",
             p->routing_factor, (long long)ep, cap);
-    err_reason(e, MEMEST_R_ROUTING_CAP);
-    err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
+    memi_err_reason(e, MEMEST_R_ROUTING_CAP);
+    memi_err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
   }
   if (mc->experts == 0 && ep > 1) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "ep_size",
+    memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
             "--ep-size %lld needs experts, and this config has none (a dense model); use "
             "--ep-size 1",
             (long long)ep);
-    err_reason(e, MEMEST_R_EP_DENSE);
-    err_fix(e, "ep_size=1");
+    memi_err_reason(e, MEMEST_R_EP_DENSE);
+    memi_err_fix(e, "ep_size=1");
   }
   if (cp > 1 && !mc->arch->supports_cp) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_UNSUPPORTED, "cp_size",
+    memi_err_set(e, MEMEST_E_UNSUPPORTED, "cp_size",
             "the trainer runs %s without context parallelism (it raises NotImplementedError for "
             "cp > 1); use --cp-size 1",
             mc->arch->title);
-    err_reason(e, MEMEST_R_CP_ARCH);
-    err_fix(e, "cp_size=1");
+    memi_err_reason(e, MEMEST_R_CP_ARCH);
+    memi_err_fix(e, "cp_size=1");
   }
   if (cp > 1 && p->sequence_length % (2 * cp) != 0) {
     int64_t fix = nearest_multiple(p->sequence_length, 2 * cp, 2 * cp);
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "sequence_length",
+    memi_err_set(e, MEMEST_E_LAYOUT, "sequence_length",
             "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
             "it); use a multiple of %lld",
             (long long)p->sequence_length, (long long)(2 * cp), (long long)(2 * cp));
-    err_reason(e, MEMEST_R_SEQ_CP);
-    err_fix(e, "sequence_length=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_SEQ_CP);
+    memi_err_fix(e, "sequence_length=%lld", (long long)fix);
   }
   if (mc->layers < 2 * pp) {
     int64_t fix = mc->layers / 2 > 0 ? mc->layers / 2 : 1;
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "pp_size",
+    memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
             "the model has %lld layers, fewer than the 2*pp = %lld stages DualPipeV needs; use "
             "--pp-size %lld or less",
             (long long)mc->layers, (long long)(2 * pp), (long long)fix);
-    err_reason(e, MEMEST_R_PP_LAYERS);
-    err_fix(e, "pp_size=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_PP_LAYERS);
+    memi_err_fix(e, "pp_size=%lld", (long long)fix);
   }
   group = pp * cp * ep;
   if (p->total_gpus % group != 0) {
     int64_t fix = nearest_multiple(p->total_gpus, group, group);
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "total_gpus",
+    memi_err_set(e, MEMEST_E_LAYOUT, "total_gpus",
             "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
             "is not a whole number; use a multiple of %lld GPUs (or change pp, ep or cp)",
             (long long)p->total_gpus, (long long)group, (long long)group);
-    err_reason(e, MEMEST_R_GPUS_GROUP);
-    err_fix(e, "total_gpus=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_GPUS_GROUP);
+    memi_err_fix(e, "total_gpus=%lld", (long long)fix);
     return;
   }
   dp = p->total_gpus / group;
   if (dp > MEMEST_MAX_DP) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LIMIT, "total_gpus",
+    memi_err_set(e, MEMEST_E_LIMIT, "total_gpus",
             "the data-parallel degree total_gpus/(pp*cp*ep) = %lld exceeds MEMEST_MAX_DP = %lld; "
             "use fewer --total-gpus",
             (long long)dp, (long long)MEMEST_MAX_DP);
-    err_reason(e, MEMEST_R_DP_LIMIT);
+    memi_err_reason(e, MEMEST_R_DP_LIMIT);
     return;
   }
   unit = mbs * dp * ep;
   if (p->global_batch_size % unit != 0) {
     int64_t fix = nearest_multiple(p->global_batch_size, unit, 2 * pp * unit);
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+    memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
             "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
             "= %lld; use a multiple of %lld",
             (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
             (long long)unit, (long long)unit);
-    err_reason(e, MEMEST_R_GBS_UNIT);
-    err_fix(e, "global_batch_size=%lld", (long long)fix);
+    memi_err_reason(e, MEMEST_R_GBS_UNIT);
+    memi_err_fix(e, "global_batch_size=%lld", (long long)fix);
     return;
   }
   if (p->global_batch_size / unit < 2 * pp) {
@@ -295,42 +295,42 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     }
     e = next_problem(pr, &scratch);
     if (mbs_fix > 0) {
-      err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+      memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
               "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
               "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
               (long long)chunks, (long long)(2 * pp), (long long)gbs_fix, (long long)mbs_fix);
-      err_reason(e, MEMEST_R_CHUNKS_MIN);
+      memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
     } else {
-      err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+      memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
               "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
               "asserts; use --global-batch-size %lld or more",
               (long long)chunks, (long long)(2 * pp), (long long)gbs_fix);
-      err_reason(e, MEMEST_R_CHUNKS_MIN);
+      memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
     }
-    err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
+    memi_err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
     return;
   }
   if (p->global_batch_size / unit > MEMEST_MAX_CHUNKS) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_LIMIT, "global_batch_size",
+    memi_err_set(e, MEMEST_E_LIMIT, "global_batch_size",
             "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
             "larger --micro-batch-size or a smaller --global-batch-size",
             (long long)(p->global_batch_size / unit), (long long)MEMEST_MAX_CHUNKS);
-    err_reason(e, MEMEST_R_CHUNKS_MAX);
+    memi_err_reason(e, MEMEST_R_CHUNKS_MAX);
   } else {
     check_work(p, p->global_batch_size / unit, pr);
   }
   if (p->pp_rank >= pp) {
     e = next_problem(pr, &scratch);
-    err_set(e, MEMEST_E_VALUE, "pp_rank",
+    memi_err_set(e, MEMEST_E_VALUE, "pp_rank",
             "--pp-rank %lld does not exist with --pp-size %lld; use 0..%lld, or -1 for every rank",
             (long long)p->pp_rank, (long long)pp, (long long)(pp - 1));
-    err_reason(e, MEMEST_R_PP_RANK);
-    err_fix(e, "pp_rank=-1");
+    memi_err_reason(e, MEMEST_R_PP_RANK);
+    memi_err_fix(e, "pp_rank=-1");
   }
 }
 
-int layout_count(const model_config *mc, const memest_params *p, memest_error *errs, int max) {
+int memi_layout_count(const model_config *mc, const memest_params *p, memest_error *errs, int max) {
   problems pr;
   pr.errs = errs;
   pr.max = max;
@@ -339,14 +339,6 @@ int layout_count(const model_config *mc, const memest_params *p, memest_error *e
   if (pr.n == 0) check_ranges(p, &pr);
   if (pr.n == 0 && mc != NULL) check_layout(mc, p, &pr);
   return pr.n;
-}
-
-int layout_problems(const model_config *mc, const memest_params *p, memest_error *errs,
-                    int max) {
-  int n = layout_count(mc, p, errs, max);
-  /* Each fix becomes the nearest layout that passes every check at once. */
-  if (n > 0 && mc != NULL) fix_refine(mc, p, errs, n < max ? n : max);
-  return n;
 }
 
 static void derive_tokens(const model_config *mc, const memest_params *p, layout *lo) {
@@ -364,16 +356,16 @@ static void derive_tokens(const model_config *mc, const memest_params *p, layout
   d->top_k = mc->experts > 0 ? mc->top_k : 0;
   d->e_loc = mc->experts > 0 ? mc->experts / p->ep_size : 0;
   mk = ck_mul(o, d->m, d->top_k);
-  routing_tokens(mc->experts, p, d);
+  memi_routing_tokens(mc->experts, p, d);
   d->r_rows = round_up(ck_add(o, d->n_in, ck_mul(o, 127, d->e_loc)), 1024);
   d->combine_rows = round_up(mk, 1024);
   if (d->m > ((int64_t)1 << 40) || mk > ((int64_t)1 << 46)) d->ovf = 1;
 }
 
-memest_code layout_build(const model_config *mc, const memest_params *p, layout *lo,
+memest_code memi_layout_build(const model_config *mc, const memest_params *p, layout *lo,
                          memest_error *err) {
   memest_error first;
-  int n = layout_problems(mc, p, &first, 1);
+  int n = memi_layout_count(mc, p, &first, 1);
   if (n > 0) {
     if (err != NULL) *err = first;
     return first.code;
@@ -395,16 +387,16 @@ memest_code layout_build(const model_config *mc, const memest_params *p, layout 
     lo->w_x = lo->dp * lo->cp;
     lo->w_o = lo->dp * lo->cp * lo->ep;
   }
-  lo->capacity = layout_capacity(p);
+  lo->capacity = memi_layout_capacity(p);
   lo->stages = (int)(2 * lo->pp);
-  layout_partition(mc->layers, lo->stages, lo->stage_first);
+  memi_layout_partition(mc->layers, lo->stages, lo->stage_first);
   derive_tokens(mc, p, lo);
   if (lo->d.ovf) {
-    err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
+    memi_err_set(err, MEMEST_E_OVERFLOW, "sequence_length",
             "the token counts of this run (micro batch x sequence x experts per token) "
             "overflow 64-bit byte counts; use a smaller --sequence-length or "
             "--micro-batch-size");
-    err_reason(err, MEMEST_R_TOKEN_OVERFLOW);
+    memi_err_reason(err, MEMEST_R_TOKEN_OVERFLOW);
     return MEMEST_E_OVERFLOW;
   }
   return MEMEST_OK;

@@ -20,21 +20,21 @@ typedef struct layout {
   run_dims d;
 } layout;
 
-MEMEST_HIDDEN memest_code layout_build(const model_config *mc, const memest_params *p,
+MEMEST_HIDDEN memest_code memi_layout_build(const model_config *mc, const memest_params *p,
                                        layout *lo, memest_error *err);
 /* Adds every problem with the inputs to errs (up to max); returns the count. */
-MEMEST_HIDDEN int layout_problems(const model_config *mc, const memest_params *p,
+MEMEST_HIDDEN int memi_layout_problems(const model_config *mc, const memest_params *p,
                                   memest_error *errs, int max);
-MEMEST_HIDDEN int64_t layout_capacity(const memest_params *p);
-/* layout_problems without the fix search: for callers that need only a yes
+MEMEST_HIDDEN int64_t memi_layout_capacity(const memest_params *p);
+/* memi_layout_problems without the fix search: for callers that need only a yes
 ** or no (the planner, the suggestions, the search itself). */
-MEMEST_HIDDEN int layout_count(const model_config *mc, const memest_params *p,
+MEMEST_HIDDEN int memi_layout_count(const model_config *mc, const memest_params *p,
                                memest_error *errs, int max);
 /* fix_search.c: replaces each problem's fix with the nearest inputs that
 ** pass every check at once, and names them in its message. */
-MEMEST_HIDDEN void fix_refine(const model_config *mc, const memest_params *p,
+MEMEST_HIDDEN void memi_fix_refine(const model_config *mc, const memest_params *p,
                               memest_error *errs, int n);
 /* Layers of stage i when L layers are split over n stages (spec §2.1). */
-MEMEST_HIDDEN void layout_partition(int64_t layers, int stages, int *first);
+MEMEST_HIDDEN void memi_layout_partition(int64_t layers, int stages, int *first);
 
 #endif /* MEMEST_LAYOUT_H */

@@ -33,7 +33,7 @@ typedef struct model_config {
   unsigned char layer_dense[MEMEST_MAX_LAYERS];  /* 1: dense MLP, no experts */
   char warnings[8][320];
   int n_warnings;
-  int more_warnings;   /* cfg_warn calls past the array: counted, reported as a number */
+  int more_warnings;   /* memi_cfg_warn calls past the array: counted, reported as a number */
   /* Generic family (arch_generic.c): q/k norms (QK_*), an o_proj bias and
   ** Qwen2-MoE's sigmoid gate on the shared expert. */
   int qk_norm, bias_o, shared_gate;
@@ -64,7 +64,7 @@ typedef struct param_desc {
 typedef struct param_list {
   param_desc p[PARAMS_PER_LAYER_MAX];
   int n;
-  int dropped;   /* params_add calls past PARAMS_PER_LAYER_MAX: an error, never used */
+  int dropped;   /* memi_params_add calls past PARAMS_PER_LAYER_MAX: an error, never used */
 } param_list;
 
 /* A saved or transient tensor, for the simulator and for --detail. */
@@ -141,62 +141,62 @@ static inline int layer_same_kind(const model_config *mc, int a, int b) {
 
 /* config.c: parsing and key reading shared by the architecture files. */
 /* config_text.c: the bytes as Python's json reads them */
-MEMEST_HIDDEN memest_code cfg_text_prepare(const char *text, size_t len, char **out,
+MEMEST_HIDDEN memest_code memi_cfg_text_prepare(const char *text, size_t len, char **out,
                                            memest_error *err);
-MEMEST_HIDDEN memest_code cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err);
-MEMEST_HIDDEN memest_code cfg_parse(const char *text, size_t len, model_config *mc,
+MEMEST_HIDDEN memest_code memi_cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err);
+MEMEST_HIDDEN memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc,
                                     memest_error *err);
-MEMEST_HIDDEN memest_code cfg_int(const cJSON *root, const char *key, int required,
+MEMEST_HIDDEN memest_code memi_cfg_int(const cJSON *root, const char *key, int required,
                                   int64_t dflt, int64_t lo, int64_t hi, int64_t *out,
                                   memest_error *err);
-MEMEST_HIDDEN memest_code cfg_bool(const cJSON *root, const char *key, int dflt, int *out,
+MEMEST_HIDDEN memest_code memi_cfg_bool(const cJSON *root, const char *key, int dflt, int *out,
                                    memest_error *err);
-MEMEST_HIDDEN memest_code cfg_num(const cJSON *root, const char *key, double dflt, double lo,
+MEMEST_HIDDEN memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo,
                                   double hi, double *out, memest_error *err);
-MEMEST_HIDDEN memest_code cfg_common(const cJSON *root, model_config *mc, memest_error *err);
-MEMEST_HIDDEN void cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
+MEMEST_HIDDEN memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err);
+MEMEST_HIDDEN void memi_cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
 /* config_keys.c: records that `key` was looked up in `obj` (v its value, or
 ** NULL when absent), so that the summary can tell read keys from defaulted
 ** and ignored ones. */
-MEMEST_HIDDEN void cfg_note(const cJSON *obj, const char *key, const cJSON *v);
-/* Whether a cfg_note under node ran out of memory (the keys summary would lie). */
-MEMEST_HIDDEN int cfg_keys_out_of_memory(const cJSON *node);
+MEMEST_HIDDEN void memi_cfg_note(const cJSON *obj, const char *key, const cJSON *v);
+/* Whether a memi_cfg_note under node ran out of memory (the keys summary would lie). */
+MEMEST_HIDDEN int memi_cfg_keys_out_of_memory(const cJSON *node);
 /* An optional array of layer indices (mlp_only_layers, moe_layers): sets
 ** flags[i] = 1 for each listed i < mc->layers; *present = 0 when absent. */
-MEMEST_HIDDEN memest_code cfg_layer_list(const cJSON *root, const char *key,
+MEMEST_HIDDEN memest_code memi_cfg_layer_list(const cJSON *root, const char *key,
                                          const model_config *mc, unsigned char *flags,
                                          int *present, memest_error *err);
 /* Fills mc's key lists from obj (the object the family read), and when
 ** warn_unread is set warns by name about unread keys that look like they
 ** carry parameters. */
-MEMEST_HIDDEN void cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
+MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
 /* Refuse top_k above the expert count, and kv heads that do not divide the
 ** query heads (grouped-query attention repeats each kv head). */
-MEMEST_HIDDEN memest_code cfg_check_top_k(const model_config *mc, memest_error *err);
-MEMEST_HIDDEN memest_code cfg_check_kv_heads(const model_config *mc, memest_error *err);
+MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, memest_error *err);
+MEMEST_HIDDEN memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err);
 
 /* Helpers for architecture files. */
 /* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX
-** parameters (cfg_parse checks every config it reads). */
-MEMEST_HIDDEN memest_code cfg_check_params(const model_config *mc, memest_error *err);
-MEMEST_HIDDEN void params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
+** parameters (memi_cfg_parse checks every config it reads). */
+MEMEST_HIDDEN memest_code memi_cfg_check_params(const model_config *mc, memest_error *err);
+MEMEST_HIDDEN void memi_params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
                               int64_t d2, int ndim, int expert, int muon);
-MEMEST_HIDDEN void rows_add(row_list *rl, int *ovf, const char *name, const char *shape,
+MEMEST_HIDDEN void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape,
                             char tag, int64_t a, int64_t b, int64_t c, int64_t d);
-MEMEST_HIDDEN int64_t rows_total(const row_list *rl);
+MEMEST_HIDDEN int64_t memi_rows_total(const row_list *rl);
 
 /* The families (arch_*.c). */
-extern MEMEST_HIDDEN const arch_ops arch_qwen3_moe;
-extern MEMEST_HIDDEN const arch_ops arch_generic_moe;
-extern MEMEST_HIDDEN const arch_ops arch_deepseek_v2;
-extern MEMEST_HIDDEN const arch_ops arch_deepseek_v3;
-extern MEMEST_HIDDEN const arch_ops arch_gpt_oss;
-extern MEMEST_HIDDEN const arch_ops arch_qwen35_moe;
+extern MEMEST_HIDDEN const arch_ops memi_arch_qwen3_moe;
+extern MEMEST_HIDDEN const arch_ops memi_arch_generic_moe;
+extern MEMEST_HIDDEN const arch_ops memi_arch_deepseek_v2;
+extern MEMEST_HIDDEN const arch_ops memi_arch_deepseek_v3;
+extern MEMEST_HIDDEN const arch_ops memi_arch_gpt_oss;
+extern MEMEST_HIDDEN const arch_ops memi_arch_qwen35_moe;
 
 /* blocks.c: reads layer_types, an array of num_hidden_layers strings each
 ** one of names[0..n) (mapped to kinds[]); absent or null sets *present = 0
 ** and leaves mc->layer_attn alone. */
-MEMEST_HIDDEN memest_code arch_layer_types(const cJSON *root, model_config *mc,
+MEMEST_HIDDEN memest_code memi_arch_layer_types(const cJSON *root, model_config *mc,
                                            const char *const *names, const unsigned char *kinds,
                                            int n, int *present, memest_error *err);
 

@@ -12,7 +12,7 @@
 
 #include "result.h"
 
-int64_t msum_active_parameters(const model_config *mc, int *ovf) {
+int64_t memi_msum_active_parameters(const model_config *mc, int *ovf) {
   int64_t total = ck_add(ovf, ck_mul(ovf, 2, ck_mul(ovf, mc->vocab, mc->hidden)), mc->hidden);
   int l, i;
   for (l = 0; l < mc->layers; l++) {
@@ -29,7 +29,7 @@ int64_t msum_active_parameters(const model_config *mc, int *ovf) {
   return total;
 }
 
-void msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense, int64_t attn[3]) {
+void memi_msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense, int64_t attn[3]) {
   int64_t l;
   *moe = *dense = 0;
   attn[0] = attn[1] = attn[2] = 0;
@@ -41,7 +41,7 @@ void msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense, int
 }
 
 /* The warning for a sequence beyond max_position_embeddings. */
-void msum_position_warning(const memest_result *r, char *buf, size_t size) {
+void memi_msum_position_warning(const memest_result *r, char *buf, size_t size) {
   char a[32], b[32];
   buf[0] = '\0';
   if (r->mc.max_positions <= 0 || r->params.sequence_length <= r->mc.max_positions) return;
@@ -49,27 +49,27 @@ void msum_position_warning(const memest_result *r, char *buf, size_t size) {
            "the sequence length %s is longer than the model's max_position_embeddings (%s): "
            "the model was not trained on positions that far, and its rotary tables may not "
            "extend to them; use a sequence of at most %s, or a config with longer context",
-           fmt_int(a, sizeof a, r->params.sequence_length),
-           fmt_int(b, sizeof b, r->mc.max_positions), b);
+           memi_fmt_int(a, sizeof a, r->params.sequence_length),
+           memi_fmt_int(b, sizeof b, r->mc.max_positions), b);
 }
 
 static void put_names(strbuf *sb, const char *key, const char *list, int n) {
   int k;
   const char *s = list;
-  sb_printf(sb, "\"%s\":[", key);
+  memi_sb_printf(sb, "\"%s\":[", key);
   for (k = 0; k < n; k++) {
-    if (k) sb_put(sb, ",");
-    sb_json_str(sb, s);
+    if (k) memi_sb_put(sb, ",");
+    memi_sb_json_str(sb, s);
     s += strlen(s) + 1;
   }
-  sb_put(sb, "]");
+  memi_sb_put(sb, "]");
 }
 
-void msum_json(strbuf *sb, const memest_result *r) {
+void memi_msum_json(strbuf *sb, const memest_result *r) {
   const model_config *mc = &r->mc;
   int64_t moe, dense, attn[3], e;
-  msum_layer_counts(mc, &moe, &dense, attn);
-  sb_printf(sb,
+  memi_msum_layer_counts(mc, &moe, &dense, attn);
+  memi_sb_printf(sb,
             ",\"active_parameters\":%lld,\"shared_experts\":%lld,\"shared_expert_size\":%lld,"
             "\"layers_by_kind\":{\"moe\":%lld,\"dense\":%lld,\"full_attention\":%lld,"
             "\"sliding_attention\":%lld,\"linear_attention\":%lld}",
@@ -78,24 +78,24 @@ void msum_json(strbuf *sb, const memest_result *r) {
             (long long)attn[1], (long long)attn[2]);
   /* The layout values the model allows, for help texts: ep divides the
   ** experts (up to the trainer's limit), pp leaves two layers per stage. */
-  sb_put(sb, ",\"ep_sizes\":[1");
+  memi_sb_put(sb, ",\"ep_sizes\":[1");
   for (e = 2; e <= MEMEST_MAX_EP && e <= mc->experts; e++) {
     if (mc->experts % e == 0) {
-      sb_putn(sb, ",", 1);
-      sb_put_i64(sb, e);
+      memi_sb_putn(sb, ",", 1);
+      memi_sb_put_i64(sb, e);
     }
   }
-  sb_printf(sb, "],\"max_pp_size\":%lld",
+  memi_sb_printf(sb, "],\"max_pp_size\":%lld",
             (long long)(mc->layers / 2 < MEMEST_MAX_PP ? (mc->layers / 2 > 0 ? mc->layers / 2 : 1)
                                                        : MEMEST_MAX_PP));
   if (mc->max_positions > 0) {
-    sb_printf(sb, ",\"max_position_embeddings\":%lld", (long long)mc->max_positions);
+    memi_sb_printf(sb, ",\"max_position_embeddings\":%lld", (long long)mc->max_positions);
   }
-  sb_put(sb, ",\"config_keys\":{");
+  memi_sb_put(sb, ",\"config_keys\":{");
   put_names(sb, "read", mc->keys_read, mc->n_keys_read);
-  sb_put(sb, ",");
+  memi_sb_put(sb, ",");
   put_names(sb, "defaulted", mc->keys_defaulted, mc->n_keys_defaulted);
-  sb_put(sb, ",");
+  memi_sb_put(sb, ",");
   put_names(sb, "ignored", mc->keys_ignored, mc->n_keys_ignored);
-  sb_printf(sb, ",\"truncated\":%s}", mc->keys_truncated ? "true" : "false");
+  memi_sb_printf(sb, ",\"truncated\":%s}", mc->keys_truncated ? "true" : "false");
 }

@@ -8,13 +8,13 @@
 #include "result.h"
 
 /* Parameters one token passes through (all experts' tensors scaled to top_k). */
-MEMEST_HIDDEN int64_t msum_active_parameters(const model_config *mc, int *ovf);
+MEMEST_HIDDEN int64_t memi_msum_active_parameters(const model_config *mc, int *ovf);
 /* Layers with routed experts and dense ones; attention kinds (ATTN_*). */
-MEMEST_HIDDEN void msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense,
+MEMEST_HIDDEN void memi_msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense,
                                      int64_t attn[3]);
 /* "" unless the sequence is longer than max_position_embeddings. */
-MEMEST_HIDDEN void msum_position_warning(const memest_result *r, char *buf, size_t size);
+MEMEST_HIDDEN void memi_msum_position_warning(const memest_result *r, char *buf, size_t size);
 /* The summary's members of the JSON "model" object, each after a comma. */
-MEMEST_HIDDEN void msum_json(strbuf *sb, const memest_result *r);
+MEMEST_HIDDEN void memi_msum_json(strbuf *sb, const memest_result *r);
 
 #endif /* MEMEST_MODEL_SUMMARY_H */

@@ -494,7 +494,7 @@ static uint32_t memo_key(int kind, int pf, int pb, int zb, unsigned flags) {
          (uint32_t)(flags & 0xFFFFFu) << 5;
 }
 
-const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigned flags) {
+const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigned flags) {
   uint32_t key = memo_key(kind, pf, pb, zb, flags);
   uint32_t h = (key * 2654435761u) >> 16;
   memo_slot *slot;

@@ -191,27 +191,27 @@ static memest_code parse_int(const memest_param_info *pi, const char *v, int64_t
   }
   while (*s == ' ') s++;
   if (digits == 0 || *s != '\0') {
-    return err_set(err, MEMEST_E_VALUE, field,
+    return memi_err_set(err, MEMEST_E_VALUE, field,
                    "%s must be a whole number, got '%.40s'; give e.g. %s %lld",
                    flag, v, flag, (long long)(lo > 1 ? lo : 1));
   }
   if (ovf) {
-    return err_set(err, MEMEST_E_LIMIT, field,
+    return memi_err_set(err, MEMEST_E_LIMIT, field,
                    "%s %.40s is far beyond the supported maximum %s = %lld; give a value up to %lld",
                    flag, v, pi->limit, (long long)hi, (long long)hi);
   }
   if (neg) x = -x;
   if (x < lo) {
     if (lo == 1) {
-      return err_set(err, MEMEST_E_VALUE, field,
+      return memi_err_set(err, MEMEST_E_VALUE, field,
                      "%s must be at least 1, got %lld; give a positive whole number",
                      flag, (long long)x);
     }
-    return err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %lld",
+    return memi_err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %lld",
                    flag, (long long)lo, (long long)x);
   }
   if (x > hi) {
-    return err_set(err, MEMEST_E_LIMIT, field,
+    return memi_err_set(err, MEMEST_E_LIMIT, field,
                    "%s %lld exceeds the supported maximum %s = %lld; give a value up to %lld",
                    flag, (long long)x, pi->limit, (long long)hi, (long long)hi);
   }
@@ -226,7 +226,7 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
   double x;
   /* Decimal only: strtod would also read hexadecimal (0x10), inf and nan. */
   if (v[strspn(v, "0123456789+-.eE ")] != '\0') {
-    return err_set(err, MEMEST_E_VALUE, pi->name,
+    return memi_err_set(err, MEMEST_E_VALUE, pi->name,
                    "%s must be a decimal number, got '%.40s'; write it as e.g. %s 80", pi->flag, v,
                    pi->flag);
   }
@@ -234,14 +234,14 @@ static memest_code parse_num(const memest_param_info *pi, const char *v, double 
   x = strtod(v, &end);
   while (end != NULL && *end == ' ') end++;
   if (end == v || end == NULL || *end != '\0' || !isfinite(x) || v[0] == '\0') {
-    return err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'", pi->flag,
+    return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'", pi->flag,
                    v);
   }
   if (x < pi->min || x > pi->max) {
     char a[48], b[48];
-    return err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
+    return memi_err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
                    "%s must be at least %s and at most %s, got %.40s", pi->flag,
-                   fmt_num(a, sizeof a, pi->min), fmt_num(b, sizeof b, pi->max), v);
+                   memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v);
   }
   *out = x;
   return MEMEST_OK;
@@ -262,7 +262,7 @@ static memest_code parse_bool(const memest_param_info *pi, const char *v, int *o
       return MEMEST_OK;
     }
   }
-  return err_set(err, MEMEST_E_VALUE, pi->name, "%s takes true or false, got '%.40s'", pi->flag,
+  return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s takes true or false, got '%.40s'", pi->flag,
                  v);
 }
 
@@ -297,7 +297,7 @@ static memest_code parse_enum(const memest_param_info *pi, const char *v, int *o
       }
     }
     list[j] = '\0';
-    return err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s", pi->flag, v,
+    return memi_err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s", pi->flag, v,
                    list);
   }
   *out = i;
@@ -308,15 +308,15 @@ static memest_code set_text(const memest_param_info *pi, const char *v, char *ds
                             memest_error *err) {
   const unsigned char *u;
   if (v[0] == '\0') {
-    return err_set(err, MEMEST_E_VALUE, pi->name, "%s needs a value, got an empty one", pi->flag);
+    return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s needs a value, got an empty one", pi->flag);
   }
   if (strlen(v) >= size) {
-    return err_set(err, MEMEST_E_LIMIT, pi->name, "%s is longer than %d characters",
+    return memi_err_set(err, MEMEST_E_LIMIT, pi->name, "%s is longer than %d characters",
                    pi->flag, (int)size - 1);
   }
   for (u = (const unsigned char *)v; *u; u++) {
     if (*u < 0x20 || *u == 0x7f) {
-      return err_set(err, MEMEST_E_VALUE, pi->name, "%s contains a control character", pi->flag);
+      return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s contains a control character", pi->flag);
     }
   }
   memcpy(dst, v, strlen(v) + 1);
@@ -359,11 +359,11 @@ memest_code memest_params_set(memest_params *p, const char *name, const char *va
   int id;
   memest_code rc;
   if (name == NULL || value == NULL) {
-    return err_set(err, MEMEST_E_VALUE, "", "a parameter name and value are required");
+    return memi_err_set(err, MEMEST_E_VALUE, "", "a parameter name and value are required");
   }
   id = param_lookup(name);
   if (id < 0) {
-    return err_set(err, MEMEST_E_UNKNOWN, "",
+    return memi_err_set(err, MEMEST_E_UNKNOWN, "",
                    "unknown parameter '%.60s'; run memest --help for the list", name);
   }
   rc = row_set(p, &param_table[id], value, err);
@@ -415,12 +415,12 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
   } else {
     return 0;
   }
-  err_set(err, code, pi->name, "%s %s; set it with memest_params_set", pi->flag, what);
-  err_reason(err, MEMEST_R_RANGE);
+  memi_err_set(err, code, pi->name, "%s %s; set it with memest_params_set", pi->flag, what);
+  memi_err_reason(err, MEMEST_R_RANGE);
   return 1;
 }
 
-int params_refused(const memest_params *p, memest_error *errs, int max) {
+int memi_params_refused(const memest_params *p, memest_error *errs, int max) {
   memest_error scratch;
   int i, n = 0;
   for (i = 0; i < MEMEST_P_COUNT; i++) {
@@ -444,15 +444,15 @@ static void put_shell_word(strbuf *sb, const char *s) {
     }
   }
   if (plain) {
-    sb_put(sb, s);
+    memi_sb_put(sb, s);
     return;
   }
-  sb_put(sb, "'");
+  memi_sb_put(sb, "'");
   for (c = s; *c; c++) {
-    if (*c == '\'') sb_put(sb, "'\\''");
-    else sb_putn(sb, c, 1);
+    if (*c == '\'') memi_sb_put(sb, "'\\''");
+    else memi_sb_putn(sb, c, 1);
   }
-  sb_put(sb, "'");
+  memi_sb_put(sb, "'");
 }
 
 /* Whether row r of p holds its default (never for a required row). */
@@ -479,21 +479,21 @@ static int row_is_default(const memest_params *p, const param_row *r) {
 /* Writes row r's flag and value, as memest_params_set would read them. */
 static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
   const void *f = field_in(p, r);
-  sb_printf(sb, " %s ", r->info.flag);
+  memi_sb_printf(sb, " %s ", r->info.flag);
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
-    sb_printf(sb, "%lld", (long long)v);
+    memi_sb_printf(sb, "%lld", (long long)v);
   } else if (r->kind == K_NUM) {
     double v;
     memcpy(&v, f, sizeof v);
-    sb_printf(sb, "%.15g", v);
+    memi_sb_printf(sb, "%.15g", v);
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;
     memcpy(&v, f, sizeof v);
-    sb_put(sb, name_at(r->names, v) ? name_at(r->names, v) : "?");
+    memi_sb_put(sb, name_at(r->names, v) ? name_at(r->names, v) : "?");
   } else if (r->kind == K_BOOL) {
-    sb_put(sb, *(const int *)f ? "true" : "false");
+    memi_sb_put(sb, *(const int *)f ? "true" : "false");
   } else {
     put_shell_word(sb, ((const char *)f)[0] ? (const char *)f : "?");
   }
@@ -504,7 +504,7 @@ static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
 ** one when it differs from its default. */
 static void params_command(strbuf *sb, const memest_params *p) {
   int place, i;
-  sb_put(sb, "memest");
+  memi_sb_put(sb, "memest");
   for (place = 1; place <= MEMEST_P_COUNT; place++) {
     for (i = 0; i < MEMEST_P_COUNT; i++) {
       const param_row *r = &param_table[i];
@@ -524,7 +524,7 @@ static void params_command(strbuf *sb, const memest_params *p) {
 size_t memest_params_command(const memest_params *p, char *buf, size_t size) {
   strbuf sb;
   size_t n;
-  sb_init(&sb);
+  memi_sb_init(&sb);
   params_command(&sb, p);
   n = sb.failed ? 0 : sb.n;
   if (buf != NULL && size > 0) {
@@ -532,6 +532,6 @@ size_t memest_params_command(const memest_params *p, char *buf, size_t size) {
     if (sb.p != NULL && k > 0) memcpy(buf, sb.p, k);
     buf[k] = '\0';
   }
-  sb_free(&sb);
+  memi_sb_free(&sb);
   return n;
 }

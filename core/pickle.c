@@ -87,7 +87,7 @@ static uint64_t end_index(const pk_store *s) {
   return s->npages ? ((uint64_t)(s->npages - 1) << PK_PAGE_BITS) | s->used : 0;
 }
 
-void pk_free(pk_store *s) {
+void memi_pk_free(pk_store *s) {
   size_t i;
   if (s == NULL) return;
   for (i = 0; i < s->npages; i++) free(s->pages[i]);
@@ -98,8 +98,8 @@ void pk_free(pk_store *s) {
   free(s);
 }
 
-pk_value pk_root(const pk_store *s) { return s->root; }
-int64_t pk_value_count(const pk_store *s) { return s->words; }
+pk_value memi_pk_root(const pk_store *s) { return s->root; }
+int64_t memi_pk_value_count(const pk_store *s) { return s->words; }
 /* }====================================================================== */
 
 /* {======================================================================
@@ -119,20 +119,20 @@ typedef struct pk_machine {
 } pk_machine;
 
 static memest_code nomem(pk_machine *m) {
-  return err_set(m->err, MEMEST_E_NOMEM, "snapshot",
+  return memi_err_set(m->err, MEMEST_E_NOMEM, "snapshot",
                  "out of memory reading the snapshot pickle (%lld values so far)",
                  (long long)m->s->words);
 }
 
 static memest_code over_budget(pk_machine *m) {
-  return err_set(m->err, MEMEST_E_LIMIT, "snapshot",
+  return memi_err_set(m->err, MEMEST_E_LIMIT, "snapshot",
                  "the snapshot pickle holds more than MEMEST_MAX_PICKLE_VALUES (%lld) values; "
                  "record fewer steps or fewer entries (_record_memory_history max_entries)",
                  (long long)MEMEST_MAX_PICKLE_VALUES);
 }
 
 static memest_code malformed(pk_machine *m, const char *what) {
-  return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+  return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                  "the snapshot pickle is malformed at byte %zu: %s; write it again with "
                  "torch.cuda.memory._dump_snapshot()",
                  m->op_at, what);
@@ -192,7 +192,7 @@ static memest_code box_append(pk_machine *m, pk_value c, size_t from) {
     if (is_box(vals[i])) box_of(s, vals[i])->sealed = 1;
     if (d + 1 > b->depth) {
       if (d + 1 > MEMEST_MAX_PICKLE_DEPTH)
-        return err_set(m->err, MEMEST_E_LIMIT, "snapshot",
+        return memi_err_set(m->err, MEMEST_E_LIMIT, "snapshot",
                        "the snapshot pickle nests containers deeper than "
                        "MEMEST_MAX_PICKLE_DEPTH (%d) at byte %zu; a snapshot nests 6 deep",
                        MEMEST_MAX_PICKLE_DEPTH, m->op_at);
@@ -285,11 +285,11 @@ static const char *refused_name(uint8_t op) {
 static memest_code refuse(pk_machine *m, uint8_t op) {
   const char *name = refused_name(op);
   if (name == NULL)
-    return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                    "byte %zu of the snapshot pickle is 0x%02x, which is no pickle opcode; "
                    "is this a snapshot written by torch.cuda.memory._dump_snapshot()?",
                    m->op_at, op);
-  return err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
+  return memi_err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
                  "the snapshot pickle uses opcode %s at byte %zu; memest reads only the "
                  "dicts, lists, tuples, strings, numbers, booleans and None of a "
                  "torch.cuda.memory._snapshot() and never imports or calls anything",
@@ -312,7 +312,7 @@ static uint64_t le(const uint8_t *b, int n) {
 }
 
 static memest_code truncated(pk_machine *m) {
-  return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+  return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                  "the snapshot pickle ends inside the opcode at byte %zu (%zu bytes read): "
                  "the file is truncated; copy it again whole",
                  m->op_at, m->s->len);
@@ -333,7 +333,7 @@ static memest_code op_long(pk_machine *m, size_t n) {
   uint64_t u;
   int64_t v;
   if (n > 8)
-    return err_set(m->err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot pickle has an integer of %zu bytes at byte %zu; memest reads "
                    "integers of up to 64 bits",
                    n, m->op_at);
@@ -349,12 +349,12 @@ static memest_code op_str(pk_machine *m, uint64_t n) {
   const uint8_t *b;
   size_t off;
   if (n > (uint64_t)(m->end - m->p))
-    return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                    "the snapshot pickle declares a string of %llu bytes at byte %zu, but only "
                    "%zu bytes follow: the file is truncated or not a pickle",
                    (unsigned long long)n, m->op_at, (size_t)(m->end - m->p));
   if (n >= ((uint64_t)1 << PK_STR_LEN_BITS))
-    return err_set(m->err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot pickle has a string of %llu bytes at byte %zu; memest reads "
                    "strings of up to 2 GiB",
                    (unsigned long long)n, m->op_at);
@@ -381,7 +381,7 @@ static memest_code op_float(pk_machine *m) {
 static memest_code memo_put(pk_machine *m, uint64_t idx) {
   if (m->sp == 0) return malformed(m, "a memo store with an empty stack");
   if (idx > m->nmemo)
-    return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                    "the snapshot pickle stores memo entry %llu at byte %zu after only %zu "
                    "entries; pickle.dump numbers them in order",
                    (unsigned long long)idx, m->op_at, m->nmemo);
@@ -398,7 +398,7 @@ static memest_code memo_put(pk_machine *m, uint64_t idx) {
 static memest_code memo_get(pk_machine *m, uint64_t idx) {
   pk_value v;
   if (idx >= m->nmemo)
-    return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                    "the snapshot pickle reads memo entry %llu at byte %zu, which was never "
                    "stored",
                    (unsigned long long)idx, m->op_at);
@@ -409,7 +409,7 @@ static memest_code memo_get(pk_machine *m, uint64_t idx) {
 
 static memest_code op_mark(pk_machine *m) {
   if (m->nmarks == PK_MAX_MARKS)
-    return err_set(m->err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot pickle opens more than MEMEST_MAX_PICKLE_DEPTH (%d) marks at "
                    "byte %zu; a snapshot nests 6 deep",
                    PK_MAX_MARKS, m->op_at);
@@ -438,7 +438,7 @@ static memest_code target(pk_machine *m, size_t from, pk_kind want, const char *
     return malformed(m, what);
   }
   if (box_of(m->s, *c)->sealed)
-    return err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
+    return memi_err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
                    "the snapshot pickle changes a container after using it (byte %zu): a "
                    "recursive or self-referencing structure, which a snapshot never holds",
                    m->op_at);
@@ -493,7 +493,7 @@ static memest_code step(pk_machine *m, int *done) {
     case 0x80: /* PROTO */
       if (!take(m, 1, &b)) return truncated(m);
       if (b[0] < 2 || b[0] > 5)
-        return err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
+        return memi_err_set(m->err, MEMEST_E_UNSUPPORTED, "snapshot",
                        "the snapshot pickle is protocol %d; memest reads protocols 2 to 5, "
                        "which pickle.dump writes",
                        b[0]);
@@ -501,7 +501,7 @@ static memest_code step(pk_machine *m, int *done) {
     case 0x95: /* FRAME: a length hint; the opcodes inside are read as usual */
       if (!take(m, 8, &b)) return truncated(m);
       if (le(b, 8) > (uint64_t)(m->end - m->p))
-        return err_set(m->err, MEMEST_E_VALUE, "snapshot",
+        return memi_err_set(m->err, MEMEST_E_VALUE, "snapshot",
                        "the snapshot pickle declares a frame of %llu bytes at byte %zu, but "
                        "only %zu bytes follow: the file is truncated",
                        (unsigned long long)le(b, 8), m->op_at, (size_t)(m->end - m->p));
@@ -600,27 +600,27 @@ static memest_code step(pk_machine *m, int *done) {
   }
 }
 
-memest_code pk_load(const uint8_t *data, size_t len, pk_store **out, memest_error *err) {
+memest_code memi_pk_load(const uint8_t *data, size_t len, pk_store **out, memest_error *err) {
   pk_machine m;
   pk_store *s;
   memest_code rc = MEMEST_OK;
   int done = 0;
   *out = NULL;
   if (len > (uint64_t)MEMEST_MAX_PICKLE_BYTES)
-    return err_set(err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot is %zu bytes, over MEMEST_MAX_PICKLE_BYTES (%lld); record "
                    "one step (memory_profile_stop = memory_profile_start + 1)",
                    len, (long long)MEMEST_MAX_PICKLE_BYTES);
   if (len == 0 || data == NULL)
-    return err_set(err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                    "the snapshot is empty; give a snapshot-rankNNNNN.pickle file");
   if (data[0] != 0x80)
-    return err_set(err, MEMEST_E_VALUE, "snapshot",
+    return memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                    "the file does not start like a pickle of protocol 2 or later (first byte "
                    "0x%02x); give a snapshot written by torch.cuda.memory._dump_snapshot()",
                    data[0]);
   s = calloc(1, sizeof *s);
-  if (s == NULL) return err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  if (s == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   s->data = data;
   s->len = len;
   memset(&m, 0, sizeof m);
@@ -630,7 +630,7 @@ memest_code pk_load(const uint8_t *data, size_t len, pk_store **out, memest_erro
   m.end = data + len;
   while (!done && rc == MEMEST_OK) {
     if (m.p == m.end) {
-      rc = err_set(err, MEMEST_E_VALUE, "snapshot",
+      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
                    "the snapshot pickle ends after %zu bytes without its STOP opcode: the "
                    "file is truncated; copy it again whole",
                    len);
@@ -642,7 +642,7 @@ memest_code pk_load(const uint8_t *data, size_t len, pk_store **out, memest_erro
   free(m.stack);
   free(m.memo);
   if (rc != MEMEST_OK) {
-    pk_free(s);
+    memi_pk_free(s);
     return rc;
   }
   *out = s;
@@ -654,7 +654,7 @@ memest_code pk_load(const uint8_t *data, size_t len, pk_store **out, memest_erro
 ** Reading values
 ** ======================================================================= */
 
-int64_t pk_int(const pk_store *s, pk_value v, int *ok) {
+int64_t memi_pk_int(const pk_store *s, pk_value v, int *ok) {
   *ok = 1;
   switch (pk_kind_of(v)) {
     case PK_INT: {
@@ -676,15 +676,15 @@ int64_t pk_int(const pk_store *s, pk_value v, int *ok) {
   return 0;
 }
 
-double pk_number(const pk_store *s, pk_value v, int *ok) {
+double memi_pk_number(const pk_store *s, pk_value v, int *ok) {
   if (pk_kind_of(v) == PK_FLOAT) {
     *ok = 1;
     return s->floats[payload_of(v)];
   }
-  return (double)pk_int(s, v, ok);
+  return (double)memi_pk_int(s, v, ok);
 }
 
-const char *pk_str(const pk_store *s, pk_value v, size_t *len) {
+const char *memi_pk_str(const pk_store *s, pk_value v, size_t *len) {
   uint64_t p;
   if (pk_kind_of(v) != PK_STR) return NULL;
   p = payload_of(v);
@@ -692,24 +692,24 @@ const char *pk_str(const pk_store *s, pk_value v, size_t *len) {
   return (const char *)s->data + (p >> PK_STR_LEN_BITS);
 }
 
-int pk_str_is(const pk_store *s, pk_value v, const char *text) {
+int memi_pk_str_is(const pk_store *s, pk_value v, const char *text) {
   size_t n, tn = strlen(text);
-  const char *z = pk_str(s, v, &n);
+  const char *z = memi_pk_str(s, v, &n);
   return z != NULL && n == tn && memcmp(z, text, n) == 0;
 }
 
-int64_t pk_len(const pk_store *s, pk_value v) {
+int64_t memi_pk_len(const pk_store *s, pk_value v) {
   return is_box(v) ? box_of(s, v)->count : 0;
 }
 
-void pk_iter_init(pk_iter *it, const pk_store *s, pk_value container) {
+void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value container) {
   it->s = s;
   it->chunk = is_box(container) ? box_of(s, container)->first : PK_NO_CHUNK;
   it->pos = 0;
   it->left = it->chunk == PK_NO_CHUNK ? 0 : (uint32_t)*word_at(s, it->chunk + 1);
 }
 
-int pk_iter_next(pk_iter *it, pk_value *v) {
+int memi_pk_iter_next(pk_iter *it, pk_value *v) {
   while (it->left == 0) {
     if (it->chunk == PK_NO_CHUNK) return 0;
     it->chunk = *word_at(it->s, it->chunk);
@@ -723,14 +723,14 @@ int pk_iter_next(pk_iter *it, pk_value *v) {
   return 1;
 }
 
-int pk_dict_get(const pk_store *s, pk_value dict, const char *key, pk_value *v) {
+int memi_pk_dict_get(const pk_store *s, pk_value dict, const char *key, pk_value *v) {
   pk_iter it;
   pk_value k, val;
   int found = 0;
   if (pk_kind_of(dict) != PK_DICT) return 0;
-  pk_iter_init(&it, s, dict);
-  while (pk_iter_next(&it, &k) && pk_iter_next(&it, &val)) {
-    if (pk_str_is(s, k, key)) {  /* the last one wins, as in Python */
+  memi_pk_iter_init(&it, s, dict);
+  while (memi_pk_iter_next(&it, &k) && memi_pk_iter_next(&it, &val)) {
+    if (memi_pk_str_is(s, k, key)) {  /* the last one wins, as in Python */
       *v = val;
       found = 1;
     }

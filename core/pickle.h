@@ -36,39 +36,39 @@ typedef enum pk_kind {
 typedef struct pk_store pk_store;
 
 /* Reads the pickle data[0..len). On success *out owns a store to free with
-** pk_free(); `data` must stay alive as long as the store. Errors:
+** memi_pk_free(); `data` must stay alive as long as the store. Errors:
 ** MEMEST_E_UNSUPPORTED for an opcode outside the accepted set (named in the
 ** message), MEMEST_E_VALUE for malformed or truncated data, MEMEST_E_LIMIT
 ** for a limit of bounds.h, MEMEST_E_NOMEM. */
-MEMEST_HIDDEN memest_code pk_load(const uint8_t *data, size_t len, pk_store **out,
+MEMEST_HIDDEN memest_code memi_pk_load(const uint8_t *data, size_t len, pk_store **out,
                                   memest_error *err);
-MEMEST_HIDDEN void pk_free(pk_store *s);
-MEMEST_HIDDEN pk_value pk_root(const pk_store *s);
+MEMEST_HIDDEN void memi_pk_free(pk_store *s);
+MEMEST_HIDDEN pk_value memi_pk_root(const pk_store *s);
 /* Values read, opcodes executed (for the limits' documentation). */
-MEMEST_HIDDEN int64_t pk_value_count(const pk_store *s);
+MEMEST_HIDDEN int64_t memi_pk_value_count(const pk_store *s);
 
 static inline pk_kind pk_kind_of(pk_value v) { return (pk_kind)(v & 7u); }
 
 /* The integer in v (PK_INT, PK_BIGINT or a bool); 0 with *ok = 0 otherwise. */
-MEMEST_HIDDEN int64_t pk_int(const pk_store *s, pk_value v, int *ok);
+MEMEST_HIDDEN int64_t memi_pk_int(const pk_store *s, pk_value v, int *ok);
 /* The number in v (an int or a float); 0 with *ok = 0 otherwise. */
-MEMEST_HIDDEN double pk_number(const pk_store *s, pk_value v, int *ok);
+MEMEST_HIDDEN double memi_pk_number(const pk_store *s, pk_value v, int *ok);
 /* The bytes of a PK_STR (not NUL-terminated); NULL for other kinds. */
-MEMEST_HIDDEN const char *pk_str(const pk_store *s, pk_value v, size_t *len);
+MEMEST_HIDDEN const char *memi_pk_str(const pk_store *s, pk_value v, size_t *len);
 /* 1 when v is a PK_STR equal to the NUL-terminated `text`. */
-MEMEST_HIDDEN int pk_str_is(const pk_store *s, pk_value v, const char *text);
+MEMEST_HIDDEN int memi_pk_str_is(const pk_store *s, pk_value v, const char *text);
 
 /* Children of a container: count, and an iterator over them in order. */
-MEMEST_HIDDEN int64_t pk_len(const pk_store *s, pk_value v);
+MEMEST_HIDDEN int64_t memi_pk_len(const pk_store *s, pk_value v);
 typedef struct pk_iter {
   const pk_store *s;
   uint64_t chunk;   /* page index of the current chunk header, or UINT64_MAX */
   uint32_t pos, left;
 } pk_iter;
-MEMEST_HIDDEN void pk_iter_init(pk_iter *it, const pk_store *s, pk_value container);
+MEMEST_HIDDEN void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value container);
 /* Next child into *v; 0 at the end. */
-MEMEST_HIDDEN int pk_iter_next(pk_iter *it, pk_value *v);
+MEMEST_HIDDEN int memi_pk_iter_next(pk_iter *it, pk_value *v);
 /* The value under the string key `key` of a PK_DICT; 0 when absent. */
-MEMEST_HIDDEN int pk_dict_get(const pk_store *s, pk_value dict, const char *key, pk_value *v);
+MEMEST_HIDDEN int memi_pk_dict_get(const pk_store *s, pk_value dict, const char *key, pk_value *v);
 
 #endif /* MEMEST_PICKLE_H */

@@ -4,7 +4,7 @@
 ** value lists. The files depend one way:
 **   plan_dims.c      the table, and a row as estimate parameters
 **   plan_request.c   the request (uses plan_dims.c)
-**   plan_estimate.c  the estimates of rows [from, to) (uses plan_dims.c)
+**   memi_plan_estimate.c  the estimates of rows [from, to) (uses plan_dims.c)
 **   planner.c        the sweep in pieces: begin, estimate, finish (uses
 **                    the three above)
 **   plan_report.c    JSON and text of a finished plan (uses plan_dims.c)
@@ -94,31 +94,31 @@ struct memest_plan {
 };
 
 /* Swept input d (D_*), or NULL (plan_dims.c). */
-MEMEST_HIDDEN const plan_dim_info *plan_dim(int d);
+MEMEST_HIDDEN const plan_dim_info *memi_plan_dim(int d);
 /* Its snake_case name; "" for no input (plan_dims.c). */
-MEMEST_HIDDEN const char *plan_dim_name(int d);
+MEMEST_HIDDEN const char *memi_plan_dim_name(int d);
 /* The swept input named `name` (snake_case or, with shorts, a short name
 ** as --vary takes it), or -1 (plan_dims.c). */
-MEMEST_HIDDEN int plan_dim_find(const char *name, int shorts);
+MEMEST_HIDDEN int memi_plan_dim_find(const char *name, int shorts);
 /* Request list d of req (plan_dims.c). */
-MEMEST_HIDDEN const memest_plan_list *plan_dim_list(const memest_plan_request *req, int d);
+MEMEST_HIDDEN const memest_plan_list *memi_plan_dim_list(const memest_plan_request *req, int d);
 /* Fills p with row's inputs over its option variant (plan_dims.c). */
-MEMEST_HIDDEN void plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *p);
+MEMEST_HIDDEN void memi_plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *p);
 /* Copies the request's fixed inputs into pl and checks that the mode has
 ** what it needs (every missing input in one MEMEST_E_MISSING); *cols is
 ** the number of compare columns (plan_request.c). */
-MEMEST_HIDDEN memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req,
+MEMEST_HIDDEN memest_code memi_plan_prepare(memest_plan *pl, const memest_plan_request *req,
                                        int *cols, memest_error *err);
 /* Estimates the PLAN_PENDING rows among rows [from, to), in order
-** (plan_estimate.c); MEMEST_E_NOMEM if no scratch result fits. */
-MEMEST_HIDDEN memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from,
+** (memi_plan_estimate.c); MEMEST_E_NOMEM if no scratch result fits. */
+MEMEST_HIDDEN memest_code memi_plan_estimate(memest_plan *pl, const model_config *mc, int from,
                                         int to, memest_error *err);
 /* w = W / F: the deferred expert weight-gradient share of the forward
-** matmul FLOPs at sequence length seq (plan_estimate.c). */
-MEMEST_HIDDEN double plan_expert_share(const model_config *mc, int64_t seq);
+** matmul FLOPs at sequence length seq (memi_plan_estimate.c). */
+MEMEST_HIDDEN double memi_plan_expert_share(const model_config *mc, int64_t seq);
 /* Builds pl->variants from the option lists: their product for a plan,
 ** column by column for a compare (plan_request.c). */
-MEMEST_HIDDEN memest_code plan_variants(memest_plan *pl, const memest_plan_request *req,
+MEMEST_HIDDEN memest_code memi_plan_variants(memest_plan *pl, const memest_plan_request *req,
                                         int cols, memest_error *err);
 
 #endif /* MEMEST_PLAN_H */

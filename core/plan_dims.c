@@ -26,11 +26,11 @@ static const plan_dim_info dims[D_COUNT] = {
    offsetof(memest_plan_request, seq), 1},
 };
 
-const plan_dim_info *plan_dim(int d) { return d >= 0 && d < D_COUNT ? &dims[d] : NULL; }
+const plan_dim_info *memi_plan_dim(int d) { return d >= 0 && d < D_COUNT ? &dims[d] : NULL; }
 
-const char *plan_dim_name(int d) { return d >= 0 && d < D_COUNT ? dims[d].name : ""; }
+const char *memi_plan_dim_name(int d) { return d >= 0 && d < D_COUNT ? dims[d].name : ""; }
 
-int plan_dim_find(const char *name, int shorts) {
+int memi_plan_dim_find(const char *name, int shorts) {
   int d;
   for (d = 0; d < D_COUNT; d++) {
     if (strcmp(name, dims[d].name) == 0 || (shorts && strcmp(name, dims[d].short_name) == 0)) {
@@ -40,11 +40,11 @@ int plan_dim_find(const char *name, int shorts) {
   return -1;
 }
 
-const memest_plan_list *plan_dim_list(const memest_plan_request *req, int d) {
+const memest_plan_list *memi_plan_dim_list(const memest_plan_request *req, int d) {
   return (const memest_plan_list *)((const char *)req + dims[d].offset);
 }
 
-void plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *p) {
+void memi_plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *p) {
   int d;
   *p = pl->variants[row->variant];
   p->pp_size = row->in[D_PP];
@@ -62,9 +62,9 @@ void plan_row_params(const memest_plan *pl, const plan_row *row, memest_params *
 memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,
                                    memest_error *err) {
   if (plan == NULL || p == NULL || i < 0 || i >= plan->n_rows) {
-    return err_set(err, MEMEST_E_VALUE, "", "plan row %d does not exist; the plan has %d rows", i,
+    return memi_err_set(err, MEMEST_E_VALUE, "", "plan row %d does not exist; the plan has %d rows", i,
                    plan != NULL ? plan->n_rows : 0);
   }
-  plan_row_params(plan, &plan->rows[i], p);
+  memi_plan_row_params(plan, &plan->rows[i], p);
   return MEMEST_OK;
 }

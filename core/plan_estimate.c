@@ -1,5 +1,5 @@
 /*
-** plan_estimate.c — the estimates of a range of a plan's checked rows and
+** memi_plan_estimate.c — the estimates of a range of a plan's checked rows and
 ** the DualPipeV bubble beside each, one row after another on the calling
 ** thread with one scratch result and the plan's est_cache (each layer
 ** shape built once for all rows). A row's figures depend on its inputs
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "plan.h"
-#include "routing.h"
+#include "routing_margin.h"
 
 /* {======================================================================
 ** The bubble model.
@@ -51,7 +51,7 @@ static double layer_flops(const model_config *mc, int layer, int64_t seq, double
   return f + 2.0 * keys * (double)mc->heads * (qk + v);
 }
 
-double plan_expert_share(const model_config *mc, int64_t seq) {
+double memi_plan_expert_share(const model_config *mc, int64_t seq) {
   double f = 0.0, w = 0.0, lw;
   int64_t l;
   for (l = 0; l < mc->layers; l++) {
@@ -97,7 +97,7 @@ static void row_figures(estimator *es, plan_row *row) {
   row->comps = w->at_peak;
   if (es->share_seq != row->in[D_SEQ]) {
     es->share_seq = row->in[D_SEQ];
-    es->share = plan_expert_share(es->mc, es->share_seq);
+    es->share = memi_plan_expert_share(es->mc, es->share_seq);
   }
   row->bubble = bubble_fraction(row->in[D_PP], row->chunks, es->share);
 }
@@ -110,13 +110,13 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   memest_error e;
   memest_code rc;
   run_dims d;
-  plan_row_params(es->pl, row, &p);
-  rc = est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
+  memi_plan_row_params(es->pl, row, &p);
+  rc = memi_est_run(es->mc, &p, es->scratch, es->pl->cache, &e);
   if (rc == MEMEST_OK) {
     d = es->scratch->lo.d;
     row_figures(es, row);
-    est_release(es->scratch);
-    rc = routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+    memi_est_release(es->scratch);
+    rc = memi_routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
                         ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
   }
   if (rc == MEMEST_E_NOMEM) {
@@ -127,14 +127,14 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   if (rc != MEMEST_OK) {
     row->fail_err = malloc(sizeof *row->fail_err);
     if (row->fail_err == NULL) {
-      return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's rows");
+      return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's rows");
     }
     *row->fail_err = e;
   }
   return MEMEST_OK;
 }
 
-memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,
+memest_code memi_plan_estimate(memest_plan *pl, const model_config *mc, int from, int to,
                           memest_error *err) {
   estimator es;
   int i;
@@ -146,9 +146,9 @@ memest_code plan_estimate(memest_plan *pl, const model_config *mc, int from, int
   es.scratch = malloc(sizeof *es.scratch);
   /* The plan keeps one cache for all its pieces; without one (out of
   ** memory) each estimate builds its own programs. */
-  if (pl->cache == NULL) pl->cache = est_cache_new();
+  if (pl->cache == NULL) pl->cache = memi_est_cache_new();
   if (es.scratch == NULL) {
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan's estimates");
   }
   for (i = from; i < to && rc == MEMEST_OK; i++) {
     if (pl->rows[i].fail == PLAN_PENDING) rc = estimate_row(&es, i, err);

@@ -21,13 +21,13 @@ static const char bubble_note[] =
     "deferred expert weight-gradient share of F";
 
 static const char *row_status(const plan_row *r) {
-  return r->reason >= 0 ? "INVALID" : status_name(r->status);
+  return r->reason >= 0 ? "INVALID" : memi_status_name(r->status);
 }
 
 static const char *answer_rule(const memest_plan *pl, char *buf, size_t size) {
   if (pl->mode == MEMEST_PLAN_VARY) {
     snprintf(buf, size, "the %s OK %s", pl->vary_largest ? "largest" : "smallest",
-             plan_dim_name(pl->vary));
+             memi_plan_dim_name(pl->vary));
   } else {
     snprintf(buf, size, "the most headroom");
   }
@@ -40,31 +40,31 @@ static const char *answer_rule(const memest_plan *pl, char *buf, size_t size) {
 static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capacity) {
   switch (id) {
     case MEMEST_P_GPU:
-      sb_put(sb, ",\"gpu\":");
-      sb_json_str(sb, p->gpu);
+      memi_sb_put(sb, ",\"gpu\":");
+      memi_sb_json_str(sb, p->gpu);
       break;
     case MEMEST_P_GPU_MEMORY_GB:
-      sb_printf(sb, ",\"gpu_memory_gb\":%.15g", (double)capacity / GIB);
+      memi_sb_printf(sb, ",\"gpu_memory_gb\":%.15g", (double)capacity / GIB);
       break;
     case MEMEST_P_FP8_TRAINING:
-      sb_printf(sb, ",\"fp8_training\":\"%s\"",
+      memi_sb_printf(sb, ",\"fp8_training\":\"%s\"",
                 memest_fp8_name(p->fp8_training));
       break;
-    case MEMEST_P_EP_IMBALANCE: sb_printf(sb, ",\"ep_imbalance\":%.15g", p->ep_imbalance); break;
-    case MEMEST_P_FRAGMENTATION: sb_printf(sb, ",\"fragmentation\":%.15g", p->fragmentation); break;
+    case MEMEST_P_EP_IMBALANCE: memi_sb_printf(sb, ",\"ep_imbalance\":%.15g", p->ep_imbalance); break;
+    case MEMEST_P_FRAGMENTATION: memi_sb_printf(sb, ",\"fragmentation\":%.15g", p->fragmentation); break;
     case MEMEST_P_ROUTING:
-      sb_printf(sb, ",\"routing\":\"%s\"",
+      memi_sb_printf(sb, ",\"routing\":\"%s\"",
                 p->routing == MEMEST_ROUTING_BALANCED ? "balanced"
                 : p->routing == MEMEST_ROUTING_FACTOR ? "factor" : "measured");
       break;
     case MEMEST_P_ROUTING_FACTOR:
-      sb_printf(sb, ",\"routing_factor\":%.15g", p->routing_factor);
+      memi_sb_printf(sb, ",\"routing_factor\":%.15g", p->routing_factor);
       break;
     case MEMEST_P_OPTIMIZER:
-      sb_printf(sb, ",\"optimizer\":\"%s\"", memest_optimizer_name(p->optimizer));
+      memi_sb_printf(sb, ",\"optimizer\":\"%s\"", memest_optimizer_name(p->optimizer));
       break;
     case MEMEST_P_SHARDING:
-      sb_printf(sb, ",\"sharding\":\"%s\"", memest_sharding_name(p->sharding));
+      memi_sb_printf(sb, ",\"sharding\":\"%s\"", memest_sharding_name(p->sharding));
       break;
     default: break;
   }
@@ -72,31 +72,31 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
 
 static void put_comps(strbuf *sb, const comp_vec *v, const comp_vec *minus, int from, int to) {
   int c;
-  sb_put(sb, "{");
+  memi_sb_put(sb, "{");
   for (c = from; c < to; c++) {
-    sb_printf(sb, "%s\"%s\":%lld", c > from ? "," : "", comp_key((comp)c),
+    memi_sb_printf(sb, "%s\"%s\":%lld", c > from ? "," : "", memi_comp_key((comp)c),
               (long long)(v->b[c] - (minus != NULL ? minus->b[c] : 0)));
   }
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 static void put_breakdown(strbuf *sb, const plan_row *r, const plan_row *first) {
-  sb_put(sb, ",\"static\":");
+  memi_sb_put(sb, ",\"static\":");
   put_comps(sb, &r->comps, NULL, 0, C_FIRST_DYNAMIC);
-  sb_put(sb, ",\"dynamic\":");
+  memi_sb_put(sb, ",\"dynamic\":");
   put_comps(sb, &r->comps, NULL, C_FIRST_DYNAMIC, C_COUNT);
-  sb_printf(sb, ",\"non_pytorch_bytes\":%lld,\"fragmentation_bytes\":%lld", (long long)r->nonpt,
+  memi_sb_printf(sb, ",\"non_pytorch_bytes\":%lld,\"fragmentation_bytes\":%lld", (long long)r->nonpt,
             (long long)r->frag);
   if (first == NULL || first == r) return;
-  sb_printf(sb,
+  memi_sb_printf(sb,
             ",\"delta\":{\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
             "\"headroom_bytes\":%lld,\"static\":",
             (long long)(r->peak - first->peak), (long long)(r->tensor_peak - first->tensor_peak),
             (long long)(r->headroom - first->headroom));
   put_comps(sb, &r->comps, &first->comps, 0, C_FIRST_DYNAMIC);
-  sb_put(sb, ",\"dynamic\":");
+  memi_sb_put(sb, ",\"dynamic\":");
   put_comps(sb, &r->comps, &first->comps, C_FIRST_DYNAMIC, C_COUNT);
-  sb_printf(sb, ",\"non_pytorch_bytes\":%lld,\"fragmentation_bytes\":%lld}",
+  memi_sb_printf(sb, ",\"non_pytorch_bytes\":%lld,\"fragmentation_bytes\":%lld}",
             (long long)(r->nonpt - first->nonpt), (long long)(r->frag - first->frag));
 }
 
@@ -109,71 +109,71 @@ static uint32_t row_options(const memest_plan *pl) {
 static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
   uint32_t opts = row_options(pl);
   int d, id;
-  sb_put(sb, "{");
+  memi_sb_put(sb, "{");
   for (d = 0; d < D_COUNT; d++) {
     if (d == D_NODES && pl->gpus_per_node == 0) continue;
-    sb_printf(sb, "%s\"%s\":%lld", d ? "," : "", plan_dim_name(d), (long long)r->in[d]);
+    memi_sb_printf(sb, "%s\"%s\":%lld", d ? "," : "", memi_plan_dim_name(d), (long long)r->in[d]);
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if ((opts >> id) & 1u) {
-      put_option(sb, id, &pl->variants[r->variant], layout_capacity(&pl->variants[r->variant]));
+      put_option(sb, id, &pl->variants[r->variant], memi_layout_capacity(&pl->variants[r->variant]));
     }
   }
-  sb_printf(sb, ",\"status\":\"%s\"", row_status(r));
+  memi_sb_printf(sb, ",\"status\":\"%s\"", row_status(r));
   if (r->reason >= 0) {
-    sb_put(sb, ",\"reason\":");
-    sb_json_str(sb, pl->reasons[r->reason].key);
-    sb_put(sb, ",\"message\":");
-    sb_json_str(sb, r->note >= 0 ? pl->notes[r->note] : "");
-    sb_put(sb, ",\"num_chunks\":null,\"peak_bytes\":null,\"tensor_peak_bytes\":null,"
+    memi_sb_put(sb, ",\"reason\":");
+    memi_sb_json_str(sb, pl->reasons[r->reason].key);
+    memi_sb_put(sb, ",\"message\":");
+    memi_sb_json_str(sb, r->note >= 0 ? pl->notes[r->note] : "");
+    memi_sb_put(sb, ",\"num_chunks\":null,\"peak_bytes\":null,\"tensor_peak_bytes\":null,"
                "\"headroom_bytes\":null,\"bubble_fraction\":null,\"routing_margin\":null}");
     return;
   }
-  sb_printf(sb,
+  memi_sb_printf(sb,
             ",\"num_chunks\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
             "\"headroom_bytes\":%lld,\"gpu_capacity_bytes\":%lld,\"bubble_fraction\":%.6f,"
             "\"worst_rank\":%d",
             (long long)r->chunks, (long long)r->peak, (long long)r->tensor_peak,
             (long long)r->headroom, (long long)r->capacity, r->bubble, r->worst_rank);
   if (r->routing.has_margin) {
-    sb_printf(sb, ",\"routing_margin\":%.6g,\"routing_margin_is_limit\":%s", r->routing.margin,
+    memi_sb_printf(sb, ",\"routing_margin\":%.6g,\"routing_margin_is_limit\":%s", r->routing.margin,
               r->routing.margin_is_limit ? "true" : "false");
   } else {
-    sb_put(sb, ",\"routing_margin\":null,\"routing_margin_is_limit\":false");
+    memi_sb_put(sb, ",\"routing_margin\":null,\"routing_margin_is_limit\":false");
   }
   if (pl->mode == MEMEST_PLAN_COMPARE) put_breakdown(sb, r, &pl->rows[0]);
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 static void put_inputs(strbuf *sb, const memest_plan *pl) {
   const memest_params *p = &pl->base;
   uint32_t opts = row_options(pl);
   int id;
-  sb_put(sb, ",\"inputs\":{\"model\":");
-  sb_json_str(sb, p->model);
-  sb_put(sb, ",\"architecture\":");
-  sb_json_str(sb, pl->model_title);
-  sb_printf(sb, ",\"layers\":%lld,\"experts\":%lld", (long long)pl->layers, (long long)pl->experts);
+  memi_sb_put(sb, ",\"inputs\":{\"model\":");
+  memi_sb_json_str(sb, p->model);
+  memi_sb_put(sb, ",\"architecture\":");
+  memi_sb_json_str(sb, pl->model_title);
+  memi_sb_printf(sb, ",\"layers\":%lld,\"experts\":%lld", (long long)pl->layers, (long long)pl->experts);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
-    if (!((opts >> id) & 1u)) put_option(sb, id, p, layout_capacity(p));
+    if (!((opts >> id) & 1u)) put_option(sb, id, p, memi_layout_capacity(p));
   }
-  if (pl->gpus_per_node > 0) sb_printf(sb, ",\"gpus_per_node\":%lld", (long long)pl->gpus_per_node);
-  sb_put(sb, "}");
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, ",\"gpus_per_node\":%lld", (long long)pl->gpus_per_node);
+  memi_sb_put(sb, "}");
 }
 
 static void put_swept(strbuf *sb, const memest_plan *pl) {
   int d, i, first = 1;
-  sb_put(sb, ",\"swept\":{");
+  memi_sb_put(sb, ",\"swept\":{");
   for (d = 0; d < D_COUNT; d++) {
     if (pl->dims[d].n == 0) continue;
-    sb_printf(sb, "%s\"%s\":[", first ? "" : ",", plan_dim_name(d));
+    memi_sb_printf(sb, "%s\"%s\":[", first ? "" : ",", memi_plan_dim_name(d));
     for (i = 0; i < pl->dims[d].n; i++) {
-      sb_printf(sb, "%s%lld", i ? "," : "", (long long)pl->dims[d].v[i]);
+      memi_sb_printf(sb, "%s%lld", i ? "," : "", (long long)pl->dims[d].v[i]);
     }
-    sb_put(sb, "]");
+    memi_sb_put(sb, "]");
     first = 0;
   }
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 static void reason_order(const memest_plan *pl, int *order);
@@ -182,30 +182,30 @@ static void put_invalid(strbuf *sb, const memest_plan *pl) {
   int order[PLAN_REASONS_MAX];
   int i;
   reason_order(pl, order);
-  sb_put(sb, ",\"invalid\":{");
+  memi_sb_put(sb, ",\"invalid\":{");
   for (i = 0; i < pl->n_reasons; i++) {
-    if (i > 0) sb_put(sb, ",");
-    sb_json_str(sb, pl->reasons[order[i]].key);
-    sb_printf(sb, ":%lld", (long long)pl->reasons[order[i]].count);
+    if (i > 0) memi_sb_put(sb, ",");
+    memi_sb_json_str(sb, pl->reasons[order[i]].key);
+    memi_sb_printf(sb, ":%lld", (long long)pl->reasons[order[i]].count);
   }
-  sb_put(sb, "},\"invalid_examples\":{");
+  memi_sb_put(sb, "},\"invalid_examples\":{");
   for (i = 0; i < pl->n_reasons; i++) {
-    if (i > 0) sb_put(sb, ",");
-    sb_json_str(sb, pl->reasons[order[i]].key);
-    sb_put(sb, ":");
-    sb_json_str(sb, pl->reasons[order[i]].example);
+    if (i > 0) memi_sb_put(sb, ",");
+    memi_sb_json_str(sb, pl->reasons[order[i]].key);
+    memi_sb_put(sb, ":");
+    memi_sb_json_str(sb, pl->reasons[order[i]].example);
   }
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 /* The answer rule as fields: which row answers, read from them alone. */
 static void put_answer_by(strbuf *sb, const memest_plan *pl) {
   const char *rule = "most_headroom";
   if (pl->mode == MEMEST_PLAN_VARY) rule = pl->vary_largest ? "largest_ok" : "smallest_ok";
-  sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
-  if (pl->mode == MEMEST_PLAN_VARY) sb_json_str(sb, plan_dim_name(pl->vary));
-  else sb_put(sb, "null");
-  sb_printf(sb, ",\"ok_min_free_percent\":%d}", CHOICE_TIGHT_PERCENT);
+  memi_sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
+  if (pl->mode == MEMEST_PLAN_VARY) memi_sb_json_str(sb, memi_plan_dim_name(pl->vary));
+  else memi_sb_put(sb, "null");
+  memi_sb_printf(sb, ",\"ok_min_free_percent\":%d}", CHOICE_TIGHT_PERCENT);
 }
 
 char *memest_plan_json(const memest_plan *pl) {
@@ -213,34 +213,34 @@ char *memest_plan_json(const memest_plan *pl) {
   char rule[64];
   int i;
   if (pl == NULL || !pl->finished) return NULL;
-  sb_init(&sb);
-  sb_printf(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"mode\":\"%s\"",
+  memi_sb_init(&sb);
+  memi_sb_printf(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"mode\":\"%s\"",
             mode_names[pl->mode]);
   put_inputs(&sb, pl);
-  if (pl->mode == MEMEST_PLAN_VARY) sb_printf(&sb, ",\"vary\":\"%s\"", plan_dim_name(pl->vary));
-  sb_put(&sb, ",\"answer_rule\":");
-  sb_json_str(&sb, answer_rule(pl, rule, sizeof rule));
+  if (pl->mode == MEMEST_PLAN_VARY) memi_sb_printf(&sb, ",\"vary\":\"%s\"", memi_plan_dim_name(pl->vary));
+  memi_sb_put(&sb, ",\"answer_rule\":");
+  memi_sb_json_str(&sb, answer_rule(pl, rule, sizeof rule));
   put_answer_by(&sb, pl);
-  sb_printf(&sb,
+  memi_sb_printf(&sb,
             ",\"limits\":{\"max_plan_rows\":%lld,\"max_plan_work\":%lld,\"plan_values\":%d,"
             "\"plan_text\":%d}",
             (long long)MEMEST_MAX_PLAN_ROWS, (long long)MEMEST_MAX_PLAN_WORK, MEMEST_PLAN_VALUES,
             MEMEST_PLAN_TEXT);
   put_swept(&sb, pl);
-  sb_put(&sb, ",\"bubble_model\":");
-  sb_json_str(&sb, bubble_note);
-  sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
+  memi_sb_put(&sb, ",\"bubble_model\":");
+  memi_sb_json_str(&sb, bubble_note);
+  memi_sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
             pl->expert_share, (long long)pl->tried, (long long)pl->work);
   for (i = 0; i < pl->n_rows; i++) {
-    if (i > 0) sb_put(&sb, ",");
+    if (i > 0) memi_sb_put(&sb, ",");
     put_row(&sb, pl, &pl->rows[i]);
   }
-  sb_put(&sb, "],\"answer\":");
+  memi_sb_put(&sb, "],\"answer\":");
   if (pl->answer >= 0) put_row(&sb, pl, &pl->rows[pl->answer]);
-  else sb_put(&sb, "null");
+  else memi_sb_put(&sb, "null");
   put_invalid(&sb, pl);
-  sb_put(&sb, "}");
-  return sb_finish(&sb);
+  memi_sb_put(&sb, "}");
+  return memi_sb_finish(&sb);
 }
 /* }====================================================================== */
 
@@ -288,30 +288,30 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
 
 static void text_header(strbuf *sb, const memest_plan *pl) {
   const memest_params *p = &pl->base;
-  const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
+  const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
   char a[32];
   int d, i, first = 1;
-  sb_printf(sb, "Model      %s: %s, %lld layers", p->model, pl->model_title, (long long)pl->layers);
-  if (pl->experts > 0) sb_printf(sb, ", %lld experts", (long long)pl->experts);
+  memi_sb_printf(sb, "Model      %s: %s, %lld layers", p->model, pl->model_title, (long long)pl->layers);
+  if (pl->experts > 0) memi_sb_printf(sb, ", %lld experts", (long long)pl->experts);
   if ((row_options(pl) >> MEMEST_P_GPU) & 1u) {
-    sb_put(sb, "\nGPU        varies (the options column)");
+    memi_sb_put(sb, "\nGPU        varies (the options column)");
   } else {
-    sb_printf(sb, "\nGPU        %s, %s GiB", g != NULL ? g->title : "custom",
-              fmt_gib(a, sizeof a, layout_capacity(p)));
+    memi_sb_printf(sb, "\nGPU        %s, %s GiB", g != NULL ? g->title : "custom",
+              memi_fmt_gib(a, sizeof a, memi_layout_capacity(p)));
   }
-  if (pl->gpus_per_node > 0) sb_printf(sb, "; %lld GPUs per node", (long long)pl->gpus_per_node);
-  sb_put(sb, "\n");
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, "; %lld GPUs per node", (long long)pl->gpus_per_node);
+  memi_sb_put(sb, "\n");
   for (d = 0; d < D_COUNT; d++) {
     const dim_list *l = &pl->dims[d];
     if (l->n == 0) continue;
-    sb_printf(sb, "%-10s %s ", first ? "Inputs" : "", plan_dim_name(d));
+    memi_sb_printf(sb, "%-10s %s ", first ? "Inputs" : "", memi_plan_dim_name(d));
     first = 0;
     if (l->n > 6 && l->v[l->n - 1] - l->v[0] == l->n - 1) {
-      sb_printf(sb, "%lld..%lld", (long long)l->v[0], (long long)l->v[l->n - 1]);
+      memi_sb_printf(sb, "%lld..%lld", (long long)l->v[0], (long long)l->v[l->n - 1]);
     } else {
-      for (i = 0; i < l->n; i++) sb_printf(sb, "%s%lld", i ? "," : "", (long long)l->v[i]);
+      for (i = 0; i < l->n; i++) memi_sb_printf(sb, "%s%lld", i ? "," : "", (long long)l->v[i]);
     }
-    sb_printf(sb, "%s\n", pl->given[d] ? "" : " (every valid value)");
+    memi_sb_printf(sb, "%s\n", pl->given[d] ? "" : " (every valid value)");
   }
 }
 
@@ -334,11 +334,11 @@ static void text_reasons(strbuf *sb, const memest_plan *pl) {
   for (i = 0; i < pl->n_reasons; i++) n += pl->reasons[i].count;
   if (n == 0) return;
   reason_order(pl, order);
-  sb_printf(sb, "\nDropped %lld invalid combination%s, by reason (e.g.):\n", (long long)n,
+  memi_sb_printf(sb, "\nDropped %lld invalid combination%s, by reason (e.g.):\n", (long long)n,
             n == 1 ? "" : "s");
   for (i = 0; i < pl->n_reasons; i++) {
     const plan_reason *r = &pl->reasons[order[i]];
-    sb_printf(sb, "  %6lld  %-38s %.160s\n", (long long)r->count, r->key, r->example);
+    memi_sb_printf(sb, "  %6lld  %-38s %.160s\n", (long long)r->count, r->key, r->example);
   }
 }
 
@@ -354,49 +354,49 @@ static const char *margin_text(const memest_routing_info *ri, char *buf, size_t 
 
 static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row *r) {
   char a[32], b[32], l[160];
-  sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", k, (long long)r->in[D_PP],
+  memi_sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", k, (long long)r->in[D_PP],
             (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
             (long long)r->in[D_TOTAL]);
-  if (pl->gpus_per_node > 0) sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
-  sb_printf(sb, " %4lld %6lld %8lld %9s %9s  %-6s %6.2f%%", (long long)r->in[D_MBS],
-            (long long)r->in[D_SEQ], (long long)r->chunks, fmt_gib(a, sizeof a, r->peak),
-            fmt_gib(b, sizeof b, r->headroom), row_status(r), 100.0 * r->bubble);
-  sb_printf(sb, " %7s", margin_text(&r->routing, a, sizeof a));
-  if (pl->varied_options) sb_printf(sb, "  %s", variant_label(pl, r->variant, l, sizeof l));
-  sb_put(sb, "\n");
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
+  memi_sb_printf(sb, " %4lld %6lld %8lld %9s %9s  %-6s %6.2f%%", (long long)r->in[D_MBS],
+            (long long)r->in[D_SEQ], (long long)r->chunks, memi_fmt_gib(a, sizeof a, r->peak),
+            memi_fmt_gib(b, sizeof b, r->headroom), row_status(r), 100.0 * r->bubble);
+  memi_sb_printf(sb, " %7s", margin_text(&r->routing, a, sizeof a));
+  if (pl->varied_options) memi_sb_printf(sb, "  %s", variant_label(pl, r->variant, l, sizeof l));
+  memi_sb_put(sb, "\n");
 }
 
 static void layout_head(strbuf *sb, const memest_plan *pl) {
-  sb_printf(sb, "  %4s %4s %3s %3s %4s %5s", "#", "pp", "ep", "cp", "dp", "GPUs");
-  if (pl->gpus_per_node > 0) sb_printf(sb, " %5s", "nodes");
-  sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s%s\n", "mbs", "seq", "chunks", "peak",
+  memi_sb_printf(sb, "  %4s %4s %3s %3s %4s %5s", "#", "pp", "ep", "cp", "dp", "GPUs");
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5s", "nodes");
+  memi_sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s%s\n", "mbs", "seq", "chunks", "peak",
             "headroom", "status", "bubble", "margin", pl->varied_options ? "  options" : "");
 }
 
 static void text_layouts(strbuf *sb, const memest_plan *pl) {
   int i, shown = pl->top > 0 && pl->top < pl->n_rows ? (int)pl->top : pl->n_rows;
-  sb_printf(sb, "\n%d valid layout%s of %lld tried, most headroom first (GiB):\n", pl->n_rows,
+  memi_sb_printf(sb, "\n%d valid layout%s of %lld tried, most headroom first (GiB):\n", pl->n_rows,
             pl->n_rows == 1 ? "" : "s", (long long)pl->tried);
   if (pl->n_rows > 0) layout_head(sb, pl);
   for (i = 0; i < shown; i++) layout_line(sb, pl, i + 1, &pl->rows[i]);
   if (shown < pl->n_rows) {
-    sb_printf(sb, "  ... %d more (--top 0 shows all, --json gives every row)\n",
+    memi_sb_printf(sb, "  ... %d more (--top 0 shows all, --json gives every row)\n",
               pl->n_rows - shown);
   }
 }
 
 static void text_vary(strbuf *sb, const memest_plan *pl) {
   int i;
-  sb_printf(sb, "\nEach %s tried (GiB):\n", plan_dim_name(pl->vary));
+  memi_sb_printf(sb, "\nEach %s tried (GiB):\n", memi_plan_dim_name(pl->vary));
   layout_head(sb, pl);
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
     if (r->reason >= 0) {
-      sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", i + 1, (long long)r->in[D_PP],
+      memi_sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", i + 1, (long long)r->in[D_PP],
                 (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
                 (long long)r->in[D_TOTAL]);
-      if (pl->gpus_per_node > 0) sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
-      sb_printf(sb, " %4lld %6lld  INVALID: %s\n", (long long)r->in[D_MBS], (long long)r->in[D_SEQ],
+      if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
+      memi_sb_printf(sb, " %4lld %6lld  INVALID: %s\n", (long long)r->in[D_MBS], (long long)r->in[D_SEQ],
                 pl->reasons[r->reason].key);
     } else {
       layout_line(sb, pl, i + 1, r);
@@ -409,20 +409,20 @@ static void text_vary(strbuf *sb, const memest_plan *pl) {
 static void cmp_line(strbuf *sb, const memest_plan *pl, const char *label, const int64_t *v) {
   char a[40], b[32];
   int i;
-  sb_printf(sb, "  %-34s", label);
-  for (i = 0; i < pl->n_rows; i++) sb_printf(sb, " %12s", fmt_gib(a, sizeof a, v[i]));
+  memi_sb_printf(sb, "  %-34s", label);
+  for (i = 0; i < pl->n_rows; i++) memi_sb_printf(sb, " %12s", memi_fmt_gib(a, sizeof a, v[i]));
   for (i = 1; i < pl->n_rows; i++) {
-    fmt_gib(b, sizeof b, v[i] - v[0]);
+    memi_fmt_gib(b, sizeof b, v[i] - v[0]);
     snprintf(a, sizeof a, "%s%s", v[i] - v[0] >= 0 ? "+" : "", b);
-    sb_printf(sb, " %12s", a);
+    memi_sb_printf(sb, " %12s", a);
   }
-  sb_put(sb, "\n");
+  memi_sb_put(sb, "\n");
 }
 
 static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, int d) {
   char a[48];
   int i;
-  sb_printf(sb, "  %-34s", label);
+  memi_sb_printf(sb, "  %-34s", label);
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
     if (d == D_PP) {
@@ -442,9 +442,9 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
     } else {
       snprintf(a, sizeof a, "%.2f%%", 100.0 * r->bubble);
     }
-    sb_printf(sb, " %12s", a);
+    memi_sb_printf(sb, " %12s", a);
   }
-  sb_put(sb, "\n");
+  memi_sb_put(sb, "\n");
 }
 
 /* The sum of components [from, to) of each configuration into v. */
@@ -464,7 +464,7 @@ static void cmp_section(strbuf *sb, const memest_plan *pl, int from, int to, con
       v[i] = pl->rows[i].comps.b[c];
       any |= v[i] != 0;
     }
-    if (any) cmp_line(sb, pl, comp_title((comp)c), v);
+    if (any) cmp_line(sb, pl, memi_comp_title((comp)c), v);
   }
   cmp_sum(pl, from, to, v);
   cmp_line(sb, pl, total, v);
@@ -474,17 +474,17 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   int64_t v[MEMEST_PLAN_VALUES];
   char h[16];
   int i;
-  sb_printf(sb, "\nConfigurations side by side (GiB; each one's worst rank at its peak):\n");
-  sb_printf(sb, "  %-34s", "");
+  memi_sb_printf(sb, "\nConfigurations side by side (GiB; each one's worst rank at its peak):\n");
+  memi_sb_printf(sb, "  %-34s", "");
   for (i = 0; i < pl->n_rows; i++) {
     snprintf(h, sizeof h, "#%d", i + 1);
-    sb_printf(sb, " %12s", h);
+    memi_sb_printf(sb, " %12s", h);
   }
   for (i = 1; i < pl->n_rows; i++) {
     snprintf(h, sizeof h, "#%d-#1", i + 1);
-    sb_printf(sb, " %12s", h);
+    memi_sb_printf(sb, " %12s", h);
   }
-  sb_put(sb, "\n");
+  memi_sb_put(sb, "\n");
   cmp_text_line(sb, pl, "pp / ep / cp / dp", D_PP);
   cmp_text_line(sb, pl, "GPUs", D_TOTAL);
   cmp_text_line(sb, pl, "micro / global batch / sequence", D_MBS);
@@ -510,41 +510,41 @@ static void text_answer(strbuf *sb, const memest_plan *pl) {
   const plan_row *r = pl->answer >= 0 ? &pl->rows[pl->answer] : NULL;
   char a[32], b[32], rule[64];
   if (r == NULL) {
-    sb_printf(sb, "\nAnswer: none; no tried %s is OK (OK: at least %d%% of the GPU left free)\n",
-              pl->mode == MEMEST_PLAN_VARY ? plan_dim_name(pl->vary) : "layout",
+    memi_sb_printf(sb, "\nAnswer: none; no tried %s is OK (OK: at least %d%% of the GPU left free)\n",
+              pl->mode == MEMEST_PLAN_VARY ? memi_plan_dim_name(pl->vary) : "layout",
               CHOICE_TIGHT_PERCENT);
     return;
   }
-  sb_printf(sb, "\nAnswer (%s): ", answer_rule(pl, rule, sizeof rule));
+  memi_sb_printf(sb, "\nAnswer (%s): ", answer_rule(pl, rule, sizeof rule));
   if (pl->mode == MEMEST_PLAN_VARY) {
-    sb_printf(sb, "%s %lld; ", plan_dim_name(pl->vary), (long long)r->in[pl->vary]);
+    memi_sb_printf(sb, "%s %lld; ", memi_plan_dim_name(pl->vary), (long long)r->in[pl->vary]);
   } else if (pl->mode == MEMEST_PLAN_COMPARE) {
-    sb_printf(sb, "#%d; ", pl->answer + 1);
+    memi_sb_printf(sb, "#%d; ", pl->answer + 1);
   }
-  sb_printf(sb, "pp %lld, ep %lld, cp %lld, dp %lld = %lld GPUs", (long long)r->in[D_PP],
+  memi_sb_printf(sb, "pp %lld, ep %lld, cp %lld, dp %lld = %lld GPUs", (long long)r->in[D_PP],
             (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
             (long long)r->in[D_TOTAL]);
-  if (pl->gpus_per_node > 0) sb_printf(sb, " (%lld nodes)", (long long)r->in[D_NODES]);
-  sb_printf(sb, ", mbs %lld: peak %s GiB, headroom %s GiB (%.1f%%), %s, bubble %.2f%%\n",
-            (long long)r->in[D_MBS], fmt_gib(a, sizeof a, r->peak),
-            fmt_gib(b, sizeof b, r->headroom),
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " (%lld nodes)", (long long)r->in[D_NODES]);
+  memi_sb_printf(sb, ", mbs %lld: peak %s GiB, headroom %s GiB (%.1f%%), %s, bubble %.2f%%\n",
+            (long long)r->in[D_MBS], memi_fmt_gib(a, sizeof a, r->peak),
+            memi_fmt_gib(b, sizeof b, r->headroom),
             r->capacity > 0 ? 100.0 * (double)r->headroom / (double)r->capacity : 0.0,
             row_status(r), 100.0 * r->bubble);
-  sb_printf(sb, "Routing    the answer fits up to routing factor %s\n", margin_text(&r->routing, a, sizeof a));
+  memi_sb_printf(sb, "Routing    the answer fits up to routing factor %s\n", margin_text(&r->routing, a, sizeof a));
 }
 
 char *memest_plan_text(const memest_plan *pl) {
   strbuf sb;
   if (pl == NULL || !pl->finished) return NULL;
-  sb_init(&sb);
+  memi_sb_init(&sb);
   text_header(&sb, pl);
   if (pl->mode == MEMEST_PLAN_LAYOUTS) text_layouts(&sb, pl);
   if (pl->mode == MEMEST_PLAN_VARY) text_vary(&sb, pl);
   if (pl->mode == MEMEST_PLAN_COMPARE) text_compare(&sb, pl);
   text_answer(&sb, pl);
   text_reasons(&sb, pl);
-  sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n", bubble_note,
+  memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n", bubble_note,
             pl->expert_share);
-  return sb_finish(&sb);
+  return memi_sb_finish(&sb);
 }
 /* }====================================================================== */

@@ -13,7 +13,7 @@
 #include "plan.h"
 
 static memest_plan_list *req_list(memest_plan_request *req, int d) {
-  return (memest_plan_list *)((char *)req + plan_dim(d)->offset);
+  return (memest_plan_list *)((char *)req + memi_plan_dim(d)->offset);
 }
 
 void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode) {
@@ -41,7 +41,7 @@ static memest_code set_min_margin(memest_plan_request *req, const char *text, me
   char *end = NULL;
   double f = strtod(text, &end);
   if (end == text || end == NULL || *end != '\0' || !(f >= 1.0 && f <= MEMEST_MAX_ROUTING_FACTOR)) {
-    return err_set(err, MEMEST_E_VALUE, "min_routing_margin",
+    return memi_err_set(err, MEMEST_E_VALUE, "min_routing_margin",
                    "--min-routing-margin must be a routing factor from 1 to %g, got '%.40s'",
                    MEMEST_MAX_ROUTING_FACTOR, text);
   }
@@ -56,22 +56,22 @@ static memest_code parse_count(const char *flag, const char *field, const char *
   int digits = 0;
   while (*s == ' ') s++;
   if (*s == '-' && s[1] >= '0' && s[1] <= '9') {   /* a negative whole number: below the range */
-    return err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %.40s", flag,
+    return memi_err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %.40s", flag,
                    (long long)lo, text);
   }
   for (; *s >= '0' && *s <= '9' && v <= hi; s++, digits++) v = v * 10 + (*s - '0');
   while (*s == ' ') s++;
   if (digits == 0 || (*s != '\0' && v <= hi)) {
-    return err_set(err, MEMEST_E_VALUE, field,
+    return memi_err_set(err, MEMEST_E_VALUE, field,
                    "%s must be a whole number, got '%.40s'; give e.g. %s %lld", flag, text, flag,
                    (long long)(lo > 1 ? lo : 1));
   }
   if (v > hi) {
-    return err_set(err, MEMEST_E_LIMIT, field, "%s %.40s exceeds the supported maximum %lld",
+    return memi_err_set(err, MEMEST_E_LIMIT, field, "%s %.40s exceeds the supported maximum %lld",
                    flag, text, (long long)hi);
   }
   if (v < lo) {
-    return err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %lld", flag,
+    return memi_err_set(err, MEMEST_E_VALUE, field, "%s must be at least %lld, got %lld", flag,
                    (long long)lo, (long long)v);
   }
   *out = v;
@@ -96,18 +96,18 @@ static memest_code split(const char *flag, const char *field, const char *value,
     while (b < e && s[b] == ' ') b++;
     while (e > b && s[e - 1] == ' ') e--;
     if (b == e) {
-      return err_set(err, MEMEST_E_VALUE, field,
+      return memi_err_set(err, MEMEST_E_VALUE, field,
                      "%s has an empty item in '%.60s'; separate values with single commas, "
                      "e.g. %s 1,2,4",
                      flag, value, flag);
     }
     if (it->n == MEMEST_PLAN_VALUES) {
-      return err_set(err, MEMEST_E_LIMIT, field,
+      return memi_err_set(err, MEMEST_E_LIMIT, field,
                      "%s lists more than MEMEST_PLAN_VALUES = %d values; give at most %d", flag,
                      MEMEST_PLAN_VALUES, MEMEST_PLAN_VALUES);
     }
     if (e - b >= sizeof it->v[0]) {
-      return err_set(err, MEMEST_E_VALUE, field, "%s has an item longer than %d characters",
+      return memi_err_set(err, MEMEST_E_VALUE, field, "%s has an item longer than %d characters",
                      flag, (int)sizeof it->v[0] - 1);
     }
     memcpy(it->v[it->n], s + b, e - b);
@@ -133,12 +133,12 @@ static int64_t param_int(const memest_params *p, int id) {
 static memest_code dim_item(int d, const char *item, int64_t *v, memest_error *err) {
   memest_params scratch;
   memest_code rc;
-  if (plan_dim(d)->param < 0) {
-    return parse_count(plan_dim(d)->flag, plan_dim_name(d), item, 1, MEMEST_MAX_GPUS, v, err);
+  if (memi_plan_dim(d)->param < 0) {
+    return parse_count(memi_plan_dim(d)->flag, memi_plan_dim_name(d), item, 1, MEMEST_MAX_GPUS, v, err);
   }
   memest_params_init(&scratch);
-  rc = memest_params_set(&scratch, plan_dim_name(d), item, err);
-  if (rc == MEMEST_OK) *v = param_int(&scratch, plan_dim(d)->param);
+  rc = memest_params_set(&scratch, memi_plan_dim_name(d), item, err);
+  if (rc == MEMEST_OK) *v = param_int(&scratch, memi_plan_dim(d)->param);
   return rc;
 }
 
@@ -147,14 +147,14 @@ static memest_code set_dim(memest_plan_request *req, int d, const char *value, m
   memest_plan_list l;
   memest_code rc;
   int i, j;
-  if ((rc = split(plan_dim(d)->flag, plan_dim_name(d), value, &it, err))) return rc;
+  if ((rc = split(memi_plan_dim(d)->flag, memi_plan_dim_name(d), value, &it, err))) return rc;
   l.n = it.n;
   for (i = 0; i < it.n; i++) {
     if ((rc = dim_item(d, it.v[i], &l.v[i], err))) return rc;
     for (j = 0; j < i; j++) {
       if (l.v[j] == l.v[i]) {
-        return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
-                       "%s lists %lld twice; give each value once", plan_dim(d)->flag,
+        return memi_err_set(err, MEMEST_E_VALUE, memi_plan_dim_name(d),
+                       "%s lists %lld twice; give each value once", memi_plan_dim(d)->flag,
                        (long long)l.v[i]);
       }
     }
@@ -174,7 +174,7 @@ static memest_code set_option(memest_plan_request *req, int id, const char *name
   int i;
   if (id == MEMEST_P_PP_RANK || id == MEMEST_P_DETAIL || id == MEMEST_P_TIMELINE ||
       id == MEMEST_P_TIMELINE_LIMIT) {
-    return err_set(err, MEMEST_E_VALUE, pi->name,
+    return memi_err_set(err, MEMEST_E_VALUE, pi->name,
                    "%s is for a single estimate: a plan simulates every pipeline rank and keeps "
                    "no timeline; drop %s (run memest with it on the row you pick)",
                    pi->flag, pi->flag);
@@ -184,7 +184,7 @@ static memest_code set_option(memest_plan_request *req, int id, const char *name
     return memest_params_set(&req->base, name, value, err);
   }
   if (strlen(value) >= MEMEST_PLAN_TEXT) {
-    return err_set(err, MEMEST_E_LIMIT, pi->name,
+    return memi_err_set(err, MEMEST_E_LIMIT, pi->name,
                    "the list given to %s is longer than %d characters", pi->flag,
                    MEMEST_PLAN_TEXT - 1);
   }
@@ -202,16 +202,16 @@ static memest_code set_vary(memest_plan_request *req, const char *value, memest_
   char s[32];
   int d;
   if (req->mode == MEMEST_PLAN_COMPARE) {
-    return err_set(err, MEMEST_E_VALUE, "vary",
+    return memi_err_set(err, MEMEST_E_VALUE, "vary",
                    "--vary belongs to memest plan; memest compare takes comma lists instead");
   }
   snake(value, s, sizeof s);
-  if ((d = plan_dim_find(s, 1)) < 0) {
-    return err_set(err, MEMEST_E_UNKNOWN, "vary",
+  if ((d = memi_plan_dim_find(s, 1)) < 0) {
+    return memi_err_set(err, MEMEST_E_UNKNOWN, "vary",
                    "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq",
                    value);
   }
-  snprintf(req->vary, sizeof req->vary, "%s", plan_dim_name(d));
+  snprintf(req->vary, sizeof req->vary, "%s", memi_plan_dim_name(d));
   req->mode = MEMEST_PLAN_VARY;
   return MEMEST_OK;
 }
@@ -220,9 +220,9 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
                                     const char *value, memest_error *err) {
   char s[64];
   int d, id;
-  err_clear(err);
+  memi_err_clear(err);
   if (req == NULL || name == NULL || value == NULL) {
-    return err_set(err, MEMEST_E_VALUE, "", "a plan request, a name and a value are required");
+    return memi_err_set(err, MEMEST_E_VALUE, "", "a plan request, a name and a value are required");
   }
   snake(name, s, sizeof s);
   if (strcmp(s, "vary") == 0) return set_vary(req, value, err);
@@ -231,13 +231,13 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
   }
   if (strcmp(s, "top") == 0) return parse_count("--top", s, value, 0, 1000000, &req->top, err);
   if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
-  if ((d = plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
+  if ((d = memi_plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {
       return set_option(req, id, s, value, err);
     }
   }
-  return err_set(err, MEMEST_E_UNKNOWN, "",
+  return memi_err_set(err, MEMEST_E_UNKNOWN, "",
                  "unknown parameter '%.60s'; see memest plan --help for the inputs", name);
 }
 /* }====================================================================== */
@@ -273,8 +273,8 @@ static int missing(const memest_plan_request *req, int vary, char *buf, size_t s
   for (d = D_PP; d <= D_MBS && req->mode != MEMEST_PLAN_LAYOUTS; d++) {
     char what[64];
     if (d == D_DP || d == D_TOTAL || d == D_NODES || d == vary) continue;
-    if (plan_dim_list(req, d)->n > 0) continue;
-    snprintf(what, sizeof what, "%s N", plan_dim(d)->flag);
+    if (memi_plan_dim_list(req, d)->n > 0) continue;
+    snprintf(what, sizeof what, "%s N", memi_plan_dim(d)->flag);
     NEED(1, what);
   }
 #undef NEED
@@ -285,20 +285,20 @@ static int missing(const memest_plan_request *req, int vary, char *buf, size_t s
 static memest_code check_vary_lists(const memest_plan_request *req, int vary, memest_error *err) {
   int d, id;
   for (d = 0; d < D_COUNT; d++) {
-    if (d != vary && plan_dim_list(req, d)->n > 1) {
-      return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
+    if (d != vary && memi_plan_dim_list(req, d)->n > 1) {
+      return memi_err_set(err, MEMEST_E_VALUE, memi_plan_dim_name(d),
                      "with --vary %s only %s takes a list; give %s one value (or leave --vary "
                      "out to rank every combination)",
-                     plan_dim(vary)->short_name, plan_dim(vary)->flag, plan_dim(d)->flag);
+                     memi_plan_dim(vary)->short_name, memi_plan_dim(vary)->flag, memi_plan_dim(d)->flag);
     }
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (req->option_lists[id][0]) {
       const memest_param_info *pi = memest_param_describe((memest_param_id)id);
-      return err_set(err, MEMEST_E_VALUE, pi->name,
+      return memi_err_set(err, MEMEST_E_VALUE, pi->name,
                      "with --vary %s only %s takes a list; give %s one value, or use memest "
                      "compare",
-                     plan_dim(vary)->short_name, plan_dim(vary)->flag, pi->flag);
+                     memi_plan_dim(vary)->short_name, memi_plan_dim(vary)->flag, pi->flag);
     }
   }
   return MEMEST_OK;
@@ -314,7 +314,7 @@ static int option_items(const char *text) {
 static memest_code compare_columns(const memest_plan_request *req, int *cols, memest_error *err) {
   int d, id, n, want = 1;
   for (d = 0; d < D_COUNT; d++) {
-    n = plan_dim_list(req, d)->n;
+    n = memi_plan_dim_list(req, d)->n;
     want = n > want ? n : want;
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
@@ -322,24 +322,24 @@ static memest_code compare_columns(const memest_plan_request *req, int *cols, me
     want = n > want ? n : want;
   }
   if (want < 2) {
-    return err_set(err, MEMEST_E_VALUE, "",
+    return memi_err_set(err, MEMEST_E_VALUE, "",
                    "memest compare needs two or more configurations: give at least one input a "
                    "comma list, e.g. --sequence-length 4096,8192");
   }
   for (d = 0; d < D_COUNT; d++) {
-    n = plan_dim_list(req, d)->n;
+    n = memi_plan_dim_list(req, d)->n;
     if (n > 1 && n != want) {
-      return err_set(err, MEMEST_E_VALUE, plan_dim_name(d),
+      return memi_err_set(err, MEMEST_E_VALUE, memi_plan_dim_name(d),
                      "%s has %d values but another input has %d; give each list %d values (one "
                      "per configuration) or a single value",
-                     plan_dim(d)->flag, n, want, want);
+                     memi_plan_dim(d)->flag, n, want, want);
     }
   }
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     n = req->option_lists[id][0] ? option_items(req->option_lists[id]) : 1;
     if (n > 1 && n != want) {
       const memest_param_info *pi = memest_param_describe((memest_param_id)id);
-      return err_set(err, MEMEST_E_VALUE, pi->name,
+      return memi_err_set(err, MEMEST_E_VALUE, pi->name,
                      "%s has %d values but another input has %d; give each list %d values (one "
                      "per configuration) or a single value",
                      pi->flag, n, want, want);
@@ -349,7 +349,7 @@ static memest_code compare_columns(const memest_plan_request *req, int *cols, me
   return MEMEST_OK;
 }
 
-memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req, int *cols,
+memest_code memi_plan_prepare(memest_plan *pl, const memest_plan_request *req, int *cols,
                          memest_error *err) {
   char list[600];
   int vary = -1;
@@ -359,17 +359,17 @@ memest_code plan_prepare(memest_plan *pl, const memest_plan_request *req, int *c
   pl->top = req->top;
   pl->min_margin = req->min_routing_margin;
   pl->answer = -1;
-  if (req->mode == MEMEST_PLAN_VARY && (vary = plan_dim_find(req->vary, 0)) < 0) {
-    return err_set(err, MEMEST_E_VALUE, "vary", "--vary names no input; give e.g. --vary pp");
+  if (req->mode == MEMEST_PLAN_VARY && (vary = memi_plan_dim_find(req->vary, 0)) < 0) {
+    return memi_err_set(err, MEMEST_E_VALUE, "vary", "--vary names no input; give e.g. --vary pp");
   }
   pl->vary = vary;
-  pl->vary_largest = vary >= 0 && plan_dim(vary)->workload;
+  pl->vary_largest = vary >= 0 && memi_plan_dim(vary)->workload;
   if (missing(req, vary, list, sizeof list) > 0) {
-    return err_set(err, MEMEST_E_MISSING, "", "memest %s needs: %s",
+    return memi_err_set(err, MEMEST_E_MISSING, "", "memest %s needs: %s",
                    req->mode == MEMEST_PLAN_COMPARE ? "compare" : "plan", list);
   }
   if (given(&req->base, MEMEST_P_GPU) && given(&req->base, MEMEST_P_GPU_MEMORY_GB)) {
-    return err_set(err, MEMEST_E_VALUE, "gpu", "give either --gpu or --gpu-memory-gb, not both");
+    return memi_err_set(err, MEMEST_E_VALUE, "gpu", "give either --gpu or --gpu-memory-gb, not both");
   }
   if (req->mode == MEMEST_PLAN_VARY) return check_vary_lists(req, vary, err);
   if (req->mode == MEMEST_PLAN_COMPARE) return compare_columns(req, cols, err);
@@ -390,7 +390,7 @@ static memest_code variant_set(memest_params *v, int id, const char *text, int k
   return rc;
 }
 
-memest_code plan_variants(memest_plan *pl, const memest_plan_request *req, int cols,
+memest_code memi_plan_variants(memest_plan *pl, const memest_plan_request *req, int cols,
                           memest_error *err) {
   int id, k, n = 1, stride;
   memest_code rc = MEMEST_OK;
@@ -399,14 +399,14 @@ memest_code plan_variants(memest_plan *pl, const memest_plan_request *req, int c
     pl->varied_options |= 1u << id;
     n = req->mode == MEMEST_PLAN_COMPARE ? cols : n * option_items(req->option_lists[id]);
     if (n > MEMEST_PLAN_VALUES) {
-      return err_set(err, MEMEST_E_LIMIT, "",
+      return memi_err_set(err, MEMEST_E_LIMIT, "",
                      "the option lists make more than MEMEST_PLAN_VALUES = %d variants; shorten "
                      "them",
                      MEMEST_PLAN_VALUES);
     }
   }
   pl->variants = malloc((size_t)n * sizeof *pl->variants);
-  if (pl->variants == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for variants");
+  if (pl->variants == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for variants");
   pl->n_variants = n;
   for (k = 0; k < n && rc == MEMEST_OK; k++) {
     pl->variants[k] = req->base;

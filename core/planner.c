@@ -2,9 +2,9 @@
 ** planner.c — memest plan and compare, in pieces: begin (the values each
 ** input is swept over, each combination checked, invalid ones counted by
 ** reason), the estimates of ranges of rows on a config parsed once (no
-** advice, no timeline; see plan_estimate.c), and finish (failed estimates
+** advice, no timeline; see memi_plan_estimate.c), and finish (failed estimates
 ** settled, rows sorted, the answer). It builds on plan_request.c (the
-** request), plan_estimate.c and plan_dims.c; the writers, plan_report.c,
+** request), memi_plan_estimate.c and plan_dims.c; the writers, plan_report.c,
 ** read what it leaves. Design: docs/planner.md.
 */
 #include <stdio.h>
@@ -115,7 +115,7 @@ static void dims_build(memest_plan *pl, const memest_plan_request *req, const mo
   size_t k;
   int d;
   for (d = 0; d < D_COUNT; d++) {
-    const memest_plan_list *l = plan_dim_list(req, d);
+    const memest_plan_list *l = memi_plan_dim_list(req, d);
     pl->given[d] = l->n > 0;
     pl->dims[d].n = l->n;
     memcpy(pl->dims[d].v, l->v, (size_t)l->n * sizeof l->v[0]);
@@ -186,7 +186,7 @@ static plan_row *row_new(memest_plan *pl, memest_error *err) {
     int cap = pl->cap_rows ? 2 * pl->cap_rows : 64;
     plan_row *rows = realloc(pl->rows, (size_t)cap * sizeof *rows);
     if (rows == NULL) {
-      err_set(err, MEMEST_E_NOMEM, "", "out of memory for %d plan rows", cap);
+      memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for %d plan rows", cap);
       return NULL;
     }
     pl->rows = rows;
@@ -208,24 +208,24 @@ static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, meme
   row->in[D_DP] = total % group == 0 ? total / group : v[D_DP];
   row->in[D_NODES] = g > 0 ? total / g : 0;
   if (v[D_TOTAL] > 0 && v[D_NODES] > 0 && v[D_TOTAL] != v[D_NODES] * g) {
-    err_set(e, MEMEST_E_LAYOUT, "nodes",
+    memi_err_set(e, MEMEST_E_LAYOUT, "nodes",
             "--total-gpus %lld is not --nodes %lld x --gpus-per-node %lld; give one of them",
             (long long)v[D_TOTAL], (long long)v[D_NODES], (long long)g);
-    err_reason(e, MEMEST_R_NODES_MISMATCH);
+    memi_err_reason(e, MEMEST_R_NODES_MISMATCH);
     return 1;
   }
   if (total > MEMEST_MAX_GPUS) {
-    err_set(e, MEMEST_E_LIMIT, "total_gpus",
+    memi_err_set(e, MEMEST_E_LIMIT, "total_gpus",
             "%lld GPUs exceed MEMEST_MAX_GPUS = %lld; give smaller values", (long long)total,
             (long long)MEMEST_MAX_GPUS);
-    err_reason(e, MEMEST_R_GPUS_LIMIT);
+    memi_err_reason(e, MEMEST_R_GPUS_LIMIT);
     return 1;
   }
   if (g > 0 && total % g != 0) {
-    err_set(e, MEMEST_E_LAYOUT, "gpus_per_node",
+    memi_err_set(e, MEMEST_E_LAYOUT, "gpus_per_node",
             "%lld GPUs are not whole nodes of %lld GPUs; use a multiple of %lld", (long long)total,
             (long long)g, (long long)g);
-    err_reason(e, MEMEST_R_WHOLE_NODES);
+    memi_err_reason(e, MEMEST_R_WHOLE_NODES);
     return 1;
   }
   return 0;
@@ -239,7 +239,7 @@ static memest_code row_drop(memest_plan *pl, int i, const char *key, const memes
   int r = reason_count(pl, key, e->message);
   *keep = 0;
   if (pl->mode == MEMEST_PLAN_COMPARE) {
-    err_set_at(err, e->code, e->field, e->line, e->column,
+    memi_err_set_at(err, e->code, e->field, e->line, e->column,
                "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
                "%lld): %.600s",
                i + 1, (long long)row->in[D_PP], (long long)row->in[D_EP],
@@ -284,7 +284,7 @@ static int64_t row_work(int64_t layers, const memest_params *p) {
 }
 
 /* Checks one combination of values v (per D_*) with option variant var;
-** a valid one becomes a PLAN_PENDING row for plan_estimate. */
+** a valid one becomes a PLAN_PENDING row for memi_plan_estimate. */
 static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error *err) {
   memest_plan *pl = sw->pl;
   memest_params p;
@@ -295,22 +295,22 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   row->variant = var;
   pl->tried++;
   if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
-  plan_row_params(pl, row, &p);
-  if (layout_count(sw->mc, &p, &e, 1) > 0) {
+  memi_plan_row_params(pl, row, &p);
+  if (memi_layout_count(sw->mc, &p, &e, 1) > 0) {
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
-    err_set(&e, MEMEST_E_LAYOUT, "dp",
+    memi_err_set(&e, MEMEST_E_LAYOUT, "dp",
             "%lld GPUs over pp*ep*cp = %lld give dp %lld, not the --dp %lld asked for; give "
             "--dp values that divide the GPUs, or leave --dp out",
             (long long)row->in[D_TOTAL], (long long)(v[D_PP] * v[D_EP] * v[D_CP]),
             (long long)row->in[D_DP], (long long)v[D_DP]);
-    err_reason(&e, MEMEST_R_DP_MISMATCH);
+    memi_err_reason(&e, MEMEST_R_DP_MISMATCH);
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
   pl->work += row_work(pl->layers, &p);
   if (pl->work > MEMEST_MAX_PLAN_WORK) {
-    return err_set(err, MEMEST_E_LIMIT, "",
+    return memi_err_set(err, MEMEST_E_LIMIT, "",
                    "this plan's estimates would take more than about 2 s (%lld rows of a "
                    "%lld-layer model so far, over MEMEST_MAX_PLAN_WORK = %lld work units, a "
                    "unit being about 4 us of one estimate); narrow it: fewer values in its "
@@ -340,7 +340,7 @@ static memest_code settle(memest_plan *pl, memest_error *err) {
       memest_error e;
       char buf[64];
       if (row->fail_err != NULL) e = *row->fail_err;
-      else err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
+      else memi_err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
       rc = row_drop(pl, i, reason_key(&e, buf, sizeof buf), &e, &keep, err);
       if (rc != MEMEST_OK) return rc;
       free(row->fail_err);
@@ -350,11 +350,11 @@ static memest_code settle(memest_plan *pl, memest_error *err) {
     } else if (margin_short(row, pl->min_margin)) {
       memest_error e;
       if (row->routing.has_margin) {
-        err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
+        memi_err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
                 "routing margin %.2f is below --min-routing-margin %g",
                 row->routing.margin, pl->min_margin);
       } else {
-        err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
+        memi_err_set(&e, MEMEST_E_LAYOUT, "min_routing_margin",
                 "out of memory %s, below --min-routing-margin %g",
                 row->routing.applies ? "even with balanced routing" : "at ep 1",
                 pl->min_margin);
@@ -392,11 +392,11 @@ static memest_code check_size(const memest_plan *pl, memest_error *err) {
   for (d = 0; d < D_COUNT; d++) {
     used = strlen(sizes);
     if (pl->dims[d].n > 1) {
-      snprintf(sizes + used, sizeof sizes - used, "%s%s %d", used ? " x " : "", plan_dim_name(d),
+      snprintf(sizes + used, sizeof sizes - used, "%s%s %d", used ? " x " : "", memi_plan_dim_name(d),
                pl->dims[d].n);
     }
   }
-  return err_set(err, MEMEST_E_LIMIT, "",
+  return memi_err_set(err, MEMEST_E_LIMIT, "",
                  "this plan would try more than MEMEST_MAX_PLAN_ROWS = %d combinations (%s, %d "
                  "option variants); narrow it: give --pp-size, --ep-size, --cp-size or "
                  "--micro-batch-size one value or a shorter list",
@@ -478,14 +478,14 @@ static memest_code load_config(const char *config, size_t len, const memest_para
   if (text == NULL) {
     text = memest_model_preset_config(base->model);
     if (text == NULL) {
-      return err_set(err, MEMEST_E_UNKNOWN, "model",
+      return memi_err_set(err, MEMEST_E_UNKNOWN, "model",
                      "unknown model preset '%.100s'; see memest --list-models, or give a "
                      "config.json",
                      base->model);
     }
     len = strlen(text);
   }
-  return cfg_parse(text, len, mc, err);
+  return memi_cfg_parse(text, len, mc, err);
 }
 
 /* The checking pass: every combination (plan) or column (compare). */
@@ -496,7 +496,7 @@ static memest_code plan_check(memest_plan *pl, int cols, memest_error *err) {
   sw.pl = pl;
   if (pl->mode == MEMEST_PLAN_VARY) {
     pl->notes = malloc((size_t)(pl->dims[pl->vary].n + 1) * sizeof *pl->notes);
-    if (pl->notes == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
+    if (pl->notes == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
   }
   return pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);
 }
@@ -507,23 +507,23 @@ memest_code memest_plan_begin(const char *config, size_t config_len,
   memest_plan *pl;
   memest_code rc;
   int cols = 0;
-  err_clear(err);
-  if (req == NULL || out == NULL) return err_set(err, MEMEST_E_VALUE, "", "no plan request given");
+  memi_err_clear(err);
+  if (req == NULL || out == NULL) return memi_err_set(err, MEMEST_E_VALUE, "", "no plan request given");
   *out = NULL;
   pl = calloc(1, sizeof *pl);
   if (pl != NULL) pl->mc = malloc(sizeof *pl->mc);
   if (pl == NULL || pl->mc == NULL) {
     free(pl);
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
   }
-  rc = plan_prepare(pl, req, &cols, err);
+  rc = memi_plan_prepare(pl, req, &cols, err);
   if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, pl->mc, err);
   if (rc == MEMEST_OK) {
     snprintf(pl->model_title, sizeof pl->model_title, "%s", pl->mc->arch->title);
     pl->layers = pl->mc->layers;
     pl->experts = pl->mc->experts;
     dims_build(pl, req, pl->mc);
-    rc = plan_variants(pl, req, cols, err);
+    rc = memi_plan_variants(pl, req, cols, err);
   }
   if (rc == MEMEST_OK) rc = check_size(pl, err);
   if (rc == MEMEST_OK) rc = plan_check(pl, cols, err);
@@ -536,9 +536,9 @@ memest_code memest_plan_begin(const char *config, size_t config_len,
 }
 
 static memest_code refuse_finished(const memest_plan *plan, memest_error *err) {
-  if (plan == NULL) return err_set(err, MEMEST_E_VALUE, "", "no plan given");
+  if (plan == NULL) return memi_err_set(err, MEMEST_E_VALUE, "", "no plan given");
   if (plan->finished) {
-    return err_set(err, MEMEST_E_VALUE, "",
+    return memi_err_set(err, MEMEST_E_VALUE, "",
                    "the plan is finished; begin a new one to estimate rows again");
   }
   return MEMEST_OK;
@@ -546,30 +546,30 @@ static memest_code refuse_finished(const memest_plan *plan, memest_error *err) {
 
 memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memest_error *err) {
   memest_code rc;
-  err_clear(err);
+  memi_err_clear(err);
   if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
   if (from < 0 || to < from || to > plan->n_rows) {
-    return err_set(err, MEMEST_E_VALUE, "",
+    return memi_err_set(err, MEMEST_E_VALUE, "",
                    "rows [%d, %d) are not a range of the plan's %d rows; give 0 <= from <= to "
                    "<= the row count",
                    from, to, plan->n_rows);
   }
-  return plan_estimate(plan, plan->mc, from, to, err);
+  return memi_plan_estimate(plan, plan->mc, from, to, err);
 }
 
 memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
   memest_code rc;
-  err_clear(err);
+  memi_err_clear(err);
   if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
-  rc = plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
+  rc = memi_plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
   if (rc == MEMEST_OK) rc = settle(plan, err);
   if (rc != MEMEST_OK) return rc;
   choose_answer(plan);
   plan->expert_share =
-      plan->n_rows > 0 ? plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
+      plan->n_rows > 0 ? memi_plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
   free(plan->mc);
   plan->mc = NULL;
-  est_cache_free(plan->cache);
+  memi_est_cache_free(plan->cache);
   plan->cache = NULL;
   plan->finished = 1;
   return MEMEST_OK;
@@ -597,7 +597,7 @@ void memest_plan_free(memest_plan *plan) {
   if (plan == NULL) return;
   for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
   free(plan->mc);
-  est_cache_free(plan->cache);
+  memi_est_cache_free(plan->cache);
   free(plan->rows);
   free(plan->notes);
   free(plan->variants);

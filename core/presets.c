@@ -18,7 +18,7 @@ static const preset_gpu gpu_table[] = {
 
 #define GPU_COUNT ((int)(sizeof gpu_table / sizeof gpu_table[0]))
 
-const preset_gpu *preset_gpu_find(const char *name) {
+const preset_gpu *memi_preset_gpu_find(const char *name) {
   int i;
   for (i = 0; i < GPU_COUNT; i++) {
     if (strcmp(gpu_table[i].name, name) == 0) return &gpu_table[i];
@@ -40,21 +40,21 @@ uint64_t memest_gpu_preset_bytes(int i) {
   return i >= 0 && i < GPU_COUNT ? (uint64_t)gpu_table[i].bytes : 0;
 }
 
-int memest_model_preset_count(void) { return preset_model_count; }
+int memest_model_preset_count(void) { return memi_preset_model_count; }
 
 const char *memest_model_preset_name(int i) {
-  return i >= 0 && i < preset_model_count ? preset_models[i].name : NULL;
+  return i >= 0 && i < memi_preset_model_count ? memi_preset_models[i].name : NULL;
 }
 
 const char *memest_model_preset_title(int i) {
-  return i >= 0 && i < preset_model_count ? preset_models[i].title : NULL;
+  return i >= 0 && i < memi_preset_model_count ? memi_preset_models[i].title : NULL;
 }
 
 const char *memest_model_preset_config(const char *name) {
   int i;
   if (name == NULL) return NULL;
-  for (i = 0; i < preset_model_count; i++) {
-    if (strcmp(preset_models[i].name, name) == 0) return preset_models[i].text;
+  for (i = 0; i < memi_preset_model_count; i++) {
+    if (strcmp(memi_preset_models[i].name, name) == 0) return memi_preset_models[i].text;
   }
   return NULL;
 }

@@ -16,8 +16,8 @@ typedef struct preset_model {
   const char *text;   /* the config.json text */
 } preset_model;
 
-extern MEMEST_HIDDEN const preset_model preset_models[];
-extern MEMEST_HIDDEN const int preset_model_count;
+extern MEMEST_HIDDEN const preset_model memi_preset_models[];
+extern MEMEST_HIDDEN const int memi_preset_model_count;
 
 typedef struct preset_gpu {
   const char *name;
@@ -26,6 +26,6 @@ typedef struct preset_gpu {
 } preset_gpu;
 
 /* The GPU preset called name, or NULL. */
-MEMEST_HIDDEN const preset_gpu *preset_gpu_find(const char *name);
+MEMEST_HIDDEN const preset_gpu *memi_preset_gpu_find(const char *name);
 
 #endif /* MEMEST_PRESETS_H */

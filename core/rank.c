@@ -38,7 +38,7 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
   int li, g;
   memest_code rc;
   if (!grow_layers(sr, m, mi->n_layers > 0 ? mi->n_layers : 1)) {
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory building layer programs");
   }
   for (li = 0; li < mi->n_layers; li++) {
     rank_layer *rl = &sr->layers[m][li];
@@ -58,7 +58,7 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
       rl->prog = rl[-1].prog;
       continue;
     }
-    rc = lay_get(sr->cache, sr->mc, sr->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &rl->prog, err);
+    rc = memi_lay_get(sr->cache, sr->mc, sr->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &rl->prog, err);
     if (rc != MEMEST_OK) return rc;
     rl->same_as_prev = li > 0 && !sr->plain && rl->prog == rl[-1].prog &&
                        same_groups(rl->lg, rl[-1].lg) && same_groups(rl->xg, rl[-1].xg);
@@ -66,7 +66,7 @@ static memest_code module_layers(sim_rank *sr, int m, memest_error *err) {
   return MEMEST_OK;
 }
 
-memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
+memest_code memi_sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
                           const memest_params *p, int rank, prog_cache *cache,
                           memest_error *err) {
   memest_code rc;
@@ -81,8 +81,8 @@ memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo
   sr->tl = NULL;
   for (i = 0; i < MEMO_SLOTS; i++) sr->memo[i].used = 0;
   sr->cache = cache != NULL ? cache : &sr->own;
-  lay_cache_bind(sr->cache, mc);
-  if ((rc = inv_build(mc, lo, p, rank, &sr->inv, err))) return rc;
+  memi_lay_cache_bind(sr->cache, mc);
+  if ((rc = memi_inv_build(mc, lo, p, rank, &sr->inv, err))) return rc;
   sr->mH = ck_mul4(&sr->ovf, lo->d.m, mc->hidden, 2, 1);
   sr->cossin = mc->arch->posemb_copies ? ck_mul4(&sr->ovf, 2, lo->d.s, mc->arch->rotary_dim(mc), 2)
                                        : 0;
@@ -92,15 +92,15 @@ memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo
   return MEMEST_OK;
 }
 
-void sim_rank_free(sim_rank *sr) {
+void memi_sim_rank_free(sim_rank *sr) {
   int m;
   for (m = 0; m < 2; m++) {
     free(sr->layers[m]);
     sr->layers[m] = NULL;
     sr->cap_layers[m] = 0;
   }
-  inv_free(&sr->inv);
-  lay_cache_free(&sr->own);
+  memi_inv_free(&sr->inv);
+  memi_lay_cache_free(&sr->own);
   free(sr->tl);
   sr->tl = NULL;
 }
@@ -109,7 +109,7 @@ void sim_rank_free(sim_rank *sr) {
 /* {======================================================================
 ** State, events and the peak.
 ** ======================================================================= */
-void sim_reset(sim_rank *sr) {
+void memi_sim_reset(sim_rank *sr) {
   memset(&sr->cur, 0, sizeof sr->cur);
   sr->total = 0;
   sr->flags = 0;
@@ -121,14 +121,14 @@ void sim_reset(sim_rank *sr) {
   sr->n_tl = 0;
 }
 
-void sim_apply(sim_rank *sr, comp c, int64_t delta) {
+void memi_sim_apply(sim_rank *sr, comp c, int64_t delta) {
   sr->cur.b[c] = ck_add(&sr->ovf, sr->cur.b[c], delta);
   sr->total = ck_add(&sr->ovf, sr->total, delta);
 }
 
-void sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta, const char *label) {
+void memi_sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta, const char *label) {
   if (delta == 0) return;
-  sim_apply(sr, c, delta);
+  memi_sim_apply(sr, c, delta);
   if (sr->total > ev->peak) {
     ev->peak = sr->total;
     ev->at_peak = sr->cur;
@@ -144,7 +144,7 @@ void sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta, const char *l
   }
 }
 
-void sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at, const tl_event *ev) {
+void memi_sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at, const tl_event *ev) {
   if (value <= sr->peak) return;
   sr->peak = value;
   sr->at_peak = *at;
@@ -153,31 +153,31 @@ void sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at, const tl_eve
   sr->peak_index = sr->n_events;
 }
 
-int sim_keeps_event(const sim_rank *sr) {
+int memi_sim_keeps_event(const sim_rank *sr) {
   return sr->keep_timeline && sr->n_events >= sr->tl_from && sr->n_events < sr->tl_to;
 }
 
-void sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res) {
+void memi_sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res) {
   int64_t start = sr->total;
   int c;
   ev->what = res->label;
   ev->peak = ck_add(&sr->ovf, start, res->peak);
-  if (ev->peak > sr->peak || sim_keeps_event(sr)) {
+  if (ev->peak > sr->peak || memi_sim_keeps_event(sr)) {
     comp_vec at;
     for (c = 0; c < C_COUNT; c++) at.b[c] = ck_add(&sr->ovf, sr->cur.b[c], res->at_peak.b[c]);
     ev->at_peak = at;
-    sim_note_peak(sr, ev->peak, &at, ev);
+    memi_sim_note_peak(sr, ev->peak, &at, ev);
   }
   for (c = 0; c < C_COUNT; c++) sr->cur.b[c] = ck_add(&sr->ovf, sr->cur.b[c], res->net.b[c]);
   sr->total = ck_add(&sr->ovf, sr->total, res->net_total);
   sr->flags = res->flags_after;
 }
 
-void sim_event(sim_rank *sr, tl_event *ev) {
+void memi_sim_event(sim_rank *sr, tl_event *ev) {
   ev->total = sr->total;
   ev->live[0] = sr->live[0];
   ev->live[1] = sr->live[1];
-  if (sim_keeps_event(sr)) sr->tl[sr->n_tl++] = *ev;
+  if (memi_sim_keeps_event(sr)) sr->tl[sr->n_tl++] = *ev;
   sr->n_events++;
 }
 /* }====================================================================== */

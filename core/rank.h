@@ -65,12 +65,12 @@ typedef struct rank_inv {
 
 /* Fills ri, reusing the arrays it already holds (zero ri before the first
 ** build). */
-MEMEST_HIDDEN memest_code inv_build(const model_config *mc, const layout *lo,
+MEMEST_HIDDEN memest_code memi_inv_build(const model_config *mc, const layout *lo,
                                     const memest_params *p, int rank, rank_inv *ri,
                                     memest_error *err);
-MEMEST_HIDDEN void inv_free(rank_inv *ri);
+MEMEST_HIDDEN void memi_inv_free(rank_inv *ri);
 /* Parameters of the whole model (all experts), as the trainer builds it. */
-MEMEST_HIDDEN int64_t inv_model_parameters(const model_config *mc, int *ovf);
+MEMEST_HIDDEN int64_t memi_inv_model_parameters(const model_config *mc, int *ovf);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -153,20 +153,20 @@ typedef struct prog_cache {
 
 /* Drops the programs unless they belong to mc, and all of them when there
 ** are too many; call before taking any program for a rank. */
-MEMEST_HIDDEN void lay_cache_bind(prog_cache *c, const model_config *mc);
-MEMEST_HIDDEN void lay_cache_free(prog_cache *c);
+MEMEST_HIDDEN void memi_lay_cache_bind(prog_cache *c, const model_config *mc);
+MEMEST_HIDDEN void memi_lay_cache_free(prog_cache *c);
 /* The program of global layer `layer`, whose groups are lg and xg (xg NULL
 ** for a dense layer): found in c, or built and kept there. */
-MEMEST_HIDDEN memest_code lay_get(prog_cache *c, const model_config *mc, const layout *lo,
+MEMEST_HIDDEN memest_code memi_lay_get(prog_cache *c, const model_config *mc, const layout *lo,
                                   const rank_inv *ri, int layer, const rank_group *lg,
                                   const rank_group *xg, const layer_prog **out,
                                   memest_error *err);
-/* Builds one program outside any cache (builder may be NULL); lay_free
+/* Builds one program outside any cache (builder may be NULL); memi_lay_free
 ** releases its events. */
-MEMEST_HIDDEN memest_code lay_build(const model_config *mc, const layout *lo,
+MEMEST_HIDDEN memest_code memi_lay_build(const model_config *mc, const layout *lo,
                                     const rank_inv *ri, int layer, const rank_group *lg,
                                     const rank_group *xg, layer_prog *lp, memest_error *err);
-MEMEST_HIDDEN void lay_free(layer_prog *lp);
+MEMEST_HIDDEN void memi_lay_free(layer_prog *lp);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -198,7 +198,7 @@ typedef struct sim_rank sim_rank;
 
 /* Evaluates (or recalls) op `kind` with forward phase pf, backward phase
 ** pb and the zero-bubble flag from state `flags`. */
-MEMEST_HIDDEN const op_result *op_eval(sim_rank *sr, int kind, int pf, int pb, int zb,
+MEMEST_HIDDEN const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb,
                                        unsigned flags);
 /* }====================================================================== */
 
@@ -261,31 +261,31 @@ struct sim_rank {
 
 /* Sets sr up for one rank, its layer programs taken from cache (NULL: the
 ** rank keeps its own). sr is zeroed before its first use and may then be
-** reused for any number of ranks; sim_rank_free releases it. */
-MEMEST_HIDDEN memest_code sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
+** reused for any number of ranks; memi_sim_rank_free releases it. */
+MEMEST_HIDDEN memest_code memi_sim_rank_init(sim_rank *sr, const model_config *mc, const layout *lo,
                                         const memest_params *p, int rank, prog_cache *cache,
                                         memest_error *err);
-MEMEST_HIDDEN void sim_rank_free(sim_rank *sr);
+MEMEST_HIDDEN void memi_sim_rank_free(sim_rank *sr);
 /* The state at the start of the step: nothing allocated, no peak yet. */
-MEMEST_HIDDEN void sim_reset(sim_rank *sr);
+MEMEST_HIDDEN void memi_sim_reset(sim_rank *sr);
 /* Applies a change to the state, without a peak check. */
-MEMEST_HIDDEN void sim_apply(sim_rank *sr, comp c, int64_t delta);
+MEMEST_HIDDEN void memi_sim_apply(sim_rank *sr, comp c, int64_t delta);
 /* Applies a change inside event ev, tracking ev's peak and the rank's. */
-MEMEST_HIDDEN void sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta,
+MEMEST_HIDDEN void memi_sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta,
                               const char *label);
 /* Records a candidate peak of the whole step: value, reached with at, in ev. */
-MEMEST_HIDDEN void sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at,
+MEMEST_HIDDEN void memi_sim_note_peak(sim_rank *sr, int64_t value, const comp_vec *at,
                                  const tl_event *ev);
 /* Whether the next event falls in the kept timeline window. */
-MEMEST_HIDDEN int sim_keeps_event(const sim_rank *sr);
+MEMEST_HIDDEN int memi_sim_keeps_event(const sim_rank *sr);
 /* Applies an evaluated op inside ev: its inner peak, net change and flags. */
-MEMEST_HIDDEN void sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res);
+MEMEST_HIDDEN void memi_sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res);
 /* Records one event (ev's total and live chunks are filled in). */
-MEMEST_HIDDEN void sim_event(sim_rank *sr, tl_event *ev);
+MEMEST_HIDDEN void memi_sim_event(sim_rank *sr, tl_event *ev);
 /* Runs the whole step (replay.c); records the peak and the timeline window. */
-MEMEST_HIDDEN memest_code sim_rank_run(sim_rank *sr, memest_error *err);
+MEMEST_HIDDEN memest_code memi_sim_rank_run(sim_rank *sr, memest_error *err);
 /* The step end (stepend.c): FSDP fold and reduce-scatter, then the optimizer step. */
-MEMEST_HIDDEN void stepend_run(sim_rank *sr);
+MEMEST_HIDDEN void memi_stepend_run(sim_rank *sr);
 /* }====================================================================== */
 
 #endif /* MEMEST_RANK_H */

@@ -29,13 +29,13 @@ static int send_b(const sim_rank *sr, int ph) {
 }
 
 static void recv_forward(sim_rank *sr, int ph) {
-  if (recv_f(sr, ph)) sim_apply(sr, C_P2P, sr->mH);
+  if (recv_f(sr, ph)) memi_sim_apply(sr, C_P2P, sr->mH);
 }
 static void send_forward(sim_rank *sr, int ph) {
   if (send_f(sr, ph)) sr->commit_act += sr->mH;
 }
 static void recv_backward(sim_rank *sr, int ph) {
-  if (recv_b(sr, ph)) sim_apply(sr, C_P2P, sr->mH);
+  if (recv_b(sr, ph)) memi_sim_apply(sr, C_P2P, sr->mH);
 }
 static void send_backward(sim_rank *sr, int ph) {
   if (send_b(sr, ph)) sr->commit_p2p += sr->mH;
@@ -64,18 +64,18 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
   ev.live[1] = sr->live[1];
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
     ev.what = "pipeline receives posted";
-    sim_note_peak(sr, sr->total, &sr->cur, &ev);
-    sim_apply(sr, C_ACT, -sr->commit_act);
-    sim_apply(sr, C_P2P, -sr->commit_p2p);
+    memi_sim_note_peak(sr, sr->total, &sr->cur, &ev);
+    memi_sim_apply(sr, C_ACT, -sr->commit_act);
+    memi_sim_apply(sr, C_P2P, -sr->commit_p2p);
     sr->commit_act = sr->commit_p2p = 0;
   }
-  res = op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb, sr->flags);
-  sim_apply_op(sr, &ev, res);
+  res = memi_op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb, sr->flags);
+  memi_sim_apply_op(sr, &ev, res);
   if (kind == OP_B || kind == OP_FB) {
     /* The received output grad (or the hand-off grad) and the chunk's
     ** received input die with the backward. */
-    if (!(is_first(sr) && pb == 1)) sim_apply(sr, C_P2P, -sr->mH);
-    if (recv_f(sr, pb)) sim_apply(sr, C_P2P, -sr->mH);
+    if (!(is_first(sr) && pb == 1)) memi_sim_apply(sr, C_P2P, -sr->mH);
+    if (recv_f(sr, pb)) memi_sim_apply(sr, C_P2P, -sr->mH);
     sr->live[pb]--;
     if (zb && kind == OP_B) {
       int cap = (int)(sizeof sr->wgs_queue / sizeof sr->wgs_queue[0]);
@@ -83,7 +83,7 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
     }
   }
   if (kind == OP_W) sr->wgs_head++;
-  sim_event(sr, &ev);
+  memi_sim_event(sr, &ev);
 }
 
 static void forward_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int ph, int recv,
@@ -213,8 +213,8 @@ static void schedule(sim_rank *sr) {
   }
   for (i = 0; i < r + 1; i++) weight_chunk(sr, &ids, 8, (int)i);
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
-    sim_apply(sr, C_ACT, -sr->commit_act);
-    sim_apply(sr, C_P2P, -sr->commit_p2p);
+    memi_sim_apply(sr, C_ACT, -sr->commit_act);
+    memi_sim_apply(sr, C_P2P, -sr->commit_p2p);
     sr->commit_act = sr->commit_p2p = 0;
   }
 }
@@ -223,22 +223,22 @@ static void schedule(sim_rank *sr) {
 static void step_start(sim_rank *sr) {
   const layout *lo = sr->lo;
   int *o = &sr->ovf;
-  sim_reset(sr);
-  sim_apply(sr, C_MASTER, sr->inv.master_bytes);
-  sim_apply(sr, C_OPT_STATE, sr->inv.opt_state_bytes);
-  sim_apply(sr, C_ROTARY, ck_mul4(o, 2, lo->seq, sr->mc->arch->rotary_dim(sr->mc), 2));
+  memi_sim_reset(sr);
+  memi_sim_apply(sr, C_MASTER, sr->inv.master_bytes);
+  memi_sim_apply(sr, C_OPT_STATE, sr->inv.opt_state_bytes);
+  memi_sim_apply(sr, C_ROTARY, ck_mul4(o, 2, lo->seq, sr->mc->arch->rotary_dim(sr->mc), 2));
   if (sr->inv.rank == 0) {
-    sim_apply(sr, C_DATA, ck_mul4(o, 2, lo->gbs / (lo->dp * lo->ep), lo->d.s, 8));
+    memi_sim_apply(sr, C_DATA, ck_mul4(o, 2, lo->gbs / (lo->dp * lo->ep), lo->d.s, 8));
   }
 }
 
-memest_code sim_rank_run(sim_rank *sr, memest_error *err) {
+memest_code memi_sim_rank_run(sim_rank *sr, memest_error *err) {
   int64_t limit = sr->params->timeline_limit;
   int want = sr->params->timeline;
   sr->keep_timeline = 0;
   step_start(sr);
   schedule(sr);
-  stepend_run(sr);
+  memi_stepend_run(sr);
   if (want && sr->ovf == 0) {
     int64_t n = sr->n_events, from = 0, to = n;
     if (limit > 0 && n > limit) {
@@ -248,16 +248,16 @@ memest_code sim_rank_run(sim_rank *sr, memest_error *err) {
       to = from + limit;
     }
     sr->tl = malloc((size_t)(to - from > 0 ? to - from : 1) * sizeof *sr->tl);
-    if (sr->tl == NULL) return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the timeline");
+    if (sr->tl == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the timeline");
     sr->keep_timeline = 1;
     sr->tl_from = from;
     sr->tl_to = to;
     step_start(sr);
     schedule(sr);
-    stepend_run(sr);
+    memi_stepend_run(sr);
   }
   if (sr->ovf) {
-    return err_set(err, MEMEST_E_OVERFLOW, "",
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "",
                    "byte counts of this run overflow 64 bits (a micro-batch of --micro-batch-size "
                    "%lld x --sequence-length %lld tokens through hidden_size %lld); use a smaller "
                    "--micro-batch-size or --sequence-length, or a larger --cp-size",

@@ -26,8 +26,8 @@ static const char *const comp_titles[C_COUNT] = {
   "optimizer temporaries",
 };
 
-const char *comp_key(comp c) { return comp_keys[c]; }
-const char *comp_title(comp c) { return comp_titles[c]; }
+const char *memi_comp_key(comp c) { return comp_keys[c]; }
+const char *memi_comp_title(comp c) { return comp_titles[c]; }
 
 int memest_component_count(void) { return C_COUNT; }
 const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? comp_keys[i] : NULL; }
@@ -35,15 +35,9 @@ const char *memest_component_title(int i) {
   return i >= 0 && i < C_COUNT ? comp_titles[i] : NULL;
 }
 
-static const char *const status_names[] = {"OK", "TIGHT", "OOM"};
-
-const char *memest_status_name(memest_status s) {
-  return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : NULL;
-}
-
 int memest_tight_percent(void) { return CHOICE_TIGHT_PERCENT; }
 
-const char *tl_describe(const tl_event *e, char *buf, size_t size) {
+const char *memi_tl_describe(const tl_event *e, char *buf, size_t size) {
   switch (e->step) {
     case 9:
       snprintf(buf, size, "step end: FSDP fold and reduce-scatter, module %d", e->pf);
@@ -71,44 +65,44 @@ const char *tl_describe(const tl_event *e, char *buf, size_t size) {
 /* Without printf: a timeline writes these thousands of times. */
 static void put_comps(strbuf *sb, const comp_vec *v, int from, int to) {
   int c;
-  sb_put(sb, "{");
+  memi_sb_put(sb, "{");
   for (c = from; c < to; c++) {
-    if (c > from) sb_putn(sb, ",", 1);
-    sb_putn(sb, "\"", 1);
-    sb_put(sb, comp_keys[c]);
-    sb_putn(sb, "\":", 2);
-    sb_put_i64(sb, v->b[c]);
+    if (c > from) memi_sb_putn(sb, ",", 1);
+    memi_sb_putn(sb, "\"", 1);
+    memi_sb_put(sb, comp_keys[c]);
+    memi_sb_putn(sb, "\":", 2);
+    memi_sb_put_i64(sb, v->b[c]);
   }
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 static void put_event(strbuf *sb, const tl_event *e, int64_t index) {
   char label[160];
-  sb_put(sb, "{\"index\":");
-  sb_put_i64(sb, index);
-  sb_put(sb, ",\"step\":");
-  sb_put_i64(sb, e->step);
-  sb_put(sb, ",\"label\":");
-  sb_json_str(sb, tl_describe(e, label, sizeof label));
-  sb_put(sb, ",\"what\":");
-  sb_json_str(sb, e->what != NULL ? e->what : "");
-  sb_put(sb, ",\"total_bytes\":");
-  sb_put_i64(sb, e->total);
-  sb_put(sb, ",\"peak_bytes\":");
-  sb_put_i64(sb, e->peak);
-  sb_put(sb, ",\"live_chunks\":[");
-  sb_put_i64(sb, e->live[0]);
-  sb_putn(sb, ",", 1);
-  sb_put_i64(sb, e->live[1]);
-  sb_put(sb, "],\"components\":");
+  memi_sb_put(sb, "{\"index\":");
+  memi_sb_put_i64(sb, index);
+  memi_sb_put(sb, ",\"step\":");
+  memi_sb_put_i64(sb, e->step);
+  memi_sb_put(sb, ",\"label\":");
+  memi_sb_json_str(sb, memi_tl_describe(e, label, sizeof label));
+  memi_sb_put(sb, ",\"what\":");
+  memi_sb_json_str(sb, e->what != NULL ? e->what : "");
+  memi_sb_put(sb, ",\"total_bytes\":");
+  memi_sb_put_i64(sb, e->total);
+  memi_sb_put(sb, ",\"peak_bytes\":");
+  memi_sb_put_i64(sb, e->peak);
+  memi_sb_put(sb, ",\"live_chunks\":[");
+  memi_sb_put_i64(sb, e->live[0]);
+  memi_sb_putn(sb, ",", 1);
+  memi_sb_put_i64(sb, e->live[1]);
+  memi_sb_put(sb, "],\"components\":");
   put_comps(sb, &e->at_peak, 0, C_COUNT);
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 /* "<op>: <what happened inside it>". */
-const char *peak_label(const tl_event *e, char *buf, size_t size) {
+const char *memi_peak_label(const tl_event *e, char *buf, size_t size) {
   char op[160];
-  snprintf(buf, size, "%s: %s", tl_describe(e, op, sizeof op), e->what != NULL ? e->what : "");
+  snprintf(buf, size, "%s: %s", memi_tl_describe(e, op, sizeof op), e->what != NULL ? e->what : "");
   return buf;
 }
 
@@ -119,7 +113,7 @@ static const char *peak_phase(const tl_event *e) {
 static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) {
   char label[400];
   int64_t i;
-  sb_printf(sb,
+  memi_sb_printf(sb,
             "{\"pp_rank\":%d,\"stages\":[%d,%d],\"layers\":[%d,%d],\"parameters\":[%lld,%lld],"
             "\"parameters_per_gpu\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
             "\"fragmentation_bytes\":%lld,\"peak_event\":",
@@ -127,40 +121,40 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
             (long long)rr->params[0], (long long)rr->params[1], (long long)rr->shard_params,
             (long long)rr->total,
             (long long)rr->tensor_peak, (long long)rr->nonpt, (long long)rr->frag);
-  sb_json_str(sb, peak_label(&rr->peak_ev, label, sizeof label));
-  sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
+  memi_sb_json_str(sb, memi_peak_label(&rr->peak_ev, label, sizeof label));
+  memi_sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
             (long long)rr->peak_index, peak_phase(&rr->peak_ev), rr->peak_ev.live[0],
             rr->peak_ev.live[1]);
-  sb_put(sb, ",\"static\":");
+  memi_sb_put(sb, ",\"static\":");
   put_comps(sb, &rr->at_peak, 0, C_FIRST_DYNAMIC);
-  sb_put(sb, ",\"dynamic\":");
+  memi_sb_put(sb, ",\"dynamic\":");
   put_comps(sb, &rr->at_peak, C_FIRST_DYNAMIC, C_COUNT);
-  sb_printf(sb, ",\"events_total\":%lld", (long long)rr->n_events);
+  memi_sb_printf(sb, ",\"events_total\":%lld", (long long)rr->n_events);
   if (r->params.timeline || rr->tl != NULL) {
-    sb_put(sb, ",\"events\":[");
+    memi_sb_put(sb, ",\"events\":[");
     for (i = 0; i < rr->n_tl; i++) {
-      if (i > 0) sb_put(sb, ",");
+      if (i > 0) memi_sb_put(sb, ",");
       put_event(sb, &rr->tl[i], rr->tl_from + i);
     }
-    sb_put(sb, "]");
+    memi_sb_put(sb, "]");
   }
-  sb_put(sb, "}");
+  memi_sb_put(sb, "}");
 }
 
 
 static void put_inputs(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
-  sb_put(sb, "\"inputs\":{\"model\":");
-  sb_json_str(sb, p->model);
-  sb_printf(sb,
+  memi_sb_put(sb, "\"inputs\":{\"model\":");
+  memi_sb_json_str(sb, p->model);
+  memi_sb_printf(sb,
             ",\"pp_size\":%lld,\"ep_size\":%lld,\"cp_size\":%lld,\"total_gpus\":%lld,"
             "\"micro_batch_size\":%lld,\"global_batch_size\":%lld,\"sequence_length\":%lld,"
             "\"gpu\":",
             (long long)p->pp_size, (long long)p->ep_size, (long long)p->cp_size,
             (long long)p->total_gpus, (long long)p->micro_batch_size,
             (long long)p->global_batch_size, (long long)p->sequence_length);
-  sb_json_str(sb, p->gpu);
-  sb_printf(sb,
+  memi_sb_json_str(sb, p->gpu);
+  memi_sb_printf(sb,
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
             "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
@@ -174,17 +168,17 @@ static void put_derived(strbuf *sb, const memest_result *r) {
   const layout *lo = &r->lo;
   const run_dims *d = &lo->d;
   int i;
-  sb_printf(sb,
+  memi_sb_printf(sb,
             ",\"derived\":{\"dp\":%lld,\"num_chunks\":%lld,\"stages\":%d,\"layers_per_stage\":[",
             (long long)lo->dp, (long long)lo->chunks, lo->stages);
   for (i = 0; i < lo->stages; i++) {
-    sb_printf(sb, "%s%d", i ? "," : "", lo->stage_first[i + 1] - lo->stage_first[i]);
+    memi_sb_printf(sb, "%s%d", i ? "," : "", lo->stage_first[i + 1] - lo->stage_first[i]);
   }
-  sb_printf(sb,
+  memi_sb_printf(sb,
             "],\"expert_shard_degree\":%lld,\"other_shard_degree\":%lld,\"experts_per_rank\":%lld,"
             "\"local_sequence_length\":%lld}",
             (long long)lo->w_x, (long long)lo->w_o, (long long)d->e_loc, (long long)d->s);
-  sb_printf(sb,
+  memi_sb_printf(sb,
             ",\"tokens\":{\"m\":%lld,\"top_k\":%lld,\"routing_factor\":%.3f,\"routed_rows\":%lld,"
             "\"expert_rows\":%lld,\"scatter_rows\":%lld,\"dispatch_rows\":%lld,"
             "\"receive_rows\":%lld,\"combine_rows\":%lld}",
@@ -195,35 +189,35 @@ static void put_derived(strbuf *sb, const memest_result *r) {
 
 static void put_routing(strbuf *sb, const memest_result *r) {
   const memest_routing_info *ri = &r->routing;
-  sb_printf(sb, ",\"routing\":{\"mode\":\"%s\",\"applies\":%s,\"factor\":%.6g,\"cap\":%.6g,",
+  memi_sb_printf(sb, ",\"routing\":{\"mode\":\"%s\",\"applies\":%s,\"factor\":%.6g,\"cap\":%.6g,",
             memest_routing_name(r->params.routing), ri->applies ? "true" : "false", ri->factor,
             ri->cap);
-  if (ri->has_margin) sb_printf(sb, "\"margin\":%.6g", ri->margin);
-  else sb_put(sb, "\"margin\":null");
-  sb_printf(sb, ",\"margin_is_limit\":%s}", ri->margin_is_limit ? "true" : "false");
+  if (ri->has_margin) memi_sb_printf(sb, "\"margin\":%.6g", ri->margin);
+  else memi_sb_put(sb, "\"margin\":null");
+  memi_sb_printf(sb, ",\"margin_is_limit\":%s}", ri->margin_is_limit ? "true" : "false");
 }
 
 static void put_model(strbuf *sb, const memest_result *r) {
   const model_config *mc = &r->mc;
-  sb_put(sb, ",\"model\":{\"name\":");
-  sb_json_str(sb, r->params.model);
-  sb_put(sb, ",\"model_type\":");
-  sb_json_str(sb, mc->model_type);
-  sb_put(sb, ",\"architecture\":");
-  sb_json_str(sb, mc->arch->title);
-  sb_printf(sb,
+  memi_sb_put(sb, ",\"model\":{\"name\":");
+  memi_sb_json_str(sb, r->params.model);
+  memi_sb_put(sb, ",\"model_type\":");
+  memi_sb_json_str(sb, mc->model_type);
+  memi_sb_put(sb, ",\"architecture\":");
+  memi_sb_json_str(sb, mc->arch->title);
+  memi_sb_printf(sb,
             ",\"total_parameters\":%lld,\"layers\":%lld,\"hidden_size\":%lld,\"experts\":%lld,"
             "\"experts_per_token\":%lld,\"vocab_size\":%lld",
             (long long)r->model_params, (long long)mc->layers, (long long)mc->hidden,
             (long long)mc->experts, (long long)mc->top_k, (long long)mc->vocab);
-  msum_json(sb, r);
-  sb_put(sb, "}");
+  memi_msum_json(sb, r);
+  memi_sb_put(sb, "}");
 }
 
 static void put_ranked(strbuf *sb, const memest_result *r) {
   const comp_vec *v = &r->ranks[r->worst].at_peak;
   int used[C_COUNT] = {0}, k, c, first = 1;
-  sb_put(sb, ",\"components_ranked\":[");
+  memi_sb_put(sb, ",\"components_ranked\":[");
   for (k = 0; k < C_COUNT; k++) {
     int best = -1;
     for (c = 0; c < C_COUNT; c++) {
@@ -231,51 +225,51 @@ static void put_ranked(strbuf *sb, const memest_result *r) {
     }
     if (best < 0) break;
     used[best] = 1;
-    sb_printf(sb, "%s{\"component\":\"%s\",\"bytes\":%lld}", first ? "" : ",", comp_keys[best],
+    memi_sb_printf(sb, "%s{\"component\":\"%s\",\"bytes\":%lld}", first ? "" : ",", comp_keys[best],
               (long long)v->b[best]);
     first = 0;
   }
-  sb_put(sb, "]");
+  memi_sb_put(sb, "]");
 }
 
 static void put_suggestions(strbuf *sb, const memest_result *r) {
   int i;
-  sb_put(sb, ",\"suggestions\":[");
+  memi_sb_put(sb, ",\"suggestions\":[");
   for (i = 0; i < r->n_sugg; i++) {
     const suggestion *s = &r->sugg[i];
-    sb_put(sb, i ? ",{\"knob\":" : "{\"knob\":");
-    sb_json_str(sb, s->knob);
-    sb_put(sb, ",\"from\":");
-    sb_json_str(sb, s->from);
-    sb_put(sb, ",\"to\":");
-    sb_json_str(sb, s->to);
-    sb_printf(sb, ",\"peak_bytes\":%lld,\"saves_bytes\":%lld,\"status\":\"%s\",\"advice\":",
-              (long long)s->peak, (long long)s->saves, status_name(s->status));
-    sb_json_str(sb, s->advice);
-    sb_put(sb, ",\"fix\":");
-    sb_json_str(sb, s->fix);
-    sb_put(sb, "}");
+    memi_sb_put(sb, i ? ",{\"knob\":" : "{\"knob\":");
+    memi_sb_json_str(sb, s->knob);
+    memi_sb_put(sb, ",\"from\":");
+    memi_sb_json_str(sb, s->from);
+    memi_sb_put(sb, ",\"to\":");
+    memi_sb_json_str(sb, s->to);
+    memi_sb_printf(sb, ",\"peak_bytes\":%lld,\"saves_bytes\":%lld,\"status\":\"%s\",\"advice\":",
+              (long long)s->peak, (long long)s->saves, memi_status_name(s->status));
+    memi_sb_json_str(sb, s->advice);
+    memi_sb_put(sb, ",\"fix\":");
+    memi_sb_json_str(sb, s->fix);
+    memi_sb_put(sb, "}");
   }
-  sb_put(sb, "]");
+  memi_sb_put(sb, "]");
 }
 
 static void put_detail(strbuf *sb, const memest_result *r) {
   const rank_result *rr = &r->ranks[r->worst];
   int i;
-  sb_printf(sb, ",\"detail\":{\"pp_rank\":%d,\"layer\":%d,\"layer_kind\":", rr->rank,
+  memi_sb_printf(sb, ",\"detail\":{\"pp_rank\":%d,\"layer\":%d,\"layer_kind\":", rr->rank,
             rr->detail_layer);
-  sb_json_str(sb, rr->detail_kind != NULL ? rr->detail_kind : "");
-  sb_printf(sb, ",\"retained_bytes_per_chunk\":%lld,\"live_chunks_at_peak\":[%d,%d],\"tensors\":[",
+  memi_sb_json_str(sb, rr->detail_kind != NULL ? rr->detail_kind : "");
+  memi_sb_printf(sb, ",\"retained_bytes_per_chunk\":%lld,\"live_chunks_at_peak\":[%d,%d],\"tensors\":[",
             (long long)rr->detail_retained, rr->peak_ev.live[0], rr->peak_ev.live[1]);
   for (i = 0; i < rr->n_detail; i++) {
     const tensor_row *t = &rr->detail[i];
-    sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
-    sb_json_str(sb, t->name);
-    sb_put(sb, ",\"shape\":");
-    sb_json_str(sb, t->shape);
-    sb_printf(sb, ",\"tag\":\"%c\",\"bytes\":%lld}", t->tag, (long long)t->bytes);
+    memi_sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
+    memi_sb_json_str(sb, t->name);
+    memi_sb_put(sb, ",\"shape\":");
+    memi_sb_json_str(sb, t->shape);
+    memi_sb_printf(sb, ",\"tag\":\"%c\",\"bytes\":%lld}", t->tag, (long long)t->bytes);
   }
-  sb_put(sb, "]}");
+  memi_sb_put(sb, "]}");
 }
 
 char *memest_result_json(const memest_result *r) {
@@ -283,42 +277,42 @@ char *memest_result_json(const memest_result *r) {
   char cmd[4096];   /* the longest command: a 511-quote label is 2,046 bytes */
   int i;
   if (r == NULL) return NULL;
-  sb_init(&sb);
+  memi_sb_init(&sb);
   if (memest_params_command(&r->params, cmd, sizeof cmd) == 0) sb.failed = 1;
-  sb_put(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"command\":");
-  sb_json_str(&sb, cmd);
-  sb_printf(&sb,
+  memi_sb_put(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"command\":");
+  memi_sb_json_str(&sb, cmd);
+  memi_sb_printf(&sb,
             ",\"status\":\"%s\",\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
             "\"gpu_capacity_bytes\":%lld,\"headroom_bytes\":%lld,\"headroom_fraction\":%.6f,"
             "\"worst_rank\":%d,\"warnings\":[",
-            status_name(r->status), (long long)r->peak, (long long)r->tensor_peak,
+            memi_status_name(r->status), (long long)r->peak, (long long)r->tensor_peak,
             (long long)r->capacity, (long long)r->headroom,
             r->capacity > 0 ? (double)r->headroom / (double)r->capacity : 0.0,
             r->ranks[r->worst].rank);
   for (i = 0; i < r->n_warnings; i++) {
-    if (i > 0) sb_put(&sb, ",");
-    sb_json_str(&sb, r->warnings[i]);
+    if (i > 0) memi_sb_put(&sb, ",");
+    memi_sb_json_str(&sb, r->warnings[i]);
   }
-  sb_put(&sb, "],");
+  memi_sb_put(&sb, "],");
   put_inputs(&sb, r);
   put_derived(&sb, r);
   put_routing(&sb, r);
   put_model(&sb, r);
-  sb_printf(&sb,
+  memi_sb_printf(&sb,
             ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"
             "\"nccl_mesh\":%lld,\"fsdp_state\":%lld,\"first_forward\":%lld}",
-            (long long)r->nonpt, (long long)r->nonpt_parts[0], (long long)r->nonpt_parts[1],
-            (long long)r->nonpt_parts[2], (long long)r->nonpt_parts[3],
-            (long long)r->nonpt_parts[4]);
-  sb_put(&sb, ",\"ranks\":[");
+            (long long)r->nonpt, (long long)r->memi_nonpt_parts[0], (long long)r->memi_nonpt_parts[1],
+            (long long)r->memi_nonpt_parts[2], (long long)r->memi_nonpt_parts[3],
+            (long long)r->memi_nonpt_parts[4]);
+  memi_sb_put(&sb, ",\"ranks\":[");
   for (i = 0; i < r->n_ranks; i++) {
-    if (i > 0) sb_put(&sb, ",");
+    if (i > 0) memi_sb_put(&sb, ",");
     put_rank(&sb, r, &r->ranks[i]);
   }
-  sb_put(&sb, "]");
+  memi_sb_put(&sb, "]");
   put_ranked(&sb, r);
   put_suggestions(&sb, r);
   if (r->params.detail) put_detail(&sb, r);
-  sb_put(&sb, "}");
-  return sb_finish(&sb);
+  memi_sb_put(&sb, "}");
+  return memi_sb_finish(&sb);
 }

@@ -14,7 +14,7 @@
 
 static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   char g[32];
-  sb_printf(sb, "  %-40s %10s\n", what, fmt_gib(g, sizeof g, bytes));
+  memi_sb_printf(sb, "  %-40s %10s\n", what, memi_fmt_gib(g, sizeof g, bytes));
 }
 
 /* The routing mode and factor, and the margin the layout leaves. */
@@ -25,19 +25,19 @@ static void routing_line(strbuf *sb, const memest_result *r) {
   double shown = floor(ri->margin * 1000.0) / 1000.0;   /* never above the margin */
   if (!ri->applies) {
     if (r->mc.experts > 0) {
-      sb_put(sb, "Routing      does not apply: ep = 1, every expert is local\n");
+      memi_sb_put(sb, "Routing      does not apply: ep = 1, every expert is local\n");
     }
     return;
   }
-  sb_printf(sb, "Routing      %s factor %.2f; ", modes[r->params.routing], ri->factor);
+  memi_sb_printf(sb, "Routing      %s factor %.2f; ", modes[r->params.routing], ri->factor);
   if (!ri->has_margin) {
-    sb_put(sb, "no margin: out of memory even with balanced routing\n");
+    memi_sb_put(sb, "no margin: out of memory even with balanced routing\n");
   } else if (ri->margin_is_limit) {
-    sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens), "
+    memi_sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens), "
                   "the cap\n",
               shown, shown);
   } else {
-    sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens)\n",
+    memi_sb_printf(sb, "fits up to factor %.3f (the busiest rank receives %.3fx the uniform tokens)\n",
               shown, shown);
   }
 }
@@ -46,15 +46,15 @@ static void header(strbuf *sb, const memest_result *r) {
   const memest_params *p = &r->params;
   const layout *lo = &r->lo;
   const run_dims *d = &lo->d;
-  const preset_gpu *g = p->gpu[0] ? preset_gpu_find(p->gpu) : NULL;
+  const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
   char a[32], b[32], c[32], e[32];
   int i;
-  sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
+  memi_sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
             p->model, r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
-            fmt_int(a, sizeof a, r->model_params), fmt_int(b, sizeof b, r->active_params),
+            memi_fmt_int(a, sizeof a, r->model_params), memi_fmt_int(b, sizeof b, r->active_params),
             (long long)r->mc.layers);
   if (r->mc.experts > 0) {
-    sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
+    memi_sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }
   {
     char shard[8];
@@ -62,28 +62,28 @@ static void header(strbuf *sb, const memest_result *r) {
     size_t k;
     for (k = 0; name[k] && k + 1 < sizeof shard; k++) shard[k] = (char)toupper((unsigned char)name[k]);
     shard[k] = '\0';
-    sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
+    memi_sb_printf(sb, "\nParallelism  pp %lld x ep %lld x cp %lld x dp %lld = %lld GPUs (%s), %d stages\n",
               (long long)lo->pp, (long long)lo->ep, (long long)lo->cp, (long long)lo->dp,
               (long long)lo->world, shard, lo->stages);
   }
-  sb_printf(sb, "Batch        micro %lld, global %lld, sequence %lld -> %lld micro-batches per step\n",
+  memi_sb_printf(sb, "Batch        micro %lld, global %lld, sequence %lld -> %lld micro-batches per step\n",
             (long long)lo->mbs, (long long)lo->gbs, (long long)lo->seq, (long long)lo->chunks);
-  sb_printf(sb, "Tokens       m = %s per chunk", fmt_int(a, sizeof a, d->m));
+  memi_sb_printf(sb, "Tokens       m = %s per chunk", memi_fmt_int(a, sizeof a, d->m));
   if (d->top_k > 0) {
-    sb_printf(sb, "; top-%lld routes %s rows to this rank's %lld experts (x%.2f), %s GEMM rows, "
+    memi_sb_printf(sb, "; top-%lld routes %s rows to this rank's %lld experts (x%.2f), %s GEMM rows, "
                   "%s scatter rows",
-              (long long)d->top_k, fmt_int(b, sizeof b, d->n_in), (long long)d->e_loc,
-              (double)d->routing_milli / 1000.0, fmt_int(c, sizeof c, d->m_act),
-              fmt_int(e, sizeof e, d->r_rows));
+              (long long)d->top_k, memi_fmt_int(b, sizeof b, d->n_in), (long long)d->e_loc,
+              (double)d->routing_milli / 1000.0, memi_fmt_int(c, sizeof c, d->m_act),
+              memi_fmt_int(e, sizeof e, d->r_rows));
   }
-  sb_put(sb, "\n");
+  memi_sb_put(sb, "\n");
   routing_line(sb, r);
-  sb_printf(sb, "Training     %s, %s\n", p->optimizer == MEMEST_MUON ? "Muon (+AdamW)" : "AdamW",
+  memi_sb_printf(sb, "Training     %s, %s\n", p->optimizer == MEMEST_MUON ? "Muon (+AdamW)" : "AdamW",
             p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "FP8 (DeepGEMM)" : "BF16");
-  sb_printf(sb, "GPU          %s, %s GiB\n", g != NULL ? g->title : "custom",
-            fmt_gib(a, sizeof a, r->capacity));
-  for (i = 0; i < r->n_warnings; i++) sb_printf(sb, "Warning      %s\n", r->warnings[i]);
-  sb_printf(sb, "\nAll figures in GiB (2^30 bytes); pipeline rank %d has the highest total.\n",
+  memi_sb_printf(sb, "GPU          %s, %s GiB\n", g != NULL ? g->title : "custom",
+            memi_fmt_gib(a, sizeof a, r->capacity));
+  for (i = 0; i < r->n_warnings; i++) memi_sb_printf(sb, "Warning      %s\n", r->warnings[i]);
+  memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes); pipeline rank %d has the highest total.\n",
             r->ranks[r->worst].rank);
 }
 
@@ -96,9 +96,9 @@ static int64_t comp_sum(const comp_vec *v, int from, int to) {
 
 static void static_section(strbuf *sb, const rank_result *rr) {
   int c;
-  sb_printf(sb, "\nStatic memory (pp rank %d, at the peak)\n", rr->rank);
+  memi_sb_printf(sb, "\nStatic memory (pp rank %d, at the peak)\n", rr->rank);
   for (c = 0; c < C_FIRST_DYNAMIC; c++) {
-    if (rr->at_peak.b[c] != 0) line_gib(sb, comp_title((comp)c), rr->at_peak.b[c]);
+    if (rr->at_peak.b[c] != 0) line_gib(sb, memi_comp_title((comp)c), rr->at_peak.b[c]);
   }
   line_gib(sb, "total static", comp_sum(&rr->at_peak, 0, C_FIRST_DYNAMIC));
 }
@@ -106,12 +106,12 @@ static void static_section(strbuf *sb, const rank_result *rr) {
 static void dynamic_section(strbuf *sb, const rank_result *rr) {
   char label[400];
   int c;
-  sb_put(sb, "\nPeak dynamic memory\n");
-  sb_printf(sb, "  peak event: %s\n", peak_label(&rr->peak_ev, label, sizeof label));
-  sb_printf(sb, "  live chunks: %d in phase 0, %d in phase 1\n", rr->peak_ev.live[0],
+  memi_sb_put(sb, "\nPeak dynamic memory\n");
+  memi_sb_printf(sb, "  peak event: %s\n", memi_peak_label(&rr->peak_ev, label, sizeof label));
+  memi_sb_printf(sb, "  live chunks: %d in phase 0, %d in phase 1\n", rr->peak_ev.live[0],
             rr->peak_ev.live[1]);
   for (c = C_FIRST_DYNAMIC; c < C_COUNT; c++) {
-    if (rr->at_peak.b[c] != 0) line_gib(sb, comp_title((comp)c), rr->at_peak.b[c]);
+    if (rr->at_peak.b[c] != 0) line_gib(sb, memi_comp_title((comp)c), rr->at_peak.b[c]);
   }
   line_gib(sb, "total dynamic", comp_sum(&rr->at_peak, C_FIRST_DYNAMIC, C_COUNT));
 }
@@ -119,20 +119,20 @@ static void dynamic_section(strbuf *sb, const rank_result *rr) {
 static void total_section(strbuf *sb, const memest_result *r) {
   const rank_result *rr = &r->ranks[r->worst];
   char what[64], g[32];
-  sb_put(sb, "\nGrand total\n");
+  memi_sb_put(sb, "\nGrand total\n");
   line_gib(sb, "model tensors (PyTorch peak)", rr->tensor_peak);
   line_gib(sb, "non-PyTorch (CUDA, NCCL, compile, FSDP)", rr->nonpt);
   snprintf(what, sizeof what, "fragmentation (%.0f%% of tensors)", r->params.fragmentation * 100.0);
   line_gib(sb, what, rr->frag);
   line_gib(sb, "total", rr->total);
   line_gib(sb, "GPU capacity", r->capacity);
-  sb_printf(sb, "  %-40s %10s (%.1f%%)\n", "headroom", fmt_gib(g, sizeof g, r->headroom),
+  memi_sb_printf(sb, "  %-40s %10s (%.1f%%)\n", "headroom", memi_fmt_gib(g, sizeof g, r->headroom),
             100.0 * (double)r->headroom / (double)r->capacity);
   if (r->status == MEMEST_FITS_OOM) {
-    sb_printf(sb, "  %-40s %10s (short by %s GiB)\n", "status", "OOM",
-              fmt_gib(g, sizeof g, -r->headroom));
+    memi_sb_printf(sb, "  %-40s %10s (short by %s GiB)\n", "status", "OOM",
+              memi_fmt_gib(g, sizeof g, -r->headroom));
   } else {
-    sb_printf(sb, "  %-40s %10s\n", "status", status_name(r->status));
+    memi_sb_printf(sb, "  %-40s %10s\n", "status", memi_status_name(r->status));
   }
 }
 
@@ -140,7 +140,7 @@ static void suggestions_section(strbuf *sb, const memest_result *r) {
   const comp_vec *v = &r->ranks[r->worst].at_peak;
   int used[C_COUNT] = {0}, k, c, i;
   char g[32], h[32];
-  sb_put(sb, "\nSuggestions\n  largest components at the peak:");
+  memi_sb_put(sb, "\nSuggestions\n  largest components at the peak:");
   for (k = 0; k < 4; k++) {
     int best = -1;
     for (c = 0; c < C_COUNT; c++) {
@@ -148,11 +148,11 @@ static void suggestions_section(strbuf *sb, const memest_result *r) {
     }
     if (best < 0) break;
     used[best] = 1;
-    sb_printf(sb, "%s %s %s", k ? "," : "", comp_title((comp)best),
-              fmt_gib(g, sizeof g, v->b[best]));
+    memi_sb_printf(sb, "%s %s %s", k ? "," : "", memi_comp_title((comp)best),
+              memi_fmt_gib(g, sizeof g, v->b[best]));
   }
-  sb_put(sb, "\n");
-  if (r->n_sugg == 0) sb_put(sb, "  no single knob change lowers the peak\n");
+  memi_sb_put(sb, "\n");
+  if (r->n_sugg == 0) memi_sb_put(sb, "  no single knob change lowers the peak\n");
   for (i = 0; i < r->n_sugg; i++) {
     const suggestion *s = &r->sugg[i];
     const memest_param_info *pi = NULL;
@@ -161,24 +161,24 @@ static void suggestions_section(strbuf *sb, const memest_result *r) {
       if (strcmp(memest_param_describe((memest_param_id)id)->name, s->knob) == 0)
         pi = memest_param_describe((memest_param_id)id);
     }
-    sb_printf(sb, "  %s %s -> %s: peak %s GiB, saves %s GiB (%s); %s\n",
-              pi != NULL ? pi->flag : s->knob, s->from, s->to, fmt_gib(g, sizeof g, s->peak),
-              fmt_gib(h, sizeof h, s->saves), status_name(s->status), s->advice);
+    memi_sb_printf(sb, "  %s %s -> %s: peak %s GiB, saves %s GiB (%s); %s\n",
+              pi != NULL ? pi->flag : s->knob, s->from, s->to, memi_fmt_gib(g, sizeof g, s->peak),
+              memi_fmt_gib(h, sizeof h, s->saves), memi_status_name(s->status), s->advice);
   }
 }
 
 static void ranks_section(strbuf *sb, const memest_result *r) {
   char a[32], b[32], label[400];
   int i;
-  sb_put(sb, "\nPer rank\n  rank  stages   layers   tensors     total  peak event\n");
+  memi_sb_put(sb, "\nPer rank\n  rank  stages   layers   tensors     total  peak event\n");
   for (i = 0; i < r->n_ranks; i++) {
     const rank_result *rr = &r->ranks[i];
     char st[24], ly[24];
     snprintf(st, sizeof st, "%d,%d", rr->stages[0], rr->stages[1]);
     snprintf(ly, sizeof ly, "%d+%d", rr->layers[0], rr->layers[1]);
-    sb_printf(sb, "  %-5d %-8s %-8s %7s %9s  %s%s\n", rr->rank, st, ly,
-              fmt_gib(a, sizeof a, rr->tensor_peak), fmt_gib(b, sizeof b, rr->total),
-              peak_label(&rr->peak_ev, label, sizeof label), i == r->worst ? "  <- worst" : "");
+    memi_sb_printf(sb, "  %-5d %-8s %-8s %7s %9s  %s%s\n", rr->rank, st, ly,
+              memi_fmt_gib(a, sizeof a, rr->tensor_peak), memi_fmt_gib(b, sizeof b, rr->total),
+              memi_peak_label(&rr->peak_ev, label, sizeof label), i == r->worst ? "  <- worst" : "");
   }
 }
 
@@ -186,20 +186,20 @@ static void detail_section(strbuf *sb, const memest_result *r) {
   const rank_result *rr = &r->ranks[r->worst];
   char a[32];
   int i;
-  sb_printf(sb, "\nSaved tensors per chunk of layer %d (%s) on rank %d\n", rr->detail_layer,
+  memi_sb_printf(sb, "\nSaved tensors per chunk of layer %d (%s) on rank %d\n", rr->detail_layer,
             rr->detail_kind != NULL ? rr->detail_kind : "", rr->rank);
-  sb_put(sb, "  tensor                                        shape                 tag         MiB\n");
+  memi_sb_put(sb, "  tensor                                        shape                 tag         MiB\n");
   for (i = 0; i < rr->n_detail; i++) {
     const tensor_row *t = &rr->detail[i];
-    sb_printf(sb, "  %-45s %-21s [%c] %11.2f\n", t->name, t->shape, t->tag,
+    memi_sb_printf(sb, "  %-45s %-21s [%c] %11.2f\n", t->name, t->shape, t->tag,
               (double)t->bytes / (1024.0 * 1024.0));
   }
-  sb_printf(sb, "  %-45s %-21s     %11.2f\n", "total per layer per chunk", "",
+  memi_sb_printf(sb, "  %-45s %-21s     %11.2f\n", "total per layer per chunk", "",
             (double)rr->detail_retained / (1024.0 * 1024.0));
-  sb_printf(sb, "  [R] chunk record, [S] eager autograd op, [C] compiled region; %s\n",
+  memi_sb_printf(sb, "  [R] chunk record, [S] eager autograd op, [C] compiled region; %s\n",
             "live chunks at the peak:");
-  sb_printf(sb, "  %d in phase 0 and %d in phase 1; saved activations at the peak %s GiB\n",
-            rr->peak_ev.live[0], rr->peak_ev.live[1], fmt_gib(a, sizeof a, rr->at_peak.b[C_ACT]));
+  memi_sb_printf(sb, "  %d in phase 0 and %d in phase 1; saved activations at the peak %s GiB\n",
+            rr->peak_ev.live[0], rr->peak_ev.live[1], memi_fmt_gib(a, sizeof a, rr->at_peak.b[C_ACT]));
 }
 
 static void timeline_section(strbuf *sb, const memest_result *r) {
@@ -209,16 +209,16 @@ static void timeline_section(strbuf *sb, const memest_result *r) {
     const rank_result *rr = &r->ranks[i];
     int64_t prev = 0;
     char label[160], a[32], b[32], c[32];
-    sb_printf(sb, "\nTimeline of rank %d: events %lld-%lld of %lld (peak at %lld)\n", rr->rank,
+    memi_sb_printf(sb, "\nTimeline of rank %d: events %lld-%lld of %lld (peak at %lld)\n", rr->rank,
               (long long)rr->tl_from, (long long)(rr->tl_from + rr->n_tl - 1),
               (long long)rr->n_events, (long long)rr->peak_index);
-    sb_put(sb, "  #      event                                          total    delta  in-op peak  live\n");
+    memi_sb_put(sb, "  #      event                                          total    delta  in-op peak  live\n");
     for (k = 0; k < rr->n_tl; k++) {
       const tl_event *e = &rr->tl[k];
       int64_t idx = rr->tl_from + k;
-      sb_printf(sb, "  %-6lld %-46s %7s %8s %9s  %d,%d%s\n", (long long)idx,
-                tl_describe(e, label, sizeof label), fmt_gib(a, sizeof a, e->total),
-                k == 0 ? "" : fmt_gib(b, sizeof b, e->total - prev), fmt_gib(c, sizeof c, e->peak),
+      memi_sb_printf(sb, "  %-6lld %-46s %7s %8s %9s  %d,%d%s\n", (long long)idx,
+                memi_tl_describe(e, label, sizeof label), memi_fmt_gib(a, sizeof a, e->total),
+                k == 0 ? "" : memi_fmt_gib(b, sizeof b, e->total - prev), memi_fmt_gib(c, sizeof c, e->peak),
                 e->live[0], e->live[1], idx == rr->peak_index ? "  <- peak" : "");
       prev = e->total;
     }
@@ -231,9 +231,9 @@ char *memest_result_text(const memest_result *r) {
   const rank_result *rr;
   if (r == NULL) return NULL;
   rr = &r->ranks[r->worst];
-  sb_init(&sb);
+  memi_sb_init(&sb);
   if (memest_params_command(&r->params, cmd, sizeof cmd) == 0) sb.failed = 1;
-  sb_printf(&sb, "%s\n\n", cmd);
+  memi_sb_printf(&sb, "%s\n\n", cmd);
   header(&sb, r);
   static_section(&sb, rr);
   dynamic_section(&sb, rr);
@@ -242,5 +242,5 @@ char *memest_result_text(const memest_result *r) {
   ranks_section(&sb, r);
   if (r->params.detail) detail_section(&sb, r);
   if (r->params.timeline) timeline_section(&sb, r);
-  return sb_finish(&sb);
+  return memi_sb_finish(&sb);
 }

@@ -20,20 +20,27 @@ struct est_cache {
   sim_rank rank;             /* scratch, reused by every rank */
 };
 
-est_cache *est_cache_new(void) { return calloc(1, sizeof(est_cache)); }
+est_cache *memi_est_cache_new(void) { return calloc(1, sizeof(est_cache)); }
 
-void est_cache_free(est_cache *c) {
+void memi_est_cache_free(est_cache *c) {
   if (c == NULL) return;
-  sim_rank_free(&c->rank);
-  lay_cache_free(&c->progs);
+  memi_sim_rank_free(&c->rank);
+  memi_lay_cache_free(&c->progs);
   free(c);
 }
 
-const char *status_name(memest_status s) {
+/* The status names, written once; the page reads them through names(). */
+static const char *const status_names[] = {"OK", "TIGHT", "OOM"};
+
+const char *memest_status_name(memest_status s) {
+  return (unsigned)s < sizeof status_names / sizeof status_names[0] ? status_names[s] : NULL;
+}
+
+const char *memi_status_name(memest_status s) {
   return memest_status_name(s) ? memest_status_name(s) : "OOM";
 }
 
-void nonpt_parts(const layout *lo, int64_t parts[5]) {
+void memi_nonpt_parts(const layout *lo, int64_t parts[5]) {
   int dims = (lo->pp > 1) + (lo->ep > 1) + (lo->dp > 1) + (lo->cp > 1);
   parts[0] = CHOICE_NONPT_CUDA_CONTEXT_MIB * MIB_BYTES;
   parts[1] = CHOICE_NONPT_NCCL_WORLD_MIB * MIB_BYTES;
@@ -86,7 +93,7 @@ static void collect_warnings(memest_result *r) {
   char text[400];
   int i, more = r->mc.more_warnings;
   for (i = 0; i < r->mc.n_warnings; i++) add_warning(r, &more, r->mc.warnings[i]);
-  msum_position_warning(r, text, sizeof text);
+  memi_msum_position_warning(r, text, sizeof text);
   if (text[0]) add_warning(r, &more, text);
   collect_option_warnings(r, &more);
   if (more > 0) {
@@ -128,8 +135,8 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
                             rank_result *rr, memest_error *err) {
   memest_code rc;
   int m;
-  rc = sim_rank_init(sr, &r->mc, &r->lo, &r->params, rank, progs, err);
-  if (rc == MEMEST_OK) rc = sim_rank_run(sr, err);
+  rc = memi_sim_rank_init(sr, &r->mc, &r->lo, &r->params, rank, progs, err);
+  if (rc == MEMEST_OK) rc = memi_sim_rank_run(sr, err);
   if (rc == MEMEST_OK) {
     memset(rr, 0, sizeof *rr);
     rr->rank = rank;
@@ -157,9 +164,9 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
 static int finish_totals(memest_result *r) {
   int i, ovf = 0;
   int64_t worst = -1;
-  nonpt_parts(&r->lo, r->nonpt_parts);
+  memi_nonpt_parts(&r->lo, r->memi_nonpt_parts);
   r->nonpt = 0;
-  for (i = 0; i < 5; i++) r->nonpt += r->nonpt_parts[i];
+  for (i = 0; i < 5; i++) r->nonpt += r->memi_nonpt_parts[i];
   r->tensor_peak = 0;
   for (i = 0; i < r->n_ranks; i++) {
     rank_result *rr = &r->ranks[i];
@@ -183,7 +190,7 @@ static int finish_totals(memest_result *r) {
   return ovf;
 }
 
-void est_release(memest_result *r) {
+void memi_est_release(memest_result *r) {
   int i;
   if (r->ranks == NULL) return;
   for (i = 0; i < r->n_ranks; i++) free(r->ranks[i].tl);
@@ -192,7 +199,7 @@ void est_release(memest_result *r) {
   r->n_ranks = 0;
 }
 
-memest_code est_run(const model_config *mc, const memest_params *p, memest_result *r,
+memest_code memi_est_run(const model_config *mc, const memest_params *p, memest_result *r,
                     est_cache *cache, memest_error *err) {
   memest_code rc = MEMEST_OK;
   est_cache *local = NULL;
@@ -200,35 +207,35 @@ memest_code est_run(const model_config *mc, const memest_params *p, memest_resul
   memset(r, 0, sizeof *r);
   r->params = *p;
   r->mc = *mc;
-  if ((rc = layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
-  r->model_params = inv_model_parameters(&r->mc, &povf);
-  r->active_params = msum_active_parameters(&r->mc, &povf);
+  if ((rc = memi_layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
+  r->model_params = memi_inv_model_parameters(&r->mc, &povf);
+  r->active_params = memi_msum_active_parameters(&r->mc, &povf);
   if (povf) {
-    return err_set(err, MEMEST_E_OVERFLOW, "config",
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
                    "the model's parameter count overflows 64 bits; check hidden_size, "
                    "vocab_size, the expert count and the intermediate sizes");
   }
   first = p->pp_rank < 0 ? 0 : (int)p->pp_rank;
   count = p->pp_rank < 0 ? (int)r->lo.pp : 1;
   r->ranks = calloc((size_t)count, sizeof *r->ranks);
-  if (cache == NULL) cache = local = est_cache_new();
+  if (cache == NULL) cache = local = memi_est_cache_new();
   if (r->ranks == NULL || cache == NULL) {
-    est_cache_free(local);
-    est_release(r);
-    return err_set(err, MEMEST_E_NOMEM, "", "out of memory for the ranks");
+    memi_est_cache_free(local);
+    memi_est_release(r);
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the ranks");
   }
   for (i = 0; i < count && rc == MEMEST_OK; i++) {
     rc = run_rank(r, first + i, &cache->rank, &cache->progs, &r->ranks[i], err);
     if (rc == MEMEST_OK) r->n_ranks = i + 1;
   }
-  est_cache_free(local);
+  memi_est_cache_free(local);
   if (rc != MEMEST_OK) {
-    est_release(r);
+    memi_est_release(r);
     return rc;
   }
   if (finish_totals(r)) {
-    est_release(r);
-    return err_set(err, MEMEST_E_OVERFLOW, "",
+    memi_est_release(r);
+    return memi_err_set(err, MEMEST_E_OVERFLOW, "",
                    "the peak of this run overflows 64-bit byte counts; check the config's sizes, "
                    "--sequence-length and --micro-batch-size");
   }

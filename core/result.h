@@ -49,7 +49,7 @@ struct memest_result {
   layout lo;
   int64_t model_params;
   int64_t active_params;     /* per token (model_summary.c) */
-  int64_t nonpt_parts[5];
+  int64_t memi_nonpt_parts[5];
   int64_t nonpt;
   rank_result *ranks;
   int n_ranks;
@@ -66,28 +66,28 @@ struct memest_result {
 /* What consecutive estimates share (result.c): the layer programs built
 ** so far, one per distinct layer shape, and the scratch of one rank. It
 ** belongs to its caller; any model may be estimated with it (programs of
-** another model are dropped). NULL from est_cache_new when out of memory. */
+** another model are dropped). NULL from memi_est_cache_new when out of memory. */
 typedef struct est_cache est_cache;
-MEMEST_HIDDEN est_cache *est_cache_new(void);
-MEMEST_HIDDEN void est_cache_free(est_cache *c);
+MEMEST_HIDDEN est_cache *memi_est_cache_new(void);
+MEMEST_HIDDEN void memi_est_cache_free(est_cache *c);
 
 /* One estimate: every rank, the totals, the warnings; no suggestions.
 ** cache may be NULL (then nothing is shared). */
-MEMEST_HIDDEN memest_code est_run(const model_config *mc, const memest_params *p,
+MEMEST_HIDDEN memest_code memi_est_run(const model_config *mc, const memest_params *p,
                                   memest_result *r, est_cache *cache, memest_error *err);
 /* Frees what a result owns, but not the result itself. */
-MEMEST_HIDDEN void est_release(memest_result *r);
+MEMEST_HIDDEN void memi_est_release(memest_result *r);
 /* memest_estimate, with the suggestions or without them (estimate.c). */
-MEMEST_HIDDEN memest_code est_estimate(const char *config, size_t config_len,
+MEMEST_HIDDEN memest_code memi_est_estimate(const char *config, size_t config_len,
                                        const memest_params *p, int with_advice,
                                        memest_result **out, memest_error *err);
 /* Suggestions (advice.c): each candidate change estimated with cache. */
 /* MEMEST_E_NOMEM when out of memory; a candidate that fails otherwise is
 ** no suggestion. */
-MEMEST_HIDDEN memest_code advice_build(memest_result *r, est_cache *cache, memest_error *err);
-MEMEST_HIDDEN void nonpt_parts(const layout *lo, int64_t parts[5]);
-MEMEST_HIDDEN const char *tl_describe(const tl_event *e, char *buf, size_t size);
-MEMEST_HIDDEN const char *peak_label(const tl_event *e, char *buf, size_t size);
-MEMEST_HIDDEN const char *status_name(memest_status s);
+MEMEST_HIDDEN memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *err);
+MEMEST_HIDDEN void memi_nonpt_parts(const layout *lo, int64_t parts[5]);
+MEMEST_HIDDEN const char *memi_tl_describe(const tl_event *e, char *buf, size_t size);
+MEMEST_HIDDEN const char *memi_peak_label(const tl_event *e, char *buf, size_t size);
+MEMEST_HIDDEN const char *memi_status_name(memest_status s);
 
 #endif /* MEMEST_RESULT_H */

@@ -71,14 +71,14 @@ memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out
   size_t pos = 0;
   int64_t lines = 0, i;
   *out = NULL;
-  err_clear(err);
+  memi_err_clear(err);
   if (len > (uint64_t)MEMEST_MAX_RUNLOG_BYTES)
-    return err_set(err, MEMEST_E_LIMIT, "log",
+    return memi_err_set(err, MEMEST_E_LIMIT, "log",
                    "the log is %zu bytes, over MEMEST_MAX_RUNLOG_BYTES (%lld); give only the "
                    "lines with peak-gpu-memory (grep peak-gpu-memory)",
                    len, (long long)MEMEST_MAX_RUNLOG_BYTES);
   log = calloc(1, sizeof *log);
-  if (log == NULL) return err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
+  if (log == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
   while (pos < len) {
     const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
     size_t n = nl ? (size_t)(nl - line) : len - pos;
@@ -88,14 +88,14 @@ memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out
     if (!line_figure(line, n, &gib)) continue;
     if (gib < 0 || gib > RUNLOG_MAX_GIB) {
       memest_runlog_free(log);
-      return err_set(err, MEMEST_E_VALUE, "log",
+      return memi_err_set(err, MEMEST_E_VALUE, "log",
                      "line %lld of the log gives peak-gpu-memory %g GB, outside 0..%g; is it "
                      "the trainer's log?",
                      (long long)lines, gib, RUNLOG_MAX_GIB);
     }
     if (log->n == MEMEST_MAX_RUNLOG_STEPS) {
       memest_runlog_free(log);
-      return err_set(err, MEMEST_E_LIMIT, "log",
+      return memi_err_set(err, MEMEST_E_LIMIT, "log",
                      "the log has more than MEMEST_MAX_RUNLOG_STEPS (%lld) peak-gpu-memory "
                      "lines; give the steps you want compared",
                      (long long)MEMEST_MAX_RUNLOG_STEPS);
@@ -108,7 +108,7 @@ memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out
       ng = ns ? realloc(log->gib, (size_t)nc * sizeof *ng) : NULL;
       if (ng == NULL) {
         memest_runlog_free(log);
-        return err_set(err, MEMEST_E_NOMEM, "log", "out of memory reading the log");
+        return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory reading the log");
       }
       log->gib = ng;
       log->cap = nc;
@@ -119,7 +119,7 @@ memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out
   }
   if (log->n == 0) {
     memest_runlog_free(log);
-    return err_set(err, MEMEST_E_VALUE, "log",
+    return memi_err_set(err, MEMEST_E_VALUE, "log",
                    "no line of the log has \"peak-gpu-memory X GB\"; give the output of "
                    "rank 0, which prints one such line per step");
   }
@@ -165,12 +165,12 @@ char *memest_runlog_json(const memest_runlog *log) {
   strbuf sb;
   int64_t i;
   const memest_runlog_summary *s = &log->sum;
-  sb_init(&sb);
-  sb_put(&sb, "{\"steps\":[");
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{\"steps\":[");
   for (i = 0; i < log->n; i++)
-    sb_printf(&sb, "%s{\"step\":%lld,\"gib\":%.15g}", i ? "," : "", (long long)log->step[i],
+    memi_sb_printf(&sb, "%s{\"step\":%lld,\"gib\":%.15g}", i ? "," : "", (long long)log->step[i],
               log->gib[i]);
-  sb_printf(&sb,
+  memi_sb_printf(&sb,
             "],\"first_step\":%lld,\"last_step\":%lld,\"max_gib\":%.15g,\"max_step\":%lld,"
             "\"steady_gib\":%.15g,\"steady_from\":%lld,\"compared\":\"%s\","
             "\"compared_bytes\":%llu}",
@@ -178,5 +178,5 @@ char *memest_runlog_json(const memest_runlog *log) {
             s->steady_gib, (long long)s->steady_from,
             log->n == 1 ? "the only step" : "the largest after the first step",
             (unsigned long long)s->compared_bytes);
-  return sb_finish(&sb);
+  return memi_sb_finish(&sb);
 }

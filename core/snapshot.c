@@ -150,7 +150,7 @@ static void map_del(snap_map *m, snap_live *e) {
 ** ======================================================================= */
 
 static memest_code not_snapshot(snap_reader *r, const char *what) {
-  return err_set(r->err, MEMEST_E_VALUE, "snapshot",
+  return memi_err_set(r->err, MEMEST_E_VALUE, "snapshot",
                  "the pickle is not a torch.cuda.memory._snapshot(): %s; give the "
                  "snapshot-rankNNNNN.pickle the trainer writes",
                  what);
@@ -166,8 +166,8 @@ static int64_t round_block(int64_t size) {
 static int get_int(const pk_store *pk, pk_value dict, const char *key, int64_t *v) {
   pk_value x;
   int ok;
-  if (!pk_dict_get(pk, dict, key, &x)) return 0;
-  *v = pk_int(pk, x, &ok);
+  if (!memi_pk_dict_get(pk, dict, key, &x)) return 0;
+  *v = memi_pk_int(pk, x, &ok);
   return ok ? 1 : -1;
 }
 
@@ -177,7 +177,7 @@ static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
     snprintf(msg, sizeof msg, "a %s is not a dict", what);
     return not_snapshot(r, msg);
   }
-  if (pk_len(r->pk, d) > 2 * SNAP_MAX_KEYS) {
+  if (memi_pk_len(r->pk, d) > 2 * SNAP_MAX_KEYS) {
     snprintf(msg, sizeof msg, "a %s has more than %d keys", what, SNAP_MAX_KEYS);
     return not_snapshot(r, msg);
   }
@@ -185,7 +185,7 @@ static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
 }
 
 static memest_code bad_member(snap_reader *r, const char *what, const char *key) {
-  return err_set(r->err, MEMEST_E_VALUE, "snapshot",
+  return memi_err_set(r->err, MEMEST_E_VALUE, "snapshot",
                  "a %s of the snapshot has '%s' that is not a non-negative integer; the file "
                  "is damaged or not a torch.cuda.memory._snapshot()",
                  what, key);
@@ -198,9 +198,9 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
   pk_value v;
   int64_t i = 0, best = -1, most = 0;
   int seg_dev = -1;
-  pk_iter_init(&it, r->pk, traces);
-  while (pk_iter_next(&it, &v)) {
-    int64_t n = pk_len(r->pk, v);
+  memi_pk_iter_init(&it, r->pk, traces);
+  while (memi_pk_iter_next(&it, &v)) {
+    int64_t n = memi_pk_len(r->pk, v);
     if (pk_kind_of(v) != PK_LIST) return not_snapshot(r, "a device's trace is not a list");
     if (n > most) {
       most = n;
@@ -208,8 +208,8 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
     }
     i++;
   }
-  pk_iter_init(&it, r->pk, segs);
-  while (pk_iter_next(&it, &v)) {
+  memi_pk_iter_init(&it, r->pk, segs);
+  while (memi_pk_iter_next(&it, &v)) {
     int64_t d = 0;
     memest_code rc = small_dict(r, v, "segment");
     if (rc != MEMEST_OK) return rc;
@@ -230,8 +230,8 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
   pk_iter it, bit;
   pk_value seg, blocks, b;
   int ovf = 0;
-  pk_iter_init(&it, r->pk, segs);
-  while (pk_iter_next(&it, &seg)) {
+  memi_pk_iter_init(&it, r->pk, segs);
+  while (memi_pk_iter_next(&it, &seg)) {
     int64_t dev = 0, total = 0, addr = 0;
     if (get_int(r->pk, seg, "device", &dev) == 1 && dev != r->device) continue;
     if (get_int(r->pk, seg, "total_size", &total) != 1 || total < 0)
@@ -240,16 +240,16 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
       return bad_member(r, "segment", "address");
     r->end_reserved = ck_add(&ovf, r->end_reserved, total);
     r->segments++;
-    if (!pk_dict_get(r->pk, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
+    if (!memi_pk_dict_get(r->pk, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
       return not_snapshot(r, "a segment has no list of blocks");
-    pk_iter_init(&bit, r->pk, blocks);
-    while (pk_iter_next(&bit, &b)) {
+    memi_pk_iter_init(&bit, r->pk, blocks);
+    while (memi_pk_iter_next(&bit, &b)) {
       int64_t size = 0, req = 0, baddr = addr;
       pk_value state, frames = PK_NONE;
       memest_code rc = small_dict(r, b, "block");
       if (rc != MEMEST_OK) return rc;
       if (++r->blocks > MEMEST_MAX_SNAPSHOT_BLOCKS)
-        return err_set(r->err, MEMEST_E_LIMIT, "snapshot",
+        return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                        "the snapshot has more than MEMEST_MAX_SNAPSHOT_BLOCKS (%lld) blocks",
                        (long long)MEMEST_MAX_SNAPSHOT_BLOCKS);
       if (get_int(r->pk, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
@@ -259,10 +259,10 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
       if (get_int(r->pk, b, "address", &baddr) < 0 || get_int(r->pk, b, "addr", &baddr) < 0 ||
           baddr < 0)
         return bad_member(r, "block", "address");
-      if (!pk_dict_get(r->pk, b, "state", &state))
+      if (!memi_pk_dict_get(r->pk, b, "state", &state))
         return not_snapshot(r, "a block has no state");
-      pk_dict_get(r->pk, b, "frames", &frames);
-      if (pk_str_is(r->pk, state, "active_allocated")) {
+      memi_pk_dict_get(r->pk, b, "frames", &frames);
+      if (memi_pk_str_is(r->pk, state, "active_allocated")) {
         snap_live l;
         memset(&l, 0, sizeof l);
         l.addr = (uint64_t)baddr;
@@ -273,23 +273,23 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
         l.before = 1;
         r->end_alloc = ck_add(&ovf, r->end_alloc, size);
         if (!map_put(&r->live, &l))
-          return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory reading blocks");
+          return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory reading blocks");
       }
       addr = ck_add(&ovf, addr, size);
     }
   }
   if (ovf)
-    return err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
+    return memi_err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
                    "the snapshot's segment sizes add up past 64 bits; the file is damaged");
   return MEMEST_OK;
 }
 
 static snap_action action_of(const pk_store *pk, pk_value a) {
-  if (pk_str_is(pk, a, "alloc")) return A_ALLOC;
-  if (pk_str_is(pk, a, "free_requested") || pk_str_is(pk, a, "free")) return A_FREE;
-  if (pk_str_is(pk, a, "free_completed")) return A_FREE_DONE;
-  if (pk_str_is(pk, a, "segment_alloc") || pk_str_is(pk, a, "segment_map")) return A_SEG_ADD;
-  if (pk_str_is(pk, a, "segment_free") || pk_str_is(pk, a, "segment_unmap")) return A_SEG_DROP;
+  if (memi_pk_str_is(pk, a, "alloc")) return A_ALLOC;
+  if (memi_pk_str_is(pk, a, "free_requested") || memi_pk_str_is(pk, a, "free")) return A_FREE;
+  if (memi_pk_str_is(pk, a, "free_completed")) return A_FREE_DONE;
+  if (memi_pk_str_is(pk, a, "segment_alloc") || memi_pk_str_is(pk, a, "segment_map")) return A_SEG_ADD;
+  if (memi_pk_str_is(pk, a, "segment_free") || memi_pk_str_is(pk, a, "segment_unmap")) return A_SEG_DROP;
   return A_OTHER;  /* snapshot, oom, ... move nothing */
 }
 
@@ -297,26 +297,26 @@ static memest_code read_trace(snap_reader *r, pk_value traces) {
   pk_iter it;
   pk_value trace = PK_NONE, e;
   int64_t i = 0, has_time = 1;
-  pk_iter_init(&it, r->pk, traces);
-  while (pk_iter_next(&it, &trace) && i < r->device) i++;
-  if (i != r->device || pk_len(r->pk, trace) == 0) return MEMEST_OK;
-  r->nev = pk_len(r->pk, trace);
+  memi_pk_iter_init(&it, r->pk, traces);
+  while (memi_pk_iter_next(&it, &trace) && i < r->device) i++;
+  if (i != r->device || memi_pk_len(r->pk, trace) == 0) return MEMEST_OK;
+  r->nev = memi_pk_len(r->pk, trace);
   if (r->nev > MEMEST_MAX_SNAPSHOT_EVENTS)
-    return err_set(r->err, MEMEST_E_LIMIT, "snapshot",
+    return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot's trace has %lld entries, over MEMEST_MAX_SNAPSHOT_EVENTS "
                    "(%lld); record one step with fewer entries",
                    (long long)r->nev, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
   r->ev = calloc((size_t)r->nev, sizeof *r->ev);
-  if (r->ev == NULL) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  pk_iter_init(&it, r->pk, trace);
+  if (r->ev == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  memi_pk_iter_init(&it, r->pk, trace);
   i = 0;
-  while (pk_iter_next(&it, &e)) {
+  while (memi_pk_iter_next(&it, &e)) {
     snap_event *ev = &r->ev[i];
     pk_value a;
     int64_t addr = 0, size = 0, t = 0;
     memest_code rc = small_dict(r, e, "trace entry");
     if (rc != MEMEST_OK) return rc;
-    if (!pk_dict_get(r->pk, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
+    if (!memi_pk_dict_get(r->pk, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
     ev->action = (uint8_t)action_of(r->pk, a);
     if (ev->action != A_OTHER) {
       if (get_int(r->pk, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
@@ -327,7 +327,7 @@ static memest_code read_trace(snap_reader *r, pk_value traces) {
     ev->size = size;
     ev->time_us = t;
     ev->frames = PK_NONE;
-    pk_dict_get(r->pk, e, "frames", &ev->frames);
+    memi_pk_dict_get(r->pk, e, "frames", &ev->frames);
     i++;
   }
   if (!has_time)
@@ -359,10 +359,10 @@ static int frame_hidden(const char *name, const char *file) {
 
 static void copy_str(const pk_store *pk, pk_value v, char *buf, size_t size) {
   size_t n = 0, i;
-  const char *z = pk_str(pk, v, &n);
+  const char *z = memi_pk_str(pk, v, &n);
   if (z == NULL) {
     int ok;
-    int64_t x = pk_int(pk, v, &ok);
+    int64_t x = memi_pk_int(pk, v, &ok);
     if (ok) snprintf(buf, size, "%lld", (long long)x);
     else buf[0] = '\0';
     return;
@@ -390,17 +390,17 @@ static void fill_sites(const pk_store *pk, pk_value frames, memest_snapshot_allo
   user[0] = '\0';
   a->frames = 0;
   if (pk_kind_of(frames) != PK_LIST) return;
-  pk_iter_init(&it, pk, frames);
-  while (pk_iter_next(&it, &f) && seen++ < SNAP_MAX_FRAMES_SEEN) {
+  memi_pk_iter_init(&it, pk, frames);
+  while (memi_pk_iter_next(&it, &f) && seen++ < SNAP_MAX_FRAMES_SEEN) {
     pk_value fn, ln, nm;
     char file[256], name[128], line[24], one[420];
     const char *base;
-    if (pk_kind_of(f) != PK_DICT || pk_len(pk, f) > 2 * SNAP_MAX_KEYS) continue;
-    if (!pk_dict_get(pk, f, "filename", &fn) || !pk_dict_get(pk, f, "name", &nm)) continue;
+    if (pk_kind_of(f) != PK_DICT || memi_pk_len(pk, f) > 2 * SNAP_MAX_KEYS) continue;
+    if (!memi_pk_dict_get(pk, f, "filename", &fn) || !memi_pk_dict_get(pk, f, "name", &nm)) continue;
     copy_str(pk, fn, file, sizeof file);
     copy_str(pk, nm, name, sizeof name);
     line[0] = '\0';
-    if (pk_dict_get(pk, f, "line", &ln)) copy_str(pk, ln, line, sizeof line);
+    if (memi_pk_dict_get(pk, f, "line", &ln)) copy_str(pk, ln, line, sizeof line);
     if (frame_hidden(name, file)) continue;
     base = strrchr(file, '/');
     base = base ? base + 1 : file;
@@ -437,7 +437,7 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   size_t k;
   int ovf = 0;
   if (!map_init(&m, (int64_t)r->live.n + r->nev))
-    return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   for (k = 0; k < r->live.cap; k++)
     if (r->live.slot[k].used && !map_put(&m, &r->live.slot[k])) goto nomem;
   peak = cur;
@@ -479,7 +479,7 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   }
   free(m.slot);
   if (ovf)
-    return err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
+    return memi_err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
                    "the snapshot's trace adds up past 64 bits; the file is damaged");
   if (res > peak_res) peak_res = res;
   if (cur >= peak) {  /* the state before the first entry */
@@ -493,7 +493,7 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   return MEMEST_OK;
 nomem:
   free(m.slot);
-  return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
+  return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
 }
 
 /* Pass 2: the allocations live at the peak, with their alloc entries'
@@ -518,7 +518,7 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
       l.time_us = -1;
       l.frames = e->frames;  /* the free's frames until the alloc is found */
       l.before = 1;
-      if (!map_put(m, &l)) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+      if (!map_put(m, &l)) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
     }
   }
   /* The most recent alloc at each live address before the peak is its own. */
@@ -530,12 +530,12 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
         l->before = 0;
         l->time_us = e->time_us;
         l->requested = e->size;
-        if (pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
+        if (memi_pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
       }
     }
   }
   all = malloc((m->n ? m->n : 1) * sizeof *all);
-  if (all == NULL) return err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  if (all == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   for (k = 0; k < m->cap; k++)
     if (m->slot[k].used) all[n++] = m->slot[k];
   qsort(all, n, sizeof *all, by_bytes_desc);
@@ -582,34 +582,34 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
   pk_value root, segs, traces;
   memest_code rc;
   *out = NULL;
-  err_clear(err);
-  rc = pk_load(data, len, &pk, err);
+  memi_err_clear(err);
+  rc = memi_pk_load(data, len, &pk, err);
   if (rc != MEMEST_OK) return rc;
   memset(&r, 0, sizeof r);
   r.pk = pk;
   r.err = err;
   s = calloc(1, sizeof *s);
   if (s == NULL) {
-    pk_free(pk);
-    return err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    memi_pk_free(pk);
+    return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   }
-  root = pk_root(pk);
+  root = memi_pk_root(pk);
   if (pk_kind_of(root) != PK_DICT) {
     rc = not_snapshot(&r, "its top level is not a dict");
     goto done;
   }
-  if (!pk_dict_get(pk, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
+  if (!memi_pk_dict_get(pk, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'segments' list");
     goto done;
   }
-  if (!pk_dict_get(pk, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
+  if (!memi_pk_dict_get(pk, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'device_traces' list (dump it with "
                           "torch.cuda.memory._dump_snapshot() while recording history)");
     goto done;
   }
   rc = pick_device(&r, segs, traces);
   if (rc == MEMEST_OK && !map_init(&r.live, 1024))
-    rc = err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   if (rc == MEMEST_OK) rc = read_segments(&r, segs);
   if (rc == MEMEST_OK) rc = read_trace(&r, traces);
   if (rc != MEMEST_OK) goto done;
@@ -617,7 +617,7 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
   s->after = malloc((size_t)(r.nev ? r.nev : 1) * sizeof *s->after);
   s->t_us = malloc((size_t)(r.nev ? r.nev : 1) * sizeof *s->t_us);
   if (s->after == NULL || s->t_us == NULL) {
-    rc = err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
     goto done;
   }
   s->sum.device = r.device;
@@ -630,8 +630,8 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     pk_iter it;
     pk_value v;
     int64_t n = 0;
-    pk_iter_init(&it, pk, traces);
-    while (pk_iter_next(&it, &v)) n += pk_len(pk, v) > 0;
+    memi_pk_iter_init(&it, pk, traces);
+    while (memi_pk_iter_next(&it, &v)) n += memi_pk_len(pk, v) > 0;
     s->sum.devices_with_data = (int)(n ? n : 1);
   }
   rc = walk_curve(&r, s);
@@ -649,7 +649,7 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
 done:
   free(r.ev);
   free(r.live.slot);
-  pk_free(pk);
+  memi_pk_free(pk);
   if (rc != MEMEST_OK) {
     memest_snapshot_free(s);
     return rc;

@@ -32,10 +32,10 @@ static void se_begin(se_event *e, sim_rank *sr, int step, int kind, int module) 
 }
 
 static void se_delta(se_event *e, comp c, int64_t d, const char *label) {
-  sim_change(e->sr, &e->ev, c, d, label);
+  memi_sim_change(e->sr, &e->ev, c, d, label);
 }
 
-static void se_end(se_event *e) { sim_event(e->sr, &e->ev); }
+static void se_end(se_event *e) { memi_sim_event(e->sr, &e->ev); }
 
 /* Whether group g (of layer index li within its module) holds pending bf16
 ** expert grads and fp32 accumulators as the pipeline ends. */
@@ -197,7 +197,7 @@ static void adamw_step(sim_rank *sr, int64_t sh) {
   se_end(&e);
 }
 
-void stepend_run(sim_rank *sr) {
+void memi_stepend_run(sim_rank *sr) {
   se_event e;
   se_begin(&e, sr, STEP_END, SE_REDUCE, 0);
   se_delta(&e, C_FP8_CACHE, -sr->cur.b[C_FP8_CACHE], "FP8 weight caches freed");

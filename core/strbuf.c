@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-void sb_init(strbuf *sb) {
+void memi_sb_init(strbuf *sb) {
   sb->p = NULL;
   sb->n = sb->cap = 0;
   sb->failed = 0;
@@ -36,18 +36,18 @@ static int sb_reserve(strbuf *sb, size_t extra) {
   return 1;
 }
 
-void sb_putn(strbuf *sb, const char *s, size_t n) {
+void memi_sb_putn(strbuf *sb, const char *s, size_t n) {
   if (!sb_reserve(sb, n)) return;
   memcpy(sb->p + sb->n, s, n);
   sb->n += n;
   sb->p[sb->n] = '\0';
 }
 
-void sb_put(strbuf *sb, const char *s) {
-  sb_putn(sb, s, strlen(s));
+void memi_sb_put(strbuf *sb, const char *s) {
+  memi_sb_putn(sb, s, strlen(s));
 }
 
-void sb_put_i64(strbuf *sb, int64_t v) {
+void memi_sb_put_i64(strbuf *sb, int64_t v) {
   char tmp[24];
   int n = 0;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
@@ -56,10 +56,10 @@ void sb_put_i64(strbuf *sb, int64_t v) {
     u /= 10;
   } while (u > 0);
   if (v < 0) tmp[sizeof tmp - 1 - n++] = '-';
-  sb_putn(sb, tmp + sizeof tmp - n, (size_t)n);
+  memi_sb_putn(sb, tmp + sizeof tmp - n, (size_t)n);
 }
 
-void sb_printf(strbuf *sb, const char *fmt, ...) {
+void memi_sb_printf(strbuf *sb, const char *fmt, ...) {
   va_list ap;
   int need;
   char small[256];
@@ -71,7 +71,7 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
     return;
   }
   if ((size_t)need < sizeof small) {
-    sb_putn(sb, small, (size_t)need);
+    memi_sb_putn(sb, small, (size_t)need);
     return;
   }
   if (!sb_reserve(sb, (size_t)need)) return;
@@ -82,32 +82,32 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
 }
 
 /* JSON string rule: '"' chars '"', with '"', '\\' and controls escaped. */
-void sb_json_str(strbuf *sb, const char *s) {
+void memi_sb_json_str(strbuf *sb, const char *s) {
   const unsigned char *u = (const unsigned char *)s;
-  sb_putn(sb, "\"", 1);
+  memi_sb_putn(sb, "\"", 1);
   for (; *u; u++) {
     const unsigned char *run = u;
     while (*u >= 0x20 && *u != '"' && *u != '\\') u++;
-    if (u > run) sb_putn(sb, (const char *)run, (size_t)(u - run));
+    if (u > run) memi_sb_putn(sb, (const char *)run, (size_t)(u - run));
     if (!*u) break;
     switch (*u) {
-      case '"': sb_putn(sb, "\\\"", 2); break;
-      case '\\': sb_putn(sb, "\\\\", 2); break;
-      case '\n': sb_putn(sb, "\\n", 2); break;
-      case '\r': sb_putn(sb, "\\r", 2); break;
-      case '\t': sb_putn(sb, "\\t", 2); break;
+      case '"': memi_sb_putn(sb, "\\\"", 2); break;
+      case '\\': memi_sb_putn(sb, "\\\\", 2); break;
+      case '\n': memi_sb_putn(sb, "\\n", 2); break;
+      case '\r': memi_sb_putn(sb, "\\r", 2); break;
+      case '\t': memi_sb_putn(sb, "\\t", 2); break;
       default:
-        if (*u < 0x20) sb_printf(sb, "\\u%04x", *u);
-        else sb_putn(sb, (const char *)u, 1);
+        if (*u < 0x20) memi_sb_printf(sb, "\\u%04x", *u);
+        else memi_sb_putn(sb, (const char *)u, 1);
     }
   }
-  sb_putn(sb, "\"", 1);
+  memi_sb_putn(sb, "\"", 1);
 }
 
-char *sb_finish(strbuf *sb) {
+char *memi_sb_finish(strbuf *sb) {
   char *p;
   if (sb->failed) {
-    sb_free(sb);
+    memi_sb_free(sb);
     return NULL;
   }
   if (sb->p == NULL) {
@@ -120,17 +120,17 @@ char *sb_finish(strbuf *sb) {
   return p;
 }
 
-void sb_free(strbuf *sb) {
+void memi_sb_free(strbuf *sb) {
   free(sb->p);
-  sb_init(sb);
+  memi_sb_init(sb);
 }
 
-const char *fmt_gib(char *buf, size_t size, int64_t bytes) {
+const char *memi_fmt_gib(char *buf, size_t size, int64_t bytes) {
   snprintf(buf, size, "%.2f", (double)bytes / GIB);
   return buf;
 }
 
-const char *fmt_int(char *buf, size_t size, int64_t v) {
+const char *memi_fmt_int(char *buf, size_t size, int64_t v) {
   char tmp[32];
   int len, i, j = 0, neg = v < 0;
   uint64_t u = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;

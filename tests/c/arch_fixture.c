@@ -13,11 +13,11 @@ tiny_run *tiny_build(const char *text, int64_t ep, int64_t cp, int fp8) {
   tiny_run *t = calloc(1, sizeof *t);
   memest_error err;
   if (t == NULL) return NULL;
-  CHECK_I64(cfg_parse(text, strlen(text), &t->mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &t->mc, &err), MEMEST_OK);
   check_params(&t->p, "tiny", 1, ep, cp, ep * cp, 1, 2 * ep, 128 * cp, "h100");
   if (fp8) CHECK_I64(memest_params_set(&t->p, "fp8_training", "deep-gemm", &err), MEMEST_OK);
-  if (layout_build(&t->mc, &t->p, &t->lo, &err) != MEMEST_OK ||
-      sim_rank_init(&t->sr, &t->mc, &t->lo, &t->p, 0, NULL, &err) != MEMEST_OK) {
+  if (memi_layout_build(&t->mc, &t->p, &t->lo, &err) != MEMEST_OK ||
+      memi_sim_rank_init(&t->sr, &t->mc, &t->lo, &t->p, 0, NULL, &err) != MEMEST_OK) {
     fprintf(stderr, "tiny_build: %s\n", err.message);
     check_failures++;
     free(t);
@@ -28,7 +28,7 @@ tiny_run *tiny_build(const char *text, int64_t ep, int64_t cp, int fp8) {
 
 void tiny_free(tiny_run *t) {
   if (t == NULL) return;
-  sim_rank_free(&t->sr);
+  memi_sim_rank_free(&t->sr);
   free(t);
 }
 
@@ -48,8 +48,8 @@ int64_t parse_total(const char *text, size_t len) {
   memest_error err;
   int ovf = 0;
   int64_t n;
-  CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
-  n = inv_model_parameters(&mc, &ovf);
+  CHECK_I64(memi_cfg_parse(text, len, &mc, &err), MEMEST_OK);
+  n = memi_inv_model_parameters(&mc, &ovf);
   CHECK_I64(ovf, 0);
   return n;
 }

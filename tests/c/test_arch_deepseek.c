@@ -64,7 +64,7 @@ static void test_q_lora(void) {
   snprintf(text, sizeof text, "%s", tiny);
   at = strstr(text, "\"q_lora_rank\":null,");
   memset(at, ' ', strlen("\"q_lora_rank\":null,"));
-  CHECK_I64(cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
   CHECK_I64(mc.q_lora_rank, 1536);
 }
 
@@ -192,12 +192,12 @@ static void test_mla_ring(void) {
   a.rope = 8;
   a.v_dim = 16;
   a.kv_lora = 32;
-  CHECK_I64(mla_ring_fwd_bytes(&d, &a, &ovf), 103424);
-  CHECK_I64(mla_ring_bwd_bytes(&d, &a, &ovf), 109056 + 169984);
+  CHECK_I64(memi_mla_ring_fwd_bytes(&d, &a, &ovf), 103424);
+  CHECK_I64(memi_mla_ring_bwd_bytes(&d, &a, &ovf), 109056 + 169984);
   d.cp = 4;
-  CHECK_I64(mla_ring_fwd_bytes(&d, &a, &ovf), 103424 + 10240);
+  CHECK_I64(memi_mla_ring_fwd_bytes(&d, &a, &ovf), 103424 + 10240);
   d.cp = 1;
-  CHECK_I64(mla_ring_fwd_bytes(&d, &a, &ovf), 0);
+  CHECK_I64(memi_mla_ring_fwd_bytes(&d, &a, &ovf), 0);
   CHECK_I64(ovf, 0);
 }
 
@@ -211,7 +211,7 @@ static void test_v3_and_cp(void) {
   const char *text = memest_model_preset_config("deepseek-v3");
   CHECK(text != NULL);
   if (text == NULL) return;
-  CHECK_I64(cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
   CHECK_STR(mc.arch->model_type, "deepseek_v3");
   CHECK_I64(mc.n_warnings, 2);
   CHECK_HAS(mc.warnings[0], "estimated with the DeepSeek-V2 layer");

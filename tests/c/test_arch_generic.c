@@ -33,7 +33,7 @@ static void test_totals(void) {
   if (preset != NULL) CHECK_I64(parse_total(preset, strlen(preset)), 46702792704LL);
   CHECK(fabs(46702792704.0 / 46.7e9 - 1.0) < 0.002);
   if (text != NULL) {
-    CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
+    CHECK_I64(memi_cfg_parse(text, len, &mc, &err), MEMEST_OK);
     CHECK_STR(mc.arch->title, "generic (Qwen3-style layer)");
     CHECK_I64(mc.n_warnings, 1);
     CHECK_HAS(mc.warnings[0], "model_type 'mixtral' is not one the trainer runs; estimated from "

@@ -52,7 +52,7 @@ static void test_flags(void) {
   memest_error err;
   param_list pl;
   int i, seen = 0;
-  CHECK_I64(cfg_parse(tiny, strlen(tiny), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(tiny, strlen(tiny), &mc, &err), MEMEST_OK);
   pl.n = pl.dropped = 0;
   mc.arch->layer_params(&mc, 0, 4, &pl);
   for (i = 0; i < pl.n; i++) {
@@ -147,7 +147,7 @@ static void test_refusals(void) {
   snprintf(bad, sizeof bad, "%s", tiny);
   at = strstr(bad, "full_attention");
   memcpy(at, "fuzz", 4);
-  CHECK_I64(cfg_parse(bad, strlen(bad), &mc, errs), MEMEST_E_CONFIG);
+  CHECK_I64(memi_cfg_parse(bad, strlen(bad), &mc, errs), MEMEST_E_CONFIG);
   CHECK_STR(errs[0].field, "layer_types");
 }
 

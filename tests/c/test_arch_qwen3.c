@@ -57,13 +57,13 @@ static void test_ring(void) {
   memset(&d, 0, sizeof d);
   d.m = 128;
   d.cp = 2;
-  CHECK_I64(ring_fwd_bytes(&d, 64, 32, 4, &ovf), 104448);
-  CHECK_I64(ring_bwd_bytes(&d, 64, 32, 4, &ovf), 173056);
+  CHECK_I64(memi_ring_fwd_bytes(&d, 64, 32, 4, &ovf), 104448);
+  CHECK_I64(memi_ring_bwd_bytes(&d, 64, 32, 4, &ovf), 173056);
   d.cp = 4;
-  CHECK_I64(ring_fwd_bytes(&d, 64, 32, 4, &ovf), 120832);
-  CHECK_I64(ring_bwd_bytes(&d, 64, 32, 4, &ovf), 189440);
+  CHECK_I64(memi_ring_fwd_bytes(&d, 64, 32, 4, &ovf), 120832);
+  CHECK_I64(memi_ring_bwd_bytes(&d, 64, 32, 4, &ovf), 189440);
   d.cp = 1;
-  CHECK_I64(ring_fwd_bytes(&d, 64, 32, 4, &ovf) + ring_bwd_bytes(&d, 64, 32, 4, &ovf), 0);
+  CHECK_I64(memi_ring_fwd_bytes(&d, 64, 32, 4, &ovf) + memi_ring_bwd_bytes(&d, 64, 32, 4, &ovf), 0);
   CHECK_I64(ovf, 0);
 }
 

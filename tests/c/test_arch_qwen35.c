@@ -47,9 +47,9 @@ static void test_totals(void) {
   wrapped = malloc(len + 128);
   if (wrapped != NULL) {
     snprintf(wrapped, len + 128, "{\"model_type\":\"qwen3_5_moe\",\"text_config\":%s}", text);
-    CHECK_I64(cfg_parse(wrapped, strlen(wrapped), &mc, &err), MEMEST_OK);
+    CHECK_I64(memi_cfg_parse(wrapped, strlen(wrapped), &mc, &err), MEMEST_OK);
     CHECK_STR(mc.arch->model_type, "qwen3_5_moe_text");
-    CHECK_I64(inv_model_parameters(&mc, &ovf), 34660610688LL);
+    CHECK_I64(memi_inv_model_parameters(&mc, &ovf), 34660610688LL);
     CHECK_I64(mc.n_warnings, 2);
     CHECK_HAS(mc.warnings[0], "read from text_config (model_type 'qwen3_5_moe')");
     CHECK_HAS(mc.warnings[1], "mtp_num_hidden_layers = 1: the trainer builds no "
@@ -68,7 +68,7 @@ static void test_flags(void) {
   memest_error err;
   param_list pl;
   int i, seen = 0;
-  CHECK_I64(cfg_parse(tiny, strlen(tiny), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(tiny, strlen(tiny), &mc, &err), MEMEST_OK);
   pl.n = pl.dropped = 0;
   mc.arch->layer_params(&mc, 0, 4, &pl);
   for (i = 0; i < pl.n; i++) {
@@ -156,7 +156,7 @@ static void test_defaults_and_refusals(void) {
   model_config mc;
   memest_params p;
   memest_error errs[4];
-  CHECK_I64(cfg_parse(no_types, strlen(no_types), &mc, errs), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(no_types, strlen(no_types), &mc, errs), MEMEST_OK);
   CHECK_I64(mc.layer_attn[0], ATTN_LINEAR);
   CHECK_I64(mc.layer_attn[2], ATTN_LINEAR);
   CHECK_I64(mc.layer_attn[3], ATTN_FULL);

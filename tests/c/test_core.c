@@ -47,8 +47,8 @@ static void test_parameter_totals(void) {
     model_config mc;
     memest_error err;
     int ovf = 0;
-    CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
-    CHECK_I64(inv_model_parameters(&mc, &ovf), want[i]);
+    CHECK_I64(memi_cfg_parse(text, len, &mc, &err), MEMEST_OK);
+    CHECK_I64(memi_inv_model_parameters(&mc, &ovf), want[i]);
     CHECK_I64(ovf, 0);
     free(text);
   }
@@ -57,21 +57,21 @@ static void test_parameter_totals(void) {
 /* Spec §2.1 examples. */
 static void test_partition(void) {
   int first[17];
-  layout_partition(48, 8, first);
+  memi_layout_partition(48, 8, first);
   CHECK_I64(first[1] - first[0], 6);
   CHECK_I64(first[8], 48);
-  layout_partition(27, 4, first);
+  memi_layout_partition(27, 4, first);
   CHECK_I64(first[1] - first[0], 7);
   CHECK_I64(first[2] - first[1], 7);
   CHECK_I64(first[3] - first[2], 7);
   CHECK_I64(first[4] - first[3], 6);
-  layout_partition(36, 16, first);
+  memi_layout_partition(36, 16, first);
   CHECK_I64(first[1] - first[0], 2);
   CHECK_I64(first[2] - first[1], 3);
   CHECK_I64(first[5] - first[4], 3);
   CHECK_I64(first[6] - first[5], 2);
   CHECK_I64(first[16], 36);
-  layout_partition(5, 2, first); /* pp = 1: the remainder goes to stage 0 */
+  memi_layout_partition(5, 2, first); /* pp = 1: the remainder goes to stage 0 */
   CHECK_I64(first[1] - first[0], 3);
 }
 
@@ -92,8 +92,8 @@ static void test_worked_example(void) {
   const op_result *f0, *f1;
   unsigned warm;
   example_params(&p);
-  CHECK_I64(cfg_parse(text, len, &mc, &err), MEMEST_OK);
-  CHECK_I64(layout_build(&mc, &p, &lo, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(text, len, &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_layout_build(&mc, &p, &lo, &err), MEMEST_OK);
   CHECK_I64(lo.chunks, 128);
   CHECK_I64(lo.w_x, 1);
   CHECK_I64(lo.w_o, 8);
@@ -102,7 +102,7 @@ static void test_worked_example(void) {
   lo.d.n_in = 32768;
   lo.d.m_act = 33792;
   lo.d.r_rows = 34816;
-  CHECK_I64(sim_rank_init(sr, &mc, &lo, &p, 0, NULL, &err), MEMEST_OK);
+  CHECK_I64(memi_sim_rank_init(sr, &mc, &lo, &p, 0, NULL, &err), MEMEST_OK);
   CHECK_I64(sr->layers[0][0].prog->retained, 546488384LL);
   CHECK_I64(sr->layers[1][5].prog->retained, 546488384LL);
   /* Deferred-W batch per layer: A(M_act)*H*2 + R*H*2 + 3*M_act*I*2. */
@@ -114,12 +114,12 @@ static void test_worked_example(void) {
   ** sent output is freed at the next commit, so the F op's net still holds
   ** it); module 1 adds the epilog and the 1.16 GiB of logits. */
   warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1) | SF_EMBED_RES | SF_HEAD_RES;
-  f0 = op_eval(sr, OP_F, 0, 0, 0, warm);
+  f0 = memi_op_eval(sr, OP_F, 0, 0, 0, warm);
   CHECK_I64(f0->net.b[C_ACT], 3281027456LL + 16777216LL);
-  f1 = op_eval(sr, OP_F, 1, 1, 0, warm);
+  f1 = memi_op_eval(sr, OP_F, 1, 1, 0, warm);
   CHECK_I64(f1->net.b[C_ACT] + f1->net.b[C_LOGITS], 4559257984LL - 16777216LL);
   CHECK_I64(f1->net.b[C_LOGITS], 1244659712LL);
-  sim_rank_free(sr);
+  memi_sim_rank_free(sr);
   free(sr);
   free(text);
 }
@@ -381,8 +381,8 @@ static void check_plain_rank(const memest_result *r, const rank_result *rr) {
   int64_t k;
   if (sr == NULL) return;
   sr->plain = 1;
-  CHECK_I64(sim_rank_init(sr, &r->mc, &r->lo, &r->params, rr->rank, NULL, &err), MEMEST_OK);
-  CHECK_I64(sim_rank_run(sr, &err), MEMEST_OK);
+  CHECK_I64(memi_sim_rank_init(sr, &r->mc, &r->lo, &r->params, rr->rank, NULL, &err), MEMEST_OK);
+  CHECK_I64(memi_sim_rank_run(sr, &err), MEMEST_OK);
   CHECK_I64(sr->peak, rr->tensor_peak);
   CHECK_I64(sr->peak_index, rr->peak_index);
   CHECK_I64(sr->n_events, rr->n_events);
@@ -394,13 +394,13 @@ static void check_plain_rank(const memest_result *r, const rank_result *rr) {
     for (li = 0; li < sr->inv.mod[m].n_layers; li++) {
       const rank_layer *rl = &sr->layers[m][li];
       layer_prog alone;
-      CHECK_I64(lay_build(&r->mc, &r->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &alone, &err),
+      CHECK_I64(memi_lay_build(&r->mc, &r->lo, &sr->inv, rl->layer, rl->lg, rl->xg, &alone, &err),
                 MEMEST_OK);
       CHECK(same_program(rl->prog, &alone));
-      lay_free(&alone);
+      memi_lay_free(&alone);
     }
   }
-  sim_rank_free(sr);
+  memi_sim_rank_free(sr);
   free(sr);
 }
 
@@ -415,40 +415,40 @@ static void test_shared_programs(void) {
       {4, 8, 1, 32, 1, 256, 4096, 1, 0}, {2, 4, 2, 16, 2, 64, 4096, 0, 0},
       {8, 8, 1, 64, 1, 512, 2048, 0, 1}, {3, 2, 1, 12, 1, 48, 1024, 1, 1},
       {2, 2, 1, 8, 1, 64, 2048, 1, 0},   {4, 2, 1, 16, 1, 64, 2048, 0, 0}};
-  est_cache *cache = est_cache_new();
+  est_cache *cache = memi_est_cache_new();
   memest_result *r = malloc(sizeof *r);
   int i, estimated = 0;
   size_t l;
   CHECK(cache != NULL && r != NULL);
-  for (i = 0; cache != NULL && r != NULL && i < preset_model_count; i++) {
+  for (i = 0; cache != NULL && r != NULL && i < memi_preset_model_count; i++) {
     model_config mc;
     memest_error err;
-    const char *text = preset_models[i].text;
-    CHECK_I64(cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+    const char *text = memi_preset_models[i].text;
+    CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
     for (l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
       const int64_t *x = layouts[l];
       memest_params p;
       int k;
-      check_params(&p, preset_models[i].name, x[0], x[1], x[2], x[3], x[4], x[5], x[6], "b200");
+      check_params(&p, memi_preset_models[i].name, x[0], x[1], x[2], x[3], x[4], x[5], x[6], "b200");
       CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
       CHECK_I64(memest_params_set(&p, "timeline_limit", "0", &err), MEMEST_OK);
       if (x[7]) CHECK_I64(memest_params_set(&p, "fp8_training", "deep-gemm", &err), MEMEST_OK);
       if (x[8]) CHECK_I64(memest_params_set(&p, "optimizer", "muon", &err), MEMEST_OK);
-      if (layout_problems(&mc, &p, &err, 1) > 0) continue;
-      if (est_run(&mc, &p, r, cache, &err) != MEMEST_OK) {
-        fprintf(stderr, "%s layout %d: %s\n", preset_models[i].name, (int)l, err.message);
+      if (memi_layout_problems(&mc, &p, &err, 1) > 0) continue;
+      if (memi_est_run(&mc, &p, r, cache, &err) != MEMEST_OK) {
+        fprintf(stderr, "%s layout %d: %s\n", memi_preset_models[i].name, (int)l, err.message);
         CHECK(0);
         continue;
       }
       for (k = 0; k < r->n_ranks; k++) check_plain_rank(r, &r->ranks[k]);
-      est_release(r);
+      memi_est_release(r);
       estimated++;
     }
   }
   /* Most layouts fit every preset; a failed parse or check would drop them. */
-  CHECK(estimated >= 4 * preset_model_count);
+  CHECK(estimated >= 4 * memi_preset_model_count);
   free(r);
-  est_cache_free(cache);
+  memi_est_cache_free(cache);
 }
 
 int main(void) {

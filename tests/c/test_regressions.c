@@ -27,7 +27,7 @@ static void set(memest_params *p, const char *k, const char *v) {
 }
 
 /* A config that is JSON but not an object was described after cJSON had
-** freed it (heap use after free in cfg_parse). Found by fuzz_config. */
+** freed it (heap use after free in memi_cfg_parse). Found by fuzz_config. */
 static void test_non_object_config(void) {
   static const char *const texts[] = {"[1, 2]", "3", "\"x\"", "null", "true"};
   static const char *const named[] = {"an array", "a number", "a string", "null", "a boolean"};
@@ -203,7 +203,7 @@ static void too_many_params(const model_config *mc, int layer, int64_t e_loc, pa
   (void)mc;
   (void)layer;
   (void)e_loc;
-  for (i = 0; i <= PARAMS_PER_LAYER_MAX; i++) params_add(out, "w", 8, 8, 1, 2, 0, 0);
+  for (i = 0; i <= PARAMS_PER_LAYER_MAX; i++) memi_params_add(out, "w", 8, 8, 1, 2, 0, 0);
 }
 
 static void test_params_per_layer(void) {
@@ -215,8 +215,8 @@ static void test_params_per_layer(void) {
   memest_error err;
   CHECK(text != NULL && mc != NULL);
   if (text == NULL || mc == NULL) return;
-  CHECK_I64(cfg_parse(text, len, mc, &err), MEMEST_OK);
-  CHECK_I64(cfg_check_params(mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_parse(text, len, mc, &err), MEMEST_OK);
+  CHECK_I64(memi_cfg_check_params(mc, &err), MEMEST_OK);
   wide = *mc->arch;
   wide.layer_params = too_many_params;
   mc->arch = &wide;
@@ -224,7 +224,7 @@ static void test_params_per_layer(void) {
   too_many_params(mc, 0, 1, &pl);
   CHECK_I64(pl.n, PARAMS_PER_LAYER_MAX);
   CHECK_I64(pl.dropped, 1);
-  CHECK_I64(cfg_check_params(mc, &err), MEMEST_E_OVERFLOW);
+  CHECK_I64(memi_cfg_check_params(mc, &err), MEMEST_E_OVERFLOW);
   CHECK_HAS(err.message, "layer 0 of this Qwen3-MoE model has 33 parameter tensors");
   CHECK_HAS(err.message, "PARAMS_PER_LAYER_MAX = 32");
   free(mc);

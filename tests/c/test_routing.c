@@ -40,7 +40,7 @@ static memest_params balanced(void) {
 static void test_balanced_divisible(void) {
   memest_params p = balanced();
   run_dims d = dims(4096, 8, 8, 128);
-  routing_tokens(128, &p, &d);
+  memi_routing_tokens(128, &p, &d);
   CHECK_I64(d.n_in, 4096 * 8);
   CHECK_I64(d.m_act, 32768);
   CHECK_I64(d.d_s, 32768);
@@ -59,7 +59,7 @@ static void test_balanced_divisible(void) {
 static void test_balanced_remainder(void) {
   memest_params p = balanced();
   run_dims d = dims(5, 2, 4, 8);
-  routing_tokens(8, &p, &d);
+  memi_routing_tokens(8, &p, &d);
   CHECK_I64(d.n_in, 12);
   CHECK_I64(d.m_act, 256);
   CHECK_I64(d.d_s, 10);
@@ -72,7 +72,7 @@ static void test_balanced_remainder(void) {
 static void test_balanced_ep1(void) {
   memest_params p = balanced();
   run_dims d = dims(4096, 8, 1, 128);
-  routing_tokens(128, &p, &d);
+  memi_routing_tokens(128, &p, &d);
   CHECK_I64(d.n_in, 32768);
   CHECK_I64(d.m_act, 32768);
   CHECK_I64(d.d_s, 0);
@@ -86,19 +86,19 @@ static void test_factor_and_cap(void) {
   memest_params_init(&p);
   p.routing = MEMEST_ROUTING_FACTOR;
   p.routing_factor = 1.5;
-  routing_tokens(128, &p, &d);
+  memi_routing_tokens(128, &p, &d);
   CHECK_I64(d.n_in, 49152);
   CHECK_I64(d.m_act, 50176);   /* r128(49,152 + 64*16) */
-  CHECK(fabs(routing_cap(128, 8, 8) - 8.0) < 1e-12);    /* ep binds */
-  CHECK(fabs(routing_cap(32, 4, 16) - 8.0) < 1e-12);    /* E/k binds: E_loc 2 < k 4 */
-  CHECK(fabs(routing_cap(64, 6, 2) - 2.0) < 1e-12);
+  CHECK(fabs(memi_routing_cap(128, 8, 8) - 8.0) < 1e-12);    /* ep binds */
+  CHECK(fabs(memi_routing_cap(32, 4, 16) - 8.0) < 1e-12);    /* E/k binds: E_loc 2 < k 4 */
+  CHECK(fabs(memi_routing_cap(64, 6, 2) - 2.0) < 1e-12);
   p.routing_factor = 8.0;
   d = dims(4096, 8, 8, 128);
-  routing_tokens(128, &p, &d);
+  memi_routing_tokens(128, &p, &d);
   CHECK_I64(d.n_in, 4096 * 8 * 8);        /* every token of every peer: 8 rows here */
   p.routing_factor = 8.0;
   d = dims(100, 4, 16, 32);               /* E_loc 2: at most 2 of 4 choices land here */
-  routing_tokens(32, &p, &d);
+  memi_routing_tokens(32, &p, &d);
   CHECK_I64(d.n_in, 100 * 16 * 2);
 }
 
