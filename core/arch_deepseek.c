@@ -28,7 +28,8 @@ static memest_code read_q_lora(const cJSON *root, model_config *mc, memest_error
     mc->q_lora_rank = 0;
     return MEMEST_OK;
   }
-  return memi_cfg_int(root, "q_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->q_lora_rank, err);
+  return memi_cfg_int(root, "q_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                      "MEMEST_MAX_INTERMEDIATE", &mc->q_lora_rank, err);
 }
 
 /* rope_scaling.rope_type (or its older spelling "type") must be one the
@@ -56,28 +57,38 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   mc->kv_heads = mc->heads; /* num_key_value_heads is not read: MLA has one latent */
   if ((rc = read_q_lora(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->kv_lora_rank,
+  if ((rc = memi_cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE", &mc->kv_lora_rank,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM, &mc->qk_nope, err)))
+  if ((rc = memi_cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM", &mc->qk_nope, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->qk_rope, err)))
+  if ((rc = memi_cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM", &mc->qk_rope, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->v_head, err))) return rc;
-  if ((rc = memi_cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+  if ((rc = memi_cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM",
+                         &mc->v_head, err))) return rc;
+  if ((rc = memi_cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS,
+                         "MEMEST_MAX_EXPERTS", &mc->experts, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+                         &mc->top_k, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE",
                     &mc->moe_inter, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS, &mc->n_shared,
+  if ((rc = memi_cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
+                         "MEMEST_MAX_SHARED_EXPERTS", &mc->n_shared,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->dense_inter,
+  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE", &mc->dense_inter,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->first_k_dense,
+  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &mc->first_k_dense,
                     err)))
     return rc;
   if ((rc = check_rope(root, err))) return rc;
@@ -100,7 +111,8 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
 static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   if ((rc = ds_read(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
+  if ((rc = memi_cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &mc->mtp_layers,
                     err)))
     return rc;
   memi_cfg_warn(mc,

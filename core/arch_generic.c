@@ -75,6 +75,7 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   mc->shared_gate = 0;
   if (present(root, "shared_expert_intermediate_size")) {
     if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
+                           "MEMEST_MAX_INTERMEDIATE",
                       &mc->shared_inter, err)))
       return rc;
     mc->n_shared = mc->shared_inter > 0;
@@ -84,6 +85,7 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
     if (!present(root, shared_count_keys[k])) continue;
     if ((rc = memi_cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
+                           "MEMEST_MAX_SHARED_EXPERTS",
                       &mc->n_shared, err)))
       return rc;
     mc->shared_inter = mc->n_shared * mc->moe_inter;
@@ -104,12 +106,16 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
   int64_t first_k, freq, sparse, interleave, i;
   int has_list;
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS, &first_k, err)))
+  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &first_k, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, &freq, err))) return rc;
-  if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS, &sparse, err)))
+  if ((rc = memi_cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
+                         &freq, err))) return rc;
+  if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &sparse, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS, &interleave,
+  if ((rc = memi_cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &interleave,
                     err)))
     return rc;
   mc->first_k_dense = first_k;
@@ -133,7 +139,8 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   memest_code rc;
   int64_t inter, i;
   int any_dense = 0;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+                         &mc->top_k, err)))
     return rc;
   if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
   if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
@@ -142,20 +149,23 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   if (present(root, "moe_intermediate_size")) {
     /* Experts of their own width; intermediate_size is the dense MLP's. */
     if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                           "MEMEST_MAX_INTERMEDIATE",
                       &mc->moe_inter, err)))
       return rc;
     if ((rc = memi_cfg_int(root, "intermediate_size", any_dense, mc->moe_inter, 1,
-                      MEMEST_MAX_INTERMEDIATE, &inter, err)))
+                      MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE", &inter, err)))
       return rc;
     mc->dense_inter = inter;
   } else {
     /* Mixtral, OLMoE, Llama 4: intermediate_size is the experts' width;
     ** Llama 4 names its dense MLP's intermediate_size_mlp. */
     if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                           "MEMEST_MAX_INTERMEDIATE",
                       &mc->moe_inter, err)))
       return rc;
     inter = mc->moe_inter;
     if ((rc = memi_cfg_int(root, "intermediate_size_mlp", 0, inter, 1, MEMEST_MAX_INTERMEDIATE,
+                           "MEMEST_MAX_INTERMEDIATE",
                       &mc->dense_inter, err)))
       return rc;
   }
@@ -170,9 +180,11 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   size_t k;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
+                         "MEMEST_MAX_HEADS",
                     &mc->kv_heads, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM",
                     &mc->head_dim, err)))
     return rc;
   /* attention_bias: Llama's spelling, biases on q, k, v and o; qkv_bias: q, k, v only. */
@@ -183,7 +195,8 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   mc->experts = 0;
   for (k = 0; k < sizeof expert_keys / sizeof expert_keys[0] && mc->experts == 0; k++) {
     if (!present(root, expert_keys[k])) continue;
-    if ((rc = memi_cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+    if ((rc = memi_cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
+                           &mc->experts, err)))
       return rc;
   }
   for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
@@ -191,6 +204,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
     if ((rc = read_experts(root, cv, mc, err))) return rc;
   } else {
     if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                           "MEMEST_MAX_INTERMEDIATE",
                       &mc->dense_inter, err)))
       return rc;
     for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 1;

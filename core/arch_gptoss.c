@@ -21,21 +21,26 @@ static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error
   int64_t i;
   int present;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->kv_heads, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "head_dim", 0, GPTOSS_DEFAULT_HEAD_DIM, 2, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM",
                     &mc->head_dim, err)))
     return rc;
   if ((rc = memi_cfg_bool(root, "attention_bias", 1, &mc->attention_bias, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err)))
+  if ((rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS,
+                         "MEMEST_MAX_EXPERTS", &mc->experts, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+                         &mc->top_k, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE, &mc->moe_inter,
+  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE", &mc->moe_inter,
                     err)))
     return rc;
   if ((rc = memi_cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
-                    MEMEST_MAX_SEQUENCE, &mc->sliding_window, err)))
+                    MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE", &mc->sliding_window, err)))
     return rc;
   if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
   if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;

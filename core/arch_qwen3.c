@@ -13,25 +13,31 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
   memest_code rc;
   int64_t i;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->kv_heads, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM",
                     &mc->head_dim, err)))
     return rc;
   if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
   if (cJSON_GetObjectItemCaseSensitive(root, "num_experts") != NULL) {
-    rc = memi_cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+    rc = memi_cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
+                      &mc->experts, err);
   } else if (cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
     rc = memi_err_set(err, MEMEST_E_CONFIG, "num_experts",
                  "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
                  "there (or in num_local_experts)");
   } else {
-    rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err);
+    rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
+                      &mc->experts, err);
   }
   if (rc) return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+                         &mc->top_k, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE",
                     &mc->moe_inter, err)))
     return rc;
   if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;

@@ -22,13 +22,17 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
                         ? "num_local_experts"
                         : "num_experts";
   memest_code rc;
-  if ((rc = memi_cfg_int(root, key, 1, 0, 1, MEMEST_MAX_EXPERTS, &mc->experts, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, &mc->top_k, err)))
+  if ((rc = memi_cfg_int(root, key, 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
+                         &mc->experts, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+                         &mc->top_k, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE",
                     &mc->moe_inter, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
+                         "MEMEST_MAX_INTERMEDIATE",
                     &mc->shared_inter, err)))
     return rc;
   return memi_cfg_check_top_k(mc, err);
@@ -37,19 +41,24 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
 /* The Gated DeltaNet widths, needed only when a layer is linear. */
 static memest_code read_linear(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "linear_num_key_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_k_heads,
+  if ((rc = memi_cfg_int(root, "linear_num_key_heads", 1, 0, 1, MEMEST_MAX_HEADS,
+                         "MEMEST_MAX_HEADS", &mc->lin_k_heads,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "linear_num_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->lin_v_heads,
+  if ((rc = memi_cfg_int(root, "linear_num_value_heads", 1, 0, 1, MEMEST_MAX_HEADS,
+                         "MEMEST_MAX_HEADS", &mc->lin_v_heads,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "linear_key_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_k_dim,
+  if ((rc = memi_cfg_int(root, "linear_key_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM", &mc->lin_k_dim,
                     err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, &mc->lin_v_dim,
+  if ((rc = memi_cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM", &mc->lin_v_dim,
                     err)))
     return rc;
   if ((rc = memi_cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, MEMEST_MAX_CONV_KERNEL,
+                         "MEMEST_MAX_CONV_KERNEL",
                     &mc->conv_kernel, err)))
     return rc;
   if (mc->lin_v_heads % mc->lin_k_heads != 0) {
@@ -79,16 +88,19 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   int64_t i, interval, linear = 0;
   int present;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->kv_heads, err)))
+  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->kv_heads, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, &mc->head_dim, err))) return rc;
+  if ((rc = memi_cfg_int(root, "head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM",
+                         &mc->head_dim, err))) return rc;
   if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
   if ((rc = read_experts(root, mc, err))) return rc;
   if ((rc = read_rotary(root, mc, err))) return rc;
   if ((rc = memi_cfg_int(root, "full_attention_interval", 0, QWEN35_DEFAULT_FULL_INTERVAL, 1,
-                    MEMEST_MAX_LAYERS, &interval, err)))
+                    MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &interval, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS, &mc->mtp_layers,
+  if ((rc = memi_cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &mc->mtp_layers,
                     err)))
     return rc;
   if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;

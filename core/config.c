@@ -23,7 +23,7 @@ static const char *type_name(const cJSON *v) {
 }
 
 memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
-                    int64_t hi, int64_t *out, memest_error *err) {
+                    int64_t hi, const char *limit, int64_t *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   double x;
   memi_cfg_note(root, key, v);
@@ -56,6 +56,13 @@ memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64
   }
   if (x < (double)lo || x > (double)hi) {
     char a[48], b[32], c[32];
+    if (x > (double)hi && limit != NULL) {
+      return memi_err_set(err, MEMEST_E_LIMIT, key,
+                          "config key '%s' is %s; it must be between %s and %s (the limit %s, "
+                          "docs/limits.md)",
+                          key, memi_fmt_num(a, sizeof a, x), memi_fmt_int(b, sizeof b, lo),
+                          memi_fmt_int(c, sizeof c, hi), limit);
+    }
     return memi_err_set(err, x > (double)hi ? MEMEST_E_LIMIT : MEMEST_E_CONFIG, key,
                    "config key '%s' is %s; it must be between %s and %s", key,
                    memi_fmt_num(a, sizeof a, x), memi_fmt_int(b, sizeof b, lo), memi_fmt_int(c, sizeof c, hi));
@@ -118,14 +125,18 @@ memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err) {
 /* The keys every decoder-only transformer config carries. */
 memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, &mc->hidden, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, &mc->heads, err)))
+  if ((rc = memi_cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
+                         &mc->hidden, err))) return rc;
+  if ((rc = memi_cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->heads, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, &mc->layers, err)))
+  if ((rc = memi_cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
+                         &mc->layers, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, &mc->vocab, err))) return rc;
+  if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
+                         &mc->vocab, err))) return rc;
   /* Not a limit of the estimate: the sequence is warned about, not refused. */
-  if ((rc = memi_cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53,
+  if ((rc = memi_cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53, NULL,
                     &mc->max_positions, err)))
     return rc;
   return MEMEST_OK;

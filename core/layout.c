@@ -133,7 +133,7 @@ static void check_routing(const memest_params *p, problems *pr) {
 ** index past an array or print a lie. */
 static void check_ranges(const memest_params *p, problems *pr) {
   int room = pr->max > pr->n ? pr->max - pr->n : 0;
-  int n = memi_params_refused(p, pr->errs + (room > 0 ? pr->n : 0), room);
+  int n = memi_params_refused(p, room > 0 ? pr->errs + pr->n : NULL, room);
   pr->n += n;
   if (n == 0) check_routing(p, pr);
 }

@@ -147,7 +147,7 @@ MEMEST_HIDDEN memest_code memi_cfg_text_resolve(cJSON *node, model_config *mc, m
 MEMEST_HIDDEN memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc,
                                     memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_int(const cJSON *root, const char *key, int required,
-                                  int64_t dflt, int64_t lo, int64_t hi, int64_t *out,
+                                  int64_t dflt, int64_t lo, int64_t hi, const char *limit, int64_t *out,
                                   memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_bool(const cJSON *root, const char *key, int dflt, int *out,
                                    memest_error *err);

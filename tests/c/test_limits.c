@@ -239,16 +239,17 @@ static void test_config_keys(void) {
     const char *what;
     size_t off;          /* field of cfg */
     long long max;
+    const char *limit;   /* the limit's name, which the refusal gives */
   } keys[] = {
-    {"hidden_size", offsetof(cfg, hidden), MEMEST_MAX_HIDDEN},
-    {"num_attention_heads", offsetof(cfg, heads), MEMEST_MAX_HEADS},
-    {"num_key_value_heads", offsetof(cfg, kv), MEMEST_MAX_HEADS},
-    {"head_dim", offsetof(cfg, head_dim), MEMEST_MAX_HEAD_DIM},
-    {"num_hidden_layers", offsetof(cfg, layers), MEMEST_MAX_LAYERS},
-    {"vocab_size", offsetof(cfg, vocab), MEMEST_MAX_VOCAB},
-    {"num_experts", offsetof(cfg, experts), MEMEST_MAX_EXPERTS},
-    {"num_experts_per_tok", offsetof(cfg, top_k), MEMEST_MAX_TOP_K},
-    {"moe_intermediate_size", offsetof(cfg, inter), MEMEST_MAX_INTERMEDIATE},
+    {"hidden_size", offsetof(cfg, hidden), MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN"},
+    {"num_attention_heads", offsetof(cfg, heads), MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+    {"num_key_value_heads", offsetof(cfg, kv), MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+    {"head_dim", offsetof(cfg, head_dim), MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"num_hidden_layers", offsetof(cfg, layers), MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+    {"vocab_size", offsetof(cfg, vocab), MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB"},
+    {"num_experts", offsetof(cfg, experts), MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS"},
+    {"num_experts_per_tok", offsetof(cfg, top_k), MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K"},
+    {"moe_intermediate_size", offsetof(cfg, inter), MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
   };
   memest_params p;
   memest_error err;
@@ -273,6 +274,7 @@ static void test_config_keys(void) {
     *f = keys[i].max + 1;
     snprintf(what, sizeof what, "%s over its maximum", keys[i].what);
     CHECK_I64(run_cfg(what, &c, &p, &err), MEMEST_E_LIMIT);
+    CHECK_HAS(err.message, keys[i].limit);
     CHECK_STR(err.field, keys[i].what);
   }
   /* A dense generic config names its MLP width in intermediate_size. */
@@ -320,27 +322,28 @@ static void test_family_keys(void) {
   static const struct {
     const char *file, *key;
     long long max;
+    const char *limit;   /* the limit's name, which the refusal gives */
   } keys[] = {
-    {"deepseek-v3", "q_lora_rank", MEMEST_MAX_INTERMEDIATE},
-    {"deepseek-v3", "kv_lora_rank", MEMEST_MAX_INTERMEDIATE},
-    {"deepseek-v3", "qk_nope_head_dim", MEMEST_MAX_HEAD_DIM},
-    {"deepseek-v3", "qk_rope_head_dim", MEMEST_MAX_HEAD_DIM},
-    {"deepseek-v3", "v_head_dim", MEMEST_MAX_HEAD_DIM},
-    {"deepseek-v3", "n_routed_experts", MEMEST_MAX_EXPERTS},
-    {"deepseek-v3", "n_shared_experts", MEMEST_MAX_SHARED_EXPERTS},
-    {"deepseek-v3", "first_k_dense_replace", MEMEST_MAX_LAYERS},
-    {"deepseek-v3", "num_nextn_predict_layers", MEMEST_MAX_LAYERS},
-    {"gpt-oss-20b", "sliding_window", MEMEST_MAX_SEQUENCE},
-    {"gpt-oss-20b", "head_dim", MEMEST_MAX_HEAD_DIM},
-    {"gpt-oss-20b", "num_local_experts", MEMEST_MAX_EXPERTS},
-    {"qwen3.5-35b-a3b", "linear_num_key_heads", MEMEST_MAX_HEADS},
-    {"qwen3.5-35b-a3b", "linear_num_value_heads", MEMEST_MAX_HEADS},
-    {"qwen3.5-35b-a3b", "linear_key_head_dim", MEMEST_MAX_HEAD_DIM},
-    {"qwen3.5-35b-a3b", "linear_value_head_dim", MEMEST_MAX_HEAD_DIM},
-    {"qwen3.5-35b-a3b", "linear_conv_kernel_dim", MEMEST_MAX_CONV_KERNEL},
-    {"qwen3.5-35b-a3b", "shared_expert_intermediate_size", MEMEST_MAX_INTERMEDIATE},
-    {"qwen3.5-35b-a3b", "full_attention_interval", MEMEST_MAX_LAYERS},
-    {"qwen3.5-35b-a3b", "mtp_num_hidden_layers", MEMEST_MAX_LAYERS},
+    {"deepseek-v3", "q_lora_rank", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
+    {"deepseek-v3", "kv_lora_rank", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
+    {"deepseek-v3", "qk_nope_head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"deepseek-v3", "qk_rope_head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"deepseek-v3", "v_head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"deepseek-v3", "n_routed_experts", MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS"},
+    {"deepseek-v3", "n_shared_experts", MEMEST_MAX_SHARED_EXPERTS, "MEMEST_MAX_SHARED_EXPERTS"},
+    {"deepseek-v3", "first_k_dense_replace", MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+    {"deepseek-v3", "num_nextn_predict_layers", MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+    {"gpt-oss-20b", "sliding_window", MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE"},
+    {"gpt-oss-20b", "head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"gpt-oss-20b", "num_local_experts", MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS"},
+    {"qwen3.5-35b-a3b", "linear_num_key_heads", MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+    {"qwen3.5-35b-a3b", "linear_num_value_heads", MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+    {"qwen3.5-35b-a3b", "linear_key_head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"qwen3.5-35b-a3b", "linear_value_head_dim", MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+    {"qwen3.5-35b-a3b", "linear_conv_kernel_dim", MEMEST_MAX_CONV_KERNEL, "MEMEST_MAX_CONV_KERNEL"},
+    {"qwen3.5-35b-a3b", "shared_expert_intermediate_size", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
+    {"qwen3.5-35b-a3b", "full_attention_interval", MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+    {"qwen3.5-35b-a3b", "mtp_num_hidden_layers", MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
   };
   memest_params p;
   memest_error err;
@@ -362,6 +365,7 @@ static void test_family_keys(void) {
     snprintf(what, sizeof what, "%s over its maximum", keys[i].key);
     CHECK_I64(run_timed(what, t, &p, &err), MEMEST_E_LIMIT);
     CHECK_STR(err.field, keys[i].key);
+    CHECK_HAS(err.message, keys[i].limit);
     free(t);
   }
 }
