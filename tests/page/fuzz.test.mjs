@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'node:http';
+import { rawGet } from './support.mjs';
 import fc from 'fast-check';
 import LZString from 'lz-string';
 import { DEFAULTS } from '../../web/app/state.js';
@@ -67,18 +67,7 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A raw GET: the path goes on the wire as given. */
-function get(rawPath) {
-  return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path: rawPath }, (res) => {
-      let body = '';
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const get = (rawPath) => rawGet(server.port, rawPath);
 
 const segment = fc.oneof(
   fc.constantFrom('', '.', '..', '%2e%2e', '%2E.', '..%2f', '%2f', '%5c', '\\', 'a.js', 'sub', 'out.txt',

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync, rmSync, symlinkSync, mkdirSync } from 'node
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'node:http';
+import { rawGet } from './support.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 const POLICY = "default-src 'none'; script-src 'self'";
@@ -30,18 +30,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A raw GET (no URL normalisation, unlike fetch). */
-function get(rawPath) {
-  return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path: rawPath }, (res) => {
-      let body = '';
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const get = (rawPath) => rawGet(server.port, rawPath);
 
 test('serves the page on 127.0.0.1 with the right types and the page\'s policy', async () => {
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -103,14 +92,7 @@ test('a read error answers 500 and the server keeps serving', async () => {
   // /proc/self/mem is a regular file whose read at offset 0 fails with EIO.
   const proc = await startServer({ dir: '/proc/self', port: 0 });
   try {
-    const r = await new Promise((ok, fail) => {
-      const req = request({ host: '127.0.0.1', port: proc.port, path: '/mem' }, (res) => {
-        res.resume();
-        res.on('end', () => ok(res.statusCode));
-      });
-      req.on('error', fail);
-      req.end();
-    });
+    const r = (await rawGet(proc.port, '/mem')).status;
     assert.equal(r, 500);
   } finally {
     await proc.close();

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'node:http';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -127,4 +128,20 @@ export async function headline(page) {
     status: await page.getByTestId('status').textContent(),
     command: (await page.getByTestId('command').count()) ? await page.getByTestId('command').textContent() : null,
   };
+}
+
+/**
+ * A raw GET to 127.0.0.1:`port`: the path goes on the wire as given (no URL
+ * normalisation, unlike fetch). Resolves to {status, headers, body}.
+ */
+export function rawGet(port, rawPath) {
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port, path: rawPath }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
 }
