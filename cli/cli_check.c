@@ -26,7 +26,8 @@ static void check_help(FILE *out) {
           "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
           "                      the global rank in each name gives its pipeline rank\n"
           "  --log FILE          the trainer's output; its peak-gpu-memory lines are read\n"
-          "  --json              one JSON object {ranks, max, log, fragmentation}\n"
+          "  --json              one JSON object {ranks, max, log, fragmentation}, or for\n"
+          "                      an error {\"error\": {code, message, field, fix}}\n"
           "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
           "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
           "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
@@ -34,11 +35,13 @@ static void check_help(FILE *out) {
           "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/measured-runs.md\n");
 }
 
-static int check_fail(FILE *err, const memest_error *e, const char *what) {
-  if (what) fprintf(err, "memest check: error: %s: %s\n", what, e->message);
-  else fprintf(err, "memest check: error: %s\n", e->message);
-  if (e->fix[0]) fprintf(err, "memest check: a valid choice: %s\n", e->fix);
-  return e->code == MEMEST_E_MISSING ? 2 : 1;
+/* Reports e (after "what: " when what names the file it came from) as
+** every command does (cli_fail: text on err, or with --json one JSON
+** object on the report's stream); returns the exit status. */
+static int check_fail(const cli_args *args, FILE *err, const memest_error *e, const char *what) {
+  memest_error named = *e;
+  if (what) snprintf(named.message, sizeof named.message, "%.200s: %.560s", what, e->message);
+  return cli_fail(args, err, &named);
 }
 
 /* Reads a whole file of at most `max` bytes (one more is read, so that an
@@ -94,6 +97,7 @@ typedef struct check_args {
   memest_params p;
   const char *config_path;   /* the --model value */
   const char *log_path;      /* the --log value */
+  const cli_args *args;      /* where and how problems are reported */
   FILE *err;
 } check_args;
 
@@ -105,7 +109,9 @@ static int check_set(void *target, const char *name, const char *value) {
     return -1;
   }
   if (strcmp(name, "--model") == 0) ca->config_path = value;
-  if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) return check_fail(ca->err, &e, NULL);
+  if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) {
+    return check_fail(ca->args, ca->err, &e, NULL);
+  }
   return -1;
 }
 
@@ -124,12 +130,17 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   memest_params_init(&ca.p);
   ca.config_path = ca.log_path = NULL;
   ca.err = err;
+  ca.args = &args;
+  args.out = out;
+  /* --json anywhere makes every error a JSON object, even one met before
+  ** the shared parser runs. */
+  for (i = 2; i < argc; i++) args.json |= strcmp(argv[i], "--json") == 0;
   /* The files after --snapshot (until the next flag) are taken out here;
   ** everything else goes through the shared parser. */
   in = calloc((size_t)argc, sizeof *in);
   rest = calloc((size_t)argc + 1, sizeof *rest);
   if (in == NULL || rest == NULL) {
-    fprintf(err, "memest check: error: out of memory\n");
+    rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory");
     goto done;
   }
   for (i = 0; i < argc; i++) {
@@ -142,8 +153,8 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     else if (!in_snapshots || strncmp(a, "--", 2) == 0) a = NULL;
     if (a != NULL) {
       if (n == CHECK_MAX_FILES) {
-        fprintf(err, "memest check: error: more than %d snapshots; give one per pipeline rank\n",
-                CHECK_MAX_FILES);
+        rc = cli_fail_text(&args, err, MEMEST_E_LIMIT, "snapshot",
+                           "more than %d snapshots; give one per pipeline rank", CHECK_MAX_FILES);
         goto done;
       }
       in[n].source = a;
@@ -166,20 +177,19 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   log_path = ca.log_path;
   config_path = ca.config_path;
   if (n == 0 && log_path == NULL) {
-    fprintf(err, "memest check: error: give --snapshot FILE... or --log FILE; see memest check "
-                 "--help\n");
-    rc = 2;
+    rc = cli_fail_text(&args, err, MEMEST_E_MISSING, "snapshot",
+                       "give --snapshot FILE... or --log FILE; see memest check --help");
     goto done;
   }
   if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
-    rc = check_fail(err, &e, NULL);
+    rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
   if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
     char why[1200];
     config = cli_read_file(config_path, &config_len, why, sizeof why);
     if (config == NULL) {
-      fprintf(err, "memest check: error: %s\n", why);
+      rc = cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
       goto done;
     }
   }
@@ -189,14 +199,14 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     memest_snapshot *s = NULL;
     memest_code code;
     if (data == NULL) {
-      fprintf(err, "memest check: error: cannot read snapshot '%s': %s\n", in[i].source,
-              strerror(errno));
+      rc = cli_fail_text(&args, err, MEMEST_E_IO, "snapshot", "cannot read snapshot '%.400s': %s",
+                         in[i].source, strerror(errno));
       goto done;
     }
     code = memest_snapshot_read(data, len, &s, &e);
     free(data);
     if (code != MEMEST_OK) {
-      rc = check_fail(err, &e, in[i].source);
+      rc = check_fail(&args, err, &e, in[i].source);
       goto done;
     }
     in[i].snapshot = s;
@@ -206,23 +216,24 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     char *text = read_whole(log_path, LOG_READ_MAX, &len);
     memest_code code;
     if (text == NULL) {
-      fprintf(err, "memest check: error: cannot read log '%s': %s\n", log_path, strerror(errno));
+      rc = cli_fail_text(&args, err, MEMEST_E_IO, "log", "cannot read log '%.400s': %s", log_path,
+                         strerror(errno));
       goto done;
     }
     code = memest_runlog_read(text, len, &log, &e);
     free(text);
     if (code != MEMEST_OK) {
-      rc = check_fail(err, &e, log_path);
+      rc = check_fail(&args, err, &e, log_path);
       goto done;
     }
   }
   if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK) {
-    rc = check_fail(err, &e, NULL);
+    rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
   report = args.json ? memest_check_json(chk) : memest_check_text(chk);
   if (report == NULL) {
-    fprintf(err, "memest check: error: out of memory writing the report\n");
+    rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
     goto done;
   }
   rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;

@@ -52,6 +52,21 @@ has "$tmp/out" '"line":3,"column":1' "config not JSON"
 expect_code 1 "stray argument" "$memest" --json stray
 one_error "stray argument" unknown "" ""
 
+# memest check reports its errors the same way.
+RUN=(--model qwen3-30b-a3b --pp-size 4 --ep-size 8 --total-gpus 32 "${ARGS[@]}")
+expect_code 2 "check without files" "$memest" check --json "${RUN[@]}"
+one_error "check without files" missing snapshot ""
+expect_code 1 "check, unreadable snapshot" "$memest" check --json --snapshot /no/such.pickle "${RUN[@]}"
+one_error "check, unreadable snapshot" io snapshot ""
+printf 'not a pickle\n' > "$tmp/x.pickle"
+expect_code 1 "check, not a pickle" "$memest" check --snapshot "$tmp/x.pickle" --json "${RUN[@]}"
+one_error "check, not a pickle" value snapshot ""
+has "$tmp/out" "x.pickle: the file does not start like a pickle" "check, not a pickle"
+expect_code 1 "check, bad value before --json" "$memest" check --snapshot "$tmp/x.pickle" --pp-size zero --json
+one_error "check, bad value before --json" value pp_size ""
+expect_code 1 "check, text mode" "$memest" check --snapshot "$tmp/x.pickle" "${RUN[@]}"
+has "$tmp/err" "memest check: error: $tmp/x.pickle: the file does not start like a pickle" "check, text mode"
+
 # Without --json, the same error is text on stderr.
 expect_code 1 "text mode" "$memest" --model "$QWEN15" --pp-size 4 --ep-size 8 --total-gpus 32 "${ARGS[@]}"
 has "$tmp/err" "memest: a valid choice: ep_size=4" "text mode"
