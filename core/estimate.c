@@ -44,10 +44,12 @@ static memest_code config_text(const char *config, size_t len, const memest_para
   return MEMEST_OK;
 }
 
-/* The estimate, then (if asked) its suggestions, with one cache for all of them. */
+/* The estimate, then (if asked) its suggestions, with one cache for all of
+** them: the caller's, or one of its own when cache is NULL. */
 static memest_code estimate_with_advice(const model_config *mc, const memest_params *p,
-                                        int with_advice, memest_result *r, memest_error *err) {
-  est_cache *cache;
+                                        int with_advice, memest_result *r, est_cache *cache,
+                                        memest_error *err) {
+  est_cache *local = NULL;
   memest_error first;
   memest_code rc;
   /* The config is read: each problem's fix is now searched for this model. */
@@ -55,7 +57,9 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
     if (err != NULL) *err = first;
     return first.code;
   }
-  cache = memi_est_cache_new();
+  if (cache == NULL && (cache = local = memi_est_cache_new()) == NULL) {
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
+  }
   rc = memi_est_run(mc, p, r, cache, err);
   if (rc == MEMEST_OK && with_advice && (rc = memi_advice_build(r, cache, err)) != MEMEST_OK) {
     memi_est_release(r);
@@ -65,17 +69,18 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
                         ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
     if (rc != MEMEST_OK) memi_est_release(r);
   }
-  memi_est_cache_free(cache);
+  memi_est_cache_free(local);
   return rc;
 }
 
 memest_code memest_estimate(const char *config, size_t config_len, const memest_params *p,
                             memest_result **out, memest_error *err) {
-  return memi_est_estimate(config, config_len, p, 1, out, err);
+  return memi_est_estimate(config, config_len, p, 1, NULL, out, err);
 }
 
 memest_code memi_est_estimate(const char *config, size_t config_len, const memest_params *p,
-                         int with_advice, memest_result **out, memest_error *err) {
+                             int with_advice, est_cache *cache, memest_result **out,
+                             memest_error *err) {
   const char *text;
   size_t n;
   memest_result *r;
@@ -98,7 +103,7 @@ memest_code memi_est_estimate(const char *config, size_t config_len, const memes
     return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
   rc = memi_cfg_parse(text, n, mc, err);
-  if (rc == MEMEST_OK) rc = estimate_with_advice(mc, p, with_advice, r, err);
+  if (rc == MEMEST_OK) rc = estimate_with_advice(mc, p, with_advice, r, cache, err);
   free(mc);
   if (rc != MEMEST_OK) {
     free(r);
@@ -139,6 +144,7 @@ int memest_validate(const char *config, size_t config_len, const memest_params *
 
 void memest_result_free(memest_result *r) {
   if (r == NULL) return;
+  memest_result_free(r->every);
   memi_est_release(r);
   free(r);
 }

@@ -272,6 +272,18 @@ static void put_detail(strbuf *sb, const memest_result *r) {
   memi_sb_put(sb, "]}");
 }
 
+/* A view of one rank also carries every rank's peak, for the per-rank chart. */
+static void put_every_rank(strbuf *sb, const memest_result *every) {
+  int i;
+  memi_sb_printf(sb, ",\"every_rank\":{\"worst_rank\":%d,\"peak_bytes\":%lld,\"ranks\":[",
+                 every->ranks[every->worst].rank, (long long)every->peak);
+  for (i = 0; i < every->n_ranks; i++) {
+    if (i > 0) memi_sb_put(sb, ",");
+    put_rank(sb, every, &every->ranks[i]);
+  }
+  memi_sb_put(sb, "]}");
+}
+
 char *memest_result_json(const memest_result *r) {
   strbuf sb;
   char cmd[4096];   /* the longest command: a 511-quote label is 2,046 bytes */
@@ -310,6 +322,7 @@ char *memest_result_json(const memest_result *r) {
     put_rank(&sb, r, &r->ranks[i]);
   }
   memi_sb_put(&sb, "]");
+  if (r->every != NULL) put_every_rank(&sb, r->every);
   put_ranked(&sb, r);
   put_suggestions(&sb, r);
   if (r->params.detail) put_detail(&sb, r);

@@ -61,6 +61,7 @@ struct memest_result {
   suggestion sugg[8];
   int n_sugg;
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
+  memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built
@@ -77,10 +78,13 @@ MEMEST_HIDDEN memest_code memi_est_run(const model_config *mc, const memest_para
                                   memest_result *r, est_cache *cache, memest_error *err);
 /* Frees what a result owns, but not the result itself. */
 MEMEST_HIDDEN void memi_est_release(memest_result *r);
-/* memest_estimate, with the suggestions or without them (estimate.c). */
+/* memest_estimate, with the suggestions or without them (estimate.c);
+** cache is the caller's to share with later runs of the same model, or
+** NULL. */
 MEMEST_HIDDEN memest_code memi_est_estimate(const char *config, size_t config_len,
                                        const memest_params *p, int with_advice,
-                                       memest_result **out, memest_error *err);
+                                       est_cache *cache, memest_result **out,
+                                       memest_error *err);
 /* Suggestions (advice.c): each candidate change estimated with cache. */
 /* MEMEST_E_NOMEM when out of memory; a candidate that fails otherwise is
 ** no suggestion. */

@@ -261,10 +261,13 @@ typedef struct memest_view_options {
                             ** or the worst one) and of no other */
   int64_t timeline_window;  /* events kept around the peak when that rank's
                             ** schedule is longer; 0 keeps every event */
+  int every_rank;           /* 1: when p->pp_rank chooses one rank, also every
+                            ** rank's peak ("every_rank" in the result's JSON) */
 } memest_view_options;
 
 /* memest_estimate(p with its timeline off), with the suggestions only if
-** asked for and the shown rank's timeline in the same result. */
+** asked for, the shown rank's timeline and (every_rank) every rank's peak
+** in the same result. */
 memest_code memest_estimate_view(const char *config, size_t config_len,
                                  const memest_params *p, const memest_view_options *o,
                                  memest_result **out, memest_error *err);

@@ -39,6 +39,7 @@ static void test_view(int64_t pp_rank, int64_t window) {
   o.suggestions = 0;
   o.shown_timeline = 1;
   o.timeline_window = window;
+  o.every_rank = 0;
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
   view = as_json(r);
   CHECK_I64(member(view, "peak_bytes")->valuedouble, member(plain, "peak_bytes")->valuedouble);
@@ -82,14 +83,54 @@ static void test_view(int64_t pp_rank, int64_t window) {
   cJSON_Delete(alone);
 }
 
+/* With one rank chosen, every_rank carries each rank's peak as an estimate
+** of every rank gives it; without a chosen rank it is left out. */
+static void test_every_rank(void) {
+  memest_params p;
+  memest_view_options o = {0, 1, 0, 1};
+  memest_result *r = NULL;
+  memest_error err;
+  cJSON *all, *view;
+  const cJSON *every, *a, *b;
+  int n = 0;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  CHECK_I64(memest_estimate(NULL, 0, &p, &r, &err), MEMEST_OK);
+  all = as_json(r);
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  view = as_json(r);
+  CHECK(member(view, "every_rank") == NULL);
+  cJSON_Delete(view);
+  p.pp_rank = 1;
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  view = as_json(r);
+  CHECK_I64(cJSON_GetArraySize(member(view, "ranks")), 1);
+  every = member(view, "every_rank");
+  CHECK(every != NULL);
+  CHECK_I64(member(every, "worst_rank")->valuedouble, member(all, "worst_rank")->valuedouble);
+  CHECK_I64(member(every, "peak_bytes")->valuedouble, member(all, "peak_bytes")->valuedouble);
+  CHECK_I64(cJSON_GetArraySize(member(every, "ranks")), 4);
+  cJSON_ArrayForEach(a, member(every, "ranks")) {
+    b = cJSON_GetArrayItem(member(all, "ranks"), n++);
+    CHECK_I64(member(a, "pp_rank")->valuedouble, member(b, "pp_rank")->valuedouble);
+    CHECK_I64(member(a, "peak_bytes")->valuedouble, member(b, "peak_bytes")->valuedouble);
+    CHECK(member(a, "events") == NULL);
+  }
+  /* The headline stays the chosen rank's. */
+  CHECK_I64(member(view, "peak_bytes")->valuedouble,
+            member(cJSON_GetArrayItem(member(all, "ranks"), 1), "peak_bytes")->valuedouble);
+  cJSON_Delete(view);
+  cJSON_Delete(all);
+}
+
 int main(void) {
   memest_params p;
-  memest_view_options o = {0, 1, -1};
+  memest_view_options o = {0, 1, -1, 0};
   memest_result *r = NULL;
   memest_error err;
   test_view(-1, 0);
   test_view(2, 0);
   test_view(-1, 100);
+  test_every_rank();
   check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_E_LIMIT);
   CHECK(r == NULL);
