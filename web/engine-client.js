@@ -32,7 +32,7 @@ import { normalizeParams } from './engine.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: {suggestions?: boolean, timeline_window?: number}}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View}) => Promise<object>} estimate
  *   (`view`: one page view in one call, see engine.js)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
@@ -96,6 +96,7 @@ export async function createEngineClient(options = {}) {
     }
     pending.delete(msg.id);
     if ('failure' in msg) call.reject(new Error(`memest worker: ${msg.failure}`));
+    else if ('json' in msg) call.resolve(JSON.parse(msg.json));
     else call.resolve(msg.value);
   };
   /** @param {Error} err */
@@ -173,7 +174,12 @@ export async function createEngineClient(options = {}) {
     version,
     estimate(configText, params, opts = {}) {
       const args = [config(configText), normalizeParams(params)];
-      if (opts.view) args.push({ suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0 });
+      if (opts.view) {
+        args.push({
+          suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
+          every_rank: opts.view.every_rank === true,
+        });
+      }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
       return new Promise((resolve, reject) => {
         if (waiting) waiting.resolve({ superseded: true });

@@ -2,7 +2,10 @@
 // module Web Worker or a Node worker thread. It owns only the message
 // protocol that engine-client.js speaks:
 //   in:  {id, method: 'init', args: [options]}, then {id, method, args}
-//   out: {id, value} or {id, failure: message}; a sweep also sends
+//   out: {id, value}, {id, json: text} (an estimate: its answer as JSON
+//        text, which posts in a copy where a structured clone of the
+//        object would walk every timeline event twice) or
+//        {id, failure: message}; a sweep also sends
 //        {id, progress: {done, total, rows}} after each of its pieces
 // A routing curve (routingCurve: peaks at a list of routing factors) runs
 // in pieces of CURVE_PIECE factors the same way, so that an estimate asked
@@ -17,7 +20,7 @@ import { runSweep } from './engine-sweep.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
-const METHODS = new Set(['estimate', 'validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan',
+const METHODS = new Set(['validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan',
   'snapshot', 'runLog', 'ppRankOf', 'rankOfName']);
 
 /** @type {Promise<import('./engine.js').Engine> | null} */
@@ -130,6 +133,10 @@ async function handle(req, post) {
       const running = sweeps.has(args[0]);
       if (running) sweeps.set(args[0], true);
       post({ id, value: running });
+      return;
+    }
+    if (method === 'estimate') {
+      post({ id, json: engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), /** @type {any} */ (args[2])) });
       return;
     }
     if (!METHODS.has(method)) throw new Error(`unknown method ${String(method)}`);

@@ -71,14 +71,25 @@
  */
 
 /**
+ * @typedef {object} View  what one page view asks of an estimate
+ * @property {boolean} [suggestions]
+ * @property {number} [timeline_window]
+ * @property {boolean} [every_rank]
+ */
+
+/**
  * @typedef {object} Engine
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, view?: {suggestions?: boolean, timeline_window?: number}) => object} estimate
+ * @property {(configText: string|null|undefined, params: Params, view?: View) => object} estimate
  *   the result object of `memest --json`, or {error}; with `view`, one page
  *   view (memest_estimate_view): the shown rank (pp_rank, else the worst)
  *   carries its timeline (a window of timeline_window events around its
- *   peak when longer; 0 = every event), and suggestions are computed only
- *   when `suggestions` is true
+ *   peak when longer; 0 = every event), suggestions are computed only
+ *   when `suggestions` is true, and with `every_rank` a chosen pp_rank's
+ *   result also has `every_rank: {worst_rank, peak_bytes, ranks}`
+ * @property {(configText: string|null|undefined, params: Params, view?: View) => string} estimateJson
+ *   estimate()'s answer as JSON text (what the worker posts: a string is
+ *   cheaper to send than a structured clone of a large object)
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
  * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
@@ -284,28 +295,40 @@ export async function createEngine(options = {}) {
 
   /**
    * Calls a glue function that takes (config, json[, extra]) and returns
-   * JSON text.
+   * JSON text; a failure comes back as the text of its {error} object.
    * @param {string} name
    * @param {unknown} configText
    * @param {string} json
    * @param {string} [extra]  a third JSON argument (the view options)
-   * @returns {unknown}
+   * @returns {string}
    */
-  function callJson(name, configText, json, extra) {
+  function callText(name, configText, json, extra) {
+    const nomem = () => JSON.stringify(failure('nomem', '', 'the engine ran out of memory'));
     return guarded((w) => {
       const config = put(w, typeof configText === 'string' ? wellFormed(configText) : null);
       const arg = put(w, json);
       const more = extra === undefined ? null : put(w, extra);
       try {
-        if (config === 0 || arg === 0 || more === 0) return failure('nomem', '', 'the engine ran out of memory');
+        if (config === 0 || arg === 0 || more === 0) return nomem();
         const text = take(w, more === null ? w[name](config ?? 0, arg) : w[name](config ?? 0, arg, more));
-        return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        return text === null ? nomem() : text;
       } finally {
         if (config) w._free(config);
         if (arg) w._free(arg);
         if (more) w._free(more);
       }
-    }, (e) => e);
+    }, (e) => JSON.stringify(e));
+  }
+
+  /**
+   * callText's answer as an object.
+   * @param {string} name
+   * @param {unknown} configText
+   * @param {string} json
+   * @returns {unknown}
+   */
+  function callJson(name, configText, json) {
+    return JSON.parse(callText(name, configText, json));
   }
 
   /** @type {Engine} */
@@ -313,21 +336,27 @@ export async function createEngine(options = {}) {
     version,
 
     estimate(configText, params, view) {
+      return /** @type {object} */ (JSON.parse(engine.estimateJson(configText, params, view)));
+    },
+
+    estimateJson(configText, params, view) {
       const bad = checkConfig(configText);
-      if (bad) return bad;
+      if (bad) return JSON.stringify(bad);
       const enc = encodeParams(params);
-      if ('error' in enc) return enc;
+      if ('error' in enc) return JSON.stringify(enc);
       if (view !== undefined && view !== null) {
         // One page view: the shown rank's timeline in the result, the
-        // suggestions only when asked for (memest_estimate_view).
+        // suggestions only when asked for, every rank's peak when one rank
+        // is chosen (memest_estimate_view).
         const v = typeof view === 'object' ? /** @type {any} */ (view) : {};
         const options = JSON.stringify({
           suggestions: v.suggestions === true,
           timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
+          every_rank: v.every_rank === true,
         });
-        return /** @type {object} */ (callJson('_memest_wasm_view', configText, enc.json, options));
+        return callText('_memest_wasm_view', configText, enc.json, options);
       }
-      return /** @type {object} */ (callJson('_memest_wasm_estimate', configText, enc.json));
+      return callText('_memest_wasm_estimate', configText, enc.json);
     },
 
     validate(configText, params) {
