@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { PUBLIC, CHROMIUM_ARGS, DEFAULT_PARAMS, requireBuilds, cli, waitForResult, headline, seqOf } from './support.mjs';
+import { PUBLIC, CHROMIUM_ARGS, DEFAULT_PARAMS, requireBuilds, cli, waitForResult, headline, seqOf, waitForLink } from './support.mjs';
 import { startPythonServer } from './hosts.mjs';
 
 const SUB = '/tools/memest/';
@@ -61,6 +61,7 @@ test('under a sub-path of python3 -m http.server, with no CSP header, the page w
   const seq = await seqOf(page);
   await page.locator('[data-field=pp_size] input[type=number]').fill('2');
   await waitForResult(page, seq);
+  await waitForLink(page);
   const link = await page.getByTestId('share-link').inputValue();
   assert.ok(link.startsWith(`${home}#v=1&s=`), link);
   const again = await open(link);

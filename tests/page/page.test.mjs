@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import LZString from 'lz-string';
 import {
   ROOT, CLI, MODELS, DEFAULT_PARAMS, requireBuilds, cli, gibText, gzippedPageBytes, startSession,
-  waitForResult, seqOf, headline,
+  waitForResult, seqOf, headline, waitForLink,
 } from './support.mjs';
 
 // Targets on an idle machine. The slider test fails only at twice its
@@ -137,6 +137,7 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   assert.equal(await box('pp_size').inputValue(), '2');
   assert.equal(await page.locator('.rank-svg [data-rank]').count(), 2);
   assert.equal(await page.locator('[data-derived=dp] output').textContent(), '2');
+  await waitForLink(page);
   assert.ok(page.url().includes('#v=1&s='), 'the link follows the state');
   const { median, max, count } = await sliderTimes(page);
   console.log(`slider move to every chart updated: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves (target ${TARGET_SLIDER_MS} ms)`);
@@ -233,6 +234,7 @@ test('a copied link reproduces the same view in a fresh page', async () => {
 });
 
 test('embed mode renders the compact view at 360 px, default and shared', async () => {
+  await waitForLink(page);
   await page.getByTestId('embed-button').click();
   const snippet = await page.getByTestId('embed-code').inputValue();
   const src = /src="([^"]+)"/.exec(snippet)[1].replace(/&amp;/g, '&');

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
-  ROOT, CLI, DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult, headline,
+  ROOT, CLI, DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult, headline, waitForLink,
 } from './support.mjs';
 
 // The full sweep of Qwen3-235B-A22B on 1,024 GPUs (as tests/bench/bench_plan.c).
@@ -118,6 +118,7 @@ test('sorting a column orders the rows and says so in aria-sort', async () => {
   rows = await tableRows(page);
   assert.deepEqual(rows.map((r) => r.peak), [...peaks].reverse());
   // The order is part of the link; "#" brings back the planner's order.
+  await waitForLink(page);
   const linked = decodeFragment(new URL(page.url()).hash).state;
   assert.equal(linked.plan_sort, 'peak_bytes');
   assert.equal(linked.plan_desc, true);

@@ -115,6 +115,17 @@ export async function waitForResult(page, afterSeq = 0) {
   return Number(await page.locator('[data-testid=results]').getAttribute('data-seq'));
 }
 
+/**
+ * Waits until the share link and the address bar follow the inputs on
+ * screen: both wait for the inputs to be still (App.jsx, FRAGMENT_DELAY_MS).
+ */
+export async function waitForLink(page) {
+  await page.waitForFunction(() => {
+    const field = document.querySelector('[data-testid=share-link]');
+    return field !== null && field.dataset.pending === 'false' && field.value.endsWith(location.hash);
+  });
+}
+
 /** The estimate's sequence number on screen now. */
 export async function seqOf(page) {
   return Number(await page.locator('[data-testid=results]').getAttribute('data-seq'));

@@ -4,7 +4,7 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
+import { NO_PROBLEMS, useAskedUpdate, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
@@ -26,6 +26,10 @@ import { SkipLink } from './SkipLink.jsx';
 import { PhoneSummary } from './PhoneSummary.jsx';
 import { MeasuredPanel } from './MeasuredPanel.jsx';
 import { useMeasured } from './measured.js';
+import { useSettled } from './settled.js';
+
+/** How long the inputs stay still before the address bar and the link follow them. */
+export const FRAGMENT_DELAY_MS = 250;
 
 const TABS = [
   { id: 'calculator', title: 'Calculator' },
@@ -59,7 +63,7 @@ export function App({ initial }) {
   const tab = embed ? 'calculator' : state.view;
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
-  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const [view, ask] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const config = configOf(state);
@@ -78,14 +82,32 @@ export function App({ initial }) {
     if (name) setState((s) => (s.config === state.config ? { ...s, model: name } : s));
   }, [view.result]);
 
-  // The fragment mirrors the state; replaceState keeps Back for leaving.
-  useEffect(() => {
-    if (kept.current === state) return;
+  // The fragment and the share link follow the state once it has been
+  // still for FRAGMENT_DELAY_MS, and the fragment at once when the page is
+  // left or hidden: an address-bar update costs the browser more than an
+  // estimate, so a moving slider writes it once, not at every step.
+  // replaceState keeps Back for leaving.
+  const settled = useSettled(state, FRAGMENT_DELAY_MS);
+  const latest = useRef(state);
+  latest.current = state;
+  const writeFragment = useCallback((s) => {
+    if (kept.current === s) return;
     kept.current = null;
-    const frag = `#${encodeState(state, { embed })}`;
+    const frag = `#${encodeState(s, { embed })}`;
     written.current = frag;
     if (location.hash !== frag) history.replaceState(null, '', frag);
-  }, [state, embed]);
+  }, [embed]);
+  useEffect(() => writeFragment(settled), [settled, writeFragment]);
+  useEffect(() => {
+    const flush = () => writeFragment(latest.current);
+    const onHidden = () => document.visibilityState === 'hidden' && flush();
+    addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', onHidden);
+    return () => {
+      removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', onHidden);
+    };
+  }, [writeFragment]);
 
   useEffect(() => {
     document.documentElement.classList.toggle('embedded', embed);
@@ -106,7 +128,8 @@ export function App({ initial }) {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  const update = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
+  // A change of the inputs renders with its estimate (useAskedUpdate).
+  const update = useAskedUpdate(setState, state, ask);
   const setTab = useCallback((id) => update({ view: id }), [update]);
   // Loading a plan row or B switches to the calculator and moves focus there.
   const toCalculator = useCallback((patch) => {
@@ -121,7 +144,10 @@ export function App({ initial }) {
   }, [tab]);
   // Fix buttons are only offered for fixes canApplyFix() accepts.
   const applyFix = useCallback((fix) => setState((s) => applyFixTo(s, fix)), []);
-  const problems = useMemo(() => ({ problems: view.stale ? view.problems : [], applyFix }), [view, applyFix]);
+  // The same value while the problems stay, so that a result arriving
+  // re-renders none of the fields that show them.
+  const shownProblems = view.stale ? view.problems : NO_PROBLEMS;
+  const problems = useMemo(() => ({ problems: shownProblems, applyFix }), [shownProblems, applyFix]);
   const info = useMemo(() => Object.fromEntries((engine.parameters ?? []).map((p) => [p.name, p])), [engine.parameters]);
   const loadPreset = useCallback((name) => (engine.client ? engine.client.modelConfig(name) : Promise.resolve('')), [engine.client]);
 
@@ -143,6 +169,10 @@ export function App({ initial }) {
       <TrainingPanel state={state} update={update} info={info} />
     </form>
   ), [state, models, gpus, info, loadPreset, update, modelShape]);
+  const linkPending = settled !== state;
+  const currentState = useCallback(() => latest.current, []);
+  const share = useMemo(() => <SharePanel state={settled} pending={linkPending} current={currentState} />,
+    [settled, linkPending, currentState]);
   const custom = state.config !== '';
   const results = useMemo(() => (
     <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
@@ -162,7 +192,7 @@ export function App({ initial }) {
         <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           {inputs}
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
-            <SharePanel state={state} />
+            {share}
             {results}
             <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
               update={update} />
@@ -172,7 +202,7 @@ export function App({ initial }) {
       )}
       {tab === 'plan' && (
         <div id="panel-plan" role="tabpanel" aria-labelledby="tab-plan" class="planner" tabIndex={-1}>
-          <SharePanel state={state} />
+          {share}
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <PlanPanel state={state} update={update} gpus={gpuList} plan={plan} requestKey={plan.want}
             problem={planAsk.problem} onLoad={loadRow} />
@@ -180,7 +210,7 @@ export function App({ initial }) {
       )}
       {tab === 'compare' && (
         <div id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
-          <SharePanel state={state} />
+          {share}
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
             onLoadB={() => toCalculator(loadB(bState, gpuList))} />

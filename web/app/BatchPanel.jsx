@@ -2,18 +2,20 @@
 // sliders step in powers of two, the boxes take any value.
 
 import { SliderField } from './SliderField.jsx';
+import { useSetters } from './setters.js';
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function BatchPanel({ state, update, info }) {
+  const set = useSetters(update);
   return (
     <fieldset class="panel">
       <legend>Batch</legend>
       <SliderField label="Micro batch size" field="micro_batch_size" value={state.micro_batch_size} min={1} max={64}
-        scale="log2" onChange={(v) => update({ micro_batch_size: v })} />
+        scale="log2" onChange={set('micro_batch_size')} />
       <SliderField label="Global batch size" field="global_batch_size" help={info.global_batch_size?.choose} value={state.global_batch_size} min={1}
-        max={65536} scale="log2" onChange={(v) => update({ global_batch_size: v })} />
+        max={65536} scale="log2" onChange={set('global_batch_size')} />
       <SliderField label="Sequence length" field="sequence_length" help={info.sequence_length?.choose} value={state.sequence_length} min={128}
-        max={1048576} scale="log2" onChange={(v) => update({ sequence_length: v })} />
+        max={1048576} scale="log2" onChange={set('sequence_length')} />
     </fieldset>
   );
 }

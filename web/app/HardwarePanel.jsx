@@ -1,11 +1,12 @@
 // HardwarePanel.jsx — the GPU (a preset from the engine, or a custom
 // capacity in GiB) and the allocator's fragmentation overhead.
 
-import { useId, useState, useEffect } from 'preact/hooks';
+import { useCallback, useId, useMemo, useState, useEffect } from 'preact/hooks';
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { gib } from './format.js';
+import { useSetters } from './setters.js';
 
 const CUSTOM = '';
 
@@ -34,11 +35,14 @@ function CustomCapacity({ value, onChange }) {
 
 /** Props: state, update(patch), gpus (engine presets), info (parameter help). */
 export function HardwarePanel({ state, update, gpus, info }) {
-  const known = gpus.some((g) => g.name === state.gpu);
-  const options = gpus.map((g) => [g.name, `${g.title} (${gib(g.bytes)})`]);
-  if (state.gpu && !known) options.push([state.gpu, `${state.gpu} (unknown)`]);
-  options.push([CUSTOM, 'Custom capacity…']);
-  const onGpu = (name) => {
+  const set = useSetters(update);
+  const options = useMemo(() => {
+    const list = gpus.map((g) => [g.name, `${g.title} (${gib(g.bytes)})`]);
+    if (state.gpu && !gpus.some((g) => g.name === state.gpu)) list.push([state.gpu, `${state.gpu} (unknown)`]);
+    list.push([CUSTOM, 'Custom capacity…']);
+    return list;
+  }, [gpus, state.gpu]);
+  const onGpu = useCallback((name) => {
     if (name !== CUSTOM) {
       update({ gpu: name });
       return;
@@ -46,15 +50,15 @@ export function HardwarePanel({ state, update, gpus, info }) {
     const cur = gpus.find((g) => g.name === state.gpu);
     const capacity = cur ? Math.round((cur.bytes / 2 ** 30) * 100) / 100 : state.gpu_memory_gb;
     update({ gpu: CUSTOM, gpu_memory_gb: capacity });
-  };
+  }, [update, gpus, state.gpu, state.gpu_memory_gb]);
   return (
     <fieldset class="panel">
       <legend>Hardware</legend>
       <SelectField label="GPU" field="gpu" value={state.gpu} options={options} onChange={onGpu}
         help={info.gpu?.choose} />
-      {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={(v) => update({ gpu_memory_gb: v })} />}
+      {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={set('gpu_memory_gb')} />}
       <SliderField label="Fragmentation (allocator overhead)" field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
-        min={0} max={0.5} step={0.01} integer={false} onChange={(v) => update({ fragmentation: v })} />
+        min={0} max={0.5} step={0.01} integer={false} onChange={set('fragmentation')} />
     </fieldset>
   );
 }

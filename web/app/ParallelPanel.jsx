@@ -6,6 +6,7 @@ import { SliderField } from './SliderField.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { derive } from './state.js';
 import { degree } from './format.js';
+import { useSetters } from './setters.js';
 
 function Derived({ label, value, formula, name }) {
   const whole = value !== null && Number.isInteger(value) && value > 0;
@@ -75,17 +76,18 @@ export function layoutHelp(model, info) {
 export function ParallelPanel({ state, update, info, model = null }) {
   const d = derive(state);
   const help = layoutHelp(model, info);
+  const set = useSetters(update);
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
       <SliderField label="Pipeline parallel (pp)" field="pp_size" help={help.pp} value={state.pp_size} min={1} max={32}
-        onChange={(v) => update({ pp_size: v })} />
+        onChange={set('pp_size')} />
       <SliderField label="Expert parallel (ep)" field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
-        onChange={(v) => update({ ep_size: v })} />
+        onChange={set('ep_size')} />
       <SliderField label="Context parallel (cp)" field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
-        onChange={(v) => update({ cp_size: v })} />
+        onChange={set('cp_size')} />
       <SliderField label="Total GPUs" field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
-        onChange={(v) => update({ total_gpus: v })} />
+        onChange={set('total_gpus')} />
       <NodesRow state={state} update={update} />
       <dl class="derived-list" aria-live="polite">
         <Derived name="dp" label="Data parallel (dp)" value={d.dp} formula="total ÷ (pp·ep·cp)" />

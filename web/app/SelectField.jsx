@@ -3,6 +3,7 @@
 
 import { useId } from 'preact/hooks';
 import { FieldProblems } from './FieldProblems.jsx';
+import { memo } from './memo.js';
 
 /**
  * Props: label, value, options ([value, text] pairs), onChange(value),
@@ -10,7 +11,7 @@ import { FieldProblems } from './FieldProblems.jsx';
  * @param {{label: string, value: string, options: string[][], onChange: (v: string) => void,
  *   field?: string, help?: string}} props
  */
-export function SelectField({ label, value, options, onChange, field, help }) {
+function SelectFieldView({ label, value, options, onChange, field, help }) {
   const id = useId();
   return (
     <div class="field" data-field={field}>
@@ -24,3 +25,6 @@ export function SelectField({ label, value, options, onChange, field, help }) {
     </div>
   );
 }
+
+/** A field whose props did not change skips its render (onChange and options must keep their identity). */
+export const SelectField = memo(SelectFieldView);

@@ -18,8 +18,12 @@ export function linkTo(state, embed = false) {
   return `${pageAddress()}#${encodeState(state, { embed })}`;
 }
 
-/** Props: state. */
-export function SharePanel({ state }) {
+/**
+ * Props: state (the settled state: the link follows the inputs once they
+ * stop moving), pending (the inputs have moved since; data-pending says
+ * so), current() (the state now, which Copy link copies; default state).
+ */
+export function SharePanel({ state, pending = false, current = null }) {
   const [showEmbed, setShowEmbed] = useState(false);
   const linkField = useRef(null);
   const snippetField = useRef(null);
@@ -32,8 +36,9 @@ export function SharePanel({ state }) {
       <h2 id="share-title" class="visually-hidden">Share</h2>
       <label for="share-link" class="visually-hidden">Link to this view</label>
       <input id="share-link" class="share-link" type="text" readOnly value={link} ref={linkField}
-        spellcheck={false} onFocus={(e) => selectField(e.currentTarget)} data-testid="share-link" />
-      <CopyButton text={() => linkTo(state)} label="Copy link" testid="copy-link" field={linkField} />
+        spellcheck={false} onFocus={(e) => selectField(e.currentTarget)} data-testid="share-link"
+        data-pending={pending ? 'true' : 'false'} />
+      <CopyButton text={() => linkTo(current ? current() : state)} label="Copy link" testid="copy-link" field={linkField} />
       <button type="button" aria-expanded={showEmbed ? 'true' : 'false'} onClick={() => setShowEmbed(!showEmbed)}
         data-testid="embed-button">Embed</button>
       {showEmbed && (

@@ -2,7 +2,8 @@
 // slider moves over a range (powers of two for the "log2" scale); the box
 // takes any value, which is never clamped: the engine explains bad ones.
 
-import { useEffect, useId, useState } from 'preact/hooks';
+import { memo } from './memo.js';
+import { useId, useRef, useState } from 'preact/hooks';
 import { FieldProblems } from './FieldProblems.jsx';
 
 function toSlider(value, scale) {
@@ -22,26 +23,31 @@ function fromSlider(pos, scale) {
  * @param {{label: string, value: number, onChange: (v: number) => void, min: number, max: number,
  *   scale?: string, step?: number, integer?: boolean, field?: string, help?: string, name?: string}} props
  */
-export function SliderField({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
+function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
   const id = useId();
-  const [draft, setDraft] = useState(String(value));
-  const [bad, setBad] = useState(null);
-  useEffect(() => {
-    setDraft(String(value));
-    setBad(null);
-  }, [value]);
+  // What the box shows: the text typed, until the value changes to
+  // something other than the number typed (the slider, a fix, a link);
+  // then the value itself, in that same render.
+  const typed = useRef(/** @type {{text: string, number: number | null, bad: string | null} | null} */ (null));
+  const seen = useRef(value);
+  const [, retype] = useState(0);
+  if (seen.current !== value) {
+    seen.current = value;
+    if (typed.current && typed.current.number !== value) typed.current = null;
+  }
+  const draft = typed.current ? typed.current.text : String(value);
+  const bad = typed.current ? typed.current.bad : null;
   const lo = toSlider(min, scale);
   const hi = toSlider(max, scale);
   const onBox = (e) => {
     const text = e.currentTarget.value;
-    setDraft(text);
     const n = Number(text);
-    if (text.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
-      setBad(integer ? 'Enter a whole number.' : 'Enter a number.');
-      return;
-    }
-    setBad(null);
-    if (n !== value) onChange(n);
+    const whole = text.trim() !== '' && Number.isFinite(n) && (!integer || Number.isInteger(n));
+    typed.current = whole
+      ? { text, number: n, bad: null }
+      : { text, number: null, bad: integer ? 'Enter a whole number.' : 'Enter a number.' };
+    retype((k) => k + 1);
+    if (whole && n !== value) onChange(n);
   };
   const onSlide = (e) => onChange(fromSlider(Number(e.currentTarget.value), scale));
   const problemsId = `${id}-problems`;
@@ -77,3 +83,6 @@ export function SliderField({ label, value, onChange, min, max, scale = 'linear'
     </div>
   );
 }
+
+/** A field whose props did not change skips its render (onChange must be stable: setters.js). */
+export const SliderField = memo(SliderFieldView);

@@ -4,7 +4,9 @@
 
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
+import { useCallback, useMemo } from 'preact/hooks';
 import { enumOptions } from './enum-titles.js';
+import { useSetters } from './setters.js';
 
 const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
 const ROUTING_DETAIL = {
@@ -15,27 +17,40 @@ const ROUTING_DETAIL = {
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function TrainingPanel({ state, update, info }) {
-  const ranks = [['-1', 'Worst rank']];
-  for (let r = 0; r < Math.min(state.pp_size, 256); r++) ranks.push([String(r), `Rank ${r}`]);
-  if (state.pp_rank >= state.pp_size) ranks.push([String(state.pp_rank), `Rank ${state.pp_rank}`]);
+  const set = useSetters(update);
+  const setRank = useCallback((v) => update({ pp_rank: Number(v) }), [update]);
+  // The option lists keep their identity while what they list stays (the
+  // enum names arrive with `info`), so the fields skip their renders.
+  const choices = useMemo(() => ({
+    optimizer: enumOptions('optimizer'),
+    sharding: enumOptions('sharding', SHARDING_DETAIL),
+    fp8_training: enumOptions('fp8_training'),
+    routing: enumOptions('routing', ROUTING_DETAIL),
+  }), [info]);
+  const ranks = useMemo(() => {
+    const list = [['-1', 'Worst rank']];
+    for (let r = 0; r < Math.min(state.pp_size, 256); r++) list.push([String(r), `Rank ${r}`]);
+    if (state.pp_rank >= state.pp_size) list.push([String(state.pp_rank), `Rank ${state.pp_rank}`]);
+    return list;
+  }, [state.pp_size, state.pp_rank]);
   return (
     <fieldset class="panel">
       <legend>Training</legend>
-      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={enumOptions('optimizer')}
-        onChange={(v) => update({ optimizer: v })} />
-      <SelectField label="Sharding" field="sharding" value={state.sharding} options={enumOptions('sharding', SHARDING_DETAIL)}
-        onChange={(v) => update({ sharding: v })} help={info.sharding?.meaning} />
-      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={enumOptions('fp8_training')}
-        onChange={(v) => update({ fp8_training: v })} help={info.fp8_training?.choose} />
-      <SelectField label="Routing" field="routing" value={state.routing} options={enumOptions('routing', ROUTING_DETAIL)}
-        onChange={(v) => update({ routing: v })} help={info.routing?.choose} />
+      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={choices.optimizer}
+        onChange={set('optimizer')} />
+      <SelectField label="Sharding" field="sharding" value={state.sharding} options={choices.sharding}
+        onChange={set('sharding')} help={info.sharding?.meaning} />
+      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={choices.fp8_training}
+        onChange={set('fp8_training')} help={info.fp8_training?.choose} />
+      <SelectField label="Routing" field="routing" value={state.routing} options={choices.routing}
+        onChange={set('routing')} help={info.routing?.choose} />
       {state.routing === 'factor' && (
         <SliderField label="Routing factor (busiest rank's tokens ×)" field="routing_factor" help={info.routing_factor?.choose}
           value={state.routing_factor} min={1} max={8} step={0.01} integer={false}
-          onChange={(v) => update({ routing_factor: v })} />
+          onChange={set('routing_factor')} />
       )}
       <SelectField label="Pipeline rank shown" field="pp_rank" value={String(state.pp_rank)} options={ranks}
-        onChange={(v) => update({ pp_rank: Number(v) })} />
+        onChange={setRank} />
     </fieldset>
   );
 }

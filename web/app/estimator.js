@@ -15,6 +15,12 @@ import { setNames } from './names.js';
  */
 export const TIMELINE_LIMIT = 4000;
 
+/** The problems of inputs that have none (one array, so that it compares equal). */
+export const NO_PROBLEMS = /** @type {any[]} */ (Object.freeze([]));
+
+/** How long an estimate stays on screen before its routing curve is asked. */
+export const CURVE_DELAY_MS = 200;
+
 let clientPromise = null;
 
 /** The engine client, started once per page. */
@@ -55,10 +61,10 @@ export function useEngine() {
  * The engine call behind one view of `state`: one estimate
  * (memest_estimate_view, latest wins while a slider moves) that carries the
  * shown rank's timeline — whole when its schedule has at most
- * TIMELINE_LIMIT events, else a window around its peak — and the
- * suggestions only when `suggestions` is true (they are on screen). When
- * one rank is chosen (pp_rank >= 0), a second estimate gives every rank for
- * the per-rank chart. On invalid inputs, validate() explains them.
+ * TIMELINE_LIMIT events, else a window around its peak — the suggestions
+ * only when `suggestions` is true (they are on screen), and, when one rank
+ * is chosen (pp_rank >= 0), every rank's peak for the per-rank chart. On
+ * invalid inputs, validate() explains them.
  * Resolves to { result, timeline, ranks, suggested } or { problems }, or
  * null when a newer request replaced this one.
  */
@@ -66,7 +72,7 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
   const result = await client.estimate(config, params, {
-    latestWins: true, view: { suggestions, timeline_window: TIMELINE_LIMIT },
+    latestWins: true, view: { suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true },
   });
   if (result.superseded) return null;
   if (result.error) {
@@ -74,58 +80,123 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
     return { problems: problems.length ? problems : [result.error] };
   }
   const timeline = result.ranks.find((r) => Array.isArray(r.events)) ?? null;
-  const all = state.pp_rank >= 0 ? await client.estimate(config, { ...toParams(state), pp_rank: -1 }) : result;
-  return { result, timeline, ranks: all.error ? result : all, suggested: suggestions };
+  const ranks = result.every_rank ? { ...result, ...result.every_rank } : result;
+  return { result, timeline, ranks, suggested: suggestions };
+}
+
+/** What tells one calculator estimate from another: its inputs and whether it has suggestions. */
+function viewKey(state, suggestions) {
+  return JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]);
 }
 
 /**
  * Estimates `state` whenever it changes; an answer is shown unless a newer
- * one is already on screen. Returns
- *   { result, timeline, ranks, problems, stale, pending, error, seq }:
+ * one is already on screen. Returns [view, ask]:
+ *   view { result, timeline, ranks, problems, stale, pending, error, seq }:
  * `result` is the last good estimate, `timeline` its shown rank with
  * events, `ranks` a result with every rank, `suggested` whether its
  * suggestions were computed (`suggestions`: they are on screen); `problems` (from validate)
  * explain why the current inputs give none, and then `stale` is true.
+ *   ask(state) starts the estimate of a state before it is rendered
+ * (useAskedUpdate): the render then takes that answer instead of asking
+ * again. Resolves once the answer is in (null when superseded).
  */
 export function useEstimate(client, state, { suggestions = false } = {}) {
   const [view, setView] = useState({
-    result: null, timeline: null, ranks: null, problems: [], stale: false, pending: true, error: null, seq: 0,
+    result: null, timeline: null, ranks: null, problems: NO_PROBLEMS, stale: false, pending: true, error: null, seq: 0,
     suggested: false,
   });
   const sent = useRef(0);
   const shown = useRef(0);
   // Only the calculator's inputs start an estimate (not the Plan and
   // Compare tabs' own fields).
-  const key = JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]);
+  const key = viewKey(state, suggestions);
   const latest = useRef(state);
   latest.current = state;
+  // The last estimate asked for, by key, until a newer one replaces it.
+  const asked = useRef({ key: '', answer: /** @type {Promise<any> | null} */ (null) });
+  const ask = useCallback((s) => {
+    if (!client) return Promise.resolve(null);
+    const k = viewKey(s, suggestions);
+    if (asked.current.key === k && asked.current.answer) return asked.current.answer;
+    const answer = estimateView(client, s, { suggestions }).then((r) => {
+      if (r === null && asked.current.answer === answer) asked.current = { key: '', answer: null };
+      return r;
+    });
+    asked.current = { key: k, answer };
+    return answer;
+  }, [client, suggestions]);
   // A layout effect starts the estimate right after the render instead of
-  // after the next frame, which a slider would feel.
+  // after the next frame, which a slider would feel; an answer asked ahead
+  // arrives in the same task, so inputs and results share one frame.
   useLayoutEffect(() => {
     if (!client) return;
-    const state = latest.current;
     const seq = ++sent.current;
     const show = (next) => {
       if (seq < shown.current) return;
       shown.current = seq;
       setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
     };
-    estimateView(client, state, { suggestions })
+    ask(latest.current)
       .then((r) => {
         if (!r) return;
         if (r.problems) show({ problems: r.problems, stale: true, error: null });
-        else show({ ...r, problems: [], stale: false, error: null });
+        else show({ ...r, problems: NO_PROBLEMS, stale: false, error: null });
       })
       .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
   }, [client, key]);
-  return view;
+  return /** @type {[typeof view, (s: any) => Promise<any>]} */ ([view, ask]);
+}
+
+/** The longest an input change waits for its estimate before it is rendered alone. */
+export const ASK_AHEAD_MS = 50;
+
+/**
+ * update(patch) for the calculator's state that asks for the new state's
+ * estimate first (`ask`, useEstimate's) and renders the change when that
+ * answer is in, or after ASK_AHEAD_MS at the latest: the inputs and the
+ * results they give then change in one render and one frame, not in two.
+ * Patches that arrive while one waits are merged into it, in order, and
+ * applied to the state as it is then (setState's updater), so a change
+ * made meanwhile by other means (a fix, a link) is kept.
+ * @param {(f: (s: any) => any) => void} setState
+ * @param {any} state  the state on screen
+ * @param {(s: any) => Promise<any>} ask
+ * @returns {(patch: Record<string, unknown>) => void}
+ */
+export function useAskedUpdate(setState, state, ask) {
+  const shown = useRef(state);
+  shown.current = state;
+  const waiting = useRef(/** @type {{patch: Record<string, unknown>, timer: any, asks: number} | null} */ (null));
+  const askRef = useRef(ask);
+  askRef.current = ask;
+  useEffect(() => () => clearTimeout(waiting.current?.timer), []);
+  return useCallback((patch) => {
+    const apply = () => {
+      const w = waiting.current;
+      if (!w) return;
+      waiting.current = null;
+      clearTimeout(w.timer);
+      setState((s) => ({ ...s, ...w.patch }));
+    };
+    if (waiting.current) waiting.current.patch = { ...waiting.current.patch, ...patch };
+    else waiting.current = { patch: { ...patch }, timer: setTimeout(apply, ASK_AHEAD_MS), asks: 0 };
+    const mine = waiting.current;
+    const n = ++mine.asks;
+    // Only the answer for every patch so far renders the change.
+    const done = () => {
+      if (waiting.current === mine && mine.asks === n) apply();
+    };
+    askRef.current({ ...shown.current, ...mine.patch }).then(done, done);
+  }, [setState]);
 }
 
 /**
  * The routing chart's curve for the estimate on screen: the peak at each
- * factor of curveFactors(result.routing), asked once the estimate is shown
- * and computed by the worker in small pieces, so that a slider's next
- * estimate never waits for it; a newer estimate stops the old curve.
+ * factor of curveFactors(result.routing), asked once the estimate has been
+ * shown for CURVE_DELAY_MS (a moving slider asks none) and computed by the
+ * worker in small pieces, so that a slider's next estimate never waits
+ * long for it; a newer estimate stops the old curve.
  * While an estimate is still on its way (`pending`) no curve is asked; the
  * last one stays on screen. Returns { curve: {factors, peak_bytes} | null,
  * key }, key naming the inputs the curve belongs to.
@@ -145,11 +216,15 @@ export function useRoutingCurve(client, state, result, pending) {
     delete params.routing;
     delete params.routing_factor;
     delete params.ep_imbalance;
-    client.routingCurve(configOf(latest.current), params, curveFactors(routing), { signal: controller.signal })
+    const ask = () => client.routingCurve(configOf(latest.current), params, curveFactors(routing), { signal: controller.signal })
       .then((r) => {
         if (!controller.signal.aborted && !r.cancelled && !r.error) setView({ curve: r, key });
       }, () => {});
-    return () => controller.abort();
+    const timer = setTimeout(ask, CURVE_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
   }, [client, key]);
   return routing?.applies ? view : { curve: null, key: '' };
 }

@@ -4,7 +4,7 @@
 // link never carries a snapshot. Pure helpers for the charts, and the hook
 // that holds what was dropped or pasted. See docs/measured-runs.md.
 
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 /** A snapshot's curve is reduced to this many points by the engine. */
 export const CURVE_POINTS = 1200;
@@ -116,8 +116,13 @@ export function useMeasured(client, ppSize, totalGpus) {
     return () => { live = false; };
   }, [client, snapshots, ppSize, totalGpus]);
 
+  // The layout a dropped file is placed in, read when it arrives, so that
+  // addFiles (and the hook's answer) keep their identity while pp moves.
+  const layout = useRef({ ppSize, totalGpus });
+  layout.current = { ppSize, totalGpus };
   const addFiles = useCallback(async (files) => {
     if (!client) return;
+    const { ppSize, totalGpus } = layout.current;
     setBusy(true);
     const bad = [];
     const read = [];
@@ -144,7 +149,7 @@ export function useMeasured(client, ppSize, totalGpus) {
     setSnapshots((list) => [...list.filter((s) => !names.has(s.name)), ...read]);
     setProblems(bad);
     setBusy(false);
-  }, [client, ppSize, totalGpus]);
+  }, [client]);
 
   const pasteLog = useCallback(async (text) => {
     if (!client) return;
