@@ -130,12 +130,14 @@ export function App({ initial }) {
 
   // A change of the inputs renders with its estimate (useAskedUpdate).
   const update = useAskedUpdate(setState, state, ask);
-  const setTab = useCallback((id) => update({ view: id }), [update]);
+  // A change of view (a tab, a plan row loaded) shows at once.
+  const updateNow = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
+  const setTab = useCallback((id) => updateNow({ view: id }), [updateNow]);
   // Loading a plan row or B switches to the calculator and moves focus there.
   const toCalculator = useCallback((patch) => {
     focusPanel.current = true;
-    update({ ...patch, view: 'calculator' });
-  }, [update]);
+    updateNow({ ...patch, view: 'calculator' });
+  }, [updateNow]);
   const loadRow = useCallback((row) => toCalculator(rowPatch(row)), [toCalculator]);
   useEffect(() => {
     if (!focusPanel.current) return;

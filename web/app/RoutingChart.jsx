@@ -29,10 +29,14 @@ export function RoutingChart({ routing, curve, capacity }) {
   if (!routing?.applies) return null;
   const title = <h2 id="routing-title">Peak against routing skew</h2>;
   if (!curve) {
+    // The chart's room is kept while its curve is on its way, so that the
+    // page below does not move when it arrives.
     return (
       <section class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart" data-ready="false">
         {title}
         <p class="routing-summary">{marginText(routing)}</p>
+        <svg viewBox={`0 0 ${W} ${T + H + B}`} width="100%" class="routing-svg" aria-hidden="true" />
+        <p class="routing-hover">The curve follows once the inputs are still.</p>
       </section>
     );
   }
