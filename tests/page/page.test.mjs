@@ -432,6 +432,8 @@ test('the default page screenshot for the documentation', async () => {
   await shot.goto(session.url);
   await waitForResult(shot);
   await shot.locator('.timeline canvas').waitFor();
+  // The routing curve follows the estimate once the inputs are still.
+  await shot.locator('[data-testid=routing-chart][data-ready=true]').waitFor();
   mkdirSync(path.join(ROOT, 'docs', 'images'), { recursive: true });
   await shot.screenshot({ path: path.join(ROOT, 'docs', 'images', 'page.png'), fullPage: true, animations: 'disabled' });
   await shot.close();
