@@ -177,10 +177,9 @@ static void test_invalid_counts(void) {
   free(req);
 }
 
-/* A compare of the default example (Qwen3-30B-A3B, pp 4, ep 8, cp 1, mbs 1,
-** gbs 1024, H100) with the GPU count (or dp) and sequence left to set. */
-static memest_plan_request *example_compare(void) {
-  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+/* The default example's inputs (Qwen3-30B-A3B, pp 4, ep 8, cp 1, mbs 1,
+** gbs 1024, H100), with the GPU count (or dp) and sequence left to set. */
+static void set_example(memest_plan_request *req) {
   set(req, "model", "qwen3-30b-a3b");
   set(req, "gpu", "h100");
   set(req, "pp_size", "4");
@@ -188,6 +187,12 @@ static memest_plan_request *example_compare(void) {
   set(req, "cp_size", "1");
   set(req, "micro_batch_size", "1");
   set(req, "global_batch_size", "1024");
+}
+
+/* A compare of the default example (set_example). */
+static memest_plan_request *example_compare(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  set_example(req);
   return req;
 }
 
@@ -560,13 +565,7 @@ static void test_pieces(void) {
   set(req, "optimizer", "adamw,muon");
   check_pieces(req, "layouts with option variants");
   memest_plan_request_init(req, MEMEST_PLAN_LAYOUTS);
-  set(req, "model", "qwen3-30b-a3b");
-  set(req, "gpu", "h100");
-  set(req, "pp_size", "4");
-  set(req, "ep_size", "8");
-  set(req, "cp_size", "1");
-  set(req, "micro_batch_size", "1");
-  set(req, "global_batch_size", "1024");
+  set_example(req);
   set(req, "sequence_length", "4096");
   set(req, "vary", "gpus");
   check_pieces(req, "vary gpus (INVALID rows kept)");
