@@ -54,7 +54,7 @@ if (!existsSync(NATIVE)) {
   process.exit(0);
 }
 const out = execFileSync(NATIVE, [String(runs)], { encoding: 'utf8' });
-const m = /default example[^\n]*?median ([0-9.]+) ms/.exec(out);
+const m = /^default estimate[^\n]*whole timeline kept: median ([0-9.]+) ms/m.exec(out);
 if (!m) {
   console.error(`bench-wasm: cannot read the default example's median from memest-bench:\n${out}`);
   process.exit(1);
