@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { timelineData, sampleRows, stepLabel } from '../../web/app/timeline-data.js';
 import { ALL_PARTS } from '../../web/app/palette.js';
+import { traceStepArea } from '../../web/app/step-areas.js';
 import { mem, gib, signedGib, degree } from '../../web/app/format.js';
 
 const GIB = 2 ** 30;
@@ -41,6 +42,40 @@ test('timelineData keeps the fixed component order and marks a window', () => {
   assert.ok(Math.abs(d.series[0][0] - total) < 1e-12);
   assert.equal(timelineData(rank([])), null);
   assert.equal(timelineData({ pp_rank: 0 }), null);
+});
+
+/** A path that records its commands, for traceStepArea. */
+function recorder() {
+  const ops = [];
+  return {
+    ops,
+    moveTo: (x, y) => ops.push(['M', x, y]),
+    lineTo: (x, y) => ops.push(['L', x, y]),
+    closePath: () => ops.push(['Z']),
+  };
+}
+
+test('traceStepArea holds each value until the next point and closes down to zero', () => {
+  const p = recorder();
+  // zero at row 100, one unit per -10 rows (up); x at 0, 10, 20, 30
+  traceStepArea(p, [0, 10, 20, 30], [1, 3, 2, 2], 100, -10, 0, 3);
+  assert.deepEqual(p.ops, [
+    ['M', 0, 100], ['L', 0, 90], // up the left edge to the first value
+    ['L', 10, 90], ['L', 10, 70], // 1 until x 10, then 3
+    ['L', 20, 70], ['L', 20, 80], // 3 until x 20, then 2
+    ['L', 30, 80], // 2 holds to the last point: no corner at x 30
+    ['L', 30, 100], ['Z'],
+  ]);
+});
+
+test('traceStepArea writes a corner only where the rounded row changes, and draws a window', () => {
+  const flat = recorder();
+  traceStepArea(flat, [0, 5, 9, 14, 20], [2, 2, 2.04, 2, 2], 50, -10, 0, 4);
+  // 2.04 rounds to the same row as 2: a constant line, four points in all
+  assert.deepEqual(flat.ops, [['M', 0, 50], ['L', 0, 30], ['L', 20, 30], ['L', 20, 50], ['Z']]);
+  const part = recorder();
+  traceStepArea(part, [0, 5, 9, 14, 20], [1, 2, 3, 4, 5], 50, -10, 1, 2);
+  assert.deepEqual(part.ops, [['M', 5, 50], ['L', 5, 30], ['L', 9, 30], ['L', 9, 20], ['L', 9, 50], ['Z']]);
 });
 
 test('sampleRows spreads rows evenly and always lists the peak', () => {

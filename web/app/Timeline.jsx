@@ -13,10 +13,12 @@ import { gib, mem, count, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
 import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
 import { stepEvent } from './timeline-keys.js';
+import { stepAreas } from './step-areas.js';
 
 function chartOptions(width, height, keys, ref, scheme) {
   const top = keys.slice().reverse();
   const ink = CANVAS_INK[scheme];
+  const areas = stepAreas();
   return {
     width,
     height,
@@ -36,7 +38,7 @@ function chartOptions(width, height, keys, ref, scheme) {
     ],
     series: [
       { label: 'event' },
-      ...top.map((k) => ({ label: partLabel(k), stroke: chartColor(partColor(k), scheme), fill: chartColor(partColor(k), scheme), width: 0, paths: uPlot.paths.stepped({ align: 1 }) })),
+      ...top.map((k) => ({ label: partLabel(k), stroke: chartColor(partColor(k), scheme), fill: chartColor(partColor(k), scheme), width: 0, paths: areas })),
     ],
     hooks: {
       setCursor: [(u) => ref.current.onHover(u.cursor.idx)],
