@@ -62,6 +62,7 @@ struct memest_result {
   int n_sugg;
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
   memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
+  int timeline_columns;      /* a view: events' components as one array per component */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built

@@ -263,6 +263,9 @@ typedef struct memest_view_options {
                             ** schedule is longer; 0 keeps every event */
   int every_rank;           /* 1: when p->pp_rank chooses one rank, also every
                             ** rank's peak ("every_rank" in the result's JSON) */
+  int timeline_columns;     /* 1: the shown rank's events carry no "components";
+                            ** its "event_components" holds one array per
+                            ** component, its bytes at each event */
 } memest_view_options;
 
 /* memest_estimate(p with its timeline off), with the suggestions only if

@@ -177,7 +177,7 @@ export async function createEngineClient(options = {}) {
       if (opts.view) {
         args.push({
           suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
-          every_rank: opts.view.every_rank === true,
+          every_rank: opts.view.every_rank === true, timeline_columns: opts.view.timeline_columns === true,
         });
       }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);

@@ -75,6 +75,7 @@
  * @property {boolean} [suggestions]
  * @property {number} [timeline_window]
  * @property {boolean} [every_rank]
+ * @property {boolean} [timeline_columns]
  */
 
 /**
@@ -85,8 +86,10 @@
  *   view (memest_estimate_view): the shown rank (pp_rank, else the worst)
  *   carries its timeline (a window of timeline_window events around its
  *   peak when longer; 0 = every event), suggestions are computed only
- *   when `suggestions` is true, and with `every_rank` a chosen pp_rank's
- *   result also has `every_rank: {worst_rank, peak_bytes, ranks}`
+ *   when `suggestions` is true, with `every_rank` a chosen pp_rank's
+ *   result also has `every_rank: {worst_rank, peak_bytes, ranks}`, and
+ *   with `timeline_columns` the shown rank's events carry no `components`:
+ *   its `event_components` has one array per component instead
  * @property {(configText: string|null|undefined, params: Params, view?: View) => string} estimateJson
  *   estimate()'s answer as JSON text (what the worker posts: a string is
  *   cheaper to send than a structured clone of a large object)
@@ -353,6 +356,7 @@ export async function createEngine(options = {}) {
           suggestions: v.suggestions === true,
           timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
           every_rank: v.every_rank === true,
+          timeline_columns: v.timeline_columns === true,
         });
         return callText('_memest_wasm_view', configText, enc.json, options);
       }

@@ -420,14 +420,14 @@ char *memest_wasm_routing_peaks(const char *config, const char *params_json,
 }
 
 /* One page view (memest_estimate_view): `view_json` is {"suggestions":
-** bool, "timeline_window": N, "every_rank": bool}; the shown rank's
-** timeline comes in the result. Returns the result object or
-** {"error": {...}}. */
+** bool, "timeline_window": N, "every_rank": bool, "timeline_columns":
+** bool}; the shown rank's timeline comes in the result. Returns the
+** result object or {"error": {...}}. */
 char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
   memest_params p;
   memest_error err;
   memest_result *r = NULL;
-  memest_view_options o = {0, 1, 0, 0};
+  memest_view_options o = {0, 1, 0, 0, 0};
   cJSON *view, *v;
   memset(&err, 0, sizeof err);
   if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
@@ -435,6 +435,7 @@ char *memest_wasm_view(const char *config, const char *params_json, const char *
   if (view == NULL) return wa_error_json(&err);
   o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
   o.every_rank = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "every_rank"));
+  o.timeline_columns = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "timeline_columns"));
   v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
   if (cJSON_IsNumber(v)) {
     o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;

@@ -1,7 +1,8 @@
 /*
 ** test_view.c — memest_estimate_view: the figures of memest_estimate, the
 ** suggestions only when asked for, and exactly the shown rank's timeline
-** that a timeline estimate of that rank alone gives (whole, or the window).
+** that a timeline estimate of that rank alone gives (whole, or the window),
+** its components per event or as one array per component.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ static void test_view(int64_t pp_rank, int64_t window) {
   o.shown_timeline = 1;
   o.timeline_window = window;
   o.every_rank = 0;
+  o.timeline_columns = 0;
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
   view = as_json(r);
   CHECK_I64(member(view, "peak_bytes")->valuedouble, member(plain, "peak_bytes")->valuedouble);
@@ -87,7 +89,7 @@ static void test_view(int64_t pp_rank, int64_t window) {
 ** of every rank gives it; without a chosen rank it is left out. */
 static void test_every_rank(void) {
   memest_params p;
-  memest_view_options o = {0, 1, 0, 1};
+  memest_view_options o = {0, 1, 0, 1, 0};
   memest_result *r = NULL;
   memest_error err;
   cJSON *all, *view;
@@ -122,15 +124,68 @@ static void test_every_rank(void) {
   cJSON_Delete(all);
 }
 
+/* With timeline_columns the shown rank's events lose their components and
+** event_components holds the same bytes, one array per component; every
+** other field of every event is unchanged. */
+static void test_timeline_columns(void) {
+  memest_params p;
+  memest_view_options o = {0, 1, 0, 0, 0};
+  memest_result *r = NULL;
+  memest_error err;
+  cJSON *rows, *cols;
+  const cJSON *rank_r, *rank_c, *ev, *col, *comp;
+  int i = 0, n_comps = 0;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  rows = as_json(r);
+  o.timeline_columns = 1;
+  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
+  cols = as_json(r);
+  rank_r = cJSON_GetArrayItem(member(rows, "ranks"), (int)member(rows, "worst_rank")->valuedouble);
+  rank_c = cJSON_GetArrayItem(member(cols, "ranks"), (int)member(cols, "worst_rank")->valuedouble);
+  CHECK(member(rank_r, "event_components") == NULL);
+  col = member(rank_c, "event_components");
+  CHECK(col != NULL);
+  CHECK_I64(cJSON_GetArraySize(member(rank_c, "events")), cJSON_GetArraySize(member(rank_r, "events")));
+  CHECK(cJSON_GetArraySize(member(rank_r, "events")) > 100);
+  cJSON_ArrayForEach(ev, member(rank_r, "events")) {
+    const cJSON *other = cJSON_GetArrayItem(member(rank_c, "events"), i);
+    cJSON *bare = cJSON_Duplicate(ev, 1);
+    char *a, *b;
+    CHECK(member(other, "components") == NULL);
+    cJSON_DeleteItemFromObjectCaseSensitive(bare, "components");
+    a = cJSON_PrintUnformatted(bare);
+    b = cJSON_PrintUnformatted(other);
+    CHECK(strcmp(a, b) == 0);
+    free(a);
+    free(b);
+    cJSON_Delete(bare);
+    n_comps = 0;
+    cJSON_ArrayForEach(comp, member(ev, "components")) {
+      const cJSON *values = member(col, comp->string);
+      CHECK(values != NULL);
+      CHECK_I64(cJSON_GetArraySize(values), cJSON_GetArraySize(member(rank_r, "events")));
+      CHECK_I64(cJSON_GetArrayItem(values, i)->valuedouble, comp->valuedouble);
+      n_comps++;
+    }
+    i++;
+  }
+  CHECK_I64(cJSON_GetArraySize(col), n_comps);
+  CHECK(n_comps >= 17);
+  cJSON_Delete(rows);
+  cJSON_Delete(cols);
+}
+
 int main(void) {
   memest_params p;
-  memest_view_options o = {0, 1, -1, 0};
+  memest_view_options o = {0, 1, -1, 0, 0};
   memest_result *r = NULL;
   memest_error err;
   test_view(-1, 0);
   test_view(2, 0);
   test_view(-1, 100);
   test_every_rank();
+  test_timeline_columns();
   check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_E_LIMIT);
   CHECK(r == NULL);

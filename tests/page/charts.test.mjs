@@ -44,6 +44,27 @@ test('timelineData keeps the fixed component order and marks a window', () => {
   assert.equal(timelineData({ pp_rank: 0 }), null);
 });
 
+test('timelineData reads a page view\'s components per component as it reads them per event', () => {
+  const rows = rank([
+    ev(10, { master_params: 2 * GIB, activations: 0, logits: 0 }),
+    ev(11, { master_params: 2 * GIB, activations: 3 * GIB, logits: 0 }),
+    ev(12, { master_params: 2 * GIB, activations: 1 * GIB, logits: 0 }),
+  ], { non_pytorch_bytes: GIB, fragmentation_bytes: GIB / 2, tensor_peak_bytes: 5 * GIB });
+  const columns = {
+    ...rows,
+    events: rows.events.map(({ components, ...e }) => e),
+    event_components: { master_params: [2 * GIB, 2 * GIB, 2 * GIB], activations: [0, 3 * GIB, GIB], logits: [0, 0, 0] },
+  };
+  const a = timelineData(rows);
+  const b = timelineData(columns);
+  assert.deepEqual(b.keys, ['non_pytorch', 'master_params', 'activations', 'fragmentation']);
+  assert.deepEqual(b.keys, a.keys);
+  assert.deepEqual(b.raw.map((c) => [...c]), a.raw.map((c) => [...c]));
+  assert.deepEqual(b.series.map((c) => [...c]), a.series.map((c) => [...c]));
+  // non-PyTorch 1 GiB + tensors + fragmentation (a tenth of the tensors)
+  [3.2, 6.5, 4.3].forEach((want, i) => assert.ok(Math.abs(b.series[0][i] - want) < 1e-6, `${b.series[0][i]}`));
+});
+
 /** A path that records its commands, for traceStepArea. */
 function recorder() {
   const ops = [];

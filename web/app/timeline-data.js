@@ -7,7 +7,9 @@ import { ALL_PARTS } from './palette.js';
 const GIB = 2 ** 30;
 
 /**
- * Returns { keys, x, raw, series, peakPos, window, total, steps } for `rank`:
+ * Returns { keys, x, raw, series, peakPos, window, total, steps } for `rank`
+ * (its events' components either in each event or, from a page view, as
+ * one array per component in rank.event_components):
  *   keys   the keys of the components that are ever above zero, bottom
  *          of the stack first: non-PyTorch memory (constant), the tensor
  *          components (ALL_PARTS order), then allocator fragmentation (the
@@ -40,12 +42,15 @@ export function timelineData(rank) {
     x[i] = e.index;
     if (e.index === rank.peak_event_index) peakPos = i;
     if (i === 0 || e.step !== events[i - 1].step) steps.push({ pos: i, step: e.step });
-    const c = e.components ?? {};
-    for (let k = 0; k < all.length; k++) {
-      const b = c[all[k]] ?? 0;
-      columns[k][i] = b;
-      tensors[i] += b;
-      if (b) used[k] = true;
+  }
+  const given = rank.event_components;
+  for (let k = 0; k < all.length; k++) {
+    const col = columns[k];
+    const from = given?.[all[k]];
+    for (let i = 0; i < n; i++) col[i] = (from ? from[i] : events[i].components?.[all[k]]) ?? 0;
+    for (let i = 0; i < n; i++) {
+      tensors[i] += col[i];
+      if (col[i]) used[k] = true;
     }
   }
   const keys = all.filter((_, k) => used[k]);
