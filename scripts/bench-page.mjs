@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// bench-page.mjs — what one slider move costs the page's main thread, in
+// Debian's Chromium: the pp slider of the default view moved between 4 and
+// 2, each move timed from the input event to every chart updated (the page
+// test's measure), and traced. Prints, for the desktop profile and for 4x
+// CPU throttling, the median wall time of a move and the median main-thread
+// CPU time of a move (the trace's thread clock), split by the browser's
+// phases. The wall time follows the display's frames, so a change smaller
+// than a frame seldom moves it; the CPU time shows it.
+//
+// Usage: node scripts/bench-page.mjs [rounds] [dir]
+//   rounds  fresh pages per profile (default 5), 16 timed moves each
+//   dir     the built page (default public/; build-wasm.sh, build-web.mjs)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+import { missingPageFiles } from './page-files.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const rounds = Math.max(1, Number(process.argv[2] ?? 5) || 5);
+const dir = path.resolve(process.argv[3] ?? path.join(ROOT, 'public'));
+const MOVES = 16;
+const WARM_MOVES = 6;
+// The trace events a move's main-thread time is split into.
+const PHASES = ['HandlePostMessage', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'EventDispatch'];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+const missing = missingPageFiles(dir);
+if (missing.length) {
+  console.error(`bench-page: ${dir} lacks ${missing.join(', ')}: run scripts/build-wasm.sh and node scripts/build-web.mjs`);
+  process.exit(1);
+}
+
+/** @param {number[]} list */
+function median(list) {
+  const s = [...list].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+/** One move of the pp slider to `value`, in the page: its wall time in ms. */
+function move(page, value) {
+  return page.evaluate(async (v) => {
+    const results = document.querySelector('[data-testid=results]');
+    const slider = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=pp_size] input[type=range]'));
+    const seq = results.getAttribute('data-seq');
+    performance.mark('move-start');
+    const t0 = performance.now();
+    slider.value = v;
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((done) => {
+      const mo = new MutationObserver(() => {
+        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false') {
+          mo.disconnect();
+          done(undefined);
+        }
+      });
+      mo.observe(results, { attributes: true });
+    });
+    await new Promise((r) => setTimeout(r, 0)); // uPlot redraws in a microtask
+    performance.mark('move-end');
+    return performance.now() - t0;
+  }, value);
+}
+
+/**
+ * A fresh page at `rate` CPU throttling: MOVES traced moves. Returns the
+ * median wall time, the median main-thread CPU time and the mean per phase.
+ */
+async function round(browser, url, rate) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=peak]');
+  await page.waitForTimeout(600);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  for (let i = 0; i < WARM_MOVES; i++) await move(page, i % 2 ? '4' : '2');
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', {
+    categories: 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing',
+    transferMode: 'ReportEvents',
+  });
+  const walls = [];
+  for (let i = 0; i < MOVES; i++) walls.push(await move(page, i % 2 ? '4' : '2'));
+  await cdp.send('Tracing.end');
+  await traced;
+  await context.close();
+  // The renderer's main thread: the one that lays out.
+  const layouts = new Map();
+  for (const e of events) if (e.name === 'Layout') layouts.set(e.tid, (layouts.get(e.tid) ?? 0) + 1);
+  const main = [...layouts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const starts = events.filter((e) => e.name === 'move-start').map((e) => e.ts).sort((a, b) => a - b);
+  const ends = events.filter((e) => e.name === 'move-end').map((e) => e.ts).sort((a, b) => a - b);
+  const windows = starts.map((a) => [a, ends.find((t) => t > a)]);
+  const inMove = (e) => windows.some(([a, b]) => e.ts >= a && e.ts < b);
+  const own = events.filter((e) => e.tid === main && e.ph === 'X').sort((a, b) => a.ts - b.ts);
+  const cpu = windows.map(([a, b]) => own.filter((e) => e.name === 'RunTask' && e.ts >= a && e.ts < b)
+    .reduce((s, e) => s + (e.tdur ?? e.dur), 0) / 1000);
+  const phases = Object.fromEntries(PHASES.map((p) => [p, 0]));
+  let paintEnd = -1;
+  for (const e of own) {
+    if (!PHASES.includes(e.name) || !inMove(e)) continue;
+    if (e.name === 'Paint') { // paint events nest: count the outermost
+      if (e.ts < paintEnd) continue;
+      paintEnd = e.ts + e.dur;
+    }
+    phases[e.name] += (e.tdur ?? e.dur) / 1000 / windows.length;
+  }
+  return { wall: median(walls), cpu: median(cpu), phases };
+}
+
+const server = await startServer({ dir, port: 0 });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+try {
+  for (const [name, rate] of [['desktop', 1], ['4x CPU throttling', 4]]) {
+    const got = [];
+    for (let r = 0; r < rounds; r++) got.push(await round(browser, server.url, rate));
+    const fmt = (l) => l.map((v) => v.toFixed(1)).join(' ');
+    console.log(`${name}: a move's wall time, median of ${MOVES} per page: ${fmt(got.map((g) => g.wall))} ms`);
+    console.log(`${name}: a move's main-thread CPU, median of ${MOVES} per page: ${fmt(got.map((g) => g.cpu))} ms` +
+      ` (median ${median(got.map((g) => g.cpu)).toFixed(1)})`);
+    console.log(`${name}: per phase, median over the pages: ` +
+      PHASES.map((p) => `${p} ${median(got.map((g) => g.phases[p])).toFixed(2)}`).join(', '));
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
