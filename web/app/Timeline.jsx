@@ -15,6 +15,14 @@ import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
 import { stepEvent } from './timeline-keys.js';
 import { stepAreas } from './step-areas.js';
 
+/**
+ * The x axis title for a chart `width` px wide: the long one is cut off
+ * on a phone, where the plot is narrower than it.
+ */
+function xAxisLabel(width) {
+  return width < 480 ? 'event (steps 1–8 above)' : 'event in the schedule (steps 1–8 marked above)';
+}
+
 function chartOptions(width, height, keys, ref, scheme) {
   const top = keys.slice().reverse();
   const ink = CANVAS_INK[scheme];
@@ -33,7 +41,7 @@ function chartOptions(width, height, keys, ref, scheme) {
     },
     cursor: { points: { show: false }, drag: { x: true, y: false } },
     axes: [
-      { label: 'event in the schedule (steps 1–8 marked above)', size: 40, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
+      { label: (u) => xAxisLabel(u.width), size: 40, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
       { label: 'GiB', size: 46, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
     ],
     series: [
