@@ -5,7 +5,7 @@
 // redraw. This one converts the events' x positions once per draw for all
 // series and writes corners only where the rounded height changes, so a
 // component that stays constant costs four points. Linear scales only (the
-// timeline's); the drawing is the same to the pixel.
+// timeline's); the drawing matches uPlot's but for the rounding of a column.
 
 /**
  * Writes the area under a step line into `path` (moveTo / lineTo /
