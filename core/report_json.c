@@ -338,9 +338,9 @@ char *memest_result_json(const memest_result *r) {
   memi_sb_printf(&sb,
             ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"
             "\"nccl_mesh\":%lld,\"fsdp_state\":%lld,\"first_forward\":%lld}",
-            (long long)r->nonpt, (long long)r->memi_nonpt_parts[0], (long long)r->memi_nonpt_parts[1],
-            (long long)r->memi_nonpt_parts[2], (long long)r->memi_nonpt_parts[3],
-            (long long)r->memi_nonpt_parts[4]);
+            (long long)r->nonpt, (long long)r->nonpt_parts[0], (long long)r->nonpt_parts[1],
+            (long long)r->nonpt_parts[2], (long long)r->nonpt_parts[3],
+            (long long)r->nonpt_parts[4]);
   memi_sb_put(&sb, ",\"ranks\":[");
   for (i = 0; i < r->n_ranks; i++) {
     if (i > 0) memi_sb_put(&sb, ",");

@@ -164,9 +164,9 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
 static int finish_totals(memest_result *r) {
   int i, ovf = 0;
   int64_t worst = -1;
-  memi_nonpt_parts(&r->lo, r->memi_nonpt_parts);
+  memi_nonpt_parts(&r->lo, r->nonpt_parts);
   r->nonpt = 0;
-  for (i = 0; i < 5; i++) r->nonpt += r->memi_nonpt_parts[i];
+  for (i = 0; i < 5; i++) r->nonpt += r->nonpt_parts[i];
   r->tensor_peak = 0;
   for (i = 0; i < r->n_ranks; i++) {
     rank_result *rr = &r->ranks[i];
