@@ -13,8 +13,7 @@ import {
   waitForResult, seqOf, headline, waitForLink,
 } from './support.mjs';
 
-// Targets on an idle machine. The slider test fails only at twice its
-// target, so that a busy machine (a parallel build) does not fail it.
+// Targets on an idle machine; the first result's test fails above its own.
 const TARGET_FIRST_MS = 1500;
 const TARGET_SLIDER_MS = 16; // desktop profile
 const TARGET_SLIDER_THROTTLED_MS = 50; // with 4x CPU throttling (CDP Emulation.setCPUThrottlingRate)

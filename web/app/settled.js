@@ -1,9 +1,9 @@
 // settled.js — a value that follows another once it has stopped changing:
-// what a moving slider's costly followers (the share link, the routing
-// curve) wait for, so that they run once when the hand stops rather than at
+// what a moving slider's costly followers (the address bar and the share
+// link) wait for, so that they run once when the hand stops rather than at
 // every step.
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 
 /**
  * `value` once it has kept the same identity for `ms` milliseconds; the
@@ -15,11 +15,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  */
 export function useSettled(value, ms) {
   const [settled, setSettled] = useState(value);
-  const latest = useRef(value);
-  latest.current = value;
+  // A new value clears the timer of the one before, so the value a timer
+  // sets is still the latest.
   useEffect(() => {
     if (value === settled) return undefined;
-    const timer = setTimeout(() => setSettled(latest.current), ms);
+    const timer = setTimeout(() => setSettled(value), ms);
     return () => clearTimeout(timer);
   }, [value, ms]);
   return settled;
