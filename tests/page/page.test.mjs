@@ -159,6 +159,40 @@ test('with 4x CPU throttling a slider move still redraws every chart in time', a
   assert.equal((await headline(page)).peakBytes, cli(DEFAULT_PARAMS).peak_bytes);
 });
 
+test('a slider move changes its controls and the results it gives in one render', async () => {
+  // Every DOM change of one move, in the batches a MutationObserver is
+  // handed (one per render): the derived dp beside the controls and the
+  // results' estimate number must change in the same one.
+  const move = () => page.evaluate(async () => {
+    const results = document.querySelector('[data-testid=results]');
+    const dp = document.querySelector('[data-derived=dp] output');
+    const slider = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=pp_size] input[type=range]'));
+    const seq = results.dataset.seq;
+    const dpBefore = dp.textContent;
+    const batches = [];
+    const mo = new MutationObserver((records) => batches.push({
+      dp: records.some((r) => dp.contains(r.target)),
+      seq: records.some((r) => r.target === results && r.attributeName === 'data-seq'),
+    }));
+    mo.observe(document.getElementById('panel-calculator'), { subtree: true, childList: true, characterData: true, attributes: true });
+    slider.value = slider.value === '4' ? '2' : '4';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((done) => {
+      const check = () => (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false' ? done(undefined) : setTimeout(check, 5));
+      check();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    mo.disconnect();
+    return { dpChanged: dp.textContent !== dpBefore, touched: batches.filter((b) => b.dp || b.seq) };
+  });
+  for (let i = 0; i < 2; i++) { // to pp 2 and back to 4
+    const { dpChanged, touched } = await move();
+    assert.ok(dpChanged, 'dp differs between pp 4 and pp 2');
+    assert.deepEqual(touched, [{ dp: true, seq: true }]);
+  }
+  assert.equal(await box('pp_size').inputValue(), '4');
+});
+
 test('an invalid combination is explained beside its control, and its fix applies', async () => {
   const seq = await seqOf(page);
   await box('pp_size').fill('8');

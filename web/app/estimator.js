@@ -102,6 +102,9 @@ function viewKey(state, suggestions) {
  *   ask(state) starts the estimate of a state before it is rendered
  * (useAskedUpdate): the render then takes that answer instead of asking
  * again. Resolves once the answer is in (null when superseded).
+ *   present(state, answer) shows ask(state)'s answer now, in the render
+ * that applies the change it was asked for, so that the inputs and their
+ * results render once, not twice; the render of `state` then asks nothing.
  */
 export function useEstimate(client, state, { suggestions = false } = {}) {
   const [view, setView] = useState({
@@ -128,26 +131,38 @@ export function useEstimate(client, state, { suggestions = false } = {}) {
     asked.current = { key: k, answer };
     return answer;
   }, [client, suggestions]);
+  /** Shows `next` as estimate `seq` unless a later one is on screen. */
+  const show = useCallback((seq, next) => {
+    if (seq < shown.current) return;
+    shown.current = seq;
+    setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
+  }, []);
+  const showAnswer = useCallback((seq, r) => {
+    if (r.problems) show(seq, { problems: r.problems, stale: true, error: null });
+    else show(seq, { ...r, problems: NO_PROBLEMS, stale: false, error: null });
+  }, [show]);
+  // The key of the state whose answer present() showed, until a render's
+  // effect looks at it.
+  const presented = useRef('');
+  const present = useCallback((s, r) => {
+    if (!r) return;
+    presented.current = viewKey(s, r.suggested ?? suggestions);
+    showAnswer(++sent.current, r);
+  }, [suggestions, showAnswer]);
   // A layout effect starts the estimate right after the render instead of
-  // after the next frame, which a slider would feel; an answer asked ahead
-  // arrives in the same task, so inputs and results share one frame.
+  // after the next frame, which a slider would feel. A state rendered with
+  // its answer (present) needs none.
   useLayoutEffect(() => {
     if (!client) return;
+    const done = presented.current === key;
+    presented.current = '';
+    if (done) return;
     const seq = ++sent.current;
-    const show = (next) => {
-      if (seq < shown.current) return;
-      shown.current = seq;
-      setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
-    };
     ask(latest.current)
-      .then((r) => {
-        if (!r) return;
-        if (r.problems) show({ problems: r.problems, stale: true, error: null });
-        else show({ ...r, problems: NO_PROBLEMS, stale: false, error: null });
-      })
-      .catch((e) => show({ error: `The estimate failed: ${e.message}` }));
+      .then((r) => r && showAnswer(seq, r))
+      .catch((e) => show(seq, { error: `The estimate failed: ${e.message}` }));
   }, [client, key]);
-  return /** @type {[typeof view, (s: any) => Promise<any>]} */ ([view, ask]);
+  return /** @type {[typeof view, (s: any) => Promise<any>, (s: any, r: any) => void]} */ ([view, ask, present]);
 }
 
 /** The longest an input change waits for its estimate before it is rendered alone. */
@@ -156,8 +171,9 @@ export const ASK_AHEAD_MS = 50;
 /**
  * update(patch) for the calculator's state that asks for the new state's
  * estimate first (`ask`, useEstimate's) and renders the change when that
- * answer is in, or after ASK_AHEAD_MS at the latest: the inputs and the
- * results they give then change in one render and one frame, not in two.
+ * answer is in (shown by `present`, useEstimate's, in the same render), or
+ * after ASK_AHEAD_MS at the latest: the inputs and the results they give
+ * then change in one render and one frame, not in two.
  * Patches that arrive while one waits are merged into it, in order, and
  * applied to the state as it is then (setState's updater), so a change
  * made meanwhile by other means (a fix, a link) is kept.
@@ -166,12 +182,12 @@ export const ASK_AHEAD_MS = 50;
  * @param {(s: any) => Promise<any>} ask
  * @returns {(patch: Record<string, unknown>) => void}
  */
-export function useAskedUpdate(setState, state, ask) {
+export function useAskedUpdate(setState, state, ask, present) {
   const shown = useRef(state);
   shown.current = state;
   const waiting = useRef(/** @type {{patch: Record<string, unknown>, timer: any, asks: number} | null} */ (null));
-  const askRef = useRef(ask);
-  askRef.current = ask;
+  const engine = useRef({ ask, present });
+  engine.current = { ask, present };
   useEffect(() => () => clearTimeout(waiting.current?.timer), []);
   return useCallback((patch) => {
     const apply = () => {
@@ -185,11 +201,14 @@ export function useAskedUpdate(setState, state, ask) {
     else waiting.current = { patch: { ...patch }, timer: setTimeout(apply, ASK_AHEAD_MS), asks: 0 };
     const mine = waiting.current;
     const n = ++mine.asks;
+    const asked = { ...shown.current, ...mine.patch };
     // Only the answer for every patch so far renders the change.
-    const done = () => {
-      if (waiting.current === mine && mine.asks === n) apply();
-    };
-    askRef.current({ ...shown.current, ...mine.patch }).then(done, done);
+    const mineStill = () => waiting.current === mine && mine.asks === n;
+    engine.current.ask(asked).then((r) => {
+      if (!mineStill()) return;
+      engine.current.present(asked, r);
+      apply();
+    }, () => mineStill() && apply());
   }, [setState]);
 }
 
