@@ -30,11 +30,7 @@ export function timelineData(rank) {
   const events = rank.events;
   if (!Array.isArray(events) || events.length === 0) return null;
   const n = events.length;
-  const all = ALL_PARTS.map(([k]) => k);
   const x = new Float64Array(n);
-  const columns = all.map(() => new Float64Array(n));
-  const tensors = new Float64Array(n);
-  const used = all.map(() => false);
   const steps = [];
   let peakPos = -1;
   for (let i = 0; i < n; i++) {
@@ -43,18 +39,24 @@ export function timelineData(rank) {
     if (e.index === rank.peak_event_index) peakPos = i;
     if (i === 0 || e.step !== events[i - 1].step) steps.push({ pos: i, step: e.step });
   }
+  // Only the components that are ever above zero get a column.
   const given = rank.event_components;
-  for (let k = 0; k < all.length; k++) {
-    const col = columns[k];
-    const from = given?.[all[k]];
-    for (let i = 0; i < n; i++) col[i] = (from ? from[i] : events[i].components?.[all[k]]) ?? 0;
+  const keys = [];
+  const raw = [];
+  const tensors = new Float64Array(n);
+  for (const [key] of ALL_PARTS) {
+    const col = column(events, given?.[key], key);
+    let used = false;
     for (let i = 0; i < n; i++) {
+      if (!(col[i] > 0 || col[i] < 0)) continue;
+      used = true;
       tensors[i] += col[i];
-      if (col[i]) used[k] = true;
+    }
+    if (used) {
+      keys.push(key);
+      raw.push(col);
     }
   }
-  const keys = all.filter((_, k) => used[k]);
-  const raw = columns.filter((_, k) => used[k]);
   const nonpt = rank.non_pytorch_bytes > 0 ? rank.non_pytorch_bytes : 0;
   const frag = rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0 ? rank.fragmentation_bytes / rank.tensor_peak_bytes : 0;
   if (nonpt) {
@@ -69,7 +71,7 @@ export function timelineData(rank) {
   const acc = new Float64Array(n);
   for (let k = 0; k < keys.length; k++) {
     for (let i = 0; i < n; i++) acc[i] += raw[k][i] / GIB;
-    stacked.push(Float64Array.from(acc));
+    stacked.push(acc.slice());
   }
   return {
     keys,
@@ -81,6 +83,12 @@ export function timelineData(rank) {
     total: rank.events_total,
     steps,
   };
+}
+
+/** Component `key`'s bytes at each event: its array in `from`, else each event's. */
+function column(events, from, key) {
+  if (Array.isArray(from) && from.length === events.length) return new Float64Array(from);
+  return Float64Array.from(events, (e, i) => (from ? from[i] : e.components?.[key]) ?? 0);
 }
 
 /** The label of a schedule step on the timeline: "1".."8", "end", "opt". */
