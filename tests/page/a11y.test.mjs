@@ -116,7 +116,10 @@ test('dark scheme: dark surfaces, light text, and charts drawn in colours that k
   const got = await page.evaluate(() => {
     const rgb = (s) => `#${s.match(/\d+/g).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
     const card = rgb(getComputedStyle(document.querySelector('.chart')).backgroundColor);
-    const bars = [...document.querySelectorAll('.bar-svg rect, .rank-svg rect')].map((r) => rgb(getComputedStyle(r).fill));
+    const bars = [
+      ...[...document.querySelectorAll('.bar-segment')].map((b) => rgb(getComputedStyle(b).backgroundColor)),
+      ...[...document.querySelectorAll('.rank-svg rect')].map((r) => rgb(getComputedStyle(r).fill)),
+    ];
     // Every colour of one column of the timeline's bands, read off the canvas.
     const canvas = document.querySelector('.timeline canvas');
     const over = document.querySelector('.timeline .u-over').getBoundingClientRect();

@@ -1,6 +1,8 @@
 // BreakdownChart.jsx — what the peak is made of: one stacked bar of the
 // static and dynamic components at the peak (plus non-PyTorch memory and
-// fragmentation) against the GPU's capacity, and the same as a table.
+// fragmentation) against the GPU's capacity, and the same as a table. The
+// bar is boxes in a row (HTML): as SVG, its rects' new sizes cost a slider
+// move about 6 ms of throttled main-thread time, as boxes next to none.
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
@@ -17,7 +19,6 @@ export function segments(rank) {
   return out.filter((s) => s.bytes > 0);
 }
 
-const H = 48;
 const pc = (x) => `${x.toFixed(3)}%`;
 
 /**
@@ -42,17 +43,18 @@ export function BreakdownChart({ rank, capacity, compact }) {
   return (
     <section class="chart breakdown" aria-labelledby="breakdown-title">
       <h2 id="breakdown-title">Breakdown at the peak (rank {rank.pp_rank})</h2>
-      <svg width="100%" height={H + 22} class="bar-svg" role="img"
+      <div class="bar" role="img"
         aria-label={`Stacked bar: ${groups.map((g) => `${g.g} ${gib(g.bytes)}`).join(', ')}; capacity ${gib(capacity)}. The table below lists each component.`}>
-        {parts.map((s) => {
-          const w = s.bytes * scale;
-          const rect = <rect key={s.key} x={pc(x)} y={4} width={pc(Math.max(w, 0.05))} height={H - 8} fill={s.color}><title>{`${s.label}: ${mem(s.bytes)}`}</title></rect>;
-          x += w;
-          return rect;
-        })}
-        <line x1={pc(capX)} x2={pc(capX)} y1={0} y2={H} class="capacity-line" />
-        <text x={pc(capX)} y={H + 16} class="capacity-label" text-anchor={capX > 50 ? 'end' : 'start'}>capacity {gib(capacity, 1)}</text>
-      </svg>
+        <div class="bar-track">
+          {parts.map((s) => (
+            <span key={s.key} class="bar-segment" style={{ width: pc(Math.max(s.bytes * scale, 0.05)), background: s.color }}
+              title={`${s.label}: ${mem(s.bytes)}`} />
+          ))}
+        </div>
+        <span class="bar-capacity" style={{ left: pc(capX) }} />
+        <span class={`bar-capacity-label ${capX > 50 ? 'before' : 'after'}`}
+          style={capX > 50 ? { right: pc(100 - capX) } : { left: pc(capX) }}>capacity {gib(capacity, 1)}</span>
+      </div>
       <table class="legend-table">
         <caption class="visually-hidden">Memory components at the peak, rank {rank.pp_rank}</caption>
         <thead><tr><th scope="col">Component</th><th scope="col">Memory</th><th scope="col">Share</th></tr></thead>
