@@ -1,8 +1,9 @@
 // BreakdownChart.jsx — what the peak is made of: one stacked bar of the
 // static and dynamic components at the peak (plus non-PyTorch memory and
 // fragmentation) against the GPU's capacity, and the same as a table. The
-// bar is boxes in a row (HTML): as SVG, its rects' new sizes cost a slider
-// move about 6 ms of throttled main-thread time, as boxes next to none.
+// bar is boxes in a row (HTML): on a page with only this card, the bar as
+// SVG rects added about 6 ms to a slider move under 4x CPU throttling, the
+// boxes next to none.
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
@@ -30,7 +31,6 @@ export function BreakdownChart({ rank, capacity, compact }) {
   const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));
   const total = parts.reduce((a, s) => a + s.bytes, 0);
   const scale = 100 / Math.max(total, capacity, 1);
-  let x = 0;
   const capX = Math.min(100, capacity * scale);
   // Compact (embed): the six largest, and the rest as one row.
   const sorted = compact ? parts.slice().sort((a, b) => b.bytes - a.bytes) : parts;
@@ -52,8 +52,9 @@ export function BreakdownChart({ rank, capacity, compact }) {
           ))}
         </div>
         <span class="bar-capacity" style={{ left: pc(capX) }} />
-        <span class={`bar-capacity-label ${capX > 50 ? 'before' : 'after'}`}
-          style={capX > 50 ? { right: pc(100 - capX) } : { left: pc(capX) }}>capacity {gib(capacity, 1)}</span>
+        <span class="bar-capacity-label" style={capX > 50 ? { right: pc(100 - capX) } : { left: pc(capX) }}>
+          capacity {gib(capacity, 1)}
+        </span>
       </div>
       <table class="legend-table">
         <caption class="visually-hidden">Memory components at the peak, rank {rank.pp_rank}</caption>
