@@ -8,9 +8,13 @@
 // phases. The wall time follows the display's frames, so a change smaller
 // than a frame seldom moves it; the CPU time shows it.
 //
-// Usage: node scripts/bench-page.mjs [rounds] [dir]
-//   rounds  fresh pages per profile (default 5), 16 timed moves each
-//   dir     the built page (default public/; build-wasm.sh, build-web.mjs)
+// Usage: node scripts/bench-page.mjs [rounds] [dir] [other-dir]
+//   rounds     fresh pages per profile (default 5), 16 timed moves each
+//   dir        the built page (default public/; build-wasm.sh, build-web.mjs)
+//   other-dir  a second build to compare with: the pages alternate between
+//              the two, and each build's line adds the median of all its
+//              moves, since one page's median varies by a frame or more on a
+//              shared machine
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -20,16 +24,19 @@ import { missingPageFiles } from './page-files.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const rounds = Math.max(1, Number(process.argv[2] ?? 5) || 5);
 const dir = path.resolve(process.argv[3] ?? path.join(ROOT, 'public'));
+const other = process.argv[4] ? path.resolve(process.argv[4]) : null;
 const MOVES = 16;
 const WARM_MOVES = 6;
 // The trace events a move's main-thread time is split into.
 const PHASES = ['HandlePostMessage', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'EventDispatch'];
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-const missing = missingPageFiles(dir);
-if (missing.length) {
-  console.error(`bench-page: ${dir} lacks ${missing.join(', ')}: run scripts/build-wasm.sh and node scripts/build-web.mjs`);
-  process.exit(1);
+for (const d of other ? [dir, other] : [dir]) {
+  const missing = missingPageFiles(d);
+  if (missing.length) {
+    console.error(`bench-page: ${d} lacks ${missing.join(', ')}: run scripts/build-wasm.sh and node scripts/build-web.mjs`);
+    process.exit(1);
+  }
 }
 
 /** @param {number[]} list */
@@ -64,8 +71,9 @@ function move(page, value) {
 }
 
 /**
- * A fresh page at `rate` CPU throttling: MOVES traced moves. Returns the
- * median wall time, the median main-thread CPU time and the mean per phase.
+ * A fresh page at `rate` CPU throttling: MOVES traced moves. Returns each
+ * move's wall time and main-thread CPU time, their medians and the mean per
+ * phase.
  */
 async function round(browser, url, rate) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
@@ -109,23 +117,32 @@ async function round(browser, url, rate) {
     }
     phases[e.name] += (e.tdur ?? e.dur) / 1000 / windows.length;
   }
-  return { wall: median(walls), cpu: median(cpu), phases };
+  return { walls, cpus: cpu, wall: median(walls), cpu: median(cpu), phases };
 }
 
-const server = await startServer({ dir, port: 0 });
+const builds = other ? [dir, other] : [dir];
+const servers = await Promise.all(builds.map((d) => startServer({ dir: d, port: 0 })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   for (const [name, rate] of [['desktop', 1], ['4x CPU throttling', 4]]) {
-    const got = [];
-    for (let r = 0; r < rounds; r++) got.push(await round(browser, server.url, rate));
+    const got = builds.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, server] of servers.entries()) got[i].push(await round(browser, server.url, rate));
+    }
     const fmt = (l) => l.map((v) => v.toFixed(1)).join(' ');
-    console.log(`${name}: a move's wall time, median of ${MOVES} per page: ${fmt(got.map((g) => g.wall))} ms`);
-    console.log(`${name}: a move's main-thread CPU, median of ${MOVES} per page: ${fmt(got.map((g) => g.cpu))} ms` +
-      ` (median ${median(got.map((g) => g.cpu)).toFixed(1)})`);
-    console.log(`${name}: per phase, median over the pages: ` +
-      PHASES.map((p) => `${p} ${median(got.map((g) => g.phases[p])).toFixed(2)}`).join(', '));
+    for (const [i, build] of builds.entries()) {
+      const pages = got[i];
+      const shown = path.relative(process.cwd(), build);
+      const who = other ? `${name}, ${shown.startsWith('..') ? build : shown || '.'}` : name;
+      const all = other ? ` (all ${pages.length * MOVES} moves: median ${median(pages.flatMap((g) => g.walls)).toFixed(1)})` : '';
+      const allCpu = other ? ` (all moves: ${median(pages.flatMap((g) => g.cpus)).toFixed(1)})` : ` (median ${median(pages.map((g) => g.cpu)).toFixed(1)})`;
+      console.log(`${who}: a move's wall time, median of ${MOVES} per page: ${fmt(pages.map((g) => g.wall))} ms${all}`);
+      console.log(`${who}: a move's main-thread CPU, median of ${MOVES} per page: ${fmt(pages.map((g) => g.cpu))} ms${allCpu}`);
+      console.log(`${who}: per phase, median over the pages: ` +
+        PHASES.map((p) => `${p} ${median(pages.map((g) => g.phases[p])).toFixed(2)}`).join(', '));
+    }
   }
 } finally {
   await browser.close();
-  server.close();
+  for (const server of servers) server.close();
 }
