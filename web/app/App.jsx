@@ -63,7 +63,7 @@ export function App({ initial }) {
   const tab = embed ? 'calculator' : state.view;
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
-  const [view, ask, present] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const [view, ask, present, estimates] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
   const config = configOf(state);
@@ -129,7 +129,7 @@ export function App({ initial }) {
   }, []);
 
   // A change of the inputs renders with its estimate (useAskedUpdate).
-  const update = useAskedUpdate(setState, state, ask, present);
+  const update = useAskedUpdate(setState, state, ask, present, estimates);
   // A change of view (a tab, a plan row loaded) shows at once.
   const updateNow = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
   const setTab = useCallback((id) => updateNow({ view: id }), [updateNow]);

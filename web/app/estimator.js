@@ -105,6 +105,9 @@ function viewKey(state, suggestions) {
  *   present(state, answer) shows ask(state)'s answer now, in the render
  * that applies the change it was asked for, so that the inputs and their
  * results render once, not twice; the render of `state` then asks nothing.
+ *   estimates(state) tells whether `state` needs an estimate other than
+ * the one on screen (or on its way): its key differs from the rendered
+ * state's.
  */
 export function useEstimate(client, state, { suggestions = false } = {}) {
   const [view, setView] = useState({
@@ -162,7 +165,11 @@ export function useEstimate(client, state, { suggestions = false } = {}) {
       .then((r) => r && showAnswer(seq, r))
       .catch((e) => show(seq, { error: `The estimate failed: ${e.message}` }));
   }, [client, key]);
-  return /** @type {[typeof view, (s: any) => Promise<any>, (s: any, r: any) => void]} */ ([view, ask, present]);
+  const rendered = useRef(key);
+  rendered.current = key;
+  const estimates = useCallback((s) => viewKey(s, suggestions) !== rendered.current, [suggestions]);
+  return /** @type {[typeof view, (s: any) => Promise<any>, (s: any, r: any) => void, (s: any) => boolean]} */ (
+    [view, ask, present, estimates]);
 }
 
 /** The longest an input change waits for its estimate before it is rendered alone. */
@@ -173,21 +180,26 @@ export const ASK_AHEAD_MS = 50;
  * estimate first (`ask`, useEstimate's) and renders the change when that
  * answer is in (shown by `present`, useEstimate's, in the same render), or
  * after ASK_AHEAD_MS at the latest: the inputs and the results they give
- * then change in one render and one frame, not in two.
+ * then change in one render and one frame, not in two. A change that
+ * leaves the estimate as it is (`estimates`, useEstimate's: a Plan or
+ * Compare field, say) renders at once: a render meanwhile would show the
+ * control as it was.
  * Patches that arrive while one waits are merged into it, in order, and
  * applied to the state as it is then (setState's updater), so a change
  * made meanwhile by other means (a fix, a link) is kept.
  * @param {(f: (s: any) => any) => void} setState
  * @param {any} state  the state on screen
  * @param {(s: any) => Promise<any>} ask
+ * @param {(s: any, answer: any) => void} present
+ * @param {(s: any) => boolean} estimates
  * @returns {(patch: Record<string, unknown>) => void}
  */
-export function useAskedUpdate(setState, state, ask, present) {
+export function useAskedUpdate(setState, state, ask, present, estimates) {
   const shown = useRef(state);
   shown.current = state;
   const waiting = useRef(/** @type {{patch: Record<string, unknown>, timer: any, asks: number} | null} */ (null));
-  const engine = useRef({ ask, present });
-  engine.current = { ask, present };
+  const engine = useRef({ ask, present, estimates });
+  engine.current = { ask, present, estimates };
   useEffect(() => () => clearTimeout(waiting.current?.timer), []);
   return useCallback((patch) => {
     const apply = () => {
@@ -202,6 +214,10 @@ export function useAskedUpdate(setState, state, ask, present) {
     const mine = waiting.current;
     const n = ++mine.asks;
     const asked = { ...shown.current, ...mine.patch };
+    if (!engine.current.estimates(asked)) {
+      apply();
+      return;
+    }
     // Only the answer for every patch so far renders the change.
     const mineStill = () => waiting.current === mine && mine.asks === n;
     engine.current.ask(asked).then((r) => {
