@@ -48,9 +48,8 @@ export function timelineData(rank) {
     const col = column(events, given?.[key], key);
     let used = false;
     for (let i = 0; i < n; i++) {
-      if (!(col[i] > 0 || col[i] < 0)) continue;
-      used = true;
       tensors[i] += col[i];
+      if (col[i]) used = true;
     }
     if (used) {
       keys.push(key);
