@@ -55,16 +55,21 @@ function move(page, value) {
     const t0 = performance.now();
     slider.value = v;
     slider.dispatchEvent(new Event('input', { bubbles: true }));
+    // The timeline's canvas (drawn by the engine's worker) shows what the DOM does.
+    const drawn = () => {
+      const plot = results.querySelector('.timeline-plot');
+      return !plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows');
+    };
     await new Promise((done) => {
       const mo = new MutationObserver(() => {
-        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false') {
+        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false' && drawn()) {
           mo.disconnect();
           done(undefined);
         }
       });
-      mo.observe(results, { attributes: true });
+      mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
     });
-    await new Promise((r) => setTimeout(r, 0)); // uPlot redraws in a microtask
+    await new Promise((r) => setTimeout(r, 0));
     performance.mark('move-end');
     return performance.now() - t0;
   }, value);

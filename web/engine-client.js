@@ -32,8 +32,10 @@ import { normalizeParams } from './engine.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View}) => Promise<object>} estimate
- *   (`view`: one page view in one call, see engine.js)
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View & {draw_timeline?: boolean}}) => Promise<object>} estimate
+ *   (`view`: one page view in one call, see engine.js; `draw_timeline`:
+ *   the worker draws the shown rank's timeline on the canvas given to
+ *   timelineCanvas, if any, right after it answers)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -52,6 +54,16 @@ import { normalizeParams } from './engine.js';
  * @property {(text: string) => Promise<object>} runLog
  * @property {(rank: number, ppSize: number, totalGpus: number) => Promise<number>} ppRankOf
  * @property {(name: string) => Promise<number>} rankOfName
+ * @property {(canvas: OffscreenCanvas, look: object) => Promise<boolean>} timelineCanvas
+ *   moves the page's timeline canvas (transferControlToOffscreen) to the
+ *   worker, which draws on it from then on (timeline-canvas.js); `look`
+ *   {width, height, dpr, scheme, zoom}; true once drawn
+ * @property {(look: object) => Promise<boolean>} timelineLook
+ *   changes part of the look and redraws
+ * @property {() => Promise<boolean>} timelineRelease  the canvas left the page
+ * @property {(listener: (signature: string) => void) => () => void} onTimelineDrawn
+ *   calls `listener` with timelineSignature() of each drawing on that
+ *   canvas; returns the unsubscribe
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -86,8 +98,15 @@ export async function createEngineClient(options = {}) {
   /** @type {Error | null} */
   let dead = null;
 
+  /** @type {Set<(signature: string) => void>} */
+  const drawnListeners = new Set();
+
   /** @param {any} msg */
   const onMessage = (msg) => {
+    if (msg && typeof msg.drawn === 'string') {
+      for (const listener of drawnListeners) listener(msg.drawn);
+      return;
+    }
     const call = pending.get(msg?.id);
     if (!call) return;
     if ('progress' in msg) {
@@ -122,16 +141,17 @@ export async function createEngineClient(options = {}) {
    * @param {unknown[]} args
    * @param {(p: any) => void} [progress]  called with the call's progress messages
    * @param {(id: number) => void} [started]  told the request's id once it is posted
+   * @param {Transferable[]} [transfer]  objects moved to the worker, not copied
    * @returns {Promise<any>}
    */
-  function call(method, args, progress, started) {
+  function call(method, args, progress, started, transfer = []) {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, progress });
       started?.(id);
       try {
-        worker.postMessage({ id, method, args });
+        worker.postMessage({ id, method, args }, transfer);
       } catch (e) {
         // Arguments that cannot be cloned (functions, say) are bad input.
         pending.delete(id);
@@ -178,6 +198,7 @@ export async function createEngineClient(options = {}) {
         args.push({
           suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
           every_rank: opts.view.every_rank === true, timeline_columns: opts.view.timeline_columns === true,
+          draw_timeline: opts.view.draw_timeline === true,
         });
       }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
@@ -222,6 +243,13 @@ export async function createEngineClient(options = {}) {
       const list = Array.isArray(factors) ? factors.slice(0, 64) : [];
       return call('routingCurve', [config(configText), normalizeParams(params), list], undefined, (n) => { id = n; })
         .finally(() => signal?.removeEventListener('abort', cancel));
+    },
+    timelineCanvas: (canvas, look) => call('timelineCanvas', [canvas, look ?? {}], undefined, undefined, [canvas]),
+    timelineLook: (look) => call('timelineLook', [look ?? {}]),
+    timelineRelease: () => call('timelineRelease', []),
+    onTimelineDrawn(listener) {
+      drawnListeners.add(listener);
+      return () => drawnListeners.delete(listener);
     },
     close() {
       fail(new Error('memest worker: closed'));

@@ -7,6 +7,10 @@
 //        object would walk every timeline event twice) or
 //        {id, failure: message}; a sweep also sends
 //        {id, progress: {done, total, rows}} after each of its pieces
+// A page view estimate that asks for it (view.draw_timeline) also draws
+// the shown rank's timeline on the canvas the page transferred
+// (timelineCanvas; timelineLook, timelineRelease: timeline-canvas.js),
+// right after its answer, and then sends {drawn: signature}.
 // A routing curve (routingCurve: peaks at a list of routing factors) runs
 // in pieces of CURVE_PIECE factors the same way, so that an estimate asked
 // for meanwhile (a slider) waits for one piece at most.
@@ -17,6 +21,7 @@
 // ("Long sweeps").
 import { createEngine } from './engine.js';
 import { runSweep } from './engine-sweep.js';
+import { createTimelineCanvas } from './timeline-canvas.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
@@ -31,6 +36,9 @@ const CURVE_PIECE = 2;
 
 /** Sweeps and curves running, by request id: true once cancelled. */
 const sweeps = new Map();
+
+/** The page's timeline canvas, once transferred (timeline-canvas.js). */
+const timeline = createTimelineCanvas();
 
 /**
  * Lets the worker read the messages that arrived while a piece ran. A
@@ -106,6 +114,14 @@ async function curve(engine, id, args, post) {
 }
 
 /**
+ * Tells the page what the timeline's canvas now shows.
+ * @param {string | null} signature  @param {(m: unknown) => void} post
+ */
+function drawn(signature, post) {
+  if (signature !== null) post({ drawn: signature });
+}
+
+/**
  * Answers one request through post.
  * @param {Request} req
  * @param {(m: unknown) => void} post
@@ -136,7 +152,29 @@ async function handle(req, post) {
       return;
     }
     if (method === 'estimate') {
-      post({ id, json: engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), /** @type {any} */ (args[2])) });
+      const view = /** @type {any} */ (args[2]);
+      const json = engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), view);
+      // The chart is drawn while the page renders the answer; the page
+      // learns what the canvas shows from {drawn: signature}.
+      post({ id, json });
+      if (view?.draw_timeline === true) drawn(timeline.show(json), post);
+      return;
+    }
+    if (method === 'timelineCanvas') {
+      const signature = timeline.attach(args[0], /** @type {any} */ (args[1]));
+      post({ id, value: signature !== null });
+      drawn(signature, post);
+      return;
+    }
+    if (method === 'timelineLook') {
+      const signature = timeline.look(/** @type {any} */ (args[0]));
+      post({ id, value: signature !== null });
+      drawn(signature, post);
+      return;
+    }
+    if (method === 'timelineRelease') {
+      timeline.release();
+      post({ id, value: true });
       return;
     }
     if (!METHODS.has(method)) throw new Error(`unknown method ${String(method)}`);

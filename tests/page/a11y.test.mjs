@@ -82,7 +82,7 @@ test('the timeline\'s readout reaches every event by keyboard, and its table lis
   const page = await session.newPage();
   await page.goto(session.url);
   await waitForResult(page);
-  const chart = page.locator('.timeline .uplot-box');
+  const chart = page.locator('.timeline .timeline-plot');
   await chart.focus();
   const hover = page.getByTestId('timeline-hover');
   const eventOf = async () => Number(/event (\d+)/.exec(await hover.textContent())[1]);
@@ -112,23 +112,29 @@ test('dark scheme: dark surfaces, light text, and charts drawn in colours that k
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(session.url);
   await waitForResult(page);
-  await page.locator('.timeline canvas').waitFor();
-  const got = await page.evaluate(() => {
+  await page.waitForFunction(() => {
+    const plot = document.querySelector('.timeline-plot');
+    return plot && plot.dataset.drawn === plot.dataset.shows;
+  });
+  // Every colour of one column of the timeline's bands, as the page shows
+  // it: the canvas is drawn by the engine's worker, so the column is read
+  // off a screenshot, decoded by the browser.
+  const over = page.locator('.timeline .timeline-over');
+  await over.scrollIntoViewIfNeeded();
+  const ob = await over.boundingBox();
+  const shot = await page.screenshot({ clip: { x: Math.round(ob.x + ob.width * 0.6), y: Math.round(ob.y), width: 1, height: Math.floor(ob.height) } });
+  const got = await page.evaluate(async (png) => {
     const rgb = (s) => `#${s.match(/\d+/g).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
     const card = rgb(getComputedStyle(document.querySelector('.chart')).backgroundColor);
     const bars = [
       ...[...document.querySelectorAll('.bar-segment')].map((b) => rgb(getComputedStyle(b).backgroundColor)),
       ...[...document.querySelectorAll('.rank-svg rect')].map((r) => rgb(getComputedStyle(r).fill)),
     ];
-    // Every colour of one column of the timeline's bands, read off the canvas.
-    const canvas = document.querySelector('.timeline canvas');
-    const over = document.querySelector('.timeline .u-over').getBoundingClientRect();
-    const box = canvas.getBoundingClientRect();
-    const k = canvas.width / box.width;
-    const x = Math.round((over.left - box.left + over.width * 0.6) * k);
-    const y0 = Math.round((over.top - box.top) * k);
-    const h = Math.round(over.height * k);
-    const px = canvas.getContext('2d').getImageData(x, y0, 1, h).data;
+    const image = await createImageBitmap(new Blob([Uint8Array.from(png)], { type: 'image/png' }));
+    const c = new OffscreenCanvas(image.width, image.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    const px = ctx.getImageData(0, 0, image.width, image.height).data;
     const bands = new Set();
     for (let i = 0; i < px.length; i += 4) bands.add(rgb(`rgb(${px[i]}, ${px[i + 1]}, ${px[i + 2]})`));
     return {
@@ -136,7 +142,7 @@ test('dark scheme: dark surfaces, light text, and charts drawn in colours that k
       ink: rgb(getComputedStyle(document.body).color),
       card, bars, bands: [...bands],
     };
-  });
+  }, [...shot]);
   assert.ok(contrast(got.ink, got.body) >= 7, `text ${got.ink} on ${got.body}`);
   assert.ok(contrast(got.body, '#ffffff') > 15, `a dark background: ${got.body}`);
   assert.ok(got.bars.length > 5);

@@ -40,7 +40,8 @@ const range = (name) => field(name).locator('input[type=range]');
 
 /**
  * Moves the pp slider between 4 and 2 and times each move, inside the page,
- * from the input event to every chart updated (DOM and canvas). The first
+ * from the input event to every chart updated (the DOM, and the timeline's
+ * canvas showing the same estimate, data-drawn = data-shows). The first
  * moves also compile the code paths and are left out. Ends at pp 4.
  */
 async function sliderTimes(p) {
@@ -56,16 +57,22 @@ async function sliderTimes(p) {
       const t0 = performance.now();
       slider.value = value;
       slider.dispatchEvent(new Event('input', { bubbles: true }));
+      // The DOM shows the new estimate and the timeline's canvas (drawn by
+      // the engine's worker) shows what the DOM does.
+      const drawn = () => {
+        const plot = results.querySelector('.timeline-plot');
+        return !plot || plot.dataset.drawn === plot.dataset.shows;
+      };
       await new Promise((done) => {
         const mo = new MutationObserver(() => {
-          if (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false') {
+          if (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false' && drawn()) {
             mo.disconnect();
             done();
           }
         });
-        mo.observe(results, { attributes: true });
+        mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
       });
-      await new Promise((r) => setTimeout(r, 0)); // uPlot redraws in a microtask
+      await new Promise((r) => setTimeout(r, 0));
       return performance.now() - t0;
     }, v);
     if (i >= 4) times.push(ms);
@@ -98,8 +105,8 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   assert.match(await page.getByTestId('timeline-hover').textContent(), new RegExp(`^Peak, event ${worst.peak_event_index}:`));
   assert.equal(await page.locator('.legend-table tfoot td').first().textContent(), gibText(want.peak_bytes));
   // Hovering the timeline describes the event under the cursor.
-  await page.locator('.timeline .u-over').scrollIntoViewIfNeeded();
-  const plot = await page.locator('.timeline .u-over').boundingBox();
+  await page.locator('.timeline .timeline-over').scrollIntoViewIfNeeded();
+  const plot = await page.locator('.timeline .timeline-over').boundingBox();
   await page.mouse.move(plot.x + 3, plot.y + plot.height / 2);
   await page.waitForFunction(() => !document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
   const hover = await page.getByTestId('timeline-hover').textContent();

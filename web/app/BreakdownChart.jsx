@@ -7,7 +7,8 @@
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
-import { chartColor, useColorScheme } from './scheme.js';
+import { chartColor } from './scheme.js';
+import { useColorScheme } from './use-color-scheme.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {

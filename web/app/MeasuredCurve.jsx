@@ -7,7 +7,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { curveData } from './measured.js';
 import { gib, axisGib } from './format.js';
-import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
+import { CANVAS_INK, chartColor } from './scheme.js';
+import { useColorScheme } from './use-color-scheme.js';
 
 function options(width, height, withEstimate, scheme) {
   const ink = CANVAS_INK[scheme];

@@ -1,145 +1,36 @@
-// Timeline.jsx — memory across the pipeline schedule (uPlot): the shown
-// rank's components stacked per event on non-PyTorch memory, with
-// fragmentation on top (so the top at the peak is the headline), the GPU's
-// capacity as a line, the schedule's steps (1–8) marked and the peak
-// marked; hovering shows the event's label, its live chunks and every
-// component.
+// Timeline.jsx — memory across the pipeline schedule: the shown rank's
+// components stacked per event on non-PyTorch memory, with fragmentation
+// on top (so the top at the peak is the headline), the GPU's capacity as a
+// line, the schedule's steps (1–8) marked and the peak marked; hovering
+// (or the arrow keys) shows the event's label, its live chunks and every
+// component; dragging across the plot zooms into those events, a double
+// click shows them all again. The canvas is drawn by the engine's worker
+// where the browser can move it there (useTimelineCanvas), else here; both
+// draw with timeline-plot.js.
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import uPlot from 'uplot';
-import { timelineData, sampleRows, stepLabel } from './timeline-data.js';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { timelineData, timelineSignature, eventParts, sampleRows } from './timeline-data.js';
+import { drawTimeline, plotBox, xRange, eventAt, eventPx, MARGIN } from './timeline-plot.js';
 import { partColor, partLabel } from './palette.js';
-import { gib, mem, count, axisGib } from './format.js';
+import { gib, mem, count } from './format.js';
 import { Numbers } from './Numbers.jsx';
-import { CANVAS_INK, chartColor, useColorScheme } from './scheme.js';
+import { chartColor } from './scheme.js';
+import { useColorScheme } from './use-color-scheme.js';
 import { stepEvent } from './timeline-keys.js';
-import { stepAreas } from './step-areas.js';
+import { useTimelineCanvas } from './estimator.js';
 
-/**
- * The x axis title for a chart `width` px wide: the long one is cut off
- * on a phone, where the plot is narrower than it.
- */
-function xAxisLabel(width) {
-  return width < 480 ? 'event (steps 1–8 above)' : 'event in the schedule (steps 1–8 marked above)';
-}
+/** The least drag, in px, that zooms. */
+const MIN_DRAG = 5;
 
-function chartOptions(width, height, keys, ref, scheme) {
-  const top = keys.slice().reverse();
-  const ink = CANVAS_INK[scheme];
-  const areas = stepAreas();
-  return {
-    width,
-    height,
-    legend: { show: false },
-    scales: {
-      x: { time: false },
-      // Room for the capacity line even when the run is far below it.
-      y: {
-        range: /** @type {(u: any, min: number, max: number) => [number, number]} */ (
-          (u, min, max) => [0, Math.max(max, (ref.current.capacity ?? 0) / 2 ** 30) * 1.06]),
-      },
-    },
-    cursor: { points: { show: false }, drag: { x: true, y: false } },
-    axes: [
-      { label: (u) => xAxisLabel(u.width), size: 40, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid } },
-      { label: 'GiB', size: 46, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, ticks: { stroke: ink.grid }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
-    ],
-    series: [
-      { label: 'event' },
-      ...top.map((k) => ({ label: partLabel(k), stroke: chartColor(partColor(k), scheme), fill: chartColor(partColor(k), scheme), width: 0, paths: areas })),
-    ],
-    hooks: {
-      setCursor: [(u) => ref.current.onHover(u.cursor.idx)],
-      draw: [(u) => {
-        drawSteps(u, ref.current.data, ink);
-        drawCapacity(u, ref.current.capacity, ink);
-        drawPeak(u, ref.current.data, ink.peak);
-      }],
-    },
-  };
-}
-
-/** A faint line where each schedule step begins, labelled at the top. */
-function drawSteps(u, data, ink) {
-  if (!data?.steps?.length) return;
-  const { top, height, left, width } = u.bbox;
-  const ctx = u.ctx;
-  ctx.save();
-  ctx.strokeStyle = ink.step;
-  ctx.lineWidth = uPlot.pxRatio;
-  ctx.fillStyle = ink.text;
-  ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
-  ctx.textAlign = 'left';
-  let lastLabel = -Infinity;
-  for (const { pos, step } of data.steps) {
-    const px = u.valToPos(data.x[pos], 'x', true);
-    if (px < left || px > left + width) continue;
-    ctx.beginPath();
-    ctx.moveTo(px, top);
-    ctx.lineTo(px, top + height);
-    ctx.stroke();
-    if (px - lastLabel >= 22 * uPlot.pxRatio) {
-      ctx.fillText(stepLabel(step), px + 2 * uPlot.pxRatio, top + 11 * uPlot.pxRatio);
-      lastLabel = px;
-    }
-  }
-  ctx.restore();
-}
-
-/** The GPU's capacity as a horizontal line, labelled at the right. */
-function drawCapacity(u, capacity, ink) {
-  if (!(capacity > 0)) return;
-  const py = u.valToPos(capacity / 2 ** 30, 'y', true);
-  const { top, height, left, width } = u.bbox;
-  if (py < top || py > top + height) return;
-  const ctx = u.ctx;
-  ctx.save();
-  ctx.strokeStyle = ink.text;
-  ctx.lineWidth = 1.5 * uPlot.pxRatio;
-  ctx.setLineDash([3 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
-  ctx.beginPath();
-  ctx.moveTo(left, py);
-  ctx.lineTo(left + width, py);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.fillStyle = ink.text;
-  ctx.font = `${11 * uPlot.pxRatio}px sans-serif`;
-  ctx.textAlign = 'right';
-  ctx.fillText(`capacity ${gib(capacity, 1)}`, left + width - 4 * uPlot.pxRatio, py - 4 * uPlot.pxRatio);
-  ctx.restore();
-}
-
-function drawPeak(u, data, color) {
-  if (!data || data.peakPos < 0) return;
-  const px = u.valToPos(data.x[data.peakPos], 'x', true);
-  const { top, height, left, width } = u.bbox;
-  if (px < left || px > left + width) return;
-  const ctx = u.ctx;
-  ctx.save();
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 2 * uPlot.pxRatio;
-  ctx.setLineDash([6 * uPlot.pxRatio, 4 * uPlot.pxRatio]);
-  ctx.beginPath();
-  ctx.moveTo(px, top);
-  ctx.lineTo(px, top + height);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.fillStyle = color;
-  ctx.font = `${12 * uPlot.pxRatio}px sans-serif`;
-  ctx.textAlign = px > left + width / 2 ? 'right' : 'left';
-  ctx.fillText('peak', px + (ctx.textAlign === 'left' ? 4 : -4) * uPlot.pxRatio, top + 14 * uPlot.pxRatio);
-  ctx.restore();
-}
-
-function HoverPanel({ rank, data, pos, compact, scheme, live }) {
+function HoverPanel({ rank, pos, peakPos, compact, scheme, live }) {
   const e = rank.events[pos];
   if (!e) return null;
-  let parts = data.keys.map((k, i) => [k, data.raw[i][pos]]).filter(([, b]) => b > 0).reverse();
+  let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return (
     <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
-        <strong>{pos === data.peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
+        <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
@@ -149,16 +40,16 @@ function HoverPanel({ rank, data, pos, compact, scheme, live }) {
   );
 }
 
-function NumbersTable({ rank, data }) {
+function NumbersTable({ rank, n, peakPos }) {
   const [all, setAll] = useState(false);
-  const sampled = sampleRows(data.x.length, data.peakPos);
-  const rows = all ? Array.from({ length: data.x.length }, (_, i) => i) : sampled;
+  const sampled = sampleRows(n, peakPos);
+  const rows = all ? Array.from({ length: n }, (_, i) => i) : sampled;
   return (
-    <Numbers summary={`Numbers (${rows.length} of ${count(data.x.length)} events)`}>{() => (
+    <Numbers summary={`Numbers (${rows.length} of ${count(n)} events)`}>{() => (
       <>
-      {sampled.length < data.x.length && (
+      {sampled.length < n && (
         <button type="button" class="show-all" aria-pressed={all ? 'true' : 'false'} onClick={() => setAll(!all)} data-testid="timeline-all">
-          {all ? `Show ${sampled.length} sampled events` : `Show all ${count(data.x.length)} events`}
+          {all ? `Show ${sampled.length} sampled events` : `Show all ${count(n)} events`}
         </button>
       )}
       <table>
@@ -168,8 +59,8 @@ function NumbersTable({ rank, data }) {
           {rows.map((i) => {
             const e = rank.events[i];
             return (
-              <tr key={i} class={i === data.peakPos ? 'worst-row' : ''}>
-                <th scope="row">{e.index}{i === data.peakPos ? ' (peak)' : ''}</th>
+              <tr key={i} class={i === peakPos ? 'worst-row' : ''}>
+                <th scope="row">{e.index}{i === peakPos ? ' (peak)' : ''}</th>
                 <td>{e.label}</td><td>{e.live_chunks.join(' / ')}</td><td>{gib(e.peak_bytes)}</td><td>{gib(e.total_bytes)}</td>
               </tr>
             );
@@ -181,75 +72,126 @@ function NumbersTable({ rank, data }) {
   );
 }
 
+/** The chart's width in CSS px and the display's pixel ratio, as they change. */
+function useSize(box) {
+  const [size, setSize] = useState({ width: 0, dpr: 1 });
+  useLayoutEffect(() => {
+    const measure = () => {
+      const width = box.current?.clientWidth ?? 0;
+      const dpr = typeof devicePixelRatio === 'number' && devicePixelRatio > 0 ? devicePixelRatio : 1;
+      if (width > 0) setSize((s) => (s.width === width && s.dpr === dpr ? s : { width, dpr }));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(box.current);
+    return () => ro.disconnect();
+  }, []);
+  return size;
+}
+
 /**
  * Props: rank (a result rank with events), capacity (the GPU's bytes, drawn
  * as a line), height (px), compact (embed).
  */
 export function Timeline({ rank, capacity = 0, height = 260, compact = false }) {
   const box = useRef(null);
-  const plot = useRef(null);
-  const data = useMemo(() => timelineData(rank), [rank]);
-  const [hover, setHover] = useState(null);
+  const canvas = useRef(null);
+  const events = Array.isArray(rank.events) ? rank.events : [];
+  const n = events.length;
+  // Event indices, for the pointer and the keys.
+  const x = useMemo(() => Float64Array.from(events, (e) => e.index), [rank]);
+  const peakPos = useMemo(() => events.findIndex((e) => e.index === rank.peak_event_index), [rank]);
+  const [hover, setHover] = useState(/** @type {number | null} */ (null));
   const [keyed, setKeyed] = useState(false);
+  // A zoom belongs to the rank it was made on: a new estimate shows every event.
+  const [zoomed, setZoomed] = useState(/** @type {{rank: any, range: [number, number]} | null} */ (null));
+  const zoom = zoomed && zoomed.rank === rank ? zoomed.range : null;
+  const [drag, setDrag] = useState(/** @type {{from: number, to: number} | null} */ (null));
   const scheme = useColorScheme();
-  const ref = useRef({ data, height, capacity, onHover: /** @type {(idx: number | null) => void} */ (() => {}) });
-  ref.current.data = data;
-  ref.current.capacity = capacity;
-  ref.current.height = height;
-  ref.current.onHover = (idx) => setHover(idx ?? null);
+  const { width, dpr } = useSize(box);
+  const look = { width: width || 600, height, dpr, scheme, zoom };
+  // What the canvas shows, written straight to the box (no render): the
+  // page and its tests compare it with data-shows.
+  const markDrawn = (signature) => {
+    if (box.current) box.current.dataset.drawn = signature;
+  };
+  const offThread = useTimelineCanvas(canvas, look, markDrawn);
+  const shows = timelineSignature(rank, capacity);
 
+  // Where the worker cannot draw, the page does, with the same drawing.
+  const data = useMemo(() => (offThread ? null : timelineData(rank)), [rank, offThread]);
   useLayoutEffect(() => {
-    if (!data) return;
-    const cols = [data.x, ...data.series];
-    const shape = `${scheme}:${data.keys.join()}`;
-    if (plot.current && plot.current.shape !== shape) {
-      plot.current.destroy();
-      plot.current = null;
-    }
-    if (!plot.current) {
-      plot.current = new uPlot(chartOptions(box.current.clientWidth || 600, height, data.keys, ref, scheme), cols, box.current);
-      plot.current.shape = shape;
-    } else {
-      plot.current.setData(cols);
-    }
-  }, [data, scheme]);
-  useEffect(() => {
-    const ro = new ResizeObserver(() => {
-      const width = box.current?.clientWidth;
-      if (width) plot.current?.setSize({ width, height: ref.current.height });
-    });
-    ro.observe(box.current);
-    return () => {
-      ro.disconnect();
-      plot.current?.destroy();
-      plot.current = null;
-    };
-  }, []);
+    if (offThread || !canvas.current) return;
+    const c = canvas.current;
+    const w = Math.max(1, Math.round(look.width * dpr));
+    const h = Math.max(1, Math.round(height * dpr));
+    if (c.width !== w) c.width = w;
+    if (c.height !== h) c.height = h;
+    const ctx = c.getContext('2d');
+    if (!ctx) return;
+    drawTimeline(ctx, { ...look, data, capacity });
+    markDrawn(shows);
+  }, [offThread, data, capacity, look.width, height, dpr, scheme, zoom?.[0], zoom?.[1]]);
 
-  const pos = hover ?? (data ? data.peakPos : -1);
+  const plot = plotBox(look.width, height);
+  const range = n ? xRange(x, zoom) : /** @type {[number, number]} */ ([0, 1]);
+  const pos = hover ?? peakPos;
+  const atPointer = (ev) => ev.clientX - ev.currentTarget.getBoundingClientRect().left;
+  const onPointerDown = (ev) => {
+    if (ev.button !== 0 || !n) return;
+    const at = atPointer(ev);
+    ev.currentTarget.setPointerCapture?.(ev.pointerId);
+    setDrag({ from: at, to: at });
+  };
+  const onPointerMove = (ev) => {
+    if (!n) return;
+    const at = atPointer(ev);
+    if (drag) setDrag({ ...drag, to: at });
+    setHover(eventAt(x, range, at, plot.width));
+  };
+  const onPointerUp = (ev) => {
+    if (!drag) return;
+    const [a, b] = [drag.from, atPointer(ev)].sort((p, q) => p - q);
+    setDrag(null);
+    if (b - a < MIN_DRAG) return;
+    const value = (px) => range[0] + (Math.min(Math.max(px, 0), plot.width) / plot.width) * (range[1] - range[0]);
+    setZoomed({ rank, range: [value(a), value(b)] });
+  };
   // Arrow keys, Page Up / Down, Home and End walk the events (timeline-keys.js).
   const onKeyDown = (e) => {
-    const to = data ? stepEvent(e.key, pos, data.x.length, data.peakPos) : null;
+    const to = stepEvent(e.key, pos, n, peakPos);
     if (to === null) return;
     e.preventDefault();
     setKeyed(true);
-    const u = plot.current;
-    if (u) u.setCursor({ left: u.valToPos(data.x[to], 'x'), top: u.bbox.height / uPlot.pxRatio / 2 });
     setHover(to);
   };
+  const cursorAt = hover !== null && n ? eventPx(x[hover], range, plot.width) : -1;
   return (
     <section class="chart timeline" aria-labelledby="timeline-title">
       <h2 id="timeline-title">Memory across the schedule (rank {rank.pp_rank})</h2>
-      {data?.window && (
+      {n < rank.events_total && (
         <p class="help" data-testid="timeline-window">
-          A window of {count(data.x.length)} of the schedule’s {count(data.total)} events, centred on the peak.
+          A window of {count(n)} of the schedule’s {count(rank.events_total)} events, centred on the peak.
         </p>
       )}
-      <div ref={box} class="uplot-box" role="img" tabIndex={data ? 0 : undefined} onKeyDown={onKeyDown}
-        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(data?.x.length ?? 0)} events, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover, or focus and use the arrow keys, for each event; the table below has the numbers.`} />
-      {!data && <p class="help">This rank carries no timeline.</p>}
-      {data && pos >= 0 && <HoverPanel rank={rank} data={data} pos={pos} compact={compact} scheme={scheme} live={keyed} />}
-      {data && <NumbersTable rank={rank} data={data} />}
+      <div ref={box} class="timeline-plot" role="img" tabIndex={n ? 0 : undefined} onKeyDown={onKeyDown} data-shows={shows}
+        style={{ height: `${height}px` }}
+        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(n)} events, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover, or focus and use the arrow keys, for each event; drag across it to zoom in, double-click to show every event; the table below has the numbers.`}>
+        <canvas ref={canvas} />
+        {n > 0 && (
+          <div class="timeline-over" data-testid="timeline-over"
+            style={{ left: `${MARGIN.left}px`, top: `${MARGIN.top}px`, width: `${plot.width}px`, height: `${plot.height}px` }}
+            onPointerDown={onPointerDown} onPointerMove={onPointerMove} onPointerUp={onPointerUp}
+            onPointerCancel={() => setDrag(null)} onPointerLeave={() => !drag && setHover(null)}
+            onDblClick={() => setZoomed(null)}>
+            {cursorAt >= 0 && cursorAt <= plot.width && <div class="timeline-cursor" style={{ left: `${Math.round(cursorAt)}px` }} />}
+            {drag && <div class="timeline-select" style={{ left: `${Math.max(0, Math.min(drag.from, drag.to))}px`, width: `${Math.abs(drag.to - drag.from)}px` }} />}
+          </div>
+        )}
+      </div>
+      {n === 0 && <p class="help">This rank carries no timeline.</p>}
+      {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed} />}
+      {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} />}
     </section>
   );
 }

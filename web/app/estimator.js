@@ -66,7 +66,9 @@ export function useEngine() {
  * is chosen (pp_rank >= 0), every rank's peak for the per-rank chart. The
  * timeline's components come as one array per component
  * (event_components), which parses in half the time of an object per
- * event. On invalid inputs, validate() explains them.
+ * event. Where the browser can move a canvas to the worker, the worker
+ * also draws the timeline there as it answers (useTimelineCanvas). On
+ * invalid inputs, validate() explains them.
  * Resolves to { result, timeline, ranks, suggested } or { problems }, or
  * null when a newer request replaced this one.
  */
@@ -74,7 +76,8 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
   const result = await client.estimate(config, params, {
-    latestWins: true, view: { suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true },
+    latestWins: true,
+    view: { suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, draw_timeline: canDrawOffThread() },
   });
   if (result.superseded) return null;
   if (result.error) {
@@ -84,6 +87,55 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
   const timeline = result.ranks.find((r) => Array.isArray(r.events)) ?? null;
   const ranks = result.every_rank ? { ...result, ...result.every_rank } : result;
   return { result, timeline, ranks, suggested: suggestions };
+}
+
+/** Whether this browser can move a canvas to the engine's worker (OffscreenCanvas). */
+export function canDrawOffThread() {
+  return typeof HTMLCanvasElement === 'function' &&
+    typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
+}
+
+/**
+ * The timeline's canvas, drawn by the engine's worker: on mount the canvas
+ * element (`canvasRef`) moves there (transferControlToOffscreen) with
+ * `look` ({width, height, dpr, scheme, zoom}, CSS px); a changed look is
+ * sent on; on unmount the worker lets the canvas go. Every page view
+ * estimate is then drawn on it as it is answered (estimateView), and
+ * `onDrawn(signature)` hears timelineSignature() of each drawing. Returns
+ * true while the worker draws it, false where the page must.
+ */
+export function useTimelineCanvas(canvasRef, look, onDrawn) {
+  const [offThread, setOffThread] = useState(canDrawOffThread);
+  const sent = useRef('');
+  const heard = useRef(onDrawn);
+  heard.current = onDrawn;
+  const key = JSON.stringify(look);
+  useLayoutEffect(() => {
+    if (!offThread || !canvasRef.current) return undefined;
+    let offscreen;
+    try {
+      offscreen = canvasRef.current.transferControlToOffscreen();
+    } catch {
+      setOffThread(false);
+      return undefined;
+    }
+    sent.current = key;
+    let stop = () => {};
+    const attached = engineClient().then((c) => {
+      stop = c.onTimelineDrawn((signature) => heard.current(signature));
+      return c.timelineCanvas(offscreen, look).then(() => c);
+    });
+    return () => {
+      stop();
+      attached.then((c) => c.timelineRelease()).catch(() => {});
+    };
+  }, []);
+  useEffect(() => {
+    if (!offThread || key === sent.current) return;
+    sent.current = key;
+    engineClient().then((c) => c.timelineLook(look)).catch(() => {});
+  }, [key]);
+  return offThread;
 }
 
 /** What tells one calculator estimate from another: its inputs and whether it has suggestions. */

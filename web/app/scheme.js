@@ -3,10 +3,11 @@
 // timeline and the fills the charts take from palette.js. In the dark
 // scheme a component's colour is lightened until it keeps at least 3:1
 // contrast against the chart's background (WCAG's ratio for graphics).
+// No DOM and no Preact: the engine's worker draws the timeline with it
+// (use-color-scheme.js has the hook).
 
-import { useEffect, useState } from 'preact/hooks';
-
-const QUERY = '(prefers-color-scheme: dark)';
+/** The media query of the dark scheme. */
+export const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 /** The chart background of each scheme (style.css --card). */
 export const CARD = { light: '#ffffff', dark: '#161c24' };
@@ -22,20 +23,7 @@ export const CANVAS_INK = {
 
 /** The scheme now: 'dark' or 'light'. */
 export function currentScheme() {
-  return typeof matchMedia === 'function' && matchMedia(QUERY).matches ? 'dark' : 'light';
-}
-
-/** The scheme, re-rendering when the reader's system switches. */
-export function useColorScheme() {
-  const [scheme, setScheme] = useState(currentScheme);
-  useEffect(() => {
-    if (typeof matchMedia !== 'function') return undefined;
-    const mq = matchMedia(QUERY);
-    const on = () => setScheme(mq.matches ? 'dark' : 'light');
-    mq.addEventListener('change', on);
-    return () => mq.removeEventListener('change', on);
-  }, []);
-  return scheme;
+  return typeof matchMedia === 'function' && matchMedia(DARK_QUERY).matches ? 'dark' : 'light';
 }
 
 function rgbOf(hex) {

@@ -1,11 +1,11 @@
-// step-areas.js — the timeline's stacked areas as uPlot paths. Each series
-// is a step line (an event's bytes hold until the next event) closed down to
-// zero. uPlot's own stepped builder converts every point of every series and
-// writes two corners per point; with 18 stacked series that was most of a
-// redraw. This one converts the events' x positions once per draw for all
-// series and writes corners only where the rounded height changes, so a
-// component that stays constant costs four points. Linear scales only (the
-// timeline's); the drawing matches uPlot's but for the rounding of a column.
+// step-areas.js — the timeline's stacked areas as paths (timeline-plot.js).
+// Each series is a step line (an event's bytes hold until the next event):
+// traceStepArea closes one down to zero, traceStepBand closes it down to the
+// step line below it, so that a stack of bands fills each pixel once where
+// areas drawn over each other fill the lower ones again and again. Both take
+// the events' pixel columns, converted once per draw for every series, and
+// write corners only where the rounded height changes, so a component that
+// stays constant costs four points.
 
 /**
  * Writes the area under a step line into `path` (moveTo / lineTo /
@@ -40,31 +40,42 @@ export function traceStepArea(path, xs, values, y0, yPerUnit, i0, i1) {
 }
 
 /**
- * A uPlot `paths` builder for every series of one chart: the area under
- * each series' step line, filled (the series' stroke width should be 0).
- * The x pixel columns are shared by all series until the data, the x scale
- * or the plot box changes.
+ * Writes the band between two step lines into `path`: `upper` from point i0
+ * to i1, then back along `lower` (null: the zero line), with the same
+ * columns and rounding as traceStepArea, so that bands stacked on each
+ * other share their edges exactly and together cover what the areas under
+ * each upper line cover.
+ * @param {{moveTo(x: number, y: number): void, lineTo(x: number, y: number): void, closePath(): void}} path
+ * @param {ArrayLike<number>} xs
+ * @param {ArrayLike<number>} upper
+ * @param {ArrayLike<number> | null} lower
+ * @param {number} y0
+ * @param {number} yPerUnit
+ * @param {number} i0
+ * @param {number} i1
  */
-export function stepAreas() {
-  /** @type {{data: ArrayLike<number>, min: number, max: number, left: number, width: number} | null} */
-  let seen = null;
-  /** @type {Float64Array} */
-  let xs = new Float64Array(0);
-  /** @param {any} u  @param {number} seriesIdx  @param {number} idx0  @param {number} idx1 */
-  return (u, seriesIdx, idx0, idx1) => {
-    const xData = u.data[0];
-    const sx = u.scales.x;
-    const { left, width } = u.bbox;
-    if (!seen || seen.data !== xData || seen.min !== sx.min || seen.max !== sx.max || seen.left !== left || seen.width !== width) {
-      const x0 = u.valToPos(0, 'x', true);
-      const xPerUnit = u.valToPos(1, 'x', true) - x0;
-      xs = new Float64Array(xData.length);
-      for (let i = 0; i < xData.length; i++) xs[i] = Math.round(x0 + xData[i] * xPerUnit);
-      seen = { data: xData, min: sx.min, max: sx.max, left, width };
-    }
-    const y0 = u.valToPos(0, 'y', true);
-    const path = new Path2D();
-    if (idx1 >= idx0) traceStepArea(path, xs, u.data[seriesIdx], y0, u.valToPos(1, 'y', true) - y0, idx0, idx1);
-    return { stroke: path, fill: path, clip: null, band: null, gaps: null, flags: 0 };
-  };
+export function traceStepBand(path, xs, upper, lower, y0, yPerUnit, i0, i1) {
+  const row = (values, i) => (values ? Math.round(y0 + values[i] * yPerUnit) : Math.round(y0));
+  let y = row(upper, i0);
+  path.moveTo(xs[i0], y);
+  for (let i = i0 + 1; i <= i1; i++) {
+    const yi = row(upper, i);
+    if (yi === y) continue;
+    path.lineTo(xs[i], y);
+    path.lineTo(xs[i], yi);
+    y = yi;
+  }
+  path.lineTo(xs[i1], y);
+  // Back along the lower line: its value at i - 1 holds up to column i.
+  y = row(lower, i1);
+  path.lineTo(xs[i1], y);
+  for (let i = i1; i > i0; i--) {
+    const yi = row(lower, i - 1);
+    if (yi === y) continue;
+    path.lineTo(xs[i], y);
+    path.lineTo(xs[i], yi);
+    y = yi;
+  }
+  path.lineTo(xs[i0], y);
+  path.closePath();
 }

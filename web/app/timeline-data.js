@@ -1,6 +1,8 @@
-// timeline-data.js — a rank's events (result.ranks[].events) as uPlot's
-// columnar data: x = event index, then one stacked series per component.
-// Pure; the chart (Timeline.jsx) and the tests use it.
+// timeline-data.js — a rank's events (result.ranks[].events) as columns:
+// x = event index, then one stacked series per component, which the
+// timeline draws (timeline-plot.js); and the components of one event, which
+// its readout lists. Pure; the chart (Timeline.jsx, timeline-canvas.js in
+// the engine's worker) and the tests use it.
 
 import { ALL_PARTS } from './palette.js';
 
@@ -18,8 +20,8 @@ const GIB = 2 ** 30;
  *   x      Float64Array of event indices;
  *   raw    one Float64Array of bytes per key;
  *   series one Float64Array of GiB per key, stacked, top of the stack
- *          first (uPlot draws them in order, so each smaller one paints
- *          over the larger ones below it);
+ *          first (drawn in order, so each smaller one paints over the
+ *          larger ones below it);
  *   peakPos position of the rank's peak event in x, or -1;
  *   window true when the events are a window of a longer schedule;
  *   steps  [{pos, step}] where each schedule step begins (1..8, 9 the
@@ -88,6 +90,43 @@ export function timelineData(rank) {
 function column(events, from, key) {
   if (Array.isArray(from) && from.length === events.length) return new Float64Array(from);
   return Float64Array.from(events, (e, i) => (from ? from[i] : e.components?.[key]) ?? 0);
+}
+
+/**
+ * The components of `rank`'s event at position `pos`, as [key, bytes] for
+ * those above zero, bottom of the stack first: timelineData()'s keys and
+ * raw values at that event, read without building the columns.
+ * @returns {[string, number][]}
+ */
+export function eventParts(rank, pos) {
+  const e = rank.events?.[pos];
+  if (!e) return [];
+  const given = rank.event_components;
+  /** @type {[string, number][]} */
+  const parts = [];
+  let tensors = 0;
+  for (const [key] of ALL_PARTS) {
+    const col = given?.[key];
+    const b = (col ? col[pos] : e.components?.[key]) ?? 0;
+    tensors += b;
+    if (b > 0) parts.push([key, b]);
+  }
+  if (rank.non_pytorch_bytes > 0) parts.unshift(['non_pytorch', rank.non_pytorch_bytes]);
+  if (rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0) {
+    const frag = Math.round(tensors * (rank.fragmentation_bytes / rank.tensor_peak_bytes));
+    if (frag > 0) parts.push(['fragmentation', frag]);
+  }
+  return parts;
+}
+
+/**
+ * What a drawing of `rank`'s timeline with `capacity` shows, as a short
+ * text: the page compares the drawing the canvas reports with the rank it
+ * renders (Timeline.jsx, data-drawn and data-shows).
+ */
+export function timelineSignature(rank, capacity) {
+  const events = rank.events ?? [];
+  return `${rank.pp_rank}:${events.length}:${events[0]?.index ?? -1}:${rank.events_total}:${rank.peak_event_index}:${rank.peak_bytes}:${capacity}`;
 }
 
 /** The label of a schedule step on the timeline: "1".."8", "end", "opt". */

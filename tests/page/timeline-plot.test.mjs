@@ -1,0 +1,177 @@
+// Unit tests of the timeline's drawing (no browser): the band tracer, the
+// plot's box, ranges and ticks, the pointer's mapping, a drawing recorded
+// on a context that keeps its calls, the readout's components, and the
+// worker's canvas holder. node --test tests/page/timeline-plot.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { traceStepArea, traceStepBand } from '../../web/app/step-areas.js';
+import { plotBox, xRange, yMax, ticks, eventAt, eventPx, drawTimeline, MARGIN } from '../../web/app/timeline-plot.js';
+import { timelineData, eventParts, timelineSignature } from '../../web/app/timeline-data.js';
+import { chartColor, CANVAS_INK } from '../../web/app/scheme.js';
+import { partColor } from '../../web/app/palette.js';
+import { createTimelineCanvas } from '../../web/timeline-canvas.js';
+
+const GIB = 2 ** 30;
+
+/** A path that records its commands. */
+function recorder() {
+  const ops = [];
+  return {
+    ops,
+    moveTo: (x, y) => ops.push(['M', x, y]),
+    lineTo: (x, y) => ops.push(['L', x, y]),
+    closePath: () => ops.push(['Z']),
+  };
+}
+
+/** The pixel rows a closed path of vertical and horizontal edges covers in column `x`. */
+function rowsAt(ops, x) {
+  const rows = new Set();
+  const pts = ops.filter((o) => o[0] !== 'Z').map(([, px, py]) => [px, py]);
+  pts.push(pts[0]);
+  // Crossings of horizontal edges over column x + 0.5 (even-odd).
+  const ys = [];
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const [[x1, y1], [x2, y2]] = [pts[i], pts[i + 1]];
+    if (y1 === y2 && Math.min(x1, x2) <= x + 0.5 && Math.max(x1, x2) > x + 0.5) ys.push(y1);
+  }
+  ys.sort((a, b) => a - b);
+  for (let i = 0; i + 1 < ys.length; i += 2) for (let y = ys[i]; y < ys[i + 1]; y++) rows.add(y);
+  return rows;
+}
+
+test('stacked bands cover each pixel once, and together what the area under the top covers', () => {
+  const xs = [0, 10, 20, 30, 40];
+  const top = [5, 7, 7.2, 3, 3];
+  const mid = [2, 4, 4, 2.5, 1];
+  const y0 = 100;
+  const per = -10;
+  const upper = recorder();
+  const lower = recorder();
+  const whole = recorder();
+  traceStepBand(upper, xs, top, mid, y0, per, 0, 4);
+  traceStepBand(lower, xs, mid, null, y0, per, 0, 4);
+  traceStepArea(whole, xs, top, y0, per, 0, 4);
+  for (const x of [0, 5, 12, 25, 39]) {
+    const a = rowsAt(upper.ops, x);
+    const b = rowsAt(lower.ops, x);
+    for (const r of a) assert.ok(!b.has(r), `row ${r} of column ${x} is in both bands`);
+    assert.deepEqual([...new Set([...a, ...b])].sort((p, q) => p - q), [...rowsAt(whole.ops, x)].sort((p, q) => p - q), `column ${x}`);
+  }
+  // Where mid is 2 and top 5 (column 5): rows 50..79 above, 80..99 below.
+  assert.equal(Math.min(...rowsAt(upper.ops, 5)), 50);
+  assert.equal(Math.max(...rowsAt(upper.ops, 5)), 79);
+  assert.equal(Math.min(...rowsAt(lower.ops, 5)), 80);
+});
+
+test('the plot box leaves room for the axes, and the ranges follow the data, the zoom and the capacity', () => {
+  assert.deepEqual(plotBox(912, 260), { left: MARGIN.left, top: MARGIN.top, width: 912 - MARGIN.left - MARGIN.right, height: 260 - MARGIN.top - MARGIN.bottom });
+  assert.equal(plotBox(10, 10).width, 1, 'never below one pixel');
+  const x = [10, 11, 12, 13, 14];
+  assert.deepEqual(xRange(x), [10, 14]);
+  assert.deepEqual(xRange(x, [11.5, 13]), [11.5, 13]);
+  assert.deepEqual(xRange(x, [0, 100]), [10, 14], 'a zoom is kept inside the data');
+  assert.deepEqual(xRange(x, [13, 12]), [10, 14], 'an empty zoom shows every event');
+  assert.deepEqual(xRange([7]), [7, 8]);
+  const data = { x, series: [[1, 2, 9, 3, 1]] };
+  assert.ok(Math.abs(yMax(data, [10, 14], 0) - 9 * 1.06) < 1e-12);
+  // Event 12 (9 GiB) holds until 13, so a zoom from 12.5 still shows it.
+  assert.ok(Math.abs(yMax(data, [12.5, 14], 0) - 9 * 1.06) < 1e-12);
+  assert.ok(Math.abs(yMax(data, [13, 14], 0) - 3 * 1.06) < 1e-12);
+  assert.ok(Math.abs(yMax(data, [10, 14], 80 * GIB) - 80 * 1.06) < 1e-9, 'the capacity line stays in view');
+});
+
+test('ticks are round steps far enough apart, whole numbers on the event axis', () => {
+  assert.deepEqual(ticks(0, 84, 185, 30), [0, 20, 40, 60, 80]);
+  assert.deepEqual(ticks(0, 276, 823, 50, true), Array.from({ length: 14 }, (_, i) => i * 20));
+  assert.deepEqual(ticks(100, 104, 800, 50, true), [100, 101, 102, 103, 104], 'never a fractional event');
+  assert.deepEqual(ticks(0, 1, 300, 30), [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+  assert.deepEqual(ticks(0, 2.5, 100, 30), [0, 1, 2]);
+  assert.deepEqual(ticks(5, 5, 100, 30), [5]);
+});
+
+test('the pointer maps onto the event under it and back', () => {
+  const x = [100, 101, 102, 103, 104];
+  assert.equal(eventAt(x, [100, 104], 0, 400), 0);
+  assert.equal(eventAt(x, [100, 104], 149, 400), 1, 'nearest event: 101.49');
+  assert.equal(eventAt(x, [100, 104], 151, 400), 2);
+  assert.equal(eventAt(x, [100, 104], 9999, 400), 4, 'clamped to the plot');
+  assert.equal(eventAt(x, [102, 104], 0, 400), 2, 'zoomed');
+  assert.equal(eventPx(102, [100, 104], 400), 200);
+});
+
+/** A 2D context that records what is filled and written. */
+function recordingContext() {
+  const calls = [];
+  const state = { fillStyle: '', strokeStyle: '', font: '', lineWidth: 1, textAlign: '', textBaseline: '' };
+  const ctx = {
+    calls,
+    ...state,
+    setTransform() {}, clearRect: (...a) => calls.push(['clear', ...a]),
+    save() {}, restore() {}, beginPath() {}, rect() {}, clip() {}, moveTo() {}, lineTo() {}, stroke() {},
+    setLineDash() {}, translate() {}, rotate() {},
+    fill() { calls.push(['fill', ctx.fillStyle]); },
+    fillText(text) { calls.push(['text', text, ctx.font]); },
+  };
+  return ctx;
+}
+
+function sampleRank() {
+  const comps = { master_params: [2 * GIB, 2 * GIB, 2 * GIB, 2 * GIB], activations: [0, 3 * GIB, GIB, 0] };
+  return {
+    pp_rank: 1, peak_event_index: 41, events_total: 4, non_pytorch_bytes: GIB, fragmentation_bytes: GIB / 2, tensor_peak_bytes: 5 * GIB, peak_bytes: 6.5 * GIB,
+    events: [40, 41, 42, 43].map((index, i) => ({ index, step: i < 2 ? 1 : 4, label: `op ${index}`, total_bytes: 0, peak_bytes: 0, live_chunks: [0, 0] })),
+    event_components: comps,
+  };
+}
+
+test('a drawing fills one band per component in the scheme\'s colours and labels axes, steps, capacity and peak', () => {
+  globalThis.Path2D ??= class { moveTo() {} lineTo() {} closePath() {} };
+  const data = timelineData(sampleRank());
+  for (const scheme of ['light', 'dark']) {
+    const ctx = recordingContext();
+    drawTimeline(/** @type {any} */ (ctx), { width: 600, height: 260, dpr: 2, data, capacity: 80 * GIB, scheme });
+    const fills = ctx.calls.filter((c) => c[0] === 'fill').map((c) => c[1]);
+    assert.deepEqual(fills, data.keys.slice().reverse().map((k) => chartColor(partColor(k), scheme)), scheme);
+    const texts = ctx.calls.filter((c) => c[0] === 'text').map((c) => c[1]);
+    for (const want of ['0', '20', '40', '60', '80', 'GiB', 'capacity 80.0 GiB', 'peak', '1', '4', 'event in the schedule (steps 1–8 marked above)']) {
+      assert.ok(texts.includes(want), `${scheme}: '${want}' in ${JSON.stringify(texts)}`);
+    }
+    assert.ok(ctx.calls.some((c) => c[0] === 'text' && /^24px /.test(c[2])), 'fonts scale with the pixel ratio');
+  }
+  assert.notEqual(chartColor('#1f4e89', 'dark'), '#1f4e89');
+  assert.ok(CANVAS_INK.dark && CANVAS_INK.light);
+});
+
+test('the readout\'s components at an event are timelineData\'s at that event', () => {
+  const r = sampleRank();
+  const d = timelineData(r);
+  for (let pos = 0; pos < r.events.length; pos++) {
+    const want = d.keys.map((k, i) => [k, d.raw[i][pos]]).filter(([, b]) => b > 0);
+    assert.deepEqual(eventParts(r, pos), want, `event ${pos}`);
+  }
+  assert.deepEqual(eventParts(r, 9), []);
+  assert.equal(timelineSignature(r, 80 * GIB), `1:4:40:4:41:${6.5 * GIB}:${80 * GIB}`);
+  assert.notEqual(timelineSignature({ ...r, peak_bytes: 1 }, 80 * GIB), timelineSignature(r, 80 * GIB));
+});
+
+test('the worker\'s canvas holder draws the last page view on the canvas it is given, with the look it is told', () => {
+  globalThis.Path2D ??= class { moveTo() {} lineTo() {} closePath() {} };
+  const holder = createTimelineCanvas();
+  const r = sampleRank();
+  const json = JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, r] });
+  assert.equal(holder.show(json), null, 'no canvas yet: nothing drawn');
+  const ctx = recordingContext();
+  const canvas = { width: 0, height: 0, getContext: () => ctx };
+  const sig = timelineSignature(r, 80 * GIB);
+  assert.equal(holder.attach(canvas, { width: 500, height: 200, dpr: 2, scheme: 'dark' }), sig, 'the kept view, drawn at once');
+  assert.deepEqual([canvas.width, canvas.height], [1000, 400]);
+  assert.ok(ctx.calls.some((c) => c[0] === 'fill' && c[1] === chartColor(partColor('master_params'), 'dark')));
+  assert.equal(holder.look({ width: 300, dpr: Infinity, scheme: 'purple' }), sig);
+  assert.deepEqual([canvas.width, canvas.height], [600, 400], 'bad values are left out');
+  assert.equal(holder.show('{"error": {"code": "value"}}'), null, 'an error keeps the last drawing');
+  assert.equal(holder.show('not json'), null);
+  assert.equal(holder.look({}), sig);
+  holder.release();
+  assert.equal(holder.look({ width: 400 }), null, 'released: nothing drawn');
+});
