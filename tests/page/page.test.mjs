@@ -237,6 +237,77 @@ test('a long schedule shows a window of the timeline around the peak', async () 
   await fresh.close();
 });
 
+/** Waits until the timeline's canvas shows what the page does. */
+function timelineDrawn(p) {
+  return p.waitForFunction(() => {
+    const plot = document.querySelector('.timeline-plot');
+    return plot && plot.dataset.drawn === plot.dataset.shows;
+  });
+}
+
+/** The event the readout shows with the pointer at `fraction` of the plot's width. */
+async function eventAtFraction(p, fraction) {
+  const over = await p.locator('.timeline .timeline-over').boundingBox();
+  await p.mouse.move(over.x + Math.min(over.width * fraction, over.width - 1), over.y + over.height / 2);
+  await p.waitForFunction(() => !document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
+  return Number(/^event (\d+):/.exec(await p.getByTestId('timeline-hover').textContent())[1]);
+}
+
+test('dragging across the timeline zooms into those events; a double click shows them all', async () => {
+  const p = await session.newPage();
+  await p.goto(session.url);
+  await waitForResult(p);
+  await timelineDrawn(p);
+  const want = cli(DEFAULT_PARAMS);
+  const worst = want.ranks.find((r) => r.pp_rank === want.worst_rank);
+  await p.locator('.timeline .timeline-over').scrollIntoViewIfNeeded();
+  const whole = await p.locator('.timeline canvas').screenshot();
+  const first = await eventAtFraction(p, 0);
+  assert.equal(first, 0);
+  const quarter = await eventAtFraction(p, 0.25);
+  const half = await eventAtFraction(p, 0.5);
+  assert.ok(quarter > first && half > quarter, `${first} < ${quarter} < ${half}`);
+  const over = await p.locator('.timeline .timeline-over').boundingBox();
+  await p.mouse.move(over.x + over.width * 0.25, over.y + over.height / 2);
+  await p.mouse.down();
+  await p.mouse.move(over.x + over.width * 0.4, over.y + over.height / 2, { steps: 4 });
+  assert.equal(await p.locator('.timeline .timeline-select').count(), 1, 'the drag is shown');
+  await p.mouse.move(over.x + over.width * 0.5, over.y + over.height / 2, { steps: 4 });
+  await p.mouse.up();
+  // The plot now spans the dragged events: its left edge is the first of them.
+  const zoomedLeft = await eventAtFraction(p, 0);
+  assert.ok(Math.abs(zoomedLeft - quarter) <= 1, `zoomed to start at ${zoomedLeft}, dragged from ${quarter}`);
+  assert.ok(Math.abs((await eventAtFraction(p, 1)) - half) <= 1);
+  await timelineDrawn(p);
+  assert.notDeepEqual(await p.locator('.timeline canvas').screenshot(), whole, 'the canvas shows the zoom');
+  await p.locator('.timeline .timeline-over').dblclick();
+  assert.equal(await eventAtFraction(p, 0), first, 'a double click shows every event again');
+  assert.equal(await eventAtFraction(p, 1), worst.events_total - 1);
+  await p.close();
+});
+
+test('where a canvas cannot move to a worker, the page draws the same timeline itself', async () => {
+  const drawn = {};
+  for (const offscreen of [true, false]) {
+    const p = await session.newPage();
+    if (!offscreen) await p.addInitScript(() => { delete HTMLCanvasElement.prototype.transferControlToOffscreen; });
+    await p.goto(session.url);
+    await waitForResult(p);
+    await timelineDrawn(p);
+    assert.equal(await p.evaluate(() => typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function'), offscreen);
+    await p.locator('.timeline canvas').scrollIntoViewIfNeeded();
+    drawn[offscreen] = await p.locator('.timeline canvas').screenshot();
+    // A slider move redraws it either way.
+    const seq = await seqOf(p);
+    await p.locator('[data-field=pp_size] input[type=range]').fill('2');
+    await waitForResult(p, seq);
+    await timelineDrawn(p);
+    assert.match(await p.getByTestId('timeline-hover').textContent(), new RegExp(`^Peak, event ${cli({ ...DEFAULT_PARAMS, pp_size: 2 }).ranks.find((r) => r.pp_rank === 0).peak_event_index}:`));
+    await p.close();
+  }
+  assert.ok(drawn.true.equals(drawn.false), 'the same pixels from the worker and from the page');
+});
+
 test('a pasted DeepSeek config is estimated like the CLI does', async () => {
   const file = path.join(MODELS, 'deepseek-v2-lite.json');
   const text = readFileSync(file, 'utf8');
