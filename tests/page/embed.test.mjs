@@ -55,6 +55,11 @@ for (const width of [360, 720]) {
     const { page, frame } = await openDoc(`sized-${width}`, docPage(width, snippet));
     await waitForResult(frame);
     await frame.locator('.timeline canvas').waitFor();
+    // The canvas, drawn by the engine's worker inside the frame, shows the estimate the frame does.
+    await frame.waitForFunction(() => {
+      const plot = document.querySelector('.timeline-plot');
+      return plot && plot.dataset.drawn === plot.dataset.shows;
+    }, null, { timeout: 10000 });
     assert.equal(Number(await frame.getByTestId('peak').getAttribute('data-bytes')), cli(DEFAULT_PARAMS).peak_bytes);
     const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
     await page.waitForFunction((h) => document.querySelector('iframe').getBoundingClientRect().height === h, content, { timeout: 5000 });

@@ -27,7 +27,7 @@ export function EmbedView({ view, state, engineError, notice }) {
         <>
           <PeakCard result={result} stale={view.stale} compact />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} compact />
-          {view.timeline && <Timeline rank={view.timeline} height={200} compact />}
+          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} height={200} compact />}
         </>
       )}
     </main>
