@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // bench-page.mjs — what one slider move costs the page's main thread, in
 // Debian's Chromium: the pp slider of the default view moved between 4 and
-// 2, each move timed from the input event to every chart updated (the page
-// test's measure), and traced. Prints, for the desktop profile and for 4x
+// 2, each move timed from the input event to every chart updated (the DOM,
+// and the timeline's canvas, drawn by the engine's worker, showing the same
+// estimate: the page test's measure), and traced. Prints, for the desktop profile and for 4x
 // CPU throttling, the median wall time of a move and the median main-thread
 // CPU time of a move (the trace's thread clock), split by the browser's
 // phases. The wall time follows the display's frames, so a change smaller
