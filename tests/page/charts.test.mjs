@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { timelineData, sampleRows, stepLabel } from '../../web/app/timeline-data.js';
 import { ALL_PARTS } from '../../web/app/palette.js';
-import { traceStepArea } from '../../web/app/step-areas.js';
+import { traceStepArea, traceStepBand } from '../../web/app/step-areas.js';
 import { mem, gib, signedGib, degree } from '../../web/app/format.js';
 
 const GIB = 2 ** 30;
@@ -97,6 +97,46 @@ test('traceStepArea writes a corner only where the rounded row changes, and draw
   const part = recorder();
   traceStepArea(part, [0, 5, 9, 14, 20], [1, 2, 3, 4, 5], 50, -10, 1, 2);
   assert.deepEqual(part.ops, [['M', 5, 50], ['L', 5, 30], ['L', 9, 30], ['L', 9, 20], ['L', 9, 50], ['Z']]);
+});
+
+/** The pixel rows a closed path of vertical and horizontal edges covers in column `x`. */
+function rowsAt(ops, x) {
+  const rows = new Set();
+  const pts = ops.filter((o) => o[0] !== 'Z').map(([, px, py]) => [px, py]);
+  pts.push(pts[0]);
+  // Crossings of horizontal edges over column x + 0.5 (even-odd).
+  const ys = [];
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const [[x1, y1], [x2, y2]] = [pts[i], pts[i + 1]];
+    if (y1 === y2 && Math.min(x1, x2) <= x + 0.5 && Math.max(x1, x2) > x + 0.5) ys.push(y1);
+  }
+  ys.sort((a, b) => a - b);
+  for (let i = 0; i + 1 < ys.length; i += 2) for (let y = ys[i]; y < ys[i + 1]; y++) rows.add(y);
+  return rows;
+}
+
+test('stacked bands cover each pixel once, and together what the area under the top covers', () => {
+  const xs = [0, 10, 20, 30, 40];
+  const top = [5, 7, 7.2, 3, 3];
+  const mid = [2, 4, 4, 2.5, 1];
+  const y0 = 100;
+  const per = -10;
+  const upper = recorder();
+  const lower = recorder();
+  const whole = recorder();
+  traceStepBand(upper, xs, top, mid, y0, per, 0, 4);
+  traceStepBand(lower, xs, mid, null, y0, per, 0, 4);
+  traceStepArea(whole, xs, top, y0, per, 0, 4);
+  for (const x of [0, 5, 12, 25, 39]) {
+    const a = rowsAt(upper.ops, x);
+    const b = rowsAt(lower.ops, x);
+    for (const r of a) assert.ok(!b.has(r), `row ${r} of column ${x} is in both bands`);
+    assert.deepEqual([...new Set([...a, ...b])].sort((p, q) => p - q), [...rowsAt(whole.ops, x)].sort((p, q) => p - q), `column ${x}`);
+  }
+  // Where mid is 2 and top 5 (column 5): rows 50..79 above, 80..99 below.
+  assert.equal(Math.min(...rowsAt(upper.ops, 5)), 50);
+  assert.equal(Math.max(...rowsAt(upper.ops, 5)), 79);
+  assert.equal(Math.min(...rowsAt(lower.ops, 5)), 80);
 });
 
 test('sampleRows spreads rows evenly and always lists the peak', () => {

@@ -1,10 +1,9 @@
-// Unit tests of the timeline's drawing (no browser): the band tracer, the
-// plot's box, ranges and ticks, the pointer's mapping, a drawing recorded
+// Unit tests of the timeline's drawing (no browser): the plot's box, ranges
+// and ticks, the pointer's mapping, a drawing recorded
 // on a context that keeps its calls, the readout's components, and the
 // worker's canvas holder. node --test tests/page/timeline-plot.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { traceStepArea, traceStepBand } from '../../web/app/step-areas.js';
 import { plotBox, xRange, yMax, ticks, eventAt, eventPx, drawTimeline, MARGIN } from '../../web/app/timeline-plot.js';
 import { timelineData, eventParts, timelineSignature } from '../../web/app/timeline-data.js';
 import { chartColor, CANVAS_INK } from '../../web/app/scheme.js';
@@ -12,57 +11,6 @@ import { partColor } from '../../web/app/palette.js';
 import { createTimelineCanvas } from '../../web/timeline-canvas.js';
 
 const GIB = 2 ** 30;
-
-/** A path that records its commands. */
-function recorder() {
-  const ops = [];
-  return {
-    ops,
-    moveTo: (x, y) => ops.push(['M', x, y]),
-    lineTo: (x, y) => ops.push(['L', x, y]),
-    closePath: () => ops.push(['Z']),
-  };
-}
-
-/** The pixel rows a closed path of vertical and horizontal edges covers in column `x`. */
-function rowsAt(ops, x) {
-  const rows = new Set();
-  const pts = ops.filter((o) => o[0] !== 'Z').map(([, px, py]) => [px, py]);
-  pts.push(pts[0]);
-  // Crossings of horizontal edges over column x + 0.5 (even-odd).
-  const ys = [];
-  for (let i = 0; i + 1 < pts.length; i++) {
-    const [[x1, y1], [x2, y2]] = [pts[i], pts[i + 1]];
-    if (y1 === y2 && Math.min(x1, x2) <= x + 0.5 && Math.max(x1, x2) > x + 0.5) ys.push(y1);
-  }
-  ys.sort((a, b) => a - b);
-  for (let i = 0; i + 1 < ys.length; i += 2) for (let y = ys[i]; y < ys[i + 1]; y++) rows.add(y);
-  return rows;
-}
-
-test('stacked bands cover each pixel once, and together what the area under the top covers', () => {
-  const xs = [0, 10, 20, 30, 40];
-  const top = [5, 7, 7.2, 3, 3];
-  const mid = [2, 4, 4, 2.5, 1];
-  const y0 = 100;
-  const per = -10;
-  const upper = recorder();
-  const lower = recorder();
-  const whole = recorder();
-  traceStepBand(upper, xs, top, mid, y0, per, 0, 4);
-  traceStepBand(lower, xs, mid, null, y0, per, 0, 4);
-  traceStepArea(whole, xs, top, y0, per, 0, 4);
-  for (const x of [0, 5, 12, 25, 39]) {
-    const a = rowsAt(upper.ops, x);
-    const b = rowsAt(lower.ops, x);
-    for (const r of a) assert.ok(!b.has(r), `row ${r} of column ${x} is in both bands`);
-    assert.deepEqual([...new Set([...a, ...b])].sort((p, q) => p - q), [...rowsAt(whole.ops, x)].sort((p, q) => p - q), `column ${x}`);
-  }
-  // Where mid is 2 and top 5 (column 5): rows 50..79 above, 80..99 below.
-  assert.equal(Math.min(...rowsAt(upper.ops, 5)), 50);
-  assert.equal(Math.max(...rowsAt(upper.ops, 5)), 79);
-  assert.equal(Math.min(...rowsAt(lower.ops, 5)), 80);
-});
 
 test('the plot box leaves room for the axes, and the ranges follow the data, the zoom and the capacity', () => {
   assert.deepEqual(plotBox(912, 260), { left: MARGIN.left, top: MARGIN.top, width: 912 - MARGIN.left - MARGIN.right, height: 260 - MARGIN.top - MARGIN.bottom });
