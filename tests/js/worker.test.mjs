@@ -38,6 +38,23 @@ test('worker round trip', async (t) => {
   assert.equal(typeof (await client.heapBytes()), 'number');
 });
 
+test('a page view that asks to draw its timeline answers as one that does not; with no canvas nothing is drawn', async (t) => {
+  requireBuilds();
+  const eng = await engine();
+  const client = await createEngineClient();
+  t.after(() => client.close());
+  const heard = [];
+  client.onTimelineDrawn((s) => heard.push(s));
+  const view = { suggestions: false, timeline_window: 4000, every_rank: true, timeline_columns: true };
+  const drawn = await client.estimate(null, BASE, { view: { ...view, draw_timeline: true } });
+  assert.deepStrictEqual(drawn, eng.estimate(null, BASE, view));
+  assert.ok(drawn.ranks.some((r) => Array.isArray(r.events)), 'the shown rank carries its timeline');
+  // A look without a canvas draws nothing, and says so.
+  assert.equal(await client.timelineLook({ width: 400, scheme: 'dark' }), false);
+  assert.equal(await client.timelineRelease(), true);
+  assert.deepEqual(heard, []);
+});
+
 test('latest wins: superseded estimates resolve {superseded: true} without running', async (t) => {
   requireBuilds();
   const eng = await engine();

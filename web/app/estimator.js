@@ -120,12 +120,14 @@ export function useTimelineCanvas(canvasRef, look, onDrawn) {
       return undefined;
     }
     sent.current = key;
+    let live = true;
     let stop = () => {};
     const attached = engineClient().then((c) => {
-      stop = c.onTimelineDrawn((signature) => heard.current(signature));
+      if (live) stop = c.onTimelineDrawn((signature) => heard.current(signature));
       return c.timelineCanvas(offscreen, look).then(() => c);
     });
     return () => {
+      live = false;
       stop();
       attached.then((c) => c.timelineRelease()).catch(() => {});
     };
