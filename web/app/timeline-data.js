@@ -47,7 +47,7 @@ export function timelineData(rank) {
   const raw = [];
   const tensors = new Float64Array(n);
   for (const [key] of ALL_PARTS) {
-    const col = column(events, given?.[key], key);
+    const col = column(events, given, key);
     let used = false;
     for (let i = 0; i < n; i++) {
       tensors[i] += col[i];
@@ -59,7 +59,7 @@ export function timelineData(rank) {
     }
   }
   const nonpt = rank.non_pytorch_bytes > 0 ? rank.non_pytorch_bytes : 0;
-  const frag = rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0 ? rank.fragmentation_bytes / rank.tensor_peak_bytes : 0;
+  const frag = fragmentationShare(rank);
   if (nonpt) {
     keys.unshift('non_pytorch');
     raw.unshift(new Float64Array(n).fill(nonpt));
@@ -86,10 +86,25 @@ export function timelineData(rank) {
   };
 }
 
-/** Component `key`'s bytes at each event: its array in `from`, else each event's. */
-function column(events, from, key) {
+/**
+ * Component `key`'s bytes at event `i`: from the page view's column for it
+ * (`given`, rank.event_components) when there is one, else the event's own.
+ */
+function bytesAt(events, given, key, i) {
+  const from = given?.[key];
+  return (from ? from[i] : events[i].components?.[key]) ?? 0;
+}
+
+/** Fragmentation as a share of each event's tensors: 0 when the rank has none. */
+function fragmentationShare(rank) {
+  return rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0 ? rank.fragmentation_bytes / rank.tensor_peak_bytes : 0;
+}
+
+/** Component `key`'s bytes at each event (bytesAt), as one column. */
+function column(events, given, key) {
+  const from = given?.[key];
   if (Array.isArray(from) && from.length === events.length) return new Float64Array(from);
-  return Float64Array.from(events, (e, i) => (from ? from[i] : e.components?.[key]) ?? 0);
+  return Float64Array.from(events, (_, i) => bytesAt(events, given, key, i));
 }
 
 /**
@@ -99,23 +114,19 @@ function column(events, from, key) {
  * @returns {[string, number][]}
  */
 export function eventParts(rank, pos) {
-  const e = rank.events?.[pos];
-  if (!e) return [];
-  const given = rank.event_components;
+  const events = rank.events;
+  if (!events?.[pos]) return [];
   /** @type {[string, number][]} */
   const parts = [];
   let tensors = 0;
   for (const [key] of ALL_PARTS) {
-    const col = given?.[key];
-    const b = (col ? col[pos] : e.components?.[key]) ?? 0;
+    const b = bytesAt(events, rank.event_components, key, pos);
     tensors += b;
     if (b > 0) parts.push([key, b]);
   }
   if (rank.non_pytorch_bytes > 0) parts.unshift(['non_pytorch', rank.non_pytorch_bytes]);
-  if (rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0) {
-    const frag = Math.round(tensors * (rank.fragmentation_bytes / rank.tensor_peak_bytes));
-    if (frag > 0) parts.push(['fragmentation', frag]);
-  }
+  const frag = Math.round(tensors * fragmentationShare(rank));
+  if (frag > 0) parts.push(['fragmentation', frag]);
   return parts;
 }
 
