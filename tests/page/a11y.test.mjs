@@ -128,7 +128,7 @@ test('dark scheme: dark surfaces, light text, and charts drawn in colours that k
     const card = rgb(getComputedStyle(document.querySelector('.chart')).backgroundColor);
     const bars = [
       ...[...document.querySelectorAll('.bar-segment')].map((b) => rgb(getComputedStyle(b).backgroundColor)),
-      ...[...document.querySelectorAll('.rank-svg rect')].map((r) => rgb(getComputedStyle(r).fill)),
+      ...[...document.querySelectorAll('.rank-bar')].map((r) => rgb(getComputedStyle(r).backgroundColor)),
     ];
     const image = await createImageBitmap(new Blob([Uint8Array.from(png)], { type: 'image/png' }));
     const c = new OffscreenCanvas(image.width, image.height);

@@ -49,8 +49,8 @@ test('dropped snapshots show their peaks, markers, curve, sites and fragmentatio
     assert.equal(cells[3], gibText(r.estimated_peak_bytes));
   }
   // Global ranks 0, 9 and 30 are pipeline ranks 0, 1 and 3: three markers.
-  assert.equal(await page.locator('.rank-svg [data-testid=measured-mark]').count(), 3);
-  assert.equal(await page.locator('.rank-svg [data-rank="2"] [data-testid=measured-mark]').count(), 0);
+  assert.equal(await page.locator('.rank-bars [data-testid=measured-mark]').count(), 3);
+  assert.equal(await page.locator('.rank-bars [data-rank="2"] [data-testid=measured-mark]').count(), 0);
   await page.getByTestId('measured-curve').locator('canvas').first().waitFor();
   assert.ok(await page.getByTestId('measured-sites').locator('tbody tr').count() > 0);
   // The fragmentation of the largest snapshot, and its button.

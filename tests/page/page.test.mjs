@@ -97,9 +97,9 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   // derived degrees, the per-rank bars, the timeline and its peak
   assert.equal(await page.locator('[data-derived=dp] output').textContent(), String(want.derived.dp));
   assert.equal(await page.locator('[data-derived=num_chunks] output').textContent(), String(want.derived.num_chunks));
-  assert.equal(await page.locator('.rank-svg [data-rank]').count(), want.ranks.length);
-  assert.match(await page.locator('.rank-svg [data-rank] .worst-mark').textContent(), /worst/);
-  assert.equal(await page.locator('.rank-svg [data-rank]', { has: page.locator('.worst-mark') }).getAttribute('data-rank'), String(want.worst_rank));
+  assert.equal(await page.locator('.rank-bars [data-rank]').count(), want.ranks.length);
+  assert.match(await page.locator('.rank-bars [data-rank] .worst-mark').textContent(), /worst/);
+  assert.equal(await page.locator('.rank-bars [data-rank]', { has: page.locator('.worst-mark') }).getAttribute('data-rank'), String(want.worst_rank));
   assert.equal(await page.locator('.timeline canvas').count(), 1);
   const worst = want.ranks.find((r) => r.pp_rank === want.worst_rank);
   assert.match(await page.getByTestId('timeline-hover').textContent(), new RegExp(`^Peak, event ${worst.peak_event_index}:`));
@@ -141,7 +141,7 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   const got = await headline(page);
   assert.equal(got.peakBytes, want.peak_bytes);
   assert.equal(await box('pp_size').inputValue(), '2');
-  assert.equal(await page.locator('.rank-svg [data-rank]').count(), 2);
+  assert.equal(await page.locator('.rank-bars [data-rank]').count(), 2);
   assert.equal(await page.locator('[data-derived=dp] output').textContent(), '2');
   await waitForLink(page);
   assert.ok(page.url().includes('#v=1&s='), 'the link follows the state');

@@ -1,7 +1,10 @@
 // RankChart.jsx — the peak of every pipeline rank as bars with their
 // values, a GiB axis, the GPU's capacity as a line (labelled in the axis,
 // clear of the bars) and the worst rank marked under its bar; a measured
-// run's peaks as markers; the numbers as a table.
+// run's peaks as markers; the numbers as a table. The chart is positioned
+// boxes (HTML), like the breakdown's bar: as SVG it cost a throttled slider
+// move about 8 ms (its layout and paint), since any changed attribute of
+// an SVG lays the whole drawing out again.
 
 import { gib, percent, axisGib } from './format.js';
 import { Numbers } from './Numbers.jsx';
@@ -13,6 +16,7 @@ const BOTTOM = 46; // rank numbers, the worst mark and the axis title
 const AXIS = 48; // width of the GiB axis
 const GIB = 2 ** 30;
 const pc = (x) => `${x.toFixed(3)}%`;
+const px = (x) => `${x.toFixed(1)}px`;
 
 function barClass(bytes, capacity) {
   if (bytes > capacity) return 'bar-oom';
@@ -52,54 +56,47 @@ export function RankChart({ result, selected = -1, measured = [] }) {
   return (
     <section class="chart ranks" aria-labelledby="ranks-title">
       <h2 id="ranks-title">Peak per pipeline rank</h2>
-      <div class="rank-plot">
-        <svg width={AXIS} height={height} class="rank-axis" aria-hidden="true">
+      <div class="rank-plot" style={{ height: px(height) }}>
+        <div class="rank-axis" aria-hidden="true" style={{ width: px(AXIS) }}>
           {ticks.map((t) => (
-            <g key={t}>
-              <text class="axis-label" x={AXIS - 6} y={y(t) + 4} text-anchor="end">{axisGib(t)}</text>
-              <line class="axis-tick" x1={AXIS - 4} x2={AXIS} y1={y(t)} y2={y(t)} />
-            </g>
+            <span key={t} class="rank-tick" style={{ top: px(y(t)) }}>{axisGib(t)}</span>
           ))}
-          <text class="capacity-label" x={AXIS - 6} y={capY + 4} text-anchor="end">cap</text>
-          <line class="axis-line" x1={AXIS} x2={AXIS} y1={TOP} y2={TOP + H} />
-          <text class="axis-label" x={12} y={TOP + H / 2} text-anchor="middle" transform={`rotate(-90 12 ${TOP + H / 2})`}>GiB</text>
-        </svg>
-        <svg width="100%" height={height} class="rank-svg" role="img"
+          <span class="rank-tick rank-cap" style={{ top: px(capY) }}>cap</span>
+          <span class="rank-axis-line" style={{ top: px(TOP), height: px(H) }} />
+          <span class="rank-axis-title" style={{ top: px(TOP), height: px(H) }}>GiB</span>
+        </div>
+        <div class="rank-bars" role="img" style={{ height: px(TOP + H) }}
           aria-label={`Bars of the peak of ${ranks.length} pipeline rank${ranks.length > 1 ? 's' : ''}; worst is rank ${worst} at ${gib(result.peak_bytes)}; capacity ${gib(capacity)}. The table below has the numbers.`}>
-          {ticks.map((t) => <line key={t} class="grid-line" x1="0" x2="100%" y1={y(t)} y2={y(t)} />)}
+          {ticks.map((t) => <span key={t} class="rank-grid" style={{ top: px(y(t)) }} />)}
           {ranks.map((r, i) => {
-            const x = i * slot + slot * 0.15;
-            const cls = `${barClass(r.peak_bytes, capacity)}${r.pp_rank === worst ? ' bar-worst' : ''}${r.pp_rank === selected ? ' bar-selected' : ''}`;
+            const cls = `rank-bar ${barClass(r.peak_bytes, capacity)}${r.pp_rank === worst ? ' bar-worst' : ''}${r.pp_rank === selected ? ' bar-selected' : ''}`;
             const marked = r.pp_rank === worst || r.pp_rank === selected;
+            const m = mark.get(r.pp_rank);
             return (
-              <g key={r.pp_rank} data-rank={r.pp_rank}>
-                <rect class={cls} x={pc(x)} width={pc(slot * 0.7)} y={y(r.peak_bytes)} height={Math.max(0, TOP + H - y(r.peak_bytes))}>
-                  <title>{`rank ${r.pp_rank}: ${gib(r.peak_bytes)}`}</title>
-                </rect>
+              <div key={r.pp_rank} class="rank-slot" data-rank={r.pp_rank} style={{ left: pc(i * slot), width: pc(slot) }}>
+                <span class={cls} style={{ top: px(y(r.peak_bytes)), height: px(Math.max(0, TOP + H - y(r.peak_bytes))) }}
+                  title={`rank ${r.pp_rank}: ${gib(r.peak_bytes)}`} />
                 {(i % valueEvery === 0 || marked) && (
-                  <text class="bar-value" x={pc(x + slot * 0.35)} y={y(r.peak_bytes) - 4} text-anchor="middle">{axisGib(r.peak_bytes)}</text>
+                  <span class="rank-label bar-value" style={{ top: px(y(r.peak_bytes) - 13) }}>{axisGib(r.peak_bytes)}</span>
                 )}
-                {mark.has(r.pp_rank) && (
-                  <g class="measured-mark" data-testid="measured-mark">
-                    <line x1={pc(x - slot * 0.05)} x2={pc(x + slot * 0.75)} y1={y(mark.get(r.pp_rank).bytes)} y2={y(mark.get(r.pp_rank).bytes)} />
-                    <title>{`rank ${r.pp_rank}: measured ${gib(mark.get(r.pp_rank).bytes)} allocated (${mark.get(r.pp_rank).source}); the estimate's tensors ${gib(r.tensor_peak_bytes)}`}</title>
-                  </g>
+                {m && (
+                  <span class="measured-mark" data-testid="measured-mark" style={{ top: px(y(m.bytes) - 1.5) }}
+                    title={`rank ${r.pp_rank}: measured ${gib(m.bytes)} allocated (${m.source}); the estimate's tensors ${gib(r.tensor_peak_bytes)}`} />
                 )}
                 {(i % labelEvery === 0 || marked) && (
-                  <text class="axis-label" x={pc(x + slot * 0.35)} y={TOP + H + 14} text-anchor="middle">{r.pp_rank}</text>
+                  <span class="rank-label rank-number" style={{ top: px(TOP + H + 5) }}>{r.pp_rank}</span>
                 )}
                 {marked && (
-                  <text class="worst-mark" x={pc(x + slot * 0.35)} y={TOP + H + 27} text-anchor="middle">
+                  <span class="rank-label worst-mark" style={{ top: px(TOP + H + 18) }}>
                     {r.pp_rank === worst ? '▲ worst' : '▲ shown'}
-                  </text>
+                  </span>
                 )}
-              </g>
+              </div>
             );
           })}
-          <line class="capacity-line" x1="0" x2="100%" y1={capY} y2={capY} />
-          <line class="axis-line" x1="0" x2="100%" y1={TOP + H} y2={TOP + H} />
-          <text class="axis-label axis-title" x="50%" y={TOP + H + 42} text-anchor="middle">pipeline rank</text>
-        </svg>
+          <span class="rank-capacity" style={{ top: px(capY - 1) }} />
+          <span class="rank-title">pipeline rank</span>
+        </div>
       </div>
       <p class="help rank-legend">Bars: the peak per GPU of each rank in GiB. Dashed line (“cap” on the axis): the GPU’s capacity, {gib(capacity, 1)}.</p>
       <Numbers summary="Numbers">{() => (
