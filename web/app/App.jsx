@@ -37,6 +37,9 @@ const TABS = [
   { id: 'compare', title: 'Compare' },
 ];
 
+/** The model list before the presets arrive (one array, so that it compares equal). */
+const NO_MODELS = Object.freeze([]);
+
 /** Said under a notice about a link: the address bar keeps it as it came. */
 export const KEPT_NOTE = 'The address bar keeps the link as it came until you change something.';
 
@@ -162,17 +165,18 @@ export function App({ initial }) {
   const modelShape = useMemo(() => (m ? { experts: m.experts, layers: m.layers, ep_sizes: m.ep_sizes, max_pp_size: m.max_pp_size } : null), [shapeKey]);
   const models = engine.presets?.models;
   const gpus = engine.presets?.gpus;
+  const currentState = useCallback(() => latest.current, []);
   const inputs = useMemo(() => (
     <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
-      <ModelPanel state={state} update={update} models={models ?? []} loadPreset={loadPreset} />
+      <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models ?? NO_MODELS}
+        loadPreset={loadPreset} />
       <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus ?? []} info={info} />
       <TrainingPanel state={state} update={update} info={info} />
     </form>
-  ), [state, models, gpus, info, loadPreset, update, modelShape]);
+  ), [state, models, gpus, info, loadPreset, update, modelShape, currentState]);
   const linkPending = settled !== state;
-  const currentState = useCallback(() => latest.current, []);
   const share = useMemo(() => <SharePanel state={settled} pending={linkPending} current={currentState} />,
     [settled, linkPending, currentState]);
   const custom = state.config !== '';
@@ -181,6 +185,10 @@ export function App({ initial }) {
       applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
       curve={routing.curve} />
   ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured, routing.curve]);
+
+  // The measured panel compares its runs with the estimate's ranks; without
+  // runs it needs none, and a slider's move leaves it alone (memo).
+  const measuredRanks = measured.snapshots.length > 0 ? view.ranks?.ranks ?? null : null;
 
   if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
@@ -196,7 +204,7 @@ export function App({ initial }) {
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             {share}
             {results}
-            <MeasuredPanel measured={measured} ranks={view.ranks?.ranks ?? null} fragmentation={state.fragmentation}
+            <MeasuredPanel measured={measured} ranks={measuredRanks} fragmentation={state.fragmentation}
               update={update} />
           </div>
           <PhoneSummary view={view} />

@@ -2,8 +2,10 @@
 // The tabs follow the ARIA tabs pattern: one tab stop, arrow keys (and
 // Home / End) move between tabs and show the one they reach.
 
+import { memo } from './memo.js';
+
 /** Props: version (the engine's), tabs ([{id, title}]), tab, onTab(id). */
-export function Header({ version, tabs, tab, onTab }) {
+function HeaderView({ version, tabs, tab, onTab }) {
   const onKeyDown = (e) => {
     const i = tabs.findIndex((t) => t.id === tab);
     const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
@@ -32,3 +34,6 @@ export function Header({ version, tabs, tab, onTab }) {
     </header>
   );
 }
+
+/** Renders again only when one of its props changes (memo). */
+export const Header = memo(HeaderView);

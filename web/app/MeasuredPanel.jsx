@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import { gib, mem, percent } from './format.js';
 import { fragmentationInput, largest } from './measured.js';
+import { memo } from './memo.js';
 
 function Sites({ snap }) {
   if (!snap.data.sites.length) return null;
@@ -37,9 +38,10 @@ function Sites({ snap }) {
 
 /**
  * Props: measured (useMeasured), ranks (the estimate's result ranks, or
- * null), fragmentation (the estimate's input), update(patch).
+ * null: only runs shown need them), fragmentation (the estimate's input),
+ * update(patch).
  */
-export function MeasuredPanel({ measured, ranks, fragmentation, update }) {
+function MeasuredPanelView({ measured, ranks, fragmentation, update }) {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const { snapshots, log, problems, busy } = measured;
@@ -117,3 +119,6 @@ export function MeasuredPanel({ measured, ranks, fragmentation, update }) {
     </section>
   );
 }
+
+/** Renders again only when one of its props changes (memo). */
+export const MeasuredPanel = memo(MeasuredPanelView);

@@ -5,6 +5,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
 import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS, labelFor } from './state.js';
 import { linkProblem } from './url.js';
+import { memo } from './memo.js';
 
 const CUSTOM = '\u0000custom';
 
@@ -12,28 +13,31 @@ const CUSTOM = '\u0000custom';
 const isModelField = (f) => f === 'model' || f === 'config' || (f !== '' && !CONTROL_FIELDS.has(f) && f !== 'dp' && f !== 'num_chunks' && f !== 'layout');
 
 /**
- * Props: state, update(patch), models (engine presets),
- * loadPreset(name) → Promise<string|null> (a preset's config text).
+ * Props: model (the state's name), config (its pasted config, '' for a
+ * preset), current() (the whole state now, for the link's check),
+ * update(patch), models (engine presets), loadPreset(name) →
+ * Promise<string|null> (a preset's config text). It renders again only when
+ * one of them changes (memo): a slider's move leaves it alone.
  */
-export function ModelPanel({ state, update, models, loadPreset }) {
+function ModelPanelView({ model, config, current, update, models, loadPreset }) {
   const id = useId();
   const [presetText, setPresetText] = useState('');
   const [draft, setDraft] = useState(null); // editor text not (yet) applied
   const [local, setLocal] = useState(null); // why the draft was not applied
   const [dragging, setDragging] = useState(false);
-  const custom = state.config !== '';
+  const custom = config !== '';
 
   useEffect(() => {
     let live = true;
-    if (!custom) loadPreset(state.model).then((t) => live && setPresetText(t ?? ''));
+    if (!custom) loadPreset(model).then((t) => live && setPresetText(t ?? ''));
     return () => {
       live = false;
     };
-  }, [state.model, custom]);
+  }, [model, custom]);
   useEffect(() => {
     setDraft(null);
     setLocal(null);
-  }, [state.config, state.model]);
+  }, [config, model]);
 
   /** Applies config text; `label` names it. Refuses what cannot be shared. */
   const applyConfig = (text, label) => {
@@ -42,7 +46,7 @@ export function ModelPanel({ state, update, models, loadPreset }) {
       setLocal(`This config has ${text.length} characters; the page takes at most ${MAX_CONFIG_CHARS}.`);
       return;
     }
-    const next = { ...state, config: text, model: label };
+    const next = { ...current(), config: text, model: label };
     const why = text ? linkProblem(next) : null;
     if (why) {
       setLocal(why);
@@ -97,7 +101,7 @@ export function ModelPanel({ state, update, models, loadPreset }) {
   };
   const onEdit = (e) => {
     const text = e.currentTarget.value;
-    const label = custom ? state.model : labelFor(text, null) === 'custom' ? `${state.model}-edited` : labelFor(text, null);
+    const label = custom ? model : labelFor(text, null) === 'custom' ? `${model}-edited` : labelFor(text, null);
     applyConfig(text, label);
   };
   const onLabel = (e) => {
@@ -106,25 +110,25 @@ export function ModelPanel({ state, update, models, loadPreset }) {
     else setLocal('A name is letters, digits and . _ + - (at most 100, starting with a letter or digit).');
   };
 
-  const known = models.some((m) => m.name === state.model);
+  const known = models.some((m) => m.name === model);
   const options = models.map((m) => [m.name, m.title]);
-  if (!custom && !known) options.push([state.model, `${state.model} (unknown preset)`]);
-  if (custom) options.push([CUSTOM, `Pasted config: ${state.model}`]);
-  const text = draft ?? (custom ? state.config : presetText);
+  if (!custom && !known) options.push([model, `${model} (unknown preset)`]);
+  if (custom) options.push([CUSTOM, `Pasted config: ${model}`]);
+  const text = draft ?? (custom ? config : presetText);
 
   return (
     <fieldset class="panel model-panel">
       <legend>Model</legend>
       <div class="field" data-field="model">
         <label for={`${id}-preset`}>Model</label>
-        <select id={`${id}-preset`} value={custom ? CUSTOM : state.model} onChange={onSelect}>
+        <select id={`${id}-preset`} value={custom ? CUSTOM : model} onChange={onSelect}>
           {options.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
         </select>
       </div>
       {custom && (
         <div class="field">
           <label for={`${id}-label`}>Name of the pasted model</label>
-          <input id={`${id}-label`} type="text" value={state.model} onChange={onLabel} spellcheck={false} />
+          <input id={`${id}-label`} type="text" value={model} onChange={onLabel} spellcheck={false} />
         </div>
       )}
       <details class="config-editor" open={custom}>
@@ -152,3 +156,5 @@ export function ModelPanel({ state, update, models, loadPreset }) {
     </fieldset>
   );
 }
+
+export const ModelPanel = memo(ModelPanelView);
