@@ -103,6 +103,12 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   assert.equal(await page.locator('.timeline canvas').count(), 1);
   const worst = want.ranks.find((r) => r.pp_rank === want.worst_rank);
   assert.match(await page.getByTestId('timeline-hover').textContent(), new RegExp(`^Peak, event ${worst.peak_event_index}:`));
+  // At rest the readout's key names the peak's components; their sizes are
+  // the breakdown's table, and hovering gives each event's.
+  const sized = /\d (GiB|MiB|KiB)$/;
+  const keyAtRest = await page.locator('.hover-parts li').allTextContents();
+  assert.ok(keyAtRest.length > 5 && keyAtRest.every((t) => !sized.test(t)), keyAtRest.join(' | '));
+  assert.ok(keyAtRest.includes('fp32 master weights (sharded)'), keyAtRest.join(' | '));
   assert.equal(await page.locator('.legend-table tfoot td').first().textContent(), gibText(want.peak_bytes));
   // Hovering the timeline describes the event under the cursor.
   await page.locator('.timeline .timeline-over').scrollIntoViewIfNeeded();
@@ -112,6 +118,8 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   const hover = await page.getByTestId('timeline-hover').textContent();
   const m = /^event (\d+): .+live chunks \d+ \/ \d+ .+fp32 master weights \(sharded\)/.exec(hover);
   assert.ok(m && Number(m[1]) < worst.peak_event_index, hover);
+  const keyHovered = await page.locator('.hover-parts li').allTextContents();
+  assert.ok(keyHovered.every((t) => sized.test(t)), keyHovered.join(' | '));
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
   console.log(`first result visible: ${Math.round(inPage)} ms after navigation start (${wall} ms wall; target ${TARGET_FIRST_MS} ms)`);

@@ -3,8 +3,9 @@
 // on top (so the top at the peak is the headline), the GPU's capacity as a
 // line, the schedule's steps (1–8) marked and the peak marked; hovering
 // (or the arrow keys) shows the event's label, its live chunks and every
-// component; dragging across the plot zooms into those events, a double
-// click shows them all again. The canvas is drawn by the engine's worker
+// component's size (at rest the readout is the peak's, its sizes left to
+// the breakdown's table); dragging across the plot zooms into those
+// events, a double click shows them all again. The canvas is drawn by the engine's worker
 // where the browser can move it there (useTimelineCanvas), else here; both
 // draw with timeline-plot.js.
 
@@ -22,20 +23,29 @@ import { useTimelineCanvas } from './estimator.js';
 /** The least drag, in px, that zooms. */
 const MIN_DRAG = 5;
 
-function HoverPanel({ rank, pos, peakPos, compact, scheme, live }) {
+/**
+ * The readout under the plot: the event at `pos`, its live chunks and its
+ * components, which are also the chart's colour key. At rest (no pointer,
+ * no keys) it is the peak, whose sizes the breakdown's table lists: the key
+ * then names the components without sizes, so that a slider's move changes
+ * a few lines here rather than every one (each changed line is laid out and
+ * painted again).
+ */
+function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
   const e = rank.events[pos];
   if (!e) return null;
   let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return (
-    <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
+    <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover" data-rest={atRest ? 'true' : 'false'}>
       <p class="hover-event">
         <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
-        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)} {mem(b)}</li>)}
+        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{atRest ? partLabel(k) : `${partLabel(k)} ${mem(b)}`}</li>)}
       </ul>
+      {atRest && <p class="help">Hover, or focus the chart and use the arrow keys, for the sizes at each event; the peak’s are in the breakdown above.</p>}
     </div>
   );
 }
@@ -190,7 +200,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
         )}
       </div>
       {n === 0 && <p class="help">This rank carries no timeline.</p>}
-      {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed} />}
+      {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed}
+        atRest={hover === null} />}
       {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} />}
     </section>
   );
