@@ -9,13 +9,17 @@
 // phases. The wall time follows the display's frames, so a change smaller
 // than a frame seldom moves it; the CPU time shows it.
 //
-// Usage: node scripts/bench-page.mjs [rounds] [dir] [other-dir]
+// Usage: node scripts/bench-page.mjs [--frame] [rounds] [dir] [other-dir]
+//   --frame    each move ends after the frame that follows its changes (a
+//              requestAnimationFrame, then a task), so that every move
+//              includes its frame: input to pixels, without the test's mix
+//              of moves that end before their frame and moves that end after
 //   rounds     fresh pages per profile (default 5), 16 timed moves each
 //   dir        the built page (default public/; build-wasm.sh, build-web.mjs)
 //   other-dir  a second build to compare with: the pages alternate between
-//              the two, and each build's line adds the median of all its
-//              moves, since one page's median varies by a frame or more on a
-//              shared machine
+//              the two (A, B, then B, A), and each build's line adds the
+//              median of all its moves, since one page's median varies by a
+//              frame or more on a shared machine
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -23,9 +27,11 @@ import { startServer } from './serve.mjs';
 import { missingPageFiles } from './page-files.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const rounds = Math.max(1, Number(process.argv[2] ?? 5) || 5);
-const dir = path.resolve(process.argv[3] ?? path.join(ROOT, 'public'));
-const other = process.argv[4] ? path.resolve(process.argv[4]) : null;
+const frame = process.argv.includes('--frame');
+const args = process.argv.slice(2).filter((a) => a !== '--frame');
+const rounds = Math.max(1, Number(args[0] ?? 5) || 5);
+const dir = path.resolve(args[1] ?? path.join(ROOT, 'public'));
+const other = args[2] ? path.resolve(args[2]) : null;
 const MOVES = 16;
 const WARM_MOVES = 6;
 // The trace events a move's main-thread time is split into.
@@ -48,7 +54,7 @@ function median(list) {
 
 /** One move of the pp slider to `value`, in the page: its wall time in ms. */
 function move(page, value) {
-  return page.evaluate(async (v) => {
+  return page.evaluate(async ([v, toFrame]) => {
     const results = document.querySelector('[data-testid=results]');
     const slider = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=pp_size] input[type=range]'));
     const seq = results.getAttribute('data-seq');
@@ -70,10 +76,11 @@ function move(page, value) {
       });
       mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
     });
-    await new Promise((r) => setTimeout(r, 0));
+    if (toFrame) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    else await new Promise((r) => setTimeout(r, 0));
     performance.mark('move-end');
     return performance.now() - t0;
-  }, value);
+  }, [value, frame]);
 }
 
 /**
@@ -130,10 +137,13 @@ const builds = other ? [dir, other] : [dir];
 const servers = await Promise.all(builds.map((d) => startServer({ dir: d, port: 0 })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
+  if (frame) console.log('Each move ends after the frame that follows its changes (--frame).');
   for (const [name, rate] of [['desktop', 1], ['4x CPU throttling', 4]]) {
     const got = builds.map(() => []);
     for (let r = 0; r < rounds; r++) {
-      for (const [i, server] of servers.entries()) got[i].push(await round(browser, server.url, rate));
+      // A, B then B, A: a machine that speeds up or slows down favours neither.
+      const order = r % 2 ? [...servers.entries()].reverse() : [...servers.entries()];
+      for (const [i, server] of order) got[i].push(await round(browser, server.url, rate));
     }
     const fmt = (l) => l.map((v) => v.toFixed(1)).join(' ');
     for (const [i, build] of builds.entries()) {
