@@ -5,9 +5,9 @@
 // (or the arrow keys) shows the event's label, its live chunks and every
 // component's size (at rest the readout is the peak's, its sizes left to
 // the breakdown's table); dragging across the plot zooms into those
-// events, a double click shows them all again. The canvas is drawn by the engine's worker
-// where the browser can move it there (useTimelineCanvas), else here; both
-// draw with timeline-plot.js.
+// events, a double click shows them all again. The canvas is drawn by the
+// engine's worker where the browser can move it there (useTimelineCanvas),
+// else here; both draw with timeline-plot.js.
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { timelineData, timelineSignature, eventParts, sampleRows } from './timeline-data.js';
@@ -37,7 +37,7 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
   let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
   return (
-    <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover" data-rest={atRest ? 'true' : 'false'}>
+    <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
         <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
