@@ -3,12 +3,13 @@
 // every page view estimate that asks for it (view.draw_timeline) is drawn
 // here, right after its answer is posted, while the page renders the
 // answer, so that a slider's chart costs the page's thread nothing. Each
-// drawing is reported with timelineSignature() of what it shows. The look (size, pixel ratio, scheme, zoom) comes
-// from the page; the drawing is timeline-plot.js's, the data
-// timeline-data.js's. See docs/wasm.md ("The timeline's canvas").
+// drawing is reported with timelineSignature() of what it shows. The look
+// (size, pixel ratio, scheme, zoom) comes from the page; the drawing is
+// timeline-plot.js's, the data timeline-data.js's. See docs/wasm.md ("The
+// timeline's canvas").
 
-import { timelineData, timelineSignature } from './app/timeline-data.js';
-import { drawTimeline } from './app/timeline-plot.js';
+import { timelineData, timelineRank, timelineSignature } from './app/timeline-data.js';
+import { paintTimeline } from './app/timeline-plot.js';
 
 /**
  * @typedef {object} TimelineLook
@@ -37,14 +38,7 @@ export function createTimelineCanvas() {
   /** Redraws what is kept: its signature, or null. */
   function draw() {
     if (!canvas || !shown.data) return null;
-    const w = Math.max(1, Math.round(look.width * look.dpr));
-    const h = Math.max(1, Math.round(look.height * look.dpr));
-    if (canvas.width !== w) canvas.width = w;
-    if (canvas.height !== h) canvas.height = h;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return null;
-    drawTimeline(ctx, { ...look, data: shown.data, capacity: shown.capacity });
-    return shown.signature;
+    return paintTimeline(canvas, look, shown.data, shown.capacity) ? shown.signature : null;
   }
 
   /** Takes the valid fields of `l` into the look. */
@@ -83,7 +77,7 @@ export function createTimelineCanvas() {
       } catch {
         return null;
       }
-      const rank = Array.isArray(result?.ranks) ? result.ranks.find((r) => Array.isArray(r.events)) : null;
+      const rank = timelineRank(result);
       if (!rank) return null;
       const capacity = result.gpu_capacity_bytes ?? 0;
       shown = { data: timelineData(rank), capacity, signature: timelineSignature(rank, capacity) };

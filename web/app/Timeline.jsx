@@ -11,7 +11,7 @@
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { timelineData, timelineSignature, eventParts, sampleRows } from './timeline-data.js';
-import { drawTimeline, plotBox, xRange, eventAt, eventPx, MARGIN } from './timeline-plot.js';
+import { paintTimeline, plotBox, xRange, eventAt, eventPx, valueAt, MARGIN } from './timeline-plot.js';
 import { partColor, partLabel } from './palette.js';
 import { gib, mem, count } from './format.js';
 import { Numbers } from './Numbers.jsx';
@@ -132,15 +132,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
   const data = useMemo(() => (offThread ? null : timelineData(rank)), [rank, offThread]);
   useLayoutEffect(() => {
     if (offThread || !canvas.current) return;
-    const c = canvas.current;
-    const w = Math.max(1, Math.round(look.width * dpr));
-    const h = Math.max(1, Math.round(height * dpr));
-    if (c.width !== w) c.width = w;
-    if (c.height !== h) c.height = h;
-    const ctx = c.getContext('2d');
-    if (!ctx) return;
-    drawTimeline(ctx, { ...look, data, capacity });
-    markDrawn(shows);
+    if (paintTimeline(canvas.current, look, data, capacity)) markDrawn(shows);
   }, [offThread, data, capacity, look.width, height, dpr, scheme, zoom?.[0], zoom?.[1]]);
 
   const plot = plotBox(look.width, height);
@@ -164,8 +156,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
     const [a, b] = [drag.from, atPointer(ev)].sort((p, q) => p - q);
     setDrag(null);
     if (b - a < MIN_DRAG) return;
-    const value = (px) => range[0] + (Math.min(Math.max(px, 0), plot.width) / plot.width) * (range[1] - range[0]);
-    setZoomed({ rank, range: [value(a), value(b)] });
+    setZoomed({ rank, range: [valueAt(range, a, plot.width), valueAt(range, b, plot.width)] });
   };
   // Arrow keys, Page Up / Down, Home and End walk the events (timeline-keys.js).
   const onKeyDown = (e) => {

@@ -8,6 +8,7 @@ import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
+import { timelineRank } from './timeline-data.js';
 
 /**
  * The longest schedule the timeline shows whole. A rank with more events
@@ -84,7 +85,7 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
     const problems = await client.validate(config, params);
     return { problems: problems.length ? problems : [result.error] };
   }
-  const timeline = result.ranks.find((r) => Array.isArray(r.events)) ?? null;
+  const timeline = timelineRank(result);
   const ranks = result.every_rank ? { ...result, ...result.every_rank } : result;
   return { result, timeline, ranks, suggested: suggestions };
 }

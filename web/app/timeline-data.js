@@ -131,6 +131,14 @@ export function eventParts(rank, pos) {
 }
 
 /**
+ * The rank of a page view's result that carries the timeline (its events),
+ * or null.
+ */
+export function timelineRank(result) {
+  return Array.isArray(result?.ranks) ? result.ranks.find((r) => Array.isArray(r.events)) ?? null : null;
+}
+
+/**
  * What a drawing of `rank`'s timeline with `capacity` shows, as a short
  * text: the page compares the drawing the canvas reports with the rank it
  * renders (Timeline.jsx, data-drawn and data-shows).

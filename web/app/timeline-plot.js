@@ -190,6 +190,25 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, ink.peak);
 }
 
+/**
+ * Sizes `canvas` (the page's, or the worker's OffscreenCanvas) to `look`'s
+ * CSS px times its pixel ratio and draws timelineData() `data` on it with
+ * drawTimeline. False when the canvas gives no 2D context.
+ * @param {any} canvas
+ * @param {{width: number, height: number, dpr: number, scheme: string, zoom?: [number, number] | null}} look
+ * @param {any} data  @param {number} capacity  bytes
+ */
+export function paintTimeline(canvas, look, data, capacity) {
+  const w = Math.max(1, Math.round(look.width * look.dpr));
+  const h = Math.max(1, Math.round(look.height * look.dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return false;
+  drawTimeline(ctx, { ...look, data, capacity });
+  return true;
+}
+
 /** `font` with its px size times `dpr`. */
 function scaledFont(font, dpr) {
   return font.replace(/(\d+)px/, (_, n) => `${Math.round(Number(n) * dpr)}px`);
@@ -267,12 +286,21 @@ function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color) {
 }
 
 /**
+ * The event index (a real number) at CSS px `px` from the plot's left
+ * edge, `px` held inside the plot: eventPx's inverse.
+ * @param {[number, number]} range  @param {number} px  @param {number} plotWidth
+ */
+export function valueAt(range, px, plotWidth) {
+  return range[0] + (Math.min(Math.max(px, 0), plotWidth) / plotWidth) * (range[1] - range[0]);
+}
+
+/**
  * The position in `x` (event indices, ascending) of the event shown at
  * CSS px `px` from the plot's left edge: the last event at or before it.
  * @param {ArrayLike<number>} x  @param {[number, number]} range  @param {number} px  @param {number} plotWidth
  */
 export function eventAt(x, range, px, plotWidth) {
-  const v = range[0] + (Math.min(Math.max(px, 0), plotWidth) / plotWidth) * (range[1] - range[0]);
+  const v = valueAt(range, px, plotWidth);
   let lo = 0;
   let hi = x.length - 1;
   while (lo < hi) {
