@@ -3,8 +3,8 @@
 // Debian's Chromium: the pp slider of the default view moved between 4 and
 // 2, each move timed from the input event to every chart updated (the DOM,
 // and the timeline's canvas, drawn by the engine's worker, showing the same
-// estimate: the page test's measure), and traced. Prints, for the desktop profile and for 4x
-// CPU throttling, the median wall time of a move and the median main-thread
+// estimate: the page test's measure, slider-move.mjs), and traced. Prints,
+// for the desktop profile and for 4x CPU throttling, the median wall time of a move and the median main-thread
 // CPU time of a move (the trace's thread clock), split by the browser's
 // phases. The wall time follows the display's frames, so a change smaller
 // than a frame seldom moves it; the CPU time shows it.
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { missingPageFiles } from './page-files.mjs';
+import { sliderMove } from './slider-move.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const frame = process.argv.includes('--frame');
@@ -52,37 +53,6 @@ function median(list) {
   return s[s.length >> 1];
 }
 
-/** One move of the pp slider to `value`, in the page: its wall time in ms. */
-function move(page, value) {
-  return page.evaluate(async ([v, toFrame]) => {
-    const results = document.querySelector('[data-testid=results]');
-    const slider = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=pp_size] input[type=range]'));
-    const seq = results.getAttribute('data-seq');
-    performance.mark('move-start');
-    const t0 = performance.now();
-    slider.value = v;
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
-    // The timeline's canvas (drawn by the engine's worker) shows what the DOM does.
-    const drawn = () => {
-      const plot = results.querySelector('.timeline-plot');
-      return !plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows');
-    };
-    await new Promise((done) => {
-      const mo = new MutationObserver(() => {
-        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false' && drawn()) {
-          mo.disconnect();
-          done(undefined);
-        }
-      });
-      mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
-    });
-    if (toFrame) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    else await new Promise((r) => setTimeout(r, 0));
-    performance.mark('move-end');
-    return performance.now() - t0;
-  }, [value, frame]);
-}
-
 /**
  * A fresh page at `rate` CPU throttling: MOVES traced moves. Returns each
  * move's wall time and main-thread CPU time, their medians and the mean per
@@ -96,7 +66,7 @@ async function round(browser, url, rate) {
   await page.waitForTimeout(600);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-  for (let i = 0; i < WARM_MOVES; i++) await move(page, i % 2 ? '4' : '2');
+  for (let i = 0; i < WARM_MOVES; i++) await sliderMove(page, i % 2 ? '4' : '2', { toFrame: frame });
   const events = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
   const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -105,7 +75,7 @@ async function round(browser, url, rate) {
     transferMode: 'ReportEvents',
   });
   const walls = [];
-  for (let i = 0; i < MOVES; i++) walls.push(await move(page, i % 2 ? '4' : '2'));
+  for (let i = 0; i < MOVES; i++) walls.push(await sliderMove(page, i % 2 ? '4' : '2', { toFrame: frame }));
   await cdp.send('Tracing.end');
   await traced;
   await context.close();

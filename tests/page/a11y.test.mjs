@@ -4,7 +4,7 @@
 // summary that stays in view on a phone while a control is edited.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { requireBuilds, startSession, waitForResult, headline, seqOf } from './support.mjs';
+import { requireBuilds, startSession, waitForResult, headline, seqOf, timelineDrawn } from './support.mjs';
 import { axeViolations, severe } from './axe.mjs';
 import { chartColor, contrast } from '../../web/app/scheme.js';
 
@@ -112,10 +112,7 @@ test('dark scheme: dark surfaces, light text, and charts drawn in colours that k
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(session.url);
   await waitForResult(page);
-  await page.waitForFunction(() => {
-    const plot = document.querySelector('.timeline-plot');
-    return plot && plot.dataset.drawn === plot.dataset.shows;
-  });
+  await timelineDrawn(page);
   // Every colour of one column of the timeline's bands, as the page shows
   // it: the canvas is drawn by the engine's worker, so the column is read
   // off a screenshot, decoded by the browser.

@@ -10,8 +10,9 @@ import { execFileSync } from 'node:child_process';
 import LZString from 'lz-string';
 import {
   ROOT, CLI, MODELS, DEFAULT_PARAMS, requireBuilds, cli, gibText, gzippedPageBytes, startSession,
-  waitForResult, seqOf, headline, waitForLink,
+  waitForResult, seqOf, headline, waitForLink, timelineDrawn,
 } from './support.mjs';
+import { sliderMove } from '../../scripts/slider-move.mjs';
 
 // Targets on an idle machine; the first result's test fails above its own.
 const TARGET_FIRST_MS = 1500;
@@ -50,31 +51,7 @@ async function sliderTimes(p) {
   const moves = Array.from({ length: 20 }, (_, i) => ((i % 2 === 0) === (at === '4') ? '2' : '4'));
   if (moves.at(-1) !== '4') moves.push('4');
   for (const [i, v] of moves.entries()) {
-    const ms = await p.evaluate(async (value) => {
-      const results = document.querySelector('[data-testid=results]');
-      const slider = document.querySelector('[data-field=pp_size] input[type=range]');
-      const seq = results.dataset.seq;
-      const t0 = performance.now();
-      slider.value = value;
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-      // The DOM shows the new estimate and the timeline's canvas (drawn by
-      // the engine's worker) shows what the DOM does.
-      const drawn = () => {
-        const plot = results.querySelector('.timeline-plot');
-        return !plot || plot.dataset.drawn === plot.dataset.shows;
-      };
-      await new Promise((done) => {
-        const mo = new MutationObserver(() => {
-          if (results.dataset.seq !== seq && results.getAttribute('aria-busy') === 'false' && drawn()) {
-            mo.disconnect();
-            done();
-          }
-        });
-        mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
-      });
-      await new Promise((r) => setTimeout(r, 0));
-      return performance.now() - t0;
-    }, v);
+    const ms = await sliderMove(p, v);
     if (i >= 4) times.push(ms);
   }
   times.sort((a, b) => a - b);
@@ -246,13 +223,6 @@ test('a long schedule shows a window of the timeline around the peak', async () 
 });
 
 /** Waits until the timeline's canvas shows what the page does. */
-function timelineDrawn(p) {
-  return p.waitForFunction(() => {
-    const plot = document.querySelector('.timeline-plot');
-    return plot && plot.dataset.drawn === plot.dataset.shows;
-  });
-}
-
 /** The event the readout shows with the pointer at `fraction` of the plot's width. */
 async function eventAtFraction(p, fraction) {
   const over = await p.locator('.timeline .timeline-over').boundingBox();
