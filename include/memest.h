@@ -266,6 +266,11 @@ typedef struct memest_view_options {
   int timeline_columns;     /* 1: the shown rank's events carry no "components";
                             ** its "event_components" holds one array per
                             ** component, its bytes at each event */
+  int timeline_apart;       /* 1: memest_result_json leaves the shown rank's
+                            ** "events" and "event_components" out, for
+                            ** memest_result_timeline_json, and gives the rank
+                            ** "events_kept", "events_first" and
+                            ** "peak_event_detail" instead */
 } memest_view_options;
 
 /* memest_estimate(p with its timeline off), with the suggestions only if
@@ -326,6 +331,13 @@ const char *memest_component_title(int i);
 ** out of memory. */
 char *memest_result_json(const memest_result *r);
 char *memest_result_text(const memest_result *r);
+
+/* The shown rank's timeline as one JSON object, {"pp_rank", "events",
+** "event_components" (with timeline_columns)}: what memest_result_json
+** leaves out of a view with timeline_apart, so that a page can read the
+** result first and the events only when it shows them. {} when no rank
+** keeps a timeline. Free it with memest_free(); NULL when out of memory. */
+char *memest_result_timeline_json(const memest_result *r);
 
 void memest_free(void *ptr);
 /* }====================================================================== */

@@ -7,6 +7,7 @@
 // engine-sweep.js) reports progress and can be stopped. See docs/wasm.md;
 // sweeps: docs/page.md ("Long sweeps").
 import { normalizeParams } from './engine.js';
+import { attachTimeline } from './timeline-apart.js';
 
 /** @typedef {import('./engine.js').Params} Params */
 /** @typedef {import('./engine.js').Problem} Problem */
@@ -115,7 +116,7 @@ export async function createEngineClient(options = {}) {
     }
     pending.delete(msg.id);
     if ('failure' in msg) call.reject(new Error(`memest worker: ${msg.failure}`));
-    else if ('json' in msg) call.resolve(JSON.parse(msg.json));
+    else if ('json' in msg) call.resolve(attachTimeline(JSON.parse(msg.json), msg.timeline));
     else call.resolve(msg.value);
   };
   /** @param {Error} err */
@@ -198,7 +199,7 @@ export async function createEngineClient(options = {}) {
         args.push({
           suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
           every_rank: opts.view.every_rank === true, timeline_columns: opts.view.timeline_columns === true,
-          draw_timeline: opts.view.draw_timeline === true,
+          timeline_apart: opts.view.timeline_apart === true, draw_timeline: opts.view.draw_timeline === true,
         });
       }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);

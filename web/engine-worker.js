@@ -4,7 +4,9 @@
 //   in:  {id, method: 'init', args: [options]}, then {id, method, args}
 //   out: {id, value}, {id, json: text} (an estimate: its answer as JSON
 //        text, which posts in a copy where a structured clone of the
-//        object would walk every timeline event twice) or
+//        object would walk every timeline event twice; with
+//        view.timeline_apart also {timeline: text}, its events, which the
+//        page parses only when it reads them: timeline-apart.js) or
 //        {id, failure: message}; a sweep also sends
 //        {id, progress: {done, total, rows}} after each of its pieces
 // A page view estimate that asks for it (view.draw_timeline) also draws
@@ -22,6 +24,7 @@
 import { createEngine } from './engine.js';
 import { runSweep } from './engine-sweep.js';
 import { createTimelineCanvas } from './timeline-canvas.js';
+import { splitAnswer } from './timeline-apart.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
@@ -153,11 +156,11 @@ async function handle(req, post) {
     }
     if (method === 'estimate') {
       const view = /** @type {any} */ (args[2]);
-      const json = engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), view);
+      const answer = splitAnswer(engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), view));
       // The chart is drawn while the page renders the answer; the page
       // learns what the canvas shows from {drawn: signature}.
-      post({ id, json });
-      if (view?.draw_timeline === true) drawn(timeline.show(json), post);
+      post(answer.timeline === null ? { id, json: answer.json } : { id, json: answer.json, timeline: answer.timeline });
+      if (view?.draw_timeline === true) drawn(timeline.show(answer.json, answer.timeline), post);
       return;
     }
     if (method === 'timelineCanvas') {

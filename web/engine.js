@@ -5,6 +5,8 @@
 // is the core's. No framework; runs in browsers, workers and Node 20.
 // See docs/wasm.md.
 
+import { attachTimeline, splitAnswer } from './timeline-apart.js';
+
 /**
  * @typedef {object} Problem  One problem with the inputs (see docs/result-json.md).
  * @property {string} code     a name from memest_code_name(): "missing", "layout", ...
@@ -76,6 +78,7 @@
  * @property {number} [timeline_window]
  * @property {boolean} [every_rank]
  * @property {boolean} [timeline_columns]
+ * @property {boolean} [timeline_apart]
  */
 
 /**
@@ -89,10 +92,14 @@
  *   when `suggestions` is true, with `every_rank` a chosen pp_rank's
  *   result also has `every_rank: {worst_rank, peak_bytes, ranks}`, and
  *   with `timeline_columns` the shown rank's events carry no `components`:
- *   its `event_components` has one array per component instead
+ *   its `event_components` has one array per component instead; with
+ *   `timeline_apart` the shown rank also has `events_kept`, `events_first`
+ *   and `peak_event_detail`
  * @property {(configText: string|null|undefined, params: Params, view?: View) => string} estimateJson
  *   estimate()'s answer as JSON text (what the worker posts: a string is
- *   cheaper to send than a structured clone of a large object)
+ *   cheaper to send than a structured clone of a large object); with
+ *   `timeline_apart`, the result's JSON on one line and the shown rank's
+ *   events on a second (timeline-apart.js)
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
  * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
@@ -339,7 +346,8 @@ export async function createEngine(options = {}) {
     version,
 
     estimate(configText, params, view) {
-      return /** @type {object} */ (JSON.parse(engine.estimateJson(configText, params, view)));
+      const { json, timeline } = splitAnswer(engine.estimateJson(configText, params, view));
+      return /** @type {object} */ (attachTimeline(JSON.parse(json), timeline, { lazy: false }));
     },
 
     estimateJson(configText, params, view) {
@@ -357,6 +365,7 @@ export async function createEngine(options = {}) {
           timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
           every_rank: v.every_rank === true,
           timeline_columns: v.timeline_columns === true,
+          timeline_apart: v.timeline_apart === true,
         });
         return callText('_memest_wasm_view', configText, enc.json, options);
       }

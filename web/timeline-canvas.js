@@ -10,6 +10,7 @@
 
 import { timelineData, timelineRank, timelineSignature } from './app/timeline-data.js';
 import { paintTimeline } from './app/timeline-plot.js';
+import { attachTimeline } from './timeline-apart.js';
 
 /**
  * @typedef {object} TimelineLook
@@ -25,7 +26,8 @@ import { paintTimeline } from './app/timeline-plot.js';
  * Each method returns the signature of what it drew, or null when it drew
  * nothing (no canvas, or no timeline kept).
  * @returns {{attach: (canvas: any, look: Partial<TimelineLook>) => string | null, release: () => void,
- *   look: (look: Partial<TimelineLook>) => string | null, show: (json: string) => string | null}}
+ *   look: (look: Partial<TimelineLook>) => string | null,
+ *   show: (json: string, apart?: string | null) => string | null}}
  */
 export function createTimelineCanvas() {
   /** @type {any} */
@@ -68,12 +70,13 @@ export function createTimelineCanvas() {
       take(l);
       return draw();
     },
-    show(json) {
+    show(json, apart = null) {
       // Only a result with a timeline replaces the one kept: an error
-      // leaves the last good estimate on the page, and so here.
+      // leaves the last good estimate on the page, and so here. `apart`
+      // is the answer's events when they came apart (timeline-apart.js).
       let result;
       try {
-        result = JSON.parse(json);
+        result = attachTimeline(JSON.parse(json), apart, { lazy: false });
       } catch {
         return null;
       }

@@ -419,16 +419,37 @@ char *memest_wasm_routing_peaks(const char *config, const char *params_json,
   return out ? out : wa_nomem();
 }
 
+/* `result`, a newline and `timeline` in one allocated text (both are freed);
+** NULL when out of memory. JSON text has no raw newline, so the newline
+** tells the two apart. */
+static char *wa_two_lines(char *result, char *timeline) {
+  char *out = NULL;
+  if (result != NULL && timeline != NULL) {
+    size_t a = strlen(result), b = strlen(timeline);
+    if ((out = malloc(a + b + 2)) != NULL) {
+      memcpy(out, result, a);
+      out[a] = '\n';
+      memcpy(out + a + 1, timeline, b + 1);
+    }
+  }
+  memest_free(result);
+  memest_free(timeline);
+  return out;
+}
+
 /* One page view (memest_estimate_view): `view_json` is {"suggestions":
 ** bool, "timeline_window": N, "every_rank": bool, "timeline_columns":
-** bool}; the shown rank's timeline comes in the result. Returns the
-** result object or {"error": {...}}. */
+** bool, "timeline_apart": bool}; the shown rank's timeline comes in the
+** result, or with timeline_apart on a second line of the answer
+** (memest_result_timeline_json). Returns the result object or
+** {"error": {...}}. */
 char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
   memest_params p;
   memest_error err;
   memest_result *r = NULL;
-  memest_view_options o = {0, 1, 0, 0, 0};
+  memest_view_options o = {0, 1, 0, 0, 0, 0};
   cJSON *view, *v;
+  char *out;
   memset(&err, 0, sizeof err);
   if (wa_params(&p, params_json, &err) != MEMEST_OK) return wa_error_json(&err);
   view = wa_parse_object(view_json, "view options", &err);
@@ -436,6 +457,7 @@ char *memest_wasm_view(const char *config, const char *params_json, const char *
   o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
   o.every_rank = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "every_rank"));
   o.timeline_columns = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "timeline_columns"));
+  o.timeline_apart = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "timeline_apart"));
   v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
   if (cJSON_IsNumber(v)) {
     o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;
@@ -445,7 +467,8 @@ char *memest_wasm_view(const char *config, const char *params_json, const char *
     memest_result_free(r);
     return wa_error_json(&err);
   }
-  char *out = memest_result_json(r);
+  out = memest_result_json(r);
+  if (o.timeline_apart) out = wa_two_lines(out, memest_result_timeline_json(r));
   memest_result_free(r);
   return out ? out : wa_nomem();
 }

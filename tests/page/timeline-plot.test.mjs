@@ -123,3 +123,21 @@ test('the worker\'s canvas holder draws the last page view on the canvas it is g
   holder.release();
   assert.equal(holder.look({ width: 400 }), null, 'released: nothing drawn');
 });
+
+test('the canvas holder draws an answer whose events came apart as it draws the whole one', () => {
+  globalThis.Path2D ??= class { moveTo() {} lineTo() {} closePath() {} };
+  const r = sampleRank();
+  const { events, event_components, ...summary } = r;
+  const rank = { ...summary, events_kept: events.length, events_first: events[0].index };
+  const json = (x) => JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, x] });
+  const draws = [];
+  for (const [first, apart] of [[json(r), null], [json(rank), JSON.stringify({ pp_rank: 1, events, event_components })]]) {
+    const holder = createTimelineCanvas();
+    const ctx = recordingContext();
+    const sig = holder.attach({ width: 0, height: 0, getContext: () => ctx }, { width: 500, height: 200 });
+    assert.equal(sig, null, 'nothing kept yet');
+    draws.push([holder.show(first, apart), ctx.calls]);
+  }
+  assert.equal(draws[1][0], timelineSignature(r, 80 * GIB));
+  assert.deepEqual(draws[1], draws[0]);
+});

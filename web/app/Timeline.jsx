@@ -10,7 +10,7 @@
 // else here; both draw with timeline-plot.js.
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { timelineData, timelineSignature, eventParts, sampleRows } from './timeline-data.js';
+import { timelineData, timelineSignature, eventParts, sampleRows, keptEvents, eventIndices, peakPosition, eventOf } from './timeline-data.js';
 import { paintTimeline, plotBox, xRange, eventAt, eventPx, valueAt, MARGIN } from './timeline-plot.js';
 import { partColor, partLabel } from './palette.js';
 import { gib, mem, count } from './format.js';
@@ -32,7 +32,7 @@ const MIN_DRAG = 5;
  * painted again).
  */
 function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
-  const e = rank.events[pos];
+  const e = eventOf(rank, pos);
   if (!e) return null;
   let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -106,11 +106,12 @@ function useSize(box) {
 export function Timeline({ rank, capacity = 0, height = 260, compact = false }) {
   const box = useRef(null);
   const canvas = useRef(null);
-  const events = Array.isArray(rank.events) ? rank.events : [];
-  const n = events.length;
+  // Read without the events themselves, which a page view's answer parses
+  // only when they are first read (the pointer, the keys, the table).
+  const n = keptEvents(rank);
   // Event indices, for the pointer and the keys.
-  const x = useMemo(() => Float64Array.from(events, (e) => e.index), [rank]);
-  const peakPos = useMemo(() => events.findIndex((e) => e.index === rank.peak_event_index), [rank]);
+  const x = useMemo(() => eventIndices(rank), [rank]);
+  const peakPos = useMemo(() => peakPosition(rank), [rank]);
   const [hover, setHover] = useState(/** @type {number | null} */ (null));
   const [keyed, setKeyed] = useState(false);
   // A zoom belongs to the rank it was made on: a new estimate shows every event.

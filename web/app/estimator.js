@@ -67,7 +67,8 @@ export function useEngine() {
  * is chosen (pp_rank >= 0), every rank's peak for the per-rank chart. The
  * timeline's components come as one array per component
  * (event_components), which parses in half the time of an object per
- * event. Where the browser can move a canvas to the worker, the worker
+ * event, and its events apart from the result, parsed only when they are
+ * first read (timeline-apart.js). Where the browser can move a canvas to the worker, the worker
  * also draws the timeline there as it answers (useTimelineCanvas). On
  * invalid inputs, validate() explains them.
  * Resolves to { result, timeline, ranks, suggested } or { problems }, or
@@ -78,7 +79,10 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
   const params = toParams(state, { detail: state.detail });
   const result = await client.estimate(config, params, {
     latestWins: true,
-    view: { suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, draw_timeline: canDrawOffThread() },
+    view: {
+      suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, timeline_apart: true,
+      draw_timeline: canDrawOffThread(),
+    },
   });
   if (result.superseded) return null;
   if (result.error) {

@@ -87,12 +87,13 @@ export function timelineData(rank) {
 }
 
 /**
- * Component `key`'s bytes at event `i`: from the page view's column for it
- * (`given`, rank.event_components) when there is one, else the event's own.
+ * Component `key`'s bytes at `event`, at position `i`: from the page
+ * view's column for it (`given`, rank.event_components) when there is
+ * one, else the event's own.
  */
-function bytesAt(events, given, key, i) {
+function bytesAt(event, given, key, i) {
   const from = given?.[key];
-  return (from ? from[i] : events[i].components?.[key]) ?? 0;
+  return (from ? from[i] : event.components?.[key]) ?? 0;
 }
 
 /** Fragmentation as a share of each event's tensors: 0 when the rank has none. */
@@ -104,7 +105,7 @@ function fragmentationShare(rank) {
 function column(events, given, key) {
   const from = given?.[key];
   if (Array.isArray(from) && from.length === events.length) return new Float64Array(from);
-  return Float64Array.from(events, (_, i) => bytesAt(events, given, key, i));
+  return Float64Array.from(events, (e, i) => bytesAt(e, given, key, i));
 }
 
 /**
@@ -114,13 +115,16 @@ function column(events, given, key) {
  * @returns {[string, number][]}
  */
 export function eventParts(rank, pos) {
-  const events = rank.events;
-  if (!events?.[pos]) return [];
+  const event = eventOf(rank, pos);
+  if (!event) return [];
+  // The peak's detail has its own components; other events may have theirs
+  // in the rank's columns.
+  const given = event === rank.peak_event_detail ? null : rank.event_components;
   /** @type {[string, number][]} */
   const parts = [];
   let tensors = 0;
   for (const [key] of ALL_PARTS) {
-    const b = bytesAt(events, rank.event_components, key, pos);
+    const b = bytesAt(event, given, key, pos);
     tensors += b;
     if (b > 0) parts.push([key, b]);
   }
@@ -131,11 +135,56 @@ export function eventParts(rank, pos) {
 }
 
 /**
- * The rank of a page view's result that carries the timeline (its events),
- * or null.
+ * The rank of a page view's result that carries the timeline (its events,
+ * or their count when they came apart: timeline-apart.js), or null.
  */
 export function timelineRank(result) {
-  return Array.isArray(result?.ranks) ? result.ranks.find((r) => Array.isArray(r.events)) ?? null : null;
+  return Array.isArray(result?.ranks) ? result.ranks.find(keepsTimeline) ?? null : null;
+}
+
+/** Whether `rank` keeps a timeline, without reading events that came apart. */
+function keepsTimeline(rank) {
+  return typeof rank?.events_kept === 'number' || Array.isArray(rank?.events);
+}
+
+// What the chart shows at rest is read from the rank's summary of its
+// events when they came apart (events_kept, events_first,
+// peak_event_detail), so that a slider's move never parses them; the
+// engine keeps the events of a timeline one after another from
+// events_first.
+
+/** How many events `rank` keeps. */
+export function keptEvents(rank) {
+  if (typeof rank.events_kept === 'number') return rank.events_kept;
+  return Array.isArray(rank.events) ? rank.events.length : 0;
+}
+
+/** The index of `rank`'s first kept event, or -1 when it keeps none. */
+function firstEvent(rank) {
+  if (typeof rank.events_first === 'number') return keptEvents(rank) > 0 ? rank.events_first : -1;
+  return rank.events?.[0]?.index ?? -1;
+}
+
+/** The kept events' indices, in order, as a Float64Array. */
+export function eventIndices(rank) {
+  const n = keptEvents(rank);
+  if (typeof rank.events_first === 'number') return Float64Array.from({ length: n }, (_, i) => rank.events_first + i);
+  return Float64Array.from(rank.events ?? [], (e) => e.index);
+}
+
+/** The position of `rank`'s peak among its kept events, or -1. */
+export function peakPosition(rank) {
+  if (typeof rank.events_first === 'number') {
+    const at = rank.peak_event_index - rank.events_first;
+    return at >= 0 && at < keptEvents(rank) ? at : -1;
+  }
+  return Array.isArray(rank.events) ? rank.events.findIndex((e) => e.index === rank.peak_event_index) : -1;
+}
+
+/** `rank`'s kept event at position `pos` (the peak's without reading the others), or undefined. */
+export function eventOf(rank, pos) {
+  if (rank.peak_event_detail && pos === peakPosition(rank)) return rank.peak_event_detail;
+  return rank.events?.[pos];
 }
 
 /**
@@ -144,8 +193,7 @@ export function timelineRank(result) {
  * renders (Timeline.jsx, data-drawn and data-shows).
  */
 export function timelineSignature(rank, capacity) {
-  const events = rank.events ?? [];
-  return `${rank.pp_rank}:${events.length}:${events[0]?.index ?? -1}:${rank.events_total}:${rank.peak_event_index}:${rank.peak_bytes}:${capacity}`;
+  return `${rank.pp_rank}:${keptEvents(rank)}:${firstEvent(rank)}:${rank.events_total}:${rank.peak_event_index}:${rank.peak_bytes}:${capacity}`;
 }
 
 /** The label of a schedule step on the timeline: "1".."8", "end", "opt". */
