@@ -145,9 +145,15 @@ export function useTimelineCanvas(canvasRef, look, onDrawn) {
   return offThread;
 }
 
+/** viewKey()'s keys by state, with and without suggestions: a change asks for them four times. */
+const viewKeys = new WeakMap();
+
 /** What tells one calculator estimate from another: its inputs and whether it has suggestions. */
 function viewKey(state, suggestions) {
-  return JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]);
+  let keys = viewKeys.get(state);
+  if (!keys) viewKeys.set(state, (keys = {}));
+  const k = suggestions ? 'with' : 'without';
+  return (keys[k] ??= JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]));
 }
 
 /**

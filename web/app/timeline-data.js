@@ -167,9 +167,10 @@ function firstEvent(rank) {
 
 /** The kept events' indices, in order, as a Float64Array. */
 export function eventIndices(rank) {
-  const n = keptEvents(rank);
-  if (typeof rank.events_first === 'number') return Float64Array.from({ length: n }, (_, i) => rank.events_first + i);
-  return Float64Array.from(rank.events ?? [], (e) => e.index);
+  if (typeof rank.events_first !== 'number') return Float64Array.from(rank.events ?? [], (e) => e.index);
+  const x = new Float64Array(keptEvents(rank));
+  for (let i = 0; i < x.length; i++) x[i] = rank.events_first + i;
+  return x;
 }
 
 /** The position of `rank`'s peak among its kept events, or -1. */
