@@ -80,16 +80,23 @@ test('routing curve: the native peaks at each factor, in pieces an estimate can 
   requireBuilds();
   const client = await createEngineClient();
   t.after(() => client.close());
-  const factors = [1, 1.25, 1.5, 1.75, 2, 2.5, 3];
-  const curvePromise = client.routingCurve(null, BASE, factors);
+  // The estimate asked after a curve is answered before the curve ends:
+  // 28 factors (14 pieces), so that the estimate's message has arrived in
+  // the worker long before the last piece, however loaded the machine.
+  const long = Array.from({ length: 28 }, (_, i) => 1 + i / 4);
+  const longPromise = client.routingCurve(null, BASE, long);
   const estimate = client.estimate(null, { ...BASE, routing_factor: 2 });
   const order = [];
-  curvePromise.then(() => order.push('curve'));
+  longPromise.then(() => order.push('curve'));
   estimate.then(() => order.push('estimate'));
-  const [curve, one] = await Promise.all([curvePromise, estimate]);
-  // The estimate asked after the curve is answered before the curve ends.
+  const [longCurve, one] = await Promise.all([longPromise, estimate]);
   assert.deepStrictEqual(order, ['estimate', 'curve']);
+  assert.deepStrictEqual(longCurve.factors, long);
+  assert.equal(one.peak_bytes, longCurve.peak_bytes[long.indexOf(2)]);
+  const factors = [1, 1.25, 1.5, 1.75, 2, 2.5, 3];
+  const curve = await client.routingCurve(null, BASE, factors);
   assert.deepStrictEqual(curve.factors, factors);
+  assert.deepStrictEqual(curve.peak_bytes, factors.map((f) => longCurve.peak_bytes[long.indexOf(f)]));
   for (let i = 0; i < factors.length; i++) {
     const { stdout } = await runCli([...cliArgs({ ...BASE, routing_factor: factors[i] }), '--json']);
     assert.equal(curve.peak_bytes[i], JSON.parse(stdout).peak_bytes, `factor ${factors[i]}`);
