@@ -267,18 +267,22 @@ export function useAskedUpdate(setState, state, ask, present, estimates) {
   engine.current = { ask, present, estimates };
   useEffect(() => () => clearTimeout(waiting.current?.timer), []);
   return useCallback((patch) => {
-    const apply = () => {
+    // `ready` is the state the answer was asked for, built on `base`: when
+    // the state is still `base`, it is that object, whose estimate key is
+    // already known (viewKey).
+    const apply = (ready = null, base = null) => {
       const w = waiting.current;
       if (!w) return;
       waiting.current = null;
       clearTimeout(w.timer);
-      setState((s) => ({ ...s, ...w.patch }));
+      setState((s) => (ready && s === base ? ready : { ...s, ...w.patch }));
     };
     if (waiting.current) waiting.current.patch = { ...waiting.current.patch, ...patch };
     else waiting.current = { patch: { ...patch }, timer: setTimeout(apply, ASK_AHEAD_MS), asks: 0 };
     const mine = waiting.current;
     const n = ++mine.asks;
-    const asked = { ...shown.current, ...mine.patch };
+    const base = shown.current;
+    const asked = { ...base, ...mine.patch };
     if (!engine.current.estimates(asked)) {
       apply();
       return;
@@ -288,7 +292,7 @@ export function useAskedUpdate(setState, state, ask, present, estimates) {
     engine.current.ask(asked).then((r) => {
       if (!mineStill()) return;
       engine.current.present(asked, r);
-      apply();
+      apply(asked, base);
     }, () => mineStill() && apply());
   }, [setState]);
 }
