@@ -426,7 +426,7 @@ static char *wa_two_lines(char *result, char *timeline) {
   char *out = NULL;
   if (result != NULL && timeline != NULL) {
     size_t a = strlen(result), b = strlen(timeline);
-    if ((out = malloc(a + b + 2)) != NULL) {
+    if (a <= SIZE_MAX - 2 - b && (out = malloc(a + b + 2)) != NULL) {
       memcpy(out, result, a);
       out[a] = '\n';
       memcpy(out + a + 1, timeline, b + 1);
