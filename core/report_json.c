@@ -104,7 +104,8 @@ static void put_event(strbuf *sb, const tl_event *e, int64_t index, int with_com
 
 /* "event_components": {key: [bytes at each kept event], ...}, the events'
 ** components as one array per component: half the text of an object per
-** event, and faster for a page to read. */
+** event, and faster for a page to read; then "event_steps": [the step of
+** each kept event], so that the columns alone draw the timeline. */
 static void put_event_columns(strbuf *sb, const rank_result *rr) {
   int c;
   int64_t i;
@@ -121,6 +122,12 @@ static void put_event_columns(strbuf *sb, const rank_result *rr) {
     memi_sb_putn(sb, "]", 1);
   }
   memi_sb_putn(sb, "}", 1);
+  memi_sb_put(sb, ",\"event_steps\":[");
+  for (i = 0; i < rr->n_tl; i++) {
+    if (i > 0) memi_sb_putn(sb, ",", 1);
+    memi_sb_put_i64(sb, rr->tl[i].step);
+  }
+  memi_sb_putn(sb, "]", 1);
 }
 
 /* "<op>: <what happened inside it>". */

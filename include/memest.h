@@ -265,7 +265,8 @@ typedef struct memest_view_options {
                             ** rank's peak ("every_rank" in the result's JSON) */
   int timeline_columns;     /* 1: the shown rank's events carry no "components";
                             ** its "event_components" holds one array per
-                            ** component, its bytes at each event */
+                            ** component, its bytes at each event, and
+                            ** "event_steps" each event's step */
   int timeline_apart;       /* 1: memest_result_json leaves the shown rank's
                             ** "events" and "event_components" out, for
                             ** memest_result_timeline_json, and gives the rank
@@ -333,7 +334,7 @@ char *memest_result_json(const memest_result *r);
 char *memest_result_text(const memest_result *r);
 
 /* The shown rank's timeline as one JSON object, {"pp_rank", "events",
-** "event_components" (with timeline_columns)}: what memest_result_json
+** "event_components" and "event_steps" (with timeline_columns)}: what memest_result_json
 ** leaves out of a view with timeline_apart, so that a page can read the
 ** result first and the events only when it shows them. {} when no rank
 ** keeps a timeline. Free it with memest_free(); NULL when out of memory. */

@@ -6,7 +6,8 @@
 // run), so that a slider's move parses a few KB instead of the 90 KB to
 // 1.3 MB of its timeline. The shown rank carries events_kept, events_first
 // and peak_event_detail meanwhile, which is all the chart needs at rest
-// (timeline-data.js). See docs/wasm.md ("A page view").
+// (timeline-data.js); the worker that draws it parses the columns alone.
+// See docs/result-json.md ("One page view") and docs/wasm.md.
 
 /**
  * The two parts of an answer: {json, timeline}, timeline null when the
@@ -21,8 +22,11 @@ export function splitAnswer(text) {
 
 /**
  * Gives the rank of `result` whose events were printed apart (the one with
- * events_kept) its `events` and `event_components` from `timeline`: parsed
- * on the first read when `lazy`, else now. Returns `result`.
+ * events_kept) its `events`, and with timeline_columns its
+ * `event_components` and `event_steps`, from `timeline`: each parsed on its
+ * first read when `lazy`, else now. The columns parse apart from the
+ * events, so that what draws the chart (timelineData) reads no event
+ * object. Returns `result`.
  * @param {any} result  the parsed result
  * @param {string | null | undefined} timeline  the answer's second part
  * @param {{lazy?: boolean}} [options]
@@ -31,13 +35,17 @@ export function attachTimeline(result, timeline, { lazy = true } = {}) {
   if (typeof timeline !== 'string' || !Array.isArray(result?.ranks)) return result;
   const rank = result.ranks.find((r) => typeof r?.events_kept === 'number');
   if (!rank) return result;
-  /** @type {any} */
-  let parsed = null;
-  const read = () => (parsed ??= JSON.parse(timeline));
-  // The columns are there when their key is: a quote inside a JSON string
-  // is escaped, so the key's text can be nothing else. They come last.
-  const keys = timeline.lastIndexOf('"event_components":') >= 0 ? ['events', 'event_components'] : ['events'];
-  for (const key of keys) {
+  // The columns come last, from their key on: a quote inside a JSON string
+  // is escaped, so the key's text can be nothing else.
+  const cut = timeline.lastIndexOf('"event_components":');
+  /** @type {Record<string, () => any>} */
+  const parts = { events: once(() => JSON.parse(timeline)) };
+  if (cut >= 0) {
+    const columns = once(() => JSON.parse(`{${timeline.slice(cut)}`));
+    parts.event_components = columns;
+    parts.event_steps = columns;
+  }
+  for (const [key, read] of Object.entries(parts)) {
     const settle = () => {
       const value = read()[key];
       Object.defineProperty(rank, key, { value, enumerable: true, configurable: true, writable: true });
@@ -47,4 +55,17 @@ export function attachTimeline(result, timeline, { lazy = true } = {}) {
     else settle();
   }
   return result;
+}
+
+/** `make()`'s value, made on the first call. */
+function once(make) {
+  let made = false;
+  let value;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
 }

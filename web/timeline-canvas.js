@@ -73,10 +73,11 @@ export function createTimelineCanvas() {
     show(json, apart = null) {
       // Only a result with a timeline replaces the one kept: an error
       // leaves the last good estimate on the page, and so here. `apart`
-      // is the answer's events when they came apart (timeline-apart.js).
+      // is the answer's events when they came apart (timeline-apart.js):
+      // the drawing reads their columns and steps, not the events.
       let result;
       try {
-        result = attachTimeline(JSON.parse(json), apart, { lazy: false });
+        result = attachTimeline(JSON.parse(json), apart);
       } catch {
         return null;
       }

@@ -127,8 +127,9 @@ static void test_every_rank(void) {
 }
 
 /* With timeline_columns the shown rank's events lose their components and
-** event_components holds the same bytes, one array per component; every
-** other field of every event is unchanged. */
+** event_components holds the same bytes, one array per component, and
+** event_steps each event's step; every other field of every event is
+** unchanged. */
 static void test_timeline_columns(void) {
   memest_params p;
   memest_view_options o = {0, 1, 0, 0, 0, 0};
@@ -174,6 +175,14 @@ static void test_timeline_columns(void) {
   }
   CHECK_I64(cJSON_GetArraySize(col), n_comps);
   CHECK(n_comps >= 17);
+  /* And each event's step, in the same order. */
+  CHECK(member(rank_r, "event_steps") == NULL);
+  CHECK_I64(cJSON_GetArraySize(member(rank_c, "event_steps")), cJSON_GetArraySize(member(rank_c, "events")));
+  i = 0;
+  cJSON_ArrayForEach(ev, member(rank_c, "events")) {
+    CHECK_I64(cJSON_GetArrayItem(member(rank_c, "event_steps"), i)->valuedouble, member(ev, "step")->valuedouble);
+    i++;
+  }
   cJSON_Delete(rows);
   cJSON_Delete(cols);
 }
@@ -258,9 +267,12 @@ static void test_timeline_apart(int64_t pp_rank, int64_t window, int columns) {
   CHECK(same_json(detail, cJSON_GetArrayItem(events, at)));
   CHECK(columns ? same_json(member(tl, "event_components"), member(rank_w, "event_components"))
                 : member(tl, "event_components") == NULL);
+  CHECK(columns ? same_json(member(tl, "event_steps"), member(rank_w, "event_steps"))
+                : member(tl, "event_steps") == NULL);
   /* Every other member of the rank and of the result is as it was. */
   cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "events");
   cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "event_components");
+  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "event_steps");
   cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "events_kept");
   cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "events_first");
   cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "peak_event_detail");

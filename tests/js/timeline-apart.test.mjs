@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createEngineClient } from '../../web/engine-client.js';
 import { attachTimeline, splitAnswer } from '../../web/timeline-apart.js';
 import {
-  eventIndices, eventOf, eventParts, keptEvents, peakPosition, timelineRank, timelineSignature,
+  eventIndices, eventOf, eventParts, keptEvents, peakPosition, timelineData, timelineRank, timelineSignature,
 } from '../../web/app/timeline-data.js';
 import { engine, requireBuilds } from './support.mjs';
 
@@ -58,6 +58,8 @@ test('apart, the answer is two lines: the result, then its shown rank\'s events;
     assert.equal(events.pp_rank, rank.pp_rank, name);
     assert.deepStrictEqual(events.events, wholeRank.events, name);
     assert.deepStrictEqual(events.event_components, wholeRank.event_components, name);
+    assert.deepStrictEqual(events.event_steps, wholeRank.event_steps, name);
+    if (view.timeline_columns) assert.deepStrictEqual(events.event_steps, wholeRank.events.map((e) => e.step), name);
     // The rank's summary of its events.
     assert.equal(rank.events_kept, wholeRank.events.length, name);
     assert.ok(rank.events_kept > 100, name);
@@ -100,6 +102,10 @@ test('the events parse when first read, once; the chart\'s figures at rest need 
     assert.deepStrictEqual(shown, wholePeak, name);
     assert.ok(components && Object.keys(components).length >= 17, name);
     assert.ok(unread(rank), `${name}: still unread`);
+    // The drawing (the worker's) reads the columns and steps alone, where
+    // the view has them.
+    assert.deepStrictEqual(timelineData(rank), timelineData(whole), name);
+    assert.equal(unread(rank), view.timeline_columns, `${name}: drawn without the events`);
     // Another event, the pointer's, reads them: once.
     const first = rank.events;
     assert.ok(!unread(rank), name);

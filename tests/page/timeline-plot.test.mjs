@@ -130,8 +130,13 @@ test('the canvas holder draws an answer whose events came apart as it draws the 
   const { events, event_components, ...summary } = r;
   const rank = { ...summary, events_kept: events.length, events_first: events[0].index };
   const json = (x) => JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, x] });
+  const steps = events.map((e) => e.step);
   const draws = [];
-  for (const [first, apart] of [[json(r), null], [json(rank), JSON.stringify({ pp_rank: 1, events, event_components })]]) {
+  for (const [first, apart] of [
+    [json(r), null],
+    [json(rank), JSON.stringify({ pp_rank: 1, events, event_components })],
+    [json(rank), JSON.stringify({ pp_rank: 1, events, event_components, event_steps: steps })],
+  ]) {
     const holder = createTimelineCanvas();
     const ctx = recordingContext();
     const sig = holder.attach({ width: 0, height: 0, getContext: () => ctx }, { width: 500, height: 200 });
@@ -139,5 +144,6 @@ test('the canvas holder draws an answer whose events came apart as it draws the 
     draws.push([holder.show(first, apart), ctx.calls]);
   }
   assert.equal(draws[1][0], timelineSignature(r, 80 * GIB));
-  assert.deepEqual(draws[1], draws[0]);
+  assert.deepEqual(draws[1], draws[0], 'the events and the columns, without steps');
+  assert.deepEqual(draws[2], draws[0], 'the columns and steps');
 });

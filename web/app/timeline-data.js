@@ -29,25 +29,28 @@ const GIB = 2 ** 30;
  * null when the rank carries no events.
  */
 export function timelineData(rank) {
-  const events = rank.events;
-  if (!Array.isArray(events) || events.length === 0) return null;
-  const n = events.length;
-  const x = new Float64Array(n);
-  const steps = [];
-  let peakPos = -1;
-  for (let i = 0; i < n; i++) {
-    const e = events[i];
-    x[i] = e.index;
-    if (e.index === rank.peak_event_index) peakPos = i;
-    if (i === 0 || e.step !== events[i - 1].step) steps.push({ pos: i, step: e.step });
-  }
-  // Only the components that are ever above zero get a column.
+  const n = keptEvents(rank);
+  if (n === 0) return null;
+  // A page view's columns and steps, with the rank's summary of its
+  // events, draw it without reading an event (timeline-apart.js).
   const given = rank.event_components;
+  const fromColumns = typeof rank.events_first === 'number' && Array.isArray(rank.event_steps) &&
+    rank.event_steps.length === n && given && ALL_PARTS.every(([key]) => given[key]?.length === n);
+  const events = fromColumns ? null : rank.events;
+  if (!fromColumns && !Array.isArray(events)) return null;
+  const x = eventIndices(rank);
+  const stepOf = fromColumns ? (i) => rank.event_steps[i] : (i) => events[i].step;
+  const steps = [];
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || stepOf(i) !== stepOf(i - 1)) steps.push({ pos: i, step: stepOf(i) });
+  }
+  const peakPos = peakPosition(rank);
+  // Only the components that are ever above zero get a column.
   const keys = [];
   const raw = [];
   const tensors = new Float64Array(n);
   for (const [key] of ALL_PARTS) {
-    const col = column(events, given, key);
+    const col = fromColumns ? new Float64Array(given[key]) : column(events, given, key);
     let used = false;
     for (let i = 0; i < n; i++) {
       tensors[i] += col[i];
