@@ -38,13 +38,15 @@ export function attachTimeline(result, timeline, { lazy = true } = {}) {
   // The columns come last, from their key on: a quote inside a JSON string
   // is escaped, so the key's text can be nothing else.
   const cut = timeline.lastIndexOf('"event_components":');
+  /** @type {any} */
+  let whole = null;
+  /** @type {any} */
+  let tail = null;
+  const all = () => (whole ??= JSON.parse(timeline));
+  // The columns alone, unless the whole text is parsed already.
+  const columns = () => (tail ??= whole ?? JSON.parse(`{${timeline.slice(cut)}`));
   /** @type {Record<string, () => any>} */
-  const parts = { events: once(() => JSON.parse(timeline)) };
-  if (cut >= 0) {
-    const columns = once(() => JSON.parse(`{${timeline.slice(cut)}`));
-    parts.event_components = columns;
-    parts.event_steps = columns;
-  }
+  const parts = cut < 0 ? { events: all } : { events: all, event_components: columns, event_steps: columns };
   for (const [key, read] of Object.entries(parts)) {
     const settle = () => {
       const value = read()[key];
@@ -55,17 +57,4 @@ export function attachTimeline(result, timeline, { lazy = true } = {}) {
     else settle();
   }
   return result;
-}
-
-/** `make()`'s value, made on the first call. */
-function once(make) {
-  let made = false;
-  let value;
-  return () => {
-    if (!made) {
-      value = make();
-      made = true;
-    }
-    return value;
-  };
 }

@@ -1,4 +1,6 @@
-// timeline-data.js — a rank's events (result.ranks[].events) as columns:
+// timeline-data.js — a rank's events (result.ranks[].events, or a page
+// view's columns of them with the rank's summary of its events, which need
+// no event read: timeline-apart.js) as columns:
 // x = event index, then one stacked series per component, which the
 // timeline draws (timeline-plot.js); and the components of one event, which
 // its readout lists. Pure; the chart (Timeline.jsx, timeline-canvas.js in
