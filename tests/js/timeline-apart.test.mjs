@@ -66,7 +66,7 @@ test('apart, the answer is two lines: the result, then its shown rank\'s events;
     if (view.timeline_window === 300) assert.equal(rank.events_kept, 300, `${name}: a window`);
     assert.deepStrictEqual(Array.from(wholeRank.events, (e) => e.index),
       Array.from({ length: rank.events_kept }, (_, i) => rank.events_first + i), `${name}: events one after another`);
-    const at = wholeRank.events.findIndex((e) => e.index === whole.ranks.find((r) => r === wholeRank).peak_event_index);
+    const at = wholeRank.events.findIndex((e) => e.index === wholeRank.peak_event_index);
     const { components, ...detail } = rank.peak_event_detail;
     const { components: own, ...peakEvent } = wholeRank.events[at];
     assert.deepStrictEqual(detail, peakEvent, name);
