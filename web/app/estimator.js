@@ -68,9 +68,9 @@ export function useEngine() {
  * timeline's components come as one array per component
  * (event_components), which parses in half the time of an object per
  * event, and its events apart from the result, parsed only when they are
- * first read (timeline-apart.js). Where the browser can move a canvas to the worker, the worker
- * also draws the timeline there as it answers (useTimelineCanvas). On
- * invalid inputs, validate() explains them.
+ * first read (timeline-apart.js). Where the browser can move a canvas to
+ * the worker, the worker also draws the timeline there as it answers
+ * (useTimelineCanvas). On invalid inputs, validate() explains them.
  * Resolves to { result, timeline, ranks, suggested } or { problems }, or
  * null when a newer request replaced this one.
  */

@@ -37,7 +37,7 @@ export function timelineData(rank) {
   // events, draw it without reading an event (timeline-apart.js).
   const given = rank.event_components;
   const fromColumns = typeof rank.events_first === 'number' && Array.isArray(rank.event_steps) &&
-    rank.event_steps.length === n && given && ALL_PARTS.every(([key]) => given[key]?.length === n);
+    rank.event_steps.length === n && given && ALL_PARTS.every(([key]) => Array.isArray(given[key]) && given[key].length === n);
   const events = fromColumns ? null : rank.events;
   if (!fromColumns && !Array.isArray(events)) return null;
   const x = eventIndices(rank);
@@ -52,7 +52,7 @@ export function timelineData(rank) {
   const raw = [];
   const tensors = new Float64Array(n);
   for (const [key] of ALL_PARTS) {
-    const col = fromColumns ? new Float64Array(given[key]) : column(events, given, key);
+    const col = column(n, events, given, key);
     let used = false;
     for (let i = 0; i < n; i++) {
       tensors[i] += col[i];
@@ -106,10 +106,14 @@ function fragmentationShare(rank) {
   return rank.fragmentation_bytes > 0 && rank.tensor_peak_bytes > 0 ? rank.fragmentation_bytes / rank.tensor_peak_bytes : 0;
 }
 
-/** Component `key`'s bytes at each event (bytesAt), as one column. */
-function column(events, given, key) {
+/**
+ * Component `key`'s bytes at each of the `n` events, as one column: the
+ * page view's column when it has one of that length (then `events` is not
+ * read, and may be null), else bytesAt each event.
+ */
+function column(n, events, given, key) {
   const from = given?.[key];
-  if (Array.isArray(from) && from.length === events.length) return new Float64Array(from);
+  if (Array.isArray(from) && from.length === n) return new Float64Array(from);
   return Float64Array.from(events, (e, i) => bytesAt(e, given, key, i));
 }
 
