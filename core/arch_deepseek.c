@@ -116,9 +116,10 @@ static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *e
                     err)))
     return rc;
   memi_cfg_warn(mc,
-           "model_type 'deepseek_v3' is estimated with the DeepSeek-V2 layer: the trainer runs "
+           "model_type '%s' is estimated with the DeepSeek-V2 layer: the trainer runs "
            "only model_type deepseek_v2, and with it builds the softmax greedy gate, not V3's "
-           "sigmoid noaux_tc routing (its saved scores differ by a few MB per layer)");
+           "sigmoid noaux_tc routing (its saved scores differ by a few MB per layer)",
+           mc->model_type);
   if (mc->mtp_layers > 0) {
     memi_cfg_warn(mc,
              "num_nextn_predict_layers = %lld: the trainer builds no multi-token-prediction "
@@ -275,9 +276,11 @@ static void ds_plan(const model_config *mc, const run_dims *d, int layer, layer_
 static int64_t ds_rotary(const model_config *mc) { return mc->qk_rope; }
 
 const arch_ops memi_arch_deepseek_v2 = {
-  "deepseek_v2", "DeepSeek-V2", 1, ds_read, ds_params, ds_plan, ds_rotary, 1,
+  "deepseek_v2", "DeepSeek-V2", "DeepseekV2ForCausalLM", 1, ds_read, ds_params, ds_plan,
+  ds_rotary, 1,
 };
 
 const arch_ops memi_arch_deepseek_v3 = {
-  "deepseek_v3", "DeepSeek-V3 (as DeepSeek-V2)", 1, ds3_read, ds_params, ds_plan, ds_rotary, 1,
+  "deepseek_v3", "DeepSeek-V3 (as DeepSeek-V2)", "DeepseekV3ForCausalLM", 1, ds3_read,
+  ds_params, ds_plan, ds_rotary, 1,
 };

@@ -273,6 +273,6 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
 static int64_t generic_rotary(const model_config *mc) { return mc->head_dim; }
 
 const arch_ops memi_arch_generic_moe = {
-  "", "generic (Qwen3-style layer)", 1, generic_read, generic_params, generic_plan,
+  "", "generic (Qwen3-style layer)", "", 1, generic_read, generic_params, generic_plan,
   generic_rotary, 1,
 };

@@ -122,5 +122,6 @@ static int64_t gptoss_rotary(const model_config *mc) { return mc->head_dim; }
 
 /* forward_posemb returns views of the tables: no per-chunk copy. */
 const arch_ops memi_arch_gpt_oss = {
-  "gpt_oss", "gpt-oss", 0, gptoss_read, gptoss_params, gptoss_plan, gptoss_rotary, 0,
+  "gpt_oss", "gpt-oss", "GptOssForCausalLM", 0, gptoss_read, gptoss_params, gptoss_plan,
+  gptoss_rotary, 0,
 };

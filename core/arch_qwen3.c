@@ -83,5 +83,6 @@ static void qwen3_plan(const model_config *mc, const run_dims *d, int layer, lay
 static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }
 
 const arch_ops memi_arch_qwen3_moe = {
-  "qwen3_moe", "Qwen3-MoE", 1, qwen3_read, qwen3_params, qwen3_plan, qwen3_rotary, 1,
+  "qwen3_moe", "Qwen3-MoE", "Qwen3MoeForCausalLM", 1, qwen3_read, qwen3_params, qwen3_plan,
+  qwen3_rotary, 1,
 };

@@ -251,5 +251,6 @@ static int64_t qwen35_rotary(const model_config *mc) {
 }
 
 const arch_ops memi_arch_qwen35_moe = {
-  "qwen3_5_moe_text", "Qwen3.5-MoE", 0, qwen35_read, qwen35_params, qwen35_plan, qwen35_rotary, 1,
+  "qwen3_5_moe_text", "Qwen3.5-MoE", "Qwen3_5MoeForCausalLM", 0, qwen35_read, qwen35_params,
+  qwen35_plan, qwen35_rotary, 1,
 };

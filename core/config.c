@@ -152,6 +152,24 @@ static const arch_ops *arch_for(const char *model_type) {
   return NULL;
 }
 
+/* For a model_type that names no family: the family whose HF class the
+** config's `architectures` lists (a model renamed on an unchanged class,
+** such as Kimi K2's kimi_k2 on DeepseekV3ForCausalLM), or NULL. */
+static const arch_ops *arch_for_class(const cJSON *root) {
+  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "architectures");
+  const cJSON *e;
+  int i;
+  memi_cfg_note(root, "architectures", list);
+  if (!cJSON_IsArray(list)) return NULL;
+  cJSON_ArrayForEach(e, list) {
+    if (!cJSON_IsString(e)) continue;
+    for (i = 0; memi_arch_table[i] != NULL; i++) {
+      if (strcmp(memi_arch_table[i]->hf_class, e->valuestring) == 0) return memi_arch_table[i];
+    }
+  }
+  return NULL;
+}
+
 static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
   const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
   memi_cfg_note(root, "model_type", mt);
@@ -182,6 +200,24 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
              outer);
   }
   mc->arch = arch_for(mc->model_type);
+  if (mc->arch == NULL && (mc->arch = arch_for_class(keys)) != NULL) {
+    memi_cfg_warn(mc,
+             "model_type '%s' is not one the trainer runs; its architectures names %s, so "
+             "it is read as model_type '%s', whose keys and layer that class has (the "
+             "trainer loads it only under a model_type it runs)",
+             mc->model_type[0] ? mc->model_type : "(none)", mc->arch->hf_class,
+             mc->arch->model_type);
+    memi_err_clear(&inner);
+    if ((rc = mc->arch->read(keys, mc, &inner)) != MEMEST_OK) {
+      memi_err_set_at(err, inner.code, inner.field, inner.line, inner.column,
+                 "%.600s (read as model_type '%s', since its architectures names %s)",
+                 inner.message, mc->arch->model_type, mc->arch->hf_class);
+      memi_err_fix(err, "%s", inner.fix);
+      return rc;
+    }
+    memi_cfg_keys_summarise(keys, mc, 0);
+    return MEMEST_OK;
+  }
   if (mc->arch == NULL) {
     mc->arch = &memi_arch_generic_moe;
     memi_err_clear(&inner);

@@ -116,6 +116,10 @@ typedef struct layer_plan {
 typedef struct arch_ops {
   const char *model_type;   /* top-level model_type, e.g. "qwen3_moe" */
   const char *title;        /* e.g. "Qwen3-MoE" */
+  /* The HF class its configs' `architectures` names, e.g.
+  ** "Qwen3MoeForCausalLM": how a config of another model_type built on the
+  ** same class is read (config.c). "" for none. */
+  const char *hf_class;
   int supports_cp;
   /* Reads the family's keys from the config into mc. */
   memest_code (*read)(const cJSON *root, model_config *mc, memest_error *err);

@@ -1,8 +1,9 @@
 /*
 ** test_arch_generic.c — configs the trainer does not run (arch_generic.c):
 ** Mixtral-8x7B's parameter total and the warning that the architecture is
-** approximated, and a dense Llama-style config estimated as dense (its
-** per-layer saved bytes in BF16 and FP8, and the refusal of ep > 1).
+** approximated, a dense Llama-style config estimated as dense (its
+** per-layer saved bytes in BF16 and FP8, and the refusal of ep > 1), and
+** configs of another model_type on a family's HF class read as that family.
 */
 #include <math.h>
 #include <stdio.h>
@@ -69,8 +70,93 @@ static void test_dense(void) {
   CHECK_HAS(errs[0].message, "needs experts, and this config has none (a dense model)");
 }
 
+/* Kimi K2 as published (model_type kimi_k2 on DeepseekV3ForCausalLM):
+** read as deepseek_v3. Per layer MLA: q_a 7,168 x 1,536, its norm 1,536,
+** q_b 1,536 x 64 x 192, kv_a 7,168 x 576, its norm 512, kv_b 512 x 64 x
+** 256, o 8,192 x 7,168 = 101,124,096, plus two norms 14,336; one dense
+** MLP 3 x 7,168 x 18,432 = 396,361,728; 60 MoE layers of 385 SwiGLU
+** experts of 2,048 (384 routed, 1 shared: 44,040,192 each) and a router
+** of 384 x 7,168; embed_tokens and lm_head 2 x 163,840 x 7,168 and the
+** final norm: 1,026,408,209,408. */
+static const char kimi_k2[] =
+    "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"model_type\":\"kimi_k2\","
+    "\"hidden_size\":7168,\"intermediate_size\":18432,\"moe_intermediate_size\":2048,"
+    "\"num_hidden_layers\":61,\"num_attention_heads\":64,\"num_key_value_heads\":64,"
+    "\"n_shared_experts\":1,\"n_routed_experts\":384,\"num_experts_per_tok\":8,"
+    "\"first_k_dense_replace\":1,\"moe_layer_freq\":1,\"kv_lora_rank\":512,"
+    "\"q_lora_rank\":1536,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,"
+    "\"v_head_dim\":128,\"vocab_size\":163840,\"max_position_embeddings\":131072,"
+    "\"tie_word_embeddings\":false,\"num_nextn_predict_layers\":0,"
+    "\"topk_method\":\"noaux_tc\",\"scoring_func\":\"sigmoid\"}";
+
+/* Whether `key` is one of the n NUL-separated names in `list`. */
+static int keys_has(const char *list, int n, const char *key) {
+  int i;
+  for (i = 0; i < n; i++, list += strlen(list) + 1) {
+    if (strcmp(list, key) == 0) return 1;
+  }
+  return 0;
+}
+
+/* The family a config's `architectures` names stands in for an unknown
+** model_type: the same total as under the family's own model_type, a
+** warning naming the class, the key noted as read, and a missing key's
+** error that says how the config was read. A class no family has, or
+** architectures that is not a list, leaves the generic family. */
+static void test_by_class(void) {
+  size_t len;
+  char *qwen = check_read_file(CHECK_MODELS "qwen3-30b-a3b.json", &len);
+  char *renamed, *at;
+  model_config mc;
+  memest_error err;
+  CHECK_I64(memi_cfg_parse(kimi_k2, strlen(kimi_k2), &mc, &err), MEMEST_OK);
+  CHECK_STR(mc.arch->model_type, "deepseek_v3");
+  CHECK_STR(mc.model_type, "kimi_k2");
+  CHECK_HAS(mc.warnings[0], "model_type 'kimi_k2' is not one the trainer runs; its architectures "
+                            "names DeepseekV3ForCausalLM, so it is read as model_type 'deepseek_v3'");
+  CHECK_HAS(mc.warnings[1], "model_type 'kimi_k2' is estimated with the DeepSeek-V2 layer");
+  CHECK_I64(parse_total(kimi_k2, strlen(kimi_k2)), 1026408209408LL);
+  CHECK(qwen != NULL);
+  if (qwen == NULL) return;
+  renamed = malloc(len + 32);
+  CHECK(renamed != NULL);
+  at = strstr(qwen, "\"qwen3_moe\"");
+  CHECK(at != NULL);
+  if (renamed != NULL && at != NULL) {
+    /* model_type "qwen3_moe" -> "my_finetune" */
+    snprintf(renamed, len + 32, "%.*s\"my_finetune\"%s", (int)(at - qwen), qwen, at + 11);
+    CHECK_I64(parse_total(renamed, strlen(renamed)), parse_total(qwen, len));
+    CHECK_I64(memi_cfg_parse(renamed, strlen(renamed), &mc, &err), MEMEST_OK);
+    CHECK_STR(mc.arch->title, "Qwen3-MoE");
+    CHECK_I64(mc.n_warnings, 1);
+    CHECK(keys_has(mc.keys_read, mc.n_keys_read, "architectures"));
+  }
+  free(renamed);
+  free(qwen);
+  /* Without kv_lora_rank the DeepSeek reader refuses, and says why it read. */
+  {
+    char *cut = malloc(sizeof kimi_k2);
+    CHECK(cut != NULL);
+    if (cut != NULL) {
+      at = strstr(kimi_k2, "\"kv_lora_rank\":512,");
+      snprintf(cut, sizeof kimi_k2, "%.*s%s", (int)(at - kimi_k2), kimi_k2, at + 19);
+      CHECK_I64(memi_cfg_parse(cut, strlen(cut), &mc, &err), MEMEST_E_CONFIG);
+      CHECK_STR(err.field, "kv_lora_rank");
+      CHECK_HAS(err.message, "(read as model_type 'deepseek_v3', since its architectures names "
+                             "DeepseekV3ForCausalLM)");
+      /* An unknown class: the generic family, MLA keys unread. */
+      at = strstr(kimi_k2, "DeepseekV3");
+      snprintf(cut, sizeof kimi_k2, "%.*sSomeOther%s", (int)(at - kimi_k2), kimi_k2, at + 10);
+      CHECK_I64(memi_cfg_parse(cut, strlen(cut), &mc, &err), MEMEST_OK);
+      CHECK_STR(mc.arch->title, "generic (Qwen3-style layer)");
+      free(cut);
+    }
+  }
+}
+
 int main(void) {
   test_totals();
   test_dense();
+  test_by_class();
   return check_done("test_arch_generic");
 }
