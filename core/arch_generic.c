@@ -41,6 +41,8 @@ static const char *const expert_keys[] = {"num_local_experts", "num_experts", "n
 static const char *const shared_count_keys[] = {"n_shared_experts", "num_shared_experts",
                                                 "moe_num_shared_experts"};
 static const char *const qk_norm_keys[] = {"use_qk_norm", "qk_layernorm", "qk_norm"};
+/* Routed experts per token: the HF name, then ERNIE 4.5's. */
+static const char *const top_k_keys[] = {"num_experts_per_tok", "moe_k"};
 
 static int present(const cJSON *root, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
@@ -100,15 +102,29 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
 
 /* Which layers are dense: first_k_dense_replace and moe_layer_freq
 ** (DeepSeek), decoder_sparse_step and mlp_only_layers (Qwen2-MoE),
-** interleave_moe_layer_step or an explicit moe_layers list (Llama 4). */
+** interleave_moe_layer_step or an explicit moe_layers list (Llama 4),
+** moe_layer_start_index, moe_layer_end_index (-1: the last layer) and
+** moe_layer_interval (ERNIE 4.5: MoE from start to end where (i + 1) is a
+** multiple of the interval). */
 static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest_error *err) {
   unsigned char listed[MEMEST_MAX_LAYERS];
-  int64_t first_k, freq, sparse, interleave, i;
+  int64_t first_k, freq, sparse, interleave, start, end, step, i;
   int has_list;
   memest_code rc;
   if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
                          "MEMEST_MAX_LAYERS", &first_k, err)))
     return rc;
+  if ((rc = memi_cfg_int(root, "moe_layer_start_index", 0, 0, 0, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &start, err)))
+    return rc;
+  if ((rc = memi_cfg_int(root, "moe_layer_end_index", 0, -1, -1, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &end, err)))
+    return rc;
+  if ((rc = memi_cfg_int(root, "moe_layer_interval", 0, 1, 1, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &step, err)))
+    return rc;
+  if (end < 0) end = mc->layers - 1;
+  if (start > first_k) first_k = start;
   if ((rc = memi_cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
                          &freq, err))) return rc;
   if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS,
@@ -120,8 +136,8 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
     return rc;
   mc->first_k_dense = first_k;
   for (i = 0; i < mc->layers; i++) {
-    mc->layer_dense[i] = i < first_k || i % freq != 0 || (i + 1) % sparse != 0 ||
-                         (i + 1) % interleave != 0;
+    mc->layer_dense[i] = i < first_k || i > end || i % freq != 0 || (i + 1) % sparse != 0 ||
+                         (i + 1) % interleave != 0 || (i + 1) % step != 0;
   }
   memset(listed, 0, sizeof listed);
   if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
@@ -139,7 +155,10 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   memest_code rc;
   int64_t inter, i;
   int any_dense = 0;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+  size_t k = 0;
+  while (k + 1 < sizeof top_k_keys / sizeof top_k_keys[0] && !present(root, top_k_keys[k])) k++;
+  if (!present(root, top_k_keys[k])) k = 0; /* neither: the HF name is the one asked for */
+  if ((rc = memi_cfg_int(root, top_k_keys[k], 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
                          &mc->top_k, err)))
     return rc;
   if ((rc = memi_cfg_check_top_k(mc, err))) return rc;

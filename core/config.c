@@ -139,7 +139,7 @@ memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *e
   if ((rc = memi_cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53, NULL,
                     &mc->max_positions, err)))
     return rc;
-  return MEMEST_OK;
+  return memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err);
 }
 
 /* Picks the family: the top-level model_type, or, for a multimodal config
@@ -256,6 +256,14 @@ static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *er
   }
   if ((rc = memi_cfg_text_resolve(root, mc, err))) return rc;
   if ((rc = cfg_dispatch(root, mc, err))) return rc;
+  if (mc->tied_embeddings) {
+    char n[32];
+    memi_cfg_warn(mc,
+             "tie_word_embeddings is true, but the trainer builds lm_head as a matrix of its "
+             "own: the run holds %s parameters (vocab_size x hidden_size) more than the "
+             "config's model, which the memory counts and the parameter count does not",
+             memi_fmt_int(n, sizeof n, mc->vocab * mc->hidden));
+  }
   if (memi_cfg_keys_out_of_memory(root)) {
     return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory noting the config's keys");
   }

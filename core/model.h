@@ -38,6 +38,9 @@ typedef struct model_config {
   ** Qwen2-MoE's sigmoid gate on the shared expert. */
   int qk_norm, bias_o, shared_gate;
   int64_t max_positions;    /* max_position_embeddings, 0 if absent */
+  /* tie_word_embeddings: the config's model shares embed_tokens with
+  ** lm_head; the trainer builds lm_head apart all the same (spec §2). */
+  int tied_embeddings;
   /* Top-level keys of the config as read (config_keys.c): NUL-separated
   ** names in order, how many of each, and 1 if a list was cut short. */
   char keys_read[1024], keys_defaulted[512], keys_ignored[1024];

@@ -2,18 +2,31 @@
 ** model_summary.c — what the config was read as: total and active
 ** parameters, layers by kind, experts, shared experts and top-k, the keys
 ** read, defaulted and ignored, and the warning about a sequence longer than
-** the model's positions. Active parameters count what one token passes
-** through: embeddings, lm_head and norms, attention, routers, dense MLPs,
-** shared experts and top_k of the routed experts (the convention of
-** published "A3B"-style figures).
+** the model's positions. Both counts are the config's model's: a tied
+** lm_head counts once, though the trainer builds it apart (the memory
+** holds both). Active parameters count what one token passes through:
+** embeddings, lm_head and norms, attention, routers, dense MLPs, shared
+** experts and top_k of the routed experts (the convention of published
+** "A3B"-style figures).
 */
 #include <stdio.h>
 #include <string.h>
 
+#include "rank.h"
 #include "result.h"
 
+/* embed_tokens, and lm_head unless the config ties it to them. */
+static int64_t vocab_matrices(const model_config *mc, int *ovf) {
+  return ck_mul(ovf, mc->tied_embeddings ? 1 : 2, ck_mul(ovf, mc->vocab, mc->hidden));
+}
+
+int64_t memi_msum_total_parameters(const model_config *mc, int *ovf) {
+  int64_t trained = memi_inv_model_parameters(mc, ovf);
+  return mc->tied_embeddings ? trained - ck_mul(ovf, mc->vocab, mc->hidden) : trained;
+}
+
 int64_t memi_msum_active_parameters(const model_config *mc, int *ovf) {
-  int64_t total = ck_add(ovf, ck_mul(ovf, 2, ck_mul(ovf, mc->vocab, mc->hidden)), mc->hidden);
+  int64_t total = ck_add(ovf, vocab_matrices(mc, ovf), mc->hidden);
   int l, i;
   for (l = 0; l < mc->layers; l++) {
     param_list pl;

@@ -9,6 +9,8 @@
 
 /* Parameters one token passes through (all experts' tensors scaled to top_k). */
 MEMEST_HIDDEN int64_t memi_msum_active_parameters(const model_config *mc, int *ovf);
+/* All parameters of the config's model, a tied lm_head once. */
+MEMEST_HIDDEN int64_t memi_msum_total_parameters(const model_config *mc, int *ovf);
 /* Layers with routed experts and dense ones; attention kinds (ATTN_*). */
 MEMEST_HIDDEN void memi_msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense,
                                      int64_t attn[3]);

@@ -208,7 +208,7 @@ memest_code memi_est_run(const model_config *mc, const memest_params *p, memest_
   r->params = *p;
   r->mc = *mc;
   if ((rc = memi_layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
-  r->model_params = memi_inv_model_parameters(&r->mc, &povf);
+  r->model_params = memi_msum_total_parameters(&r->mc, &povf);
   r->active_params = memi_msum_active_parameters(&r->mc, &povf);
   if (povf) {
     return memi_err_set(err, MEMEST_E_OVERFLOW, "config",

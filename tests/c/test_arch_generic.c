@@ -3,7 +3,9 @@
 ** Mixtral-8x7B's parameter total and the warning that the architecture is
 ** approximated, a dense Llama-style config estimated as dense (its
 ** per-layer saved bytes in BF16 and FP8, and the refusal of ep > 1), and
-** configs of another model_type on a family's HF class read as that family.
+** configs of another model_type on a family's HF class read as that family,
+** and ERNIE 4.5's spellings of top-k and of its MoE layer range, with its
+** tied embeddings counted once in the parameter count.
 */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "arch_fixture.h"
+#include "model_summary.h"
 
 /* A dense Llama-style layer: H 64, 4 heads of 16 (2 KV heads), MLP 96. */
 static const char tiny[] =
@@ -154,9 +157,70 @@ static void test_by_class(void) {
   }
 }
 
+/* ERNIE-4.5-21B-A3B as published (21B total, 3B active): per layer GQA
+** attention 2 x 2,560 x 2,560 + 2 x 2,560 x 512 = 15,728,640 and two norms
+** 5,120; layer 0 a dense MLP 3 x 2,560 x 12,288 = 94,371,840; layers 1 to
+** 27 a router 64 x 2,560, 64 routed experts and 2 shared ones of 1,536
+** (11,796,480 each): 778,731,520; embed_tokens 103,424 x 2,560 =
+** 264,765,440, tied, and the final norm: 21,825,436,160. Active: 6 routed
+** of the 64 (2,552,463,360 over the MoE layers): 3,352,148,480. */
+static const char ernie[] =
+    "{\"architectures\":[\"Ernie4_5_MoeForCausalLM\"],\"model_type\":\"ernie4_5_moe\","
+    "\"hidden_size\":2560,\"intermediate_size\":12288,\"max_position_embeddings\":131072,"
+    "\"num_attention_heads\":20,\"num_key_value_heads\":4,\"num_hidden_layers\":28,"
+    "\"rms_norm_eps\":1e-05,\"vocab_size\":103424,\"rope_theta\":500000,"
+    "\"tie_word_embeddings\":true,\"use_bias\":false,\"moe_num_experts\":64,"
+    "\"moe_num_shared_experts\":2,\"moe_layer_start_index\":1,"
+    "\"moe_intermediate_size\":1536,\"moe_k\":6,\"moe_layer_interval\":1}";
+
+/* The ERNIE text with `extra` keys added after its opening brace. */
+static int64_t ernie_total(const char *extra, model_config *mc) {
+  char text[sizeof ernie + 128];
+  memest_error err;
+  int ovf = 0;
+  snprintf(text, sizeof text, "{%s%s", extra, ernie + 1);
+  if (memi_cfg_parse(text, strlen(text), mc, &err) != MEMEST_OK) return -1;
+  return memi_msum_total_parameters(mc, &ovf);
+}
+
+static void test_ernie(void) {
+  model_config mc;
+  int ovf = 0, i, moe = 0;
+  CHECK_I64(ernie_total("", &mc), 21825436160LL);
+  CHECK_I64(memi_msum_active_parameters(&mc, &ovf), 3352148480LL);
+  CHECK_I64(ovf, 0);
+  CHECK_I64(mc.top_k, 6);
+  CHECK_I64(mc.n_shared, 2);
+  CHECK_I64(mc.layer_dense[0], 1);
+  for (i = 1; i < 28; i++) moe += !mc.layer_dense[i];
+  CHECK_I64(moe, 27);
+  /* The trainer builds lm_head apart: the memory holds one more matrix. */
+  CHECK_I64(parse_total(ernie, strlen(ernie)), 21825436160LL + 264765440LL);
+  CHECK_HAS(mc.warnings[1], "tie_word_embeddings is true, but the trainer builds lm_head as a "
+                            "matrix of its own: the run holds 264,765,440 parameters");
+  /* The MoE range ends at moe_layer_end_index; an interval of 2 keeps odd layers. */
+  CHECK_I64(ernie_total("\"moe_layer_end_index\":26,", &mc), 21825436160LL - 778731520LL + 94371840LL);
+  CHECK_I64(mc.layer_dense[27], 1);
+  CHECK_I64(mc.layer_dense[26], 0);
+  {
+    char every2[sizeof ernie];
+    memest_error err;
+    snprintf(every2, sizeof every2, "%.*s2}", (int)(sizeof ernie - 3), ernie);
+    CHECK_I64(memi_cfg_parse(every2, strlen(every2), &mc, &err), MEMEST_OK);
+  }
+  for (i = 0, moe = 0; i < 28; i++) moe += !mc.layer_dense[i];
+  CHECK_I64(moe, 14);
+  CHECK_I64(mc.layer_dense[1], 0);
+  CHECK_I64(mc.layer_dense[2], 1);
+  /* num_experts_per_tok, when given, is the one read. */
+  CHECK(ernie_total("\"num_experts_per_tok\":4,", &mc) > 0);
+  CHECK_I64(mc.top_k, 4);
+}
+
 int main(void) {
   test_totals();
   test_dense();
   test_by_class();
+  test_ernie();
   return check_done("test_arch_generic");
 }
