@@ -39,10 +39,10 @@ static const generic_convention *convention_for(const char *model_type) {
 static const char *const expert_keys[] = {"num_local_experts", "num_experts", "n_routed_experts",
                                           "moe_num_experts"};
 static const char *const shared_count_keys[] = {"n_shared_experts", "num_shared_experts",
-                                                "moe_num_shared_experts"};
+                                                "moe_num_shared_experts", "num_shared_expert"};
 static const char *const qk_norm_keys[] = {"use_qk_norm", "qk_layernorm", "qk_norm"};
-/* Routed experts per token: the HF name, then ERNIE 4.5's. */
-static const char *const top_k_keys[] = {"num_experts_per_tok", "moe_k"};
+/* Routed experts per token: the HF name, then ERNIE 4.5's and Hunyuan's. */
+static const char *const top_k_keys[] = {"num_experts_per_tok", "moe_k", "moe_topk"};
 
 static int present(const cJSON *root, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
@@ -72,6 +72,7 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
                                model_config *mc, memest_error *err) {
   memest_code rc;
   size_t k;
+  int on;
   mc->shared_inter = 0;
   mc->n_shared = 0;
   mc->shared_gate = 0;
@@ -84,7 +85,9 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
     mc->shared_gate = mc->shared_inter > 0;
     return MEMEST_OK;
   }
-  for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
+  /* Hunyuan's switch for its shared MLP, when it turns them off. */
+  if ((rc = memi_cfg_bool(root, "use_mixed_mlp_moe", 1, &on, err))) return rc;
+  for (k = 0; on && k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
     if (!present(root, shared_count_keys[k])) continue;
     if ((rc = memi_cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
                            "MEMEST_MAX_SHARED_EXPERTS",
@@ -202,7 +205,13 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
                          "MEMEST_MAX_HEADS",
                     &mc->kv_heads, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
+  /* head_dim, or Hunyuan's attention_head_dim, or hidden / heads. */
+  mc->head_dim = mc->hidden / mc->heads;
+  if (present(root, "attention_head_dim") &&
+      (rc = memi_cfg_int(root, "attention_head_dim", 0, 0, 1, MEMEST_MAX_HEAD_DIM,
+                         "MEMEST_MAX_HEAD_DIM", &mc->head_dim, err)))
+    return rc;
+  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->head_dim, 1, MEMEST_MAX_HEAD_DIM,
                          "MEMEST_MAX_HEAD_DIM",
                     &mc->head_dim, err)))
     return rc;

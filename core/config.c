@@ -22,11 +22,31 @@ static const char *type_name(const cJSON *v) {
   return "null";
 }
 
+/* A list with one value per layer (Hunyuan's moe_topk, say) stands for
+** that value when every entry is the same number: its first entry, or the
+** list itself when the entries differ or are not numbers. */
+static const cJSON *one_per_layer(const cJSON *v) {
+  const cJSON *e;
+  if (!cJSON_IsArray(v) || v->child == NULL || !cJSON_IsNumber(v->child)) return v;
+  cJSON_ArrayForEach(e, v) {
+    if (!cJSON_IsNumber(e) || e->valuedouble != v->child->valuedouble) return v;
+  }
+  return v->child;
+}
+
 memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
                     int64_t hi, const char *limit, int64_t *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   double x;
   memi_cfg_note(root, key, v);
+  if (cJSON_IsArray(v) && one_per_layer(v) == v) {
+    return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
+                   "config key '%s' is a list whose entries differ; memest takes one whole "
+                   "number for every layer, so a per-layer list must hold the same value "
+                   "throughout",
+                   key);
+  }
+  v = one_per_layer(v);
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
       return memi_err_set(err, MEMEST_E_CONFIG, key,

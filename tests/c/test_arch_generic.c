@@ -4,8 +4,9 @@
 ** approximated, a dense Llama-style config estimated as dense (its
 ** per-layer saved bytes in BF16 and FP8, and the refusal of ep > 1), and
 ** configs of another model_type on a family's HF class read as that family,
-** and ERNIE 4.5's spellings of top-k and of its MoE layer range, with its
-** tied embeddings counted once in the parameter count.
+** ERNIE 4.5's spellings of top-k and of its MoE layer range, with its tied
+** embeddings counted once in the parameter count, and Hunyuan's per-layer
+** lists.
 */
 #include <math.h>
 #include <stdio.h>
@@ -217,10 +218,70 @@ static void test_ernie(void) {
   CHECK_I64(mc.top_k, 4);
 }
 
+/* Hunyuan-A13B as published (80B total, 13B active), its top-k, shared
+** experts and expert width given per layer: 32 layers of GQA attention
+** 2 x 4,096 x 4,096 + 2 x 4,096 x 1,024 = 41,943,040, q/k norms 256, two
+** norms 8,192, a router 64 x 4,096 and 65 SwiGLU experts of 3,072 (64
+** routed, one shared: 37,748,736 each); embed_tokens 128,167 x 4,096 =
+** 524,972,032, tied, and the final norm: 80,393,183,232. */
+static const char hunyuan_head[] =
+    "{\"architectures\":[\"HunYuanMoEV1ForCausalLM\"],\"model_type\":\"hunyuan_v1_moe\","
+    "\"hidden_size\":4096,\"intermediate_size\":3072,\"num_hidden_layers\":32,"
+    "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"attention_head_dim\":128,"
+    "\"head_dim\":128,\"num_experts\":64,\"use_qk_norm\":true,\"use_cla\":false,"
+    "\"cla_share_factor\":2,\"use_mixed_mlp_moe\":true,\"moe_layer_num_skipped\":0,"
+    "\"attention_bias\":false,\"mlp_bias\":false,\"vocab_size\":128167,"
+    "\"tie_word_embeddings\":true,\"max_position_embeddings\":32768";
+
+/* hunyuan_head with each per-layer key a list of 32 copies of its value;
+** `odd` (if not -1) replaces moe_topk's entry 5. */
+static void hunyuan(char *buf, size_t size, int odd) {
+  static const char *const keys[] = {"moe_intermediate_size", "num_shared_expert", "moe_topk"};
+  static const int values[] = {3072, 1, 8};
+  size_t used;
+  int k, i;
+  snprintf(buf, size, "%s", hunyuan_head);
+  for (k = 0; k < 3; k++) {
+    used = strlen(buf);
+    snprintf(buf + used, size - used, ",\"%s\":[", keys[k]);
+    for (i = 0; i < 32; i++) {
+      used = strlen(buf);
+      int v = k == 2 && i == 5 && odd >= 0 ? odd : values[k];
+      snprintf(buf + used, size - used, "%s%d", i ? "," : "", v);
+    }
+    used = strlen(buf);
+    snprintf(buf + used, size - used, "]");
+  }
+  used = strlen(buf);
+  snprintf(buf + used, size - used, "}");
+}
+
+static void test_hunyuan(void) {
+  char text[2048];
+  model_config mc;
+  memest_error err;
+  int ovf = 0;
+  hunyuan(text, sizeof text, -1);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_msum_total_parameters(&mc, &ovf), 80393183232LL);
+  CHECK_I64(mc.top_k, 8);
+  CHECK_I64(mc.shared_inter, 3072);
+  CHECK_I64(mc.moe_inter, 3072);
+  /* attention_head_dim is read, so no warning names it. */
+  CHECK_I64(mc.n_warnings, 2);
+  CHECK(strstr(mc.warnings[0], "attention_head_dim") == NULL);
+  CHECK(strstr(mc.warnings[1], "attention_head_dim") == NULL);
+  hunyuan(text, sizeof text, 2);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "moe_topk");
+  CHECK_HAS(err.message, "config key 'moe_topk' is a list whose entries differ");
+}
+
 int main(void) {
   test_totals();
   test_dense();
   test_by_class();
   test_ernie();
+  test_hunyuan();
   return check_done("test_arch_generic");
 }
