@@ -85,10 +85,11 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
     mc->shared_gate = mc->shared_inter > 0;
     return MEMEST_OK;
   }
-  /* Hunyuan's switch for its shared MLP, when it turns them off. */
-  if ((rc = memi_cfg_bool(root, "use_mixed_mlp_moe", 1, &on, err))) return rc;
-  for (k = 0; on && k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
+  for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
     if (!present(root, shared_count_keys[k])) continue;
+    /* Hunyuan's switch for its shared MLP, when it turns it off. */
+    if ((rc = memi_cfg_bool(root, "use_mixed_mlp_moe", 1, &on, err))) return rc;
+    if (!on) return MEMEST_OK;
     if ((rc = memi_cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
                            "MEMEST_MAX_SHARED_EXPERTS",
                       &mc->n_shared, err)))
@@ -194,12 +195,47 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   return read_shared(root, cv, inter, mc, err);
 }
 
+/* The generic layer is attention and an MLP. A config that says it has
+** state-space (Mamba) or linear-attention layers as well (Jamba,
+** Nemotron-H, Qwen3-Next) would be miscounted as all attention, so it is
+** refused by the first key that says so. */
+static memest_code other_layers(const cJSON *root, memest_error *err) {
+  static const char *const ssm[] = {"mamba_", "ssm_", "hybrid_override_pattern",
+                                    "attn_layer_period", "layers_block_type"};
+  const cJSON *item, *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
+  size_t k;
+  cJSON_ArrayForEach(item, root) {
+    const char *kind = strncmp(item->string, "linear_", 7) == 0 ? "linear-attention" : NULL;
+    for (k = 0; kind == NULL && k < sizeof ssm / sizeof ssm[0]; k++) {
+      if (strncmp(item->string, ssm[k], strlen(ssm[k])) == 0) kind = "state-space (Mamba)";
+    }
+    if (kind == NULL) continue;
+    return memi_err_set(err, MEMEST_E_CONFIG, item->string,
+                   "config key '%.60s' says the model has %s layers, which the generic "
+                   "layer (attention and an MLP) does not model",
+                   item->string, kind);
+  }
+  if (!cJSON_IsArray(lt)) return MEMEST_OK;
+  cJSON_ArrayForEach(item, lt) {
+    if (cJSON_IsString(item) && strcmp(item->valuestring, "full_attention") != 0 &&
+        strcmp(item->valuestring, "sliding_attention") != 0 &&
+        strcmp(item->valuestring, "attention") != 0) {
+      return memi_err_set(err, MEMEST_E_CONFIG, "layer_types",
+                     "config key 'layer_types' lists '%.40s' layers, which the generic layer "
+                     "(attention and an MLP) does not model",
+                     item->valuestring);
+    }
+  }
+  return MEMEST_OK;
+}
+
 static memest_code generic_read(const cJSON *root, model_config *mc, memest_error *err) {
   const generic_convention *cv = convention_for(mc->model_type);
   memest_code rc;
   int64_t i;
   int qkv_bias;
   size_t k;
+  if ((rc = other_layers(root, err))) return rc;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
                          "MEMEST_MAX_HEADS",

@@ -5,8 +5,8 @@
 ** per-layer saved bytes in BF16 and FP8, and the refusal of ep > 1), and
 ** configs of another model_type on a family's HF class read as that family,
 ** ERNIE 4.5's spellings of top-k and of its MoE layer range, with its tied
-** embeddings counted once in the parameter count, and Hunyuan's per-layer
-** lists.
+** embeddings counted once in the parameter count, Hunyuan's per-layer
+** lists, and the refusal of state-space and linear-attention hybrids.
 */
 #include <math.h>
 #include <stdio.h>
@@ -277,11 +277,38 @@ static void test_hunyuan(void) {
   CHECK_HAS(err.message, "config key 'moe_topk' is a list whose entries differ");
 }
 
+/* A hybrid the generic layer would count as all attention is refused by
+** the key that shows it: Jamba's Mamba layers, Qwen3-Next's linear
+** attention, a layer_types entry that is not attention. */
+static void test_hybrids(void) {
+  static const char *const cases[][3] = {
+      {",\"attn_layer_period\":8,\"mamba_d_state\":16}", "attn_layer_period", "state-space (Mamba)"},
+      {",\"linear_num_key_heads\":16}", "linear_num_key_heads", "linear-attention"},
+      {",\"layer_types\":[\"full_attention\",\"mamba\"]}", "layer_types", "lists 'mamba' layers"},
+  };
+  char text[512];
+  model_config mc;
+  memest_error err;
+  size_t k;
+  for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    snprintf(text, sizeof text, "%.*s%s", (int)strlen(tiny) - 1, tiny, cases[k][0]);
+    CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_E_UNSUPPORTED);
+    CHECK_STR(err.field, cases[k][1]);
+    CHECK_HAS(err.message, cases[k][2]);
+    CHECK_HAS(err.message, "which the generic layer (attention and an MLP) does not model");
+  }
+  /* Sliding and full attention are attention. */
+  snprintf(text, sizeof text, "%.*s,\"layer_types\":[\"sliding_attention\",\"full_attention\"]}",
+           (int)strlen(tiny) - 1, tiny);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
+}
+
 int main(void) {
   test_totals();
   test_dense();
   test_by_class();
   test_ernie();
   test_hunyuan();
+  test_hybrids();
   return check_done("test_arch_generic");
 }
