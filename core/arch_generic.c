@@ -215,6 +215,16 @@ static memest_code other_layers(const cJSON *root, memest_error *err) {
                    "layer (attention and an MLP) does not model",
                    item->string, kind);
   }
+  /* MiniMax's attn_type_list: 1 is softmax attention, 0 lightning (linear). */
+  cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "attn_type_list")) {
+    if (cJSON_IsNumber(item) && item->valuedouble != 1) {
+      return memi_err_set(err, MEMEST_E_CONFIG, "attn_type_list",
+                     "config key 'attn_type_list' has a layer of type %g (1 is softmax "
+                     "attention), a linear-attention layer, which the generic layer (attention "
+                     "and an MLP) does not model",
+                     item->valuedouble);
+    }
+  }
   if (!cJSON_IsArray(lt)) return MEMEST_OK;
   cJSON_ArrayForEach(item, lt) {
     if (cJSON_IsString(item) && strcmp(item->valuestring, "full_attention") != 0 &&

@@ -285,6 +285,7 @@ static void test_hybrids(void) {
       {",\"attn_layer_period\":8,\"mamba_d_state\":16}", "attn_layer_period", "state-space (Mamba)"},
       {",\"linear_num_key_heads\":16}", "linear_num_key_heads", "linear-attention"},
       {",\"layer_types\":[\"full_attention\",\"mamba\"]}", "layer_types", "lists 'mamba' layers"},
+      {",\"attn_type_list\":[0,1]}", "attn_type_list", "a layer of type 0 (1 is softmax attention)"},
   };
   char text[512];
   model_config mc;
@@ -297,7 +298,9 @@ static void test_hybrids(void) {
     CHECK_HAS(err.message, cases[k][2]);
     CHECK_HAS(err.message, "which the generic layer (attention and an MLP) does not model");
   }
-  /* Sliding and full attention are attention. */
+  /* Sliding and full attention are attention; so is MiniMax-M2's type 1. */
+  snprintf(text, sizeof text, "%.*s,\"attn_type_list\":[1,1]}", (int)strlen(tiny) - 1, tiny);
+  CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
   snprintf(text, sizeof text, "%.*s,\"layer_types\":[\"sliding_attention\",\"full_attention\"]}",
            (int)strlen(tiny) - 1, tiny);
   CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
