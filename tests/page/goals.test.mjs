@@ -54,8 +54,20 @@ test('a vary plan\'s invalid rows are folded into the counted reasons', () => {
   assert.ok(f.rows.every((r) => r.dp !== 0));
 });
 
+test('parameter counts read in T, B and M', async () => {
+  const { paramCount } = await import('../../web/app/format.js');
+  assert.equal(paramCount(1026408209408), '1.03 T');
+  assert.equal(paramCount(30532122624), '30.53 B');
+  assert.equal(paramCount(2661150208), '2.66 B');
+  assert.equal(paramCount(934.7e6), '934.7 M');
+  assert.equal(paramCount(78144), '78,144');
+  assert.equal(paramCount(Number.NaN), '—');
+});
+
 test('a pasted config named by its model_type alone takes its size', async () => {
   const { sizedName, sizeText } = await import('../../web/app/config-name.js');
+  assert.equal(sizeText(1026408209408), '1.03T');
+  assert.equal(sizeText(999e9), '999B');
   assert.equal(sizeText(235093634560), '235B');
   assert.equal(sizeText(30532122624), '30.5B');
   assert.equal(sizeText(6919161856), '6.92B');

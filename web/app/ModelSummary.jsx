@@ -3,15 +3,7 @@
 // shared experts and top-k, the parameters each GPU holds, and which config
 // keys were read, defaulted and ignored (the engine's result.model).
 
-import { count } from './format.js';
-
-/** 30532122624 as "30.53 B", 2661150208 as "2.66 B", 78144 as "78,144". */
-export function paramCount(n) {
-  if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
-  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} B`;
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
-  return count(n);
-}
+import { paramCount } from './format.js';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;

@@ -4,9 +4,10 @@
 
 import { labelFor } from './state.js';
 
-/** 235093634560 as "235B", 30532122624 as "30.5B", 6919161856 as "6.92B". */
+/** 1026408209408 as "1.03T", 235093634560 as "235B", 30532122624 as "30.5B", 6919161856 as "6.92B". */
 export function sizeText(params) {
   if (!(params > 0)) return '';
+  if (params >= 1e12) return `${Number((params / 1e12).toPrecision(3))}T`;
   const b = params / 1e9;
   if (b >= 1) return `${Number(b.toPrecision(3))}B`;
   return `${Number((params / 1e6).toPrecision(3))}M`;

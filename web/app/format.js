@@ -45,6 +45,15 @@ export function count(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A parameter count: 1026408209408 as "1.03 T", 30532122624 as "30.53 B", 2661150208 as "2.66 B", 78144 as "78,144". */
+export function paramCount(n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
+  if (n >= 1e12) return `${(n / 1e12).toFixed(2)} T`;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  return count(n);
+}
+
 /** A derived degree: whole numbers plainly, others with two decimals. */
 export function degree(x) {
   if (x === null || !Number.isFinite(x)) return '—';
