@@ -3,7 +3,7 @@
 // shared experts and top-k, the parameters each GPU holds, and which config
 // keys were read, defaulted and ignored (the engine's result.model).
 
-import { paramCount } from './format.js';
+import { count, paramCount } from './format.js';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;
