@@ -41,9 +41,8 @@ memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64
   memi_cfg_note(root, key, v);
   if (cJSON_IsArray(v) && one_per_layer(v) == v) {
     return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
-                   "config key '%s' is a list whose entries differ; memest takes one whole "
-                   "number for every layer, so a per-layer list must hold the same value "
-                   "throughout",
+                   "config key '%s' is a list, not one whole number; memest takes one value "
+                   "for every layer, so a per-layer list must hold the same number throughout",
                    key);
   }
   v = one_per_layer(v);

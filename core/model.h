@@ -39,7 +39,7 @@ typedef struct model_config {
   int qk_norm, bias_o, shared_gate;
   int64_t max_positions;    /* max_position_embeddings, 0 if absent */
   /* tie_word_embeddings: the config's model shares embed_tokens with
-  ** lm_head; the trainer builds lm_head apart all the same (spec §2). */
+  ** lm_head; the trainer builds lm_head apart all the same (spec §2.1). */
   int tied_embeddings;
   /* Top-level keys of the config as read (config_keys.c): NUL-separated
   ** names in order, how many of each, and 1 if a list was cut short. */
