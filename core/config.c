@@ -222,8 +222,8 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
   if (mc->arch == NULL && (mc->arch = arch_for_class(keys)) != NULL) {
     memi_cfg_warn(mc,
              "model_type '%s' is not one the trainer runs; its architectures names %s, so "
-             "it is read as model_type '%s', whose keys and layer that class has (the "
-             "trainer loads it only under a model_type it runs)",
+             "it is read as model_type '%s', the family of that class (the trainer itself "
+             "loads a config only under a model_type it runs)",
              mc->model_type[0] ? mc->model_type : "(none)", mc->arch->hf_class,
              mc->arch->model_type);
     memi_err_clear(&inner);
