@@ -51,6 +51,15 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
                  t->valuestring);
 }
 
+/* Keys the trainer's layer ignores (every layer past first_k_dense_replace
+** has experts; MLA has one latent, not num_key_value_heads): noted as read
+** when they say what the layer does anyway, so that only a config whose
+** value would change it hears of them (config_keys.c's unread keys). */
+static void note_if(const cJSON *root, const char *key, int64_t same) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  if (cJSON_IsNumber(v) && v->valuedouble == (double)same) memi_cfg_note(root, key, v);
+}
+
 static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   int64_t i;
@@ -93,6 +102,8 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
     return rc;
   if ((rc = check_rope(root, err))) return rc;
   if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  note_if(root, "moe_layer_freq", 1);
+  note_if(root, "num_key_value_heads", mc->heads);
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
   ** falls back to intermediate_size when that product is 0 ("x or default"). */
   mc->shared_inter = mc->moe_inter * mc->n_shared;

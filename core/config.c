@@ -173,20 +173,29 @@ static const arch_ops *arch_for(const char *model_type) {
 
 /* For a model_type that names no family: the family whose HF class the
 ** config's `architectures` lists (a model renamed on an unchanged class,
-** such as Kimi K2's kimi_k2 on DeepseekV3ForCausalLM), or NULL. */
-static const arch_ops *arch_for_class(const cJSON *root) {
+** such as Kimi K2's kimi_k2 on DeepseekV3ForCausalLM), else DeepSeek-V3's
+** for a config with multi-head latent attention (kv_lora_rank: DeepSeek-V3.2,
+** GLM's MLA models), or NULL. `why` says which; `*unread` is set when keys
+** of the config's own may be left unread (the MLA guess). */
+static const arch_ops *arch_by_shape(const cJSON *root, char *why, size_t size, int *unread) {
   const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "architectures");
   const cJSON *e;
   int i;
   memi_cfg_note(root, "architectures", list);
-  if (!cJSON_IsArray(list)) return NULL;
-  cJSON_ArrayForEach(e, list) {
+  *unread = 0;
+  for (e = cJSON_IsArray(list) ? list->child : NULL; e != NULL; e = e->next) {
     if (!cJSON_IsString(e)) continue;
     for (i = 0; memi_arch_table[i] != NULL; i++) {
-      if (strcmp(memi_arch_table[i]->hf_class, e->valuestring) == 0) return memi_arch_table[i];
+      if (strcmp(memi_arch_table[i]->hf_class, e->valuestring) != 0) continue;
+      snprintf(why, size, "its architectures names %s", memi_arch_table[i]->hf_class);
+      return memi_arch_table[i];
     }
   }
-  return NULL;
+  e = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
+  if (e == NULL || cJSON_IsNull(e)) return NULL;
+  snprintf(why, size, "its kv_lora_rank says it has DeepSeek's multi-head latent attention");
+  *unread = 1;
+  return &memi_arch_deepseek_v3;
 }
 
 static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
@@ -205,9 +214,10 @@ static memest_code read_model_type(const cJSON *root, char *dst, size_t size, me
 static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_error *err) {
   const cJSON *keys = root;
   const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
-  char outer[48];
+  char outer[48], why[96];
   memest_error inner;
   memest_code rc;
+  int unread;
   if ((rc = read_model_type(root, mc->model_type, sizeof mc->model_type, err))) return rc;
   if (cJSON_IsObject(text) && arch_for(mc->model_type) == NULL) {
     snprintf(outer, sizeof outer, "%s", mc->model_type);
@@ -219,22 +229,20 @@ static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_erro
              outer);
   }
   mc->arch = arch_for(mc->model_type);
-  if (mc->arch == NULL && (mc->arch = arch_for_class(keys)) != NULL) {
+  if (mc->arch == NULL && (mc->arch = arch_by_shape(keys, why, sizeof why, &unread)) != NULL) {
     memi_cfg_warn(mc,
-             "model_type '%s' is not one the trainer runs; its architectures names %s, so "
-             "it is read as model_type '%s', the family of that class (the trainer itself "
-             "loads a config only under a model_type it runs)",
-             mc->model_type[0] ? mc->model_type : "(none)", mc->arch->hf_class,
-             mc->arch->model_type);
+             "model_type '%s' is not one the trainer runs; %s, so it is read as model_type "
+             "'%s' (the trainer itself loads a config only under a model_type it runs)",
+             mc->model_type[0] ? mc->model_type : "(none)", why, mc->arch->model_type);
     memi_err_clear(&inner);
     if ((rc = mc->arch->read(keys, mc, &inner)) != MEMEST_OK) {
       memi_err_set_at(err, inner.code, inner.field, inner.line, inner.column,
-                 "%.600s (read as model_type '%s', since its architectures names %s)",
-                 inner.message, mc->arch->model_type, mc->arch->hf_class);
+                 "%.600s (read as model_type '%s', since %s)", inner.message,
+                 mc->arch->model_type, why);
       memi_err_fix(err, "%s", inner.fix);
       return rc;
     }
-    memi_cfg_keys_summarise(keys, mc, 0);
+    memi_cfg_keys_summarise(keys, mc, unread);
     return MEMEST_OK;
   }
   if (mc->arch == NULL) {

@@ -148,13 +148,41 @@ static void test_by_class(void) {
       CHECK_STR(err.field, "kv_lora_rank");
       CHECK_HAS(err.message, "(read as model_type 'deepseek_v3', since its architectures names "
                              "DeepseekV3ForCausalLM)");
-      /* An unknown class: the generic family, MLA keys unread. */
+      /* A class no family has, with kv_lora_rank (DeepSeek-V3.2's
+      ** DeepseekV32ForCausalLM, say): DeepSeek's MLA layer all the same,
+      ** the same total, and the config's own keys named when unread. */
       at = strstr(kimi_k2, "DeepseekV3");
       snprintf(cut, sizeof kimi_k2, "%.*sSomeOther%s", (int)(at - kimi_k2), kimi_k2, at + 10);
       CHECK_I64(memi_cfg_parse(cut, strlen(cut), &mc, &err), MEMEST_OK);
-      CHECK_STR(mc.arch->title, "generic (Qwen3-style layer)");
+      CHECK_STR(mc.arch->model_type, "deepseek_v3");
+      CHECK_HAS(mc.warnings[0], "model_type 'kimi_k2' is not one the trainer runs; its "
+                                "kv_lora_rank says it has DeepSeek's multi-head latent attention, "
+                                "so it is read as model_type 'deepseek_v3'");
+      CHECK_I64(parse_total(cut, strlen(cut)), 1026408209408LL);
       free(cut);
     }
+  }
+  /* With an indexer's keys besides (DeepSeek-V3.2): named as unread; the
+  ** keys the DeepSeek layer ignores by design (moe_layer_freq 1,
+  ** num_key_value_heads = heads) are not. */
+  {
+    char v32[sizeof kimi_k2 + 128];
+    snprintf(v32, sizeof v32, "{\"index_n_heads\":64,\"index_head_dim\":128,%s", kimi_k2 + 1);
+    at = strstr(v32, "DeepseekV3");
+    memcpy(at, "DeepseekVx", 10);
+    CHECK_I64(memi_cfg_parse(v32, strlen(v32), &mc, &err), MEMEST_OK);
+    CHECK_HAS(mc.warnings[mc.n_warnings - 1], "config keys 'index_n_heads', 'index_head_dim' look "
+                                              "like they add parameters but are not read");
+    CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "moe_layer_freq"));
+    CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "num_key_value_heads"));
+  }
+  /* Neither a family's class nor MLA: the generic family. */
+  {
+    const char *plain = "{\"architectures\":[\"SomeOtherForCausalLM\"],\"model_type\":\"x\","
+                        "\"hidden_size\":64,\"num_attention_heads\":4,\"intermediate_size\":96,"
+                        "\"num_hidden_layers\":2,\"vocab_size\":128}";
+    CHECK_I64(memi_cfg_parse(plain, strlen(plain), &mc, &err), MEMEST_OK);
+    CHECK_STR(mc.arch->title, "generic (Qwen3-style layer)");
   }
 }
 
