@@ -101,7 +101,7 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
                     err)))
     return rc;
   if ((rc = check_rope(root, err))) return rc;
-  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
   note_if(root, "moe_layer_freq", 1);
   note_if(root, "num_key_value_heads", mc->heads);
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)

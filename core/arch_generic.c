@@ -165,7 +165,7 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   if ((rc = memi_cfg_int(root, top_k_keys[k], 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
                          &mc->top_k, err)))
     return rc;
-  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, top_k_keys[k], err))) return rc;
   if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
   if ((rc = read_dense_layers(root, mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];

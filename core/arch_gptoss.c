@@ -42,7 +42,7 @@ static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error
   if ((rc = memi_cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
                     MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE", &mc->sliding_window, err)))
     return rc;
-  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
   if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   /* HF's default alternates sliding (even layers) and full (odd layers). */
   for (i = 0; i < mc->layers; i++) {

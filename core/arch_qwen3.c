@@ -41,7 +41,7 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
                     &mc->moe_inter, err)))
     return rc;
   if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
-  if ((rc = memi_cfg_check_top_k(mc, err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
   if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;

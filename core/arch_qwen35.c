@@ -35,7 +35,7 @@ static memest_code read_experts(const cJSON *root, model_config *mc, memest_erro
                          "MEMEST_MAX_INTERMEDIATE",
                     &mc->shared_inter, err)))
     return rc;
-  return memi_cfg_check_top_k(mc, err);
+  return memi_cfg_check_top_k(mc, "num_experts_per_tok", err);
 }
 
 /* The Gated DeltaNet widths, needed only when a layer is linear. */

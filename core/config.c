@@ -127,10 +127,10 @@ memest_code memi_cfg_bool(const cJSON *root, const char *key, int dflt, int *out
   return MEMEST_OK;
 }
 
-memest_code memi_cfg_check_top_k(const model_config *mc, memest_error *err) {
+memest_code memi_cfg_check_top_k(const model_config *mc, const char *key, memest_error *err) {
   if (mc->top_k <= mc->experts) return MEMEST_OK;
-  return memi_err_set(err, MEMEST_E_CONFIG, "num_experts_per_tok",
-                 "config key 'num_experts_per_tok' is %lld but there are only %lld experts",
+  return memi_err_set(err, MEMEST_E_CONFIG, key,
+                 "config key '%s' is %lld but there are only %lld experts", key,
                  (long long)mc->top_k, (long long)mc->experts);
 }
 

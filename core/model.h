@@ -179,7 +179,8 @@ MEMEST_HIDDEN memest_code memi_cfg_layer_list(const cJSON *root, const char *key
 MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
 /* Refuse top_k above the expert count, and kv heads that do not divide the
 ** query heads (grouped-query attention repeats each kv head). */
-MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, memest_error *err);
+MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,
+                                           memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err);
 
 /* Helpers for architecture files. */

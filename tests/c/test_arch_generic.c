@@ -241,6 +241,16 @@ static void test_ernie(void) {
   CHECK_I64(moe, 14);
   CHECK_I64(mc.layer_dense[1], 0);
   CHECK_I64(mc.layer_dense[2], 1);
+  /* A top-k above the experts is refused by the key it came from. */
+  {
+    char many[sizeof ernie + 8];
+    memest_error err;
+    const char *at = strstr(ernie, "\"moe_k\":6");
+    snprintf(many, sizeof many, "%.*s\"moe_k\":99%s", (int)(at - ernie), ernie, at + 9);
+    CHECK_I64(memi_cfg_parse(many, strlen(many), &mc, &err), MEMEST_E_UNSUPPORTED);
+    CHECK_STR(err.field, "moe_k");
+    CHECK_HAS(err.message, "config key 'moe_k' is 99 but there are only 64 experts");
+  }
   /* num_experts_per_tok, when given, is the one read. */
   CHECK(ernie_total("\"num_experts_per_tok\":4,", &mc) > 0);
   CHECK_I64(mc.top_k, 4);
