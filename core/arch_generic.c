@@ -197,9 +197,10 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
 
 /* The generic layer is attention and an MLP. A config that says it has
 ** state-space (Mamba) or linear-attention layers as well (Jamba,
-** Nemotron-H, Qwen3-Next) would be miscounted as all attention, so it is
-** refused by the first key that says so. */
-static memest_code other_layers(const cJSON *root, memest_error *err) {
+** Nemotron-H, Qwen3-Next, Kimi-Linear) would be miscounted as all
+** attention, so it is refused by the first key that says so (config.c
+** asks too, before it reads an MLA config with DeepSeek's layer). */
+memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
   static const char *const ssm[] = {"mamba_", "ssm_", "hybrid_override_pattern",
                                     "attn_layer_period", "layers_block_type"};
   const cJSON *item, *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
@@ -245,7 +246,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   int64_t i;
   int qkv_bias;
   size_t k;
-  if ((rc = other_layers(root, err))) return rc;
+  if ((rc = memi_generic_hybrid_layers(root, err))) return rc;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
                          "MEMEST_MAX_HEADS",

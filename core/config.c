@@ -192,7 +192,8 @@ static const arch_ops *arch_by_shape(const cJSON *root, char *why, size_t size, 
     }
   }
   e = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
-  if (e == NULL || cJSON_IsNull(e)) return NULL;
+  /* Kimi-Linear's MLA sits beside linear attention: the generic reader refuses it. */
+  if (e == NULL || cJSON_IsNull(e) || memi_generic_hybrid_layers(root, NULL) != MEMEST_OK) return NULL;
   snprintf(why, size, "its kv_lora_rank says it has DeepSeek's multi-head latent attention");
   *unread = 1;
   return &memi_arch_deepseek_v3;

@@ -182,6 +182,9 @@ MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, i
 MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,
                                            memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err);
+/* arch_generic.c: refuses a config whose keys say it has state-space or
+** linear-attention layers, which no attention layer models. */
+MEMEST_HIDDEN memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err);
 
 /* Helpers for architecture files. */
 /* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX

@@ -176,6 +176,17 @@ static void test_by_class(void) {
     CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "moe_layer_freq"));
     CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "num_key_value_heads"));
   }
+  /* MLA beside linear attention (Kimi-Linear): refused, not read as DeepSeek. */
+  {
+    char linear[sizeof kimi_k2 + 128];
+    snprintf(linear, sizeof linear, "{\"linear_attn_config\":{\"kda_layers\":[1,2,3]},%s",
+             kimi_k2 + 1);
+    at = strstr(linear, "DeepseekV3");
+    memcpy(at, "DeepseekVx", 10);
+    CHECK_I64(memi_cfg_parse(linear, strlen(linear), &mc, &err), MEMEST_E_UNSUPPORTED);
+    CHECK_STR(err.field, "linear_attn_config");
+    CHECK_HAS(err.message, "says the model has linear-attention layers");
+  }
   /* Neither a family's class nor MLA: the generic family. */
   {
     const char *plain = "{\"architectures\":[\"SomeOtherForCausalLM\"],\"model_type\":\"x\","
