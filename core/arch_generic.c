@@ -49,19 +49,25 @@ static int present(const cJSON *root, const char *key) {
   return v != NULL && !cJSON_IsNull(v);
 }
 
+/* The first of a key's n spellings the config gives, or NULL. */
+static const char *spelling(const cJSON *root, const char *const *keys, size_t n) {
+  size_t k;
+  for (k = 0; k < n; k++) {
+    if (present(root, keys[k])) return keys[k];
+  }
+  return NULL;
+}
+
 /* q/k norms: a boolean key in one of its spellings, else the convention. */
 static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
                                 model_config *mc, memest_error *err) {
-  size_t k;
+  const char *key = spelling(root, qk_norm_keys, sizeof qk_norm_keys / sizeof qk_norm_keys[0]);
+  memest_code rc;
   int on;
   mc->qk_norm = cv->qk_norm;
-  for (k = 0; k < sizeof qk_norm_keys / sizeof qk_norm_keys[0]; k++) {
-    memest_code rc;
-    if (!present(root, qk_norm_keys[k])) continue;
-    if ((rc = memi_cfg_bool(root, qk_norm_keys[k], 0, &on, err))) return rc;
-    mc->qk_norm = on ? cv->qk_norm_on : QK_NONE;
-    break;
-  }
+  if (key == NULL) return MEMEST_OK;
+  if ((rc = memi_cfg_bool(root, key, 0, &on, err))) return rc;
+  mc->qk_norm = on ? cv->qk_norm_on : QK_NONE;
   return MEMEST_OK;
 }
 
@@ -70,8 +76,9 @@ static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
 ** or the family's convention. */
 static memest_code read_shared(const cJSON *root, const generic_convention *cv, int64_t inter,
                                model_config *mc, memest_error *err) {
+  const char *count = spelling(root, shared_count_keys,
+                               sizeof shared_count_keys / sizeof shared_count_keys[0]);
   memest_code rc;
-  size_t k;
   int on;
   mc->shared_inter = 0;
   mc->n_shared = 0;
@@ -85,12 +92,11 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
     mc->shared_gate = mc->shared_inter > 0;
     return MEMEST_OK;
   }
-  for (k = 0; k < sizeof shared_count_keys / sizeof shared_count_keys[0]; k++) {
-    if (!present(root, shared_count_keys[k])) continue;
+  if (count != NULL) {
     /* Hunyuan's switch for its shared MLP, when it turns it off. */
     if ((rc = memi_cfg_bool(root, "use_mixed_mlp_moe", 1, &on, err))) return rc;
     if (!on) return MEMEST_OK;
-    if ((rc = memi_cfg_int(root, shared_count_keys[k], 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
+    if ((rc = memi_cfg_int(root, count, 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
                            "MEMEST_MAX_SHARED_EXPERTS",
                       &mc->n_shared, err)))
       return rc;
@@ -159,13 +165,12 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   memest_code rc;
   int64_t inter, i;
   int any_dense = 0;
-  size_t k = 0;
-  while (k + 1 < sizeof top_k_keys / sizeof top_k_keys[0] && !present(root, top_k_keys[k])) k++;
-  if (!present(root, top_k_keys[k])) k = 0; /* neither: the HF name is the one asked for */
-  if ((rc = memi_cfg_int(root, top_k_keys[k], 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
+  const char *top_k = spelling(root, top_k_keys, sizeof top_k_keys / sizeof top_k_keys[0]);
+  if (top_k == NULL) top_k = top_k_keys[0]; /* none: the HF name is the one asked for */
+  if ((rc = memi_cfg_int(root, top_k, 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
                          &mc->top_k, err)))
     return rc;
-  if ((rc = memi_cfg_check_top_k(mc, top_k_keys[k], err))) return rc;
+  if ((rc = memi_cfg_check_top_k(mc, top_k, err))) return rc;
   if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
   if ((rc = read_dense_layers(root, mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];
@@ -201,20 +206,22 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
 ** attention, so it is refused by the first key that says so (config.c
 ** asks too, before it reads an MLA config with DeepSeek's layer). */
 memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
-  static const char *const ssm[] = {"mamba_", "ssm_", "hybrid_override_pattern",
-                                    "attn_layer_period", "layers_block_type"};
+  /* Key prefixes (a whole name is its own prefix) and the layers they show. */
+  static const char *const shows[][2] = {
+      {"linear_", "linear-attention"},          {"mamba_", "state-space (Mamba)"},
+      {"ssm_", "state-space (Mamba)"},          {"hybrid_override_pattern", "state-space (Mamba)"},
+      {"attn_layer_period", "state-space (Mamba)"}, {"layers_block_type", "state-space (Mamba)"},
+  };
   const cJSON *item, *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
   size_t k;
   cJSON_ArrayForEach(item, root) {
-    const char *kind = strncmp(item->string, "linear_", 7) == 0 ? "linear-attention" : NULL;
-    for (k = 0; kind == NULL && k < sizeof ssm / sizeof ssm[0]; k++) {
-      if (strncmp(item->string, ssm[k], strlen(ssm[k])) == 0) kind = "state-space (Mamba)";
+    for (k = 0; k < sizeof shows / sizeof shows[0]; k++) {
+      if (strncmp(item->string, shows[k][0], strlen(shows[k][0])) != 0) continue;
+      return memi_err_set(err, MEMEST_E_CONFIG, item->string,
+                     "config key '%.60s' says the model has %s layers, which the generic "
+                     "layer (attention and an MLP) does not model",
+                     item->string, shows[k][1]);
     }
-    if (kind == NULL) continue;
-    return memi_err_set(err, MEMEST_E_CONFIG, item->string,
-                   "config key '%.60s' says the model has %s layers, which the generic "
-                   "layer (attention and an MLP) does not model",
-                   item->string, kind);
   }
   /* MiniMax's attn_type_list: 1 is softmax attention, 0 lightning (linear). */
   cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "attn_type_list")) {

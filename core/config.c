@@ -36,16 +36,16 @@ static const cJSON *one_per_layer(const cJSON *v) {
 
 memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
                     int64_t hi, const char *limit, int64_t *out, memest_error *err) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+  const cJSON *v = one_per_layer(item);
   double x;
-  memi_cfg_note(root, key, v);
-  if (cJSON_IsArray(v) && one_per_layer(v) == v) {
+  memi_cfg_note(root, key, item);
+  if (cJSON_IsArray(v)) {
     return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
                    "config key '%s' is a list, not one whole number; memest takes one value "
                    "for every layer, so a per-layer list must hold the same number throughout",
                    key);
   }
-  v = one_per_layer(v);
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
       return memi_err_set(err, MEMEST_E_CONFIG, key,
