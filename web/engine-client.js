@@ -33,10 +33,12 @@ import { attachTimeline } from './timeline-apart.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View & {draw_timeline?: boolean}}) => Promise<object>} estimate
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View & {draw_timeline?: boolean, draw_only?: boolean}}) => Promise<object>} estimate
  *   (`view`: one page view in one call, see engine.js; `draw_timeline`:
  *   the worker draws the shown rank's timeline on the canvas given to
- *   timelineCanvas, if any, right after it answers)
+ *   timelineCanvas, if any, right after it answers; `draw_only`: the
+ *   caller has the answer, and the call resolves to true once the worker
+ *   has it to draw, without sending it back)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -200,6 +202,7 @@ export async function createEngineClient(options = {}) {
           suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
           every_rank: opts.view.every_rank === true, timeline_columns: opts.view.timeline_columns === true,
           timeline_apart: opts.view.timeline_apart === true, draw_timeline: opts.view.draw_timeline === true,
+          draw_only: opts.view.draw_only === true,
         });
       }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);

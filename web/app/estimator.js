@@ -8,7 +8,8 @@ import { createEngineClient } from '../engine-client.js';
 import { toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
-import { timelineRank } from './timeline-data.js';
+import { keptEvents, timelineRank } from './timeline-data.js';
+import { recentAnswers } from '../recent-answers.js';
 
 /**
  * The longest schedule the timeline shows whole. A rank with more events
@@ -77,13 +78,7 @@ export function useEngine() {
 export async function estimateView(client, state, { suggestions = false } = {}) {
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
-  const result = await client.estimate(config, params, {
-    latestWins: true,
-    view: {
-      suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, timeline_apart: true,
-      draw_timeline: canDrawOffThread(),
-    },
-  });
+  const result = await client.estimate(config, params, { latestWins: true, view: pageView(suggestions) });
   if (result.superseded) return null;
   if (result.error) {
     const problems = await client.validate(config, params);
@@ -92,6 +87,39 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
   const timeline = timelineRank(result);
   const ranks = result.every_rank ? { ...result, ...result.every_rank } : result;
   return { result, timeline, ranks, suggested: suggestions };
+}
+
+/** What a page view estimate asks of the engine besides the inputs. */
+function pageView(suggestions) {
+  return {
+    suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, timeline_apart: true,
+    draw_timeline: canDrawOffThread(),
+  };
+}
+
+/**
+ * Has the worker draw the timeline of an answer the page kept
+ * (recentAnswers): the worker keeps the same answers, so it draws without
+ * estimating again. Asked in turn with the estimates (latest wins), so the
+ * canvas ends on what the page shows.
+ */
+function redrawKept(client, state, suggestions) {
+  if (!canDrawOffThread()) return;
+  client.estimate(configOf(state), toParams(state, { detail: state.detail }), {
+    latestWins: true, view: { ...pageView(suggestions), draw_only: true },
+  }).catch(() => {});
+}
+
+/** The answers a page keeps: enough for a slider moved to and fro over a few values. */
+export const KEPT_ANSWERS = 8;
+
+/**
+ * About how many bytes an answer takes once its timeline is read: the
+ * shown rank's events (a few hundred bytes each) and the rest.
+ */
+function answerSize(r) {
+  const kept = r?.timeline ? keptEvents(r.timeline) : 0;
+  return 400 * kept + 64 * 1024;
 }
 
 /** Whether this browser can move a canvas to the engine's worker (OffscreenCanvas). */
@@ -188,12 +216,23 @@ export function useEstimate(client, state, { suggestions = false } = {}) {
   latest.current = state;
   // The last estimate asked for, by key, until a newer one replaces it.
   const asked = useRef({ key: '', answer: /** @type {Promise<any> | null} */ (null) });
+  // The last answers, by key: a slider moved back to a value it had is
+  // answered at once, in the task of its move.
+  const kept = useRef(/** @type {import('../recent-answers.js').RecentAnswers<any> | null} */ (null));
+  kept.current ??= recentAnswers({ entries: KEPT_ANSWERS, bytes: 32 * 1024 * 1024 });
   const ask = useCallback((s) => {
     if (!client) return Promise.resolve(null);
     const k = viewKey(s, suggestions);
     if (asked.current.key === k && asked.current.answer) return asked.current.answer;
+    const known = kept.current.get(k);
+    if (known) {
+      asked.current = { key: k, answer: Promise.resolve(known) };
+      redrawKept(client, s, suggestions);
+      return asked.current.answer;
+    }
     const answer = estimateView(client, s, { suggestions }).then((r) => {
       if (r === null && asked.current.answer === answer) asked.current = { key: '', answer: null };
+      if (r) kept.current.put(k, r, answerSize(r));
       return r;
     });
     asked.current = { key: k, answer };
