@@ -9,11 +9,14 @@
 // phases. The wall time follows the display's frames, so a change smaller
 // than a frame seldom moves it; the CPU time shows it.
 //
-// Usage: node scripts/bench-page.mjs [--frame] [rounds] [dir] [other-dir]
+// Usage: node scripts/bench-page.mjs [--frame] [--cold] [rounds] [dir] [other-dir]
 //   --frame    each move ends after the frame that follows its changes (a
 //              requestAnimationFrame, then a task), so that every move
 //              includes its frame: input to pixels, without the test's mix
 //              of moves that end before their frame and moves that end after
+//   --cold     before each move a global batch size not used before is
+//              typed into its box (untimed), so that no move is answered
+//              from the answers the page keeps (slider-move.mjs)
 //   rounds     fresh pages per profile (default 5), 16 timed moves each
 //   dir        the built page (default public/; build-wasm.sh, build-web.mjs)
 //   other-dir  a second build to compare with: the pages alternate between
@@ -25,11 +28,12 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { missingPageFiles } from './page-files.mjs';
-import { sliderMove } from './slider-move.mjs';
+import { coldSliderMove, sliderMove } from './slider-move.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const frame = process.argv.includes('--frame');
-const args = process.argv.slice(2).filter((a) => a !== '--frame');
+const cold = process.argv.includes('--cold');
+const args = process.argv.slice(2).filter((a) => a !== '--frame' && a !== '--cold');
 const rounds = Math.max(1, Number(args[0] ?? 5) || 5);
 const dir = path.resolve(args[1] ?? path.join(ROOT, 'public'));
 const other = args[2] ? path.resolve(args[2]) : null;
@@ -66,7 +70,10 @@ async function round(browser, url, rate) {
   await page.waitForTimeout(600);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-  for (let i = 0; i < WARM_MOVES; i++) await sliderMove(page, i % 2 ? '4' : '2', { toFrame: frame });
+  // Cold moves: global batch sizes 1008, 992, ... (multiples of mbs*dp*ep at pp 2 and 4).
+  let batch = 1024;
+  const move = (v) => (cold ? coldSliderMove(page, v, (batch -= 16), { toFrame: frame }) : sliderMove(page, v, { toFrame: frame }));
+  for (let i = 0; i < WARM_MOVES; i++) await move(i % 2 ? '4' : '2');
   const events = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
   const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -75,7 +82,7 @@ async function round(browser, url, rate) {
     transferMode: 'ReportEvents',
   });
   const walls = [];
-  for (let i = 0; i < MOVES; i++) walls.push(await sliderMove(page, i % 2 ? '4' : '2', { toFrame: frame }));
+  for (let i = 0; i < MOVES; i++) walls.push(await move(i % 2 ? '4' : '2'));
   await cdp.send('Tracing.end');
   await traced;
   await context.close();
@@ -108,6 +115,7 @@ const servers = await Promise.all(builds.map((d) => startServer({ dir: d, port: 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   if (frame) console.log('Each move ends after the frame that follows its changes (--frame).');
+  if (cold) console.log('Each move goes to a state the page has not estimated (--cold).');
   for (const [name, rate] of [['desktop', 1], ['4x CPU throttling', 4]]) {
     const got = builds.map(() => []);
     for (let r = 0; r < rounds; r++) {

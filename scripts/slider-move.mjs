@@ -6,6 +6,12 @@
 // next frame. The page tests and bench-page.mjs time their moves with it,
 // so that they measure the same thing; performance marks move-start and
 // move-end bound it for a trace.
+//
+// The page keeps its last answers (web/recent-answers.js), so a slider
+// moved to and fro is answered from them after its first two moves.
+// coldSliderMove() first types a global batch size never used before into
+// its box (untimed, waiting for that answer), so that the move it then
+// times asks the engine for a state it has not estimated.
 
 /**
  * Moves the pp slider of `page` (a Playwright page or frame) to `value`;
@@ -42,4 +48,49 @@ export function sliderMove(page, value, { toFrame = false } = {}) {
     performance.mark('move-end');
     return performance.now() - t0;
   }, [value, toFrame]);
+}
+
+/**
+ * Types `batch` into the global batch size box of `page` and waits, untimed,
+ * until the page shows its estimate and the frame after it.
+ * @param {any} page
+ * @param {number} batch
+ * @returns {Promise<void>}
+ */
+export function typeBatch(page, batch) {
+  return page.evaluate(async (b) => {
+    const results = document.querySelector('[data-testid=results]');
+    const box = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=global_batch_size] input[type=number]'));
+    if (box.value === String(b)) return;
+    const seq = results.getAttribute('data-seq');
+    box.value = String(b);
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((done) => {
+      const mo = new MutationObserver(() => {
+        const plot = results.querySelector('.timeline-plot');
+        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false' &&
+          (!plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows'))) {
+          mo.disconnect();
+          done(undefined);
+        }
+      });
+      mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
+    });
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  }, batch);
+}
+
+/**
+ * typeBatch(page, batch), then sliderMove(page, value): a move to a state
+ * the page has not estimated, unless `batch` was used before. Resolves to
+ * the move's wall time in ms.
+ * @param {any} page
+ * @param {string} value
+ * @param {number} batch
+ * @param {{toFrame?: boolean}} [options]
+ * @returns {Promise<number>}
+ */
+export async function coldSliderMove(page, value, batch, options = {}) {
+  await typeBatch(page, batch);
+  return sliderMove(page, value, options);
 }
