@@ -1,7 +1,8 @@
 /*
 ** arch_generic.c — configs whose model_type the trainer does not run
-** (Mixtral, Qwen2-MoE, OLMoE, Llama 4, Llama-style dense models, ...),
-** estimated from the widely used HuggingFace keys with a Qwen3-style
+** (Mixtral, Qwen2-MoE, OLMoE, Llama 4, DBRX, Llama-style dense models, ...),
+** estimated from the widely used HuggingFace keys (DBRX's own, nested
+** ones for DBRX) with a Qwen3-style
 ** layer: GQA attention (with the config's biases and q/k norms), a softmax
 ** top-k router, SwiGLU experts and shared experts, or a dense SwiGLU MLP on
 ** the layers the config's dense-layer selectors name. config.c warns that
@@ -247,13 +248,85 @@ memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
   return MEMEST_OK;
 }
 
+/* DBRX names the keys every decoder has after MPT (d_model, n_heads,
+** n_layers, max_seq_len) and nests its attention's and experts' keys in
+** attn_config and ffn_config. Its layer is the generic one: fused Wqkv
+** (GQA, no biases), bias-free LayerNorms (a weight each, as RMSNorm), a
+** softmax router and GLU experts (w1, v1, w2: SwiGLU's three matrices),
+** with no shared expert and no dense layer. */
+/* A whole number DBRX nests in ffn_config, which it cannot do without. */
+static memest_code ffn_int(const cJSON *ffn, const char *key, int64_t hi, const char *limit,
+                           int64_t *out, memest_error *err) {
+  if (!present(ffn, key)) {
+    return memi_err_set(err, MEMEST_E_CONFIG, key,
+                        "config key '%s' in ffn_config is missing; add it from the model's "
+                        "published config.json",
+                        key);
+  }
+  return memi_cfg_int(ffn, key, 1, 0, 1, hi, limit, out, err);
+}
+
+static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *ffn,
+                             model_config *mc, memest_error *err) {
+  memest_code rc;
+  int64_t i;
+  memi_cfg_note(root, "attn_config", attn);
+  memi_cfg_note(root, "ffn_config", ffn);
+  if ((rc = memi_cfg_int(root, "d_model", 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
+                         &mc->hidden, err)) ||
+      (rc = memi_cfg_int(root, "n_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->heads, err)) ||
+      (rc = memi_cfg_int(root, "n_layers", 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
+                         &mc->layers, err)) ||
+      (rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
+                         &mc->vocab, err)) ||
+      (rc = memi_cfg_int(root, "max_seq_len", 0, 0, 0, (int64_t)1 << 53, NULL,
+                         &mc->max_positions, err)) ||
+      (rc = memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err)))
+    return rc;
+  if ((rc = memi_cfg_int(attn, "kv_n_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+                         &mc->kv_heads, err)) ||
+      (rc = ffn_int(ffn, "ffn_hidden_size", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE",
+                    &mc->moe_inter, err)) ||
+      (rc = ffn_int(ffn, "moe_num_experts", MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
+                    &mc->experts, err)) ||
+      (rc = ffn_int(ffn, "moe_top_k", MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K", &mc->top_k, err)) ||
+      (rc = memi_cfg_check_top_k(mc, "moe_top_k", err)))
+    return rc;
+  if (mc->hidden % mc->heads != 0) {
+    return memi_err_set(err, MEMEST_E_CONFIG, "n_heads",
+                        "config key 'n_heads' (%lld) must divide d_model (%lld)",
+                        (long long)mc->heads, (long long)mc->hidden);
+  }
+  if (mc->heads % mc->kv_heads != 0) {
+    return memi_err_set(err, MEMEST_E_CONFIG, "kv_n_heads",
+                        "config key 'kv_n_heads' in attn_config (%lld) must divide n_heads (%lld)",
+                        (long long)mc->kv_heads, (long long)mc->heads);
+  }
+  mc->head_dim = mc->hidden / mc->heads;
+  mc->attention_bias = mc->bias_o = 0;
+  mc->qk_norm = QK_NONE;
+  mc->dense_inter = mc->moe_inter;
+  mc->shared_inter = mc->n_shared = 0;
+  mc->shared_gate = 0;
+  for (i = 0; i < mc->layers; i++) {
+    mc->layer_attn[i] = ATTN_FULL;
+    mc->layer_dense[i] = 0;
+  }
+  return MEMEST_OK;
+}
+
 static memest_code generic_read(const cJSON *root, model_config *mc, memest_error *err) {
   const generic_convention *cv = convention_for(mc->model_type);
+  const cJSON *attn = cJSON_GetObjectItemCaseSensitive(root, "attn_config");
+  const cJSON *ffn = cJSON_GetObjectItemCaseSensitive(root, "ffn_config");
   memest_code rc;
   int64_t i;
   int qkv_bias;
   size_t k;
   if ((rc = memi_generic_hybrid_layers(root, err))) return rc;
+  if (cJSON_IsObject(attn) && cJSON_IsObject(ffn) && present(root, "d_model"))
+    return read_dbrx(root, attn, ffn, mc, err);
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
                          "MEMEST_MAX_HEADS",

@@ -355,6 +355,57 @@ static void test_hybrids(void) {
   CHECK_I64(memi_cfg_parse(text, strlen(text), &mc, &err), MEMEST_OK);
 }
 
+/* DBRX as published (132B total, 36B active), its keys after MPT and
+** nested in attn_config and ffn_config: 40 layers of fused Wqkv 6,144 x
+** (6,144 + 2 x 8 x 128) = 50,331,648, out_proj 37,748,736, two norms
+** 12,288, a router 16 x 6,144 and 16 GLU experts of 10,752 (198,180,864
+** each); embed_tokens and lm_head 100,352 x 6,144 = 616,562,688 each, and
+** the final norm: 131,596,523,520. Active: 4 experts of the 16:
+** 36,469,708,800. */
+static const char dbrx_head[] =
+    "{\"architectures\":[\"DbrxForCausalLM\"],\"model_type\":\"dbrx\","
+    "\"attn_config\":{\"clip_qkv\":8,\"kv_n_heads\":%d,\"rope_theta\":500000},"
+    "\"d_model\":6144,\"ffn_config\":{%s\"moe_jitter_eps\":0,\"moe_num_experts\":16,"
+    "\"moe_top_k\":%d},\"max_seq_len\":32768,\"n_heads\":48,\"n_layers\":40,"
+    "\"tie_word_embeddings\":false,\"vocab_size\":100352}";
+
+/* The DBRX config with kv_n_heads `kv`, `ffn` before the experts' keys and top-k `k`. */
+static memest_code dbrx_parse(int kv, const char *ffn, int k, model_config *mc, memest_error *err) {
+  char text[sizeof dbrx_head + 96];
+  snprintf(text, sizeof text, dbrx_head, kv, ffn, k);
+  return memi_cfg_parse(text, strlen(text), mc, err);
+}
+
+static void test_dbrx(void) {
+  model_config mc;
+  memest_error err;
+  int ovf = 0;
+  CHECK_I64(dbrx_parse(8, "\"ffn_hidden_size\":10752,", 4, &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_msum_total_parameters(&mc, &ovf), 131596523520LL);
+  CHECK_I64(memi_msum_active_parameters(&mc, &ovf), 36469708800LL);
+  CHECK_I64(ovf, 0);
+  CHECK_I64(mc.hidden, 6144);
+  CHECK_I64(mc.kv_heads, 8);
+  CHECK_I64(mc.head_dim, 128);
+  CHECK_I64(mc.experts, 16);
+  CHECK_I64(mc.top_k, 4);
+  CHECK_I64(mc.max_positions, 32768);
+  CHECK_I64(mc.layer_dense[39], 0);
+  CHECK_STR(mc.arch->title, "generic (Qwen3-style layer)");
+  /* The nested objects count as read: the one warning is the generic layer's. */
+  CHECK_HAS(mc.warnings[0], "model_type 'dbrx' is not one the trainer runs");
+  CHECK_I64(mc.n_warnings, 1);
+  /* What DBRX cannot do without is refused by its name and place. */
+  CHECK_I64(dbrx_parse(8, "", 4, &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "ffn_hidden_size");
+  CHECK_HAS(err.message, "config key 'ffn_hidden_size' in ffn_config is missing");
+  CHECK_I64(dbrx_parse(7, "\"ffn_hidden_size\":10752,", 4, &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "kv_n_heads");
+  CHECK_HAS(err.message, "'kv_n_heads' in attn_config (7) must divide n_heads (48)");
+  CHECK_I64(dbrx_parse(8, "\"ffn_hidden_size\":10752,", 17, &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "moe_top_k");
+}
+
 int main(void) {
   test_totals();
   test_dense();
@@ -362,5 +413,6 @@ int main(void) {
   test_ernie();
   test_hunyuan();
   test_hybrids();
+  test_dbrx();
   return check_done("test_arch_generic");
 }
