@@ -9,6 +9,7 @@ import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palett
 import { gib, mem, percent } from './format.js';
 import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
+import { memo } from './memo.js';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -22,6 +23,11 @@ export function segments(rank) {
 }
 
 const pc = (x) => `${x.toFixed(3)}%`;
+
+/** A component's swatch and name: the same from one move to the next. */
+const PartName = memo(function PartName({ label, color }) {
+  return <><span class="swatch" style={{ background: color }} aria-hidden="true" />{label}</>;
+});
 
 /**
  * Props: rank (a result rank), capacity (bytes), compact.
@@ -63,7 +69,7 @@ export function BreakdownChart({ rank, capacity, compact }) {
         <tbody>
           {rows.map((s) => (
             <tr key={s.key} data-part={s.key}>
-              <th scope="row"><span class="swatch" style={{ background: s.color }} aria-hidden="true" />{s.label}</th>
+              <th scope="row"><PartName label={s.label} color={s.color} /></th>
               <td>{mem(s.bytes)}</td>
               <td>{percent(s.bytes / total)}</td>
             </tr>

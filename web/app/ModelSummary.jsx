@@ -4,6 +4,7 @@
 // keys were read, defaulted and ignored (the engine's result.model).
 
 import { count, paramCount } from './format.js';
+import { memo } from './memo.js';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;
@@ -14,6 +15,23 @@ function KeyList({ title, keys }) {
     </div>
   );
 }
+
+/**
+ * Which config keys were read, defaulted and ignored (result.model's
+ * config_keys as JSON text): the same for one config, so a slider's move
+ * renders none of it again.
+ */
+const ConfigKeys = memo(function ConfigKeys({ json }) {
+  const keys = JSON.parse(json);
+  return (
+    <details class="numbers">
+      <summary>Config keys: {keys.read?.length ?? 0} read, {keys.defaulted?.length ?? 0} defaulted, {keys.ignored?.length ?? 0} ignored</summary>
+      <KeyList title="Read" keys={keys.read} />
+      <KeyList title="Defaulted (looked up, absent)" keys={keys.defaulted} />
+      <KeyList title="Ignored (not used by the estimate)" keys={keys.ignored} />
+    </details>
+  );
+});
 
 /** Props: result (an estimate with every rank, or the shown one). */
 export function ModelSummary({ result }) {
@@ -57,12 +75,7 @@ export function ModelSummary({ result }) {
         <dt>Architecture</dt>
         <dd>{m.architecture} ({m.model_type || 'no model_type'}), hidden size {count(m.hidden_size)}, vocabulary {count(m.vocab_size)}</dd>
       </dl>
-      <details class="numbers">
-        <summary>Config keys: {keys.read?.length ?? 0} read, {keys.defaulted?.length ?? 0} defaulted, {keys.ignored?.length ?? 0} ignored</summary>
-        <KeyList title="Read" keys={keys.read} />
-        <KeyList title="Defaulted (looked up, absent)" keys={keys.defaulted} />
-        <KeyList title="Ignored (not used by the estimate)" keys={keys.ignored} />
-      </details>
+      <ConfigKeys json={JSON.stringify(keys)} />
     </section>
   );
 }

@@ -19,6 +19,7 @@ import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
 import { stepEvent } from './timeline-keys.js';
 import { useTimelineCanvas } from './estimator.js';
+import { memo } from './memo.js';
 
 /** The least drag, in px, that zooms. */
 const MIN_DRAG = 5;
@@ -31,6 +32,17 @@ const MIN_DRAG = 5;
  * a few lines here rather than every one (each changed line is laid out and
  * painted again).
  */
+/**
+ * The key at rest: each component's swatch and name, for `keys` (the
+ * components' keys, comma-separated). A slider's move that leaves the same
+ * components live renders none of it again.
+ */
+const RestKey = memo(function RestKey({ keys, scheme }) {
+  return keys.split(',').map((k) => (
+    <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)}</li>
+  ));
+});
+
 function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
   const e = eventOf(rank, pos);
   if (!e) return null;
@@ -43,7 +55,9 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
-        {parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{atRest ? partLabel(k) : `${partLabel(k)} ${mem(b)}`}</li>)}
+        {atRest
+          ? <RestKey keys={parts.map(([k]) => k).join(',')} scheme={scheme} />
+          : parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{`${partLabel(k)} ${mem(b)}`}</li>)}
       </ul>
       {atRest && <p class="help">Hover, or focus the chart and use the arrow keys, for the sizes at each event; the peak’s are in the breakdown above.</p>}
     </div>
