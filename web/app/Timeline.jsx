@@ -25,6 +25,17 @@ import { memo } from './memo.js';
 const MIN_DRAG = 5;
 
 /**
+ * The key at rest: each component's swatch and name, for `keys` (the
+ * components' keys, comma-separated). A slider's move that leaves the same
+ * components live renders none of it again.
+ */
+const RestKey = memo(function RestKey({ keys, scheme }) {
+  return (keys ? keys.split(',') : []).map((k) => (
+    <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)}</li>
+  ));
+});
+
+/**
  * The readout under the plot: the event at `pos`, its live chunks and its
  * components, which are also the chart's colour key. At rest (no pointer,
  * no keys) it is the peak, whose sizes the breakdown's table lists: the key
@@ -32,17 +43,6 @@ const MIN_DRAG = 5;
  * a few lines here rather than every one (each changed line is laid out and
  * painted again).
  */
-/**
- * The key at rest: each component's swatch and name, for `keys` (the
- * components' keys, comma-separated). A slider's move that leaves the same
- * components live renders none of it again.
- */
-const RestKey = memo(function RestKey({ keys, scheme }) {
-  return keys.split(',').map((k) => (
-    <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)}</li>
-  ));
-});
-
 function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
   const e = eventOf(rank, pos);
   if (!e) return null;
