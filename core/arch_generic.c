@@ -248,12 +248,6 @@ memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
   return MEMEST_OK;
 }
 
-/* DBRX names the keys every decoder has after MPT (d_model, n_heads,
-** n_layers, max_seq_len) and nests its attention's and experts' keys in
-** attn_config and ffn_config. Its layer is the generic one: fused Wqkv
-** (GQA, no biases), bias-free LayerNorms (a weight each, as RMSNorm), a
-** softmax router and GLU experts (w1, v1, w2: SwiGLU's three matrices),
-** with no shared expert and no dense layer. */
 /* A whole number DBRX nests in ffn_config, which it cannot do without. */
 static memest_code ffn_int(const cJSON *ffn, const char *key, int64_t hi, const char *limit,
                            int64_t *out, memest_error *err) {
@@ -266,24 +260,20 @@ static memest_code ffn_int(const cJSON *ffn, const char *key, int64_t hi, const 
   return memi_cfg_int(ffn, key, 1, 0, 1, hi, limit, out, err);
 }
 
+/* DBRX names the keys every decoder has after MPT (d_model, n_heads,
+** n_layers, max_seq_len) and nests its attention's and experts' keys in
+** attn_config and ffn_config. Its layer is the generic one: fused Wqkv
+** (GQA, no biases), bias-free LayerNorms (a weight each, as RMSNorm), a
+** softmax router and GLU experts (w1, v1, w2: SwiGLU's three matrices),
+** with no shared expert and no dense layer. */
 static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *ffn,
                              model_config *mc, memest_error *err) {
+  static const cfg_common_names mpt = {"d_model", "n_heads", "n_layers", "max_seq_len"};
   memest_code rc;
   int64_t i;
   memi_cfg_note(root, "attn_config", attn);
   memi_cfg_note(root, "ffn_config", ffn);
-  if ((rc = memi_cfg_int(root, "d_model", 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
-                         &mc->hidden, err)) ||
-      (rc = memi_cfg_int(root, "n_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->heads, err)) ||
-      (rc = memi_cfg_int(root, "n_layers", 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
-                         &mc->layers, err)) ||
-      (rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
-                         &mc->vocab, err)) ||
-      (rc = memi_cfg_int(root, "max_seq_len", 0, 0, 0, (int64_t)1 << 53, NULL,
-                         &mc->max_positions, err)) ||
-      (rc = memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err)))
-    return rc;
+  if ((rc = memi_cfg_common_named(root, &mpt, mc, err))) return rc;
   if ((rc = memi_cfg_int(attn, "kv_n_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
                          &mc->kv_heads, err)) ||
       (rc = ffn_int(ffn, "ffn_hidden_size", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE",

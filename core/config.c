@@ -141,24 +141,31 @@ memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err) {
                  (long long)mc->kv_heads, (long long)mc->heads);
 }
 
-/* The keys every decoder-only transformer config carries. */
-memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+/* The keys every decoder-only transformer config carries, by `names`. */
+memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
+                                  model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "hidden_size", 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
+  if ((rc = memi_cfg_int(root, names->hidden, 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
                          &mc->hidden, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_attention_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
+  if ((rc = memi_cfg_int(root, names->heads, 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
                          &mc->heads, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "num_hidden_layers", 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
+  if ((rc = memi_cfg_int(root, names->layers, 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
                          &mc->layers, err)))
     return rc;
   if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
                          &mc->vocab, err))) return rc;
   /* Not a limit of the estimate: the sequence is warned about, not refused. */
-  if ((rc = memi_cfg_int(root, "max_position_embeddings", 0, 0, 0, (int64_t)1 << 53, NULL,
+  if ((rc = memi_cfg_int(root, names->positions, 0, 0, 0, (int64_t)1 << 53, NULL,
                     &mc->max_positions, err)))
     return rc;
   return memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err);
+}
+
+memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+  static const cfg_common_names hf = {"hidden_size", "num_attention_heads", "num_hidden_layers",
+                                      "max_position_embeddings"};
+  return memi_cfg_common_named(root, &hf, mc, err);
 }
 
 /* Picks the family: the top-level model_type, or, for a multimodal config

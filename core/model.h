@@ -161,6 +161,15 @@ MEMEST_HIDDEN memest_code memi_cfg_bool(const cJSON *root, const char *key, int 
 MEMEST_HIDDEN memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo,
                                   double hi, double *out, memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err);
+/* The names a config gives the keys every decoder has (memi_cfg_common
+** reads HF's: hidden_size, num_attention_heads, num_hidden_layers,
+** max_position_embeddings); vocab_size and tie_word_embeddings keep theirs. */
+typedef struct cfg_common_names {
+  const char *hidden, *heads, *layers, *positions;
+} cfg_common_names;
+/* memi_cfg_common under other names (DBRX's, after MPT). */
+MEMEST_HIDDEN memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
+                                            model_config *mc, memest_error *err);
 MEMEST_HIDDEN void memi_cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
 /* config_keys.c: records that `key` was looked up in `obj` (v its value, or
 ** NULL when absent), so that the summary can tell read keys from defaulted
