@@ -14,22 +14,25 @@
 // times asks the engine for a state it has not estimated.
 
 /**
- * Moves the pp slider of `page` (a Playwright page or frame) to `value`;
- * resolves to the move's wall time in ms.
+ * Sets the input `selector` of `page` to `value` as a user's input event
+ * does, and resolves, once the page shows a new estimate for it and the
+ * timeline's canvas shows what the DOM does, to the wall time in ms: up to
+ * the first task after that, or with `frame` the task after the next
+ * frame. With `marks` the change is bounded by the performance marks
+ * move-start and move-end.
  * @param {any} page
- * @param {string} value
- * @param {{toFrame?: boolean}} [options]
+ * @param {{selector: string, value: string, frame: boolean, marks: boolean}} change
  * @returns {Promise<number>}
  */
-export function sliderMove(page, value, { toFrame = false } = {}) {
-  return page.evaluate(async ([v, frame]) => {
+function changeAndSettle(page, change) {
+  return page.evaluate(async ({ selector, value, frame, marks }) => {
     const results = document.querySelector('[data-testid=results]');
-    const slider = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=pp_size] input[type=range]'));
+    const input = /** @type {HTMLInputElement} */ (document.querySelector(selector));
     const seq = results.getAttribute('data-seq');
-    performance.mark('move-start');
+    if (marks) performance.mark('move-start');
     const t0 = performance.now();
-    slider.value = v;
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
     const drawn = () => {
       const plot = results.querySelector('.timeline-plot');
       return !plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows');
@@ -45,9 +48,21 @@ export function sliderMove(page, value, { toFrame = false } = {}) {
     });
     if (frame) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     else await new Promise((r) => setTimeout(r, 0));
-    performance.mark('move-end');
+    if (marks) performance.mark('move-end');
     return performance.now() - t0;
-  }, [value, toFrame]);
+  }, change);
+}
+
+/**
+ * Moves the pp slider of `page` (a Playwright page or frame) to `value`;
+ * resolves to the move's wall time in ms.
+ * @param {any} page
+ * @param {string} value
+ * @param {{toFrame?: boolean}} [options]
+ * @returns {Promise<number>}
+ */
+export function sliderMove(page, value, { toFrame = false } = {}) {
+  return changeAndSettle(page, { selector: '[data-field=pp_size] input[type=range]', value, frame: toFrame, marks: true });
 }
 
 /**
@@ -57,27 +72,10 @@ export function sliderMove(page, value, { toFrame = false } = {}) {
  * @param {number} batch
  * @returns {Promise<void>}
  */
-export function typeBatch(page, batch) {
-  return page.evaluate(async (b) => {
-    const results = document.querySelector('[data-testid=results]');
-    const box = /** @type {HTMLInputElement} */ (document.querySelector('[data-field=global_batch_size] input[type=number]'));
-    if (box.value === String(b)) return;
-    const seq = results.getAttribute('data-seq');
-    box.value = String(b);
-    box.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise((done) => {
-      const mo = new MutationObserver(() => {
-        const plot = results.querySelector('.timeline-plot');
-        if (results.getAttribute('data-seq') !== seq && results.getAttribute('aria-busy') === 'false' &&
-          (!plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows'))) {
-          mo.disconnect();
-          done(undefined);
-        }
-      });
-      mo.observe(results, { attributes: true, subtree: true, attributeFilter: ['data-seq', 'aria-busy', 'data-drawn', 'data-shows'] });
-    });
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  }, batch);
+export async function typeBatch(page, batch) {
+  const box = '[data-field=global_batch_size] input[type=number]';
+  if ((await page.locator(box).inputValue()) === String(batch)) return;
+  await changeAndSettle(page, { selector: box, value: String(batch), frame: true, marks: false });
 }
 
 /**
