@@ -6,8 +6,10 @@
 // estimate: the page test's measure, slider-move.mjs), and traced. Prints,
 // for the desktop profile and for 4x CPU throttling, the median wall time of a move and the median main-thread
 // CPU time of a move (the trace's thread clock), split by the browser's
-// phases. The wall time follows the display's frames, so a change smaller
-// than a frame seldom moves it; the CPU time shows it.
+// phases, and the machine's benchmark index before each page's moves
+// (speed-index.mjs), to read the times against. The wall time follows the
+// display's frames, so a change smaller than a frame seldom moves it; the
+// CPU time shows it.
 //
 // Usage: node scripts/bench-page.mjs [--frame] [--cold] [rounds] [dir] [other-dir]
 //   --frame    each move ends after the frame that follows its changes (a
@@ -29,6 +31,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
 import { missingPageFiles } from './page-files.mjs';
 import { coldSliderMove, sliderMove } from './slider-move.mjs';
+import { speedIndex } from './speed-index.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const frame = process.argv.includes('--frame');
@@ -70,6 +73,7 @@ async function round(browser, url, rate) {
   await page.waitForTimeout(600);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  const index = await speedIndex(page);
   // Cold moves: global batch sizes 1008, 992, ... (multiples of mbs*dp*ep at pp 2 and 4).
   let batch = 1024;
   const move = (v) => (cold ? coldSliderMove(page, v, (batch -= 16), { toFrame: frame }) : sliderMove(page, v, { toFrame: frame }));
@@ -95,8 +99,11 @@ async function round(browser, url, rate) {
   const windows = starts.map((a) => [a, ends.find((t) => t > a)]);
   const inMove = (e) => windows.some(([a, b]) => e.ts >= a && e.ts < b);
   const own = events.filter((e) => e.tid === main && e.ph === 'X').sort((a, b) => a.ts - b.ts);
-  const cpu = windows.map(([a, b]) => own.filter((e) => e.name === 'RunTask' && e.ts >= a && e.ts < b)
-    .reduce((s, e) => s + (e.tdur ?? e.dur), 0) / 1000);
+  // A task that runs across a mark (the move's own input task begins
+  // before move-start) counts for the part of it inside the move.
+  const inside = (e, a, b) => Math.max(0, Math.min(b, e.ts + e.dur) - Math.max(a, e.ts)) / (e.dur || 1);
+  const cpu = windows.map(([a, b]) => own.filter((e) => e.name === 'RunTask')
+    .reduce((s, e) => s + (e.tdur ?? e.dur) * inside(e, a, b), 0) / 1000);
   const phases = Object.fromEntries(PHASES.map((p) => [p, 0]));
   let paintEnd = -1;
   for (const e of own) {
@@ -107,7 +114,7 @@ async function round(browser, url, rate) {
     }
     phases[e.name] += (e.tdur ?? e.dur) / 1000 / windows.length;
   }
-  return { walls, cpus: cpu, wall: median(walls), cpu: median(cpu), phases };
+  return { walls, cpus: cpu, wall: median(walls), cpu: median(cpu), phases, index };
 }
 
 const builds = other ? [dir, other] : [dir];
@@ -132,6 +139,7 @@ try {
       const allCpu = other ? ` (all moves: ${median(pages.flatMap((g) => g.cpus)).toFixed(1)})` : ` (median ${median(pages.map((g) => g.cpu)).toFixed(1)})`;
       console.log(`${who}: a move's wall time, median of ${MOVES} per page: ${fmt(pages.map((g) => g.wall))} ms${all}`);
       console.log(`${who}: a move's main-thread CPU, median of ${MOVES} per page: ${fmt(pages.map((g) => g.cpu))} ms${allCpu}`);
+      console.log(`${who}: the machine's benchmark index before each page's moves (speed-index.mjs): ${pages.map((g) => g.index).join(' ')}`);
       console.log(`${who}: per phase, median over the pages: ` +
         PHASES.map((p) => `${p} ${median(pages.map((g) => g.phases[p])).toFixed(2)}`).join(', '));
     }

@@ -13,6 +13,7 @@ import {
   waitForResult, seqOf, headline, waitForLink, timelineDrawn,
 } from './support.mjs';
 import { coldSliderMove, sliderMove, typeBatch } from '../../scripts/slider-move.mjs';
+import { speedIndex } from '../../scripts/speed-index.mjs';
 
 // Targets on an idle machine; the first result's test fails above its own.
 const TARGET_FIRST_MS = 1500;
@@ -64,9 +65,13 @@ async function sliderTimes(p, { cold = false } = {}) {
 /** The first global batch size of the cold moves; each move's is 16 fewer. */
 const COLD_BATCH = 1008;
 
-/** Prints a slider timing against its target. */
-function report(what, { median, max, count }, target) {
-  console.log(`${what}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves (target ${target} ms)`);
+/**
+ * Prints a slider timing against its target, with the machine's speed when
+ * it was taken (speed-index.mjs: the page's benchmark index just before).
+ */
+function report(what, { median, max, count }, target, index) {
+  console.log(`${what}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves ` +
+    `(target ${target} ms; benchmark index ${index})`);
 }
 
 test('the default view shows the CLI\'s peak and status, in time', async () => {
@@ -141,10 +146,11 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   assert.equal(await page.locator('[data-derived=dp] output').textContent(), '2');
   await waitForLink(page);
   assert.ok(page.url().includes('#v=1&s='), 'the link follows the state');
+  const index = await speedIndex(page);
   const warm = await sliderTimes(page);
-  report('slider move to every chart updated (to and fro, kept answers)', warm, TARGET_SLIDER_MS);
+  report('slider move to every chart updated (to and fro, kept answers)', warm, TARGET_SLIDER_MS, index);
   const cold = await sliderTimes(page, { cold: true });
-  report('slider move to every chart updated (each to a state not estimated before)', cold, TARGET_SLIDER_MS);
+  report('slider move to every chart updated (each to a state not estimated before)', cold, TARGET_SLIDER_MS, index);
   assert.equal(await box('pp_size').inputValue(), '4');
   assert.equal(await box('global_batch_size').inputValue(), String(DEFAULT_PARAMS.global_batch_size));
   assert.equal((await headline(page)).peakBytes, cli(DEFAULT_PARAMS).peak_bytes);
@@ -156,10 +162,11 @@ test('with 4x CPU throttling a slider move still redraws every chart in time', a
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   try {
+    const index = await speedIndex(page);
     const warm = await sliderTimes(page);
-    report('slider move to every chart updated, 4x CPU throttling (to and fro, kept answers)', warm, TARGET_SLIDER_THROTTLED_MS);
+    report('slider move to every chart updated, 4x CPU throttling (to and fro, kept answers)', warm, TARGET_SLIDER_THROTTLED_MS, index);
     const cold = await sliderTimes(page, { cold: true });
-    report('slider move to every chart updated, 4x CPU throttling (each to a state not estimated before)', cold, TARGET_SLIDER_THROTTLED_MS);
+    report('slider move to every chart updated, 4x CPU throttling (each to a state not estimated before)', cold, TARGET_SLIDER_THROTTLED_MS, index);
     assert.ok(warm.median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled slider update ${warm.median} ms`);
     assert.ok(cold.median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled cold slider update ${cold.median} ms`);
   } finally {
