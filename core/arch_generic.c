@@ -1,6 +1,7 @@
 /*
 ** arch_generic.c — configs whose model_type the trainer does not run
-** (Mixtral, Qwen2-MoE, OLMoE, Llama 4, DBRX, Llama-style dense models, ...),
+** (Mixtral, Qwen2-MoE, OLMoE, Llama 4, DBRX, Arctic, Llama-style dense
+** models, ...),
 ** estimated from the widely used HuggingFace keys (DBRX's own, nested
 ** ones for DBRX) with a Qwen3-style
 ** layer: GQA attention (with the config's biases and q/k norms), a softmax
@@ -74,16 +75,32 @@ static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
 
 /* Shared experts: Qwen2-MoE's shared_expert_intermediate_size (with its
 ** sigmoid gate), DeepSeek's count of moe_intermediate_size-wide experts,
-** or the family's convention. */
+** Snowflake Arctic's residual MLP (use_residual), or the family's
+** convention. Arctic's is a dense SwiGLU MLP of width hidden_size beside
+** the experts of every MoE layer, after an RMSNorm of its own
+** (residual_layernorm); parallel_attn_mlp_res only says which of the
+** layer's tensors the experts read, not their sizes. */
 static memest_code read_shared(const cJSON *root, const generic_convention *cv, int64_t inter,
                                model_config *mc, memest_error *err) {
   const char *count = spelling(root, shared_count_keys,
                                sizeof shared_count_keys / sizeof shared_count_keys[0]);
   memest_code rc;
-  int on;
+  int on, parallel;
   mc->shared_inter = 0;
   mc->n_shared = 0;
   mc->shared_gate = 0;
+  mc->shared_norm = 0;
+  if (present(root, "use_residual")) {
+    if ((rc = memi_cfg_bool(root, "use_residual", 0, &on, err)) ||
+        (rc = memi_cfg_bool(root, "parallel_attn_mlp_res", 0, &parallel, err)))
+      return rc;
+    if (on) {
+      mc->n_shared = 1;
+      mc->shared_inter = mc->hidden;
+      mc->shared_norm = 1;
+      return MEMEST_OK;
+    }
+  }
   if (present(root, "shared_expert_intermediate_size")) {
     if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
                            "MEMEST_MAX_INTERMEDIATE",
@@ -113,13 +130,14 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
 
 /* Which layers are dense: first_k_dense_replace and moe_layer_freq
 ** (DeepSeek), decoder_sparse_step and mlp_only_layers (Qwen2-MoE),
+** moe_layer_frequency (Arctic: MoE where (i + 1) is a multiple of it),
 ** interleave_moe_layer_step or an explicit moe_layers list (Llama 4),
 ** moe_layer_start_index, moe_layer_end_index (-1: the last layer) and
 ** moe_layer_interval (ERNIE 4.5: MoE from start to end where (i + 1) is a
 ** multiple of the interval). */
 static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest_error *err) {
   unsigned char listed[MEMEST_MAX_LAYERS];
-  int64_t first_k, freq, sparse, interleave, start, end, step, i;
+  int64_t first_k, freq, sparse, arctic, interleave, start, end, step, i;
   int has_list;
   memest_code rc;
   if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
@@ -141,6 +159,9 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
   if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS,
                          "MEMEST_MAX_LAYERS", &sparse, err)))
     return rc;
+  if ((rc = memi_cfg_int(root, "moe_layer_frequency", 0, 1, 1, MEMEST_MAX_LAYERS,
+                         "MEMEST_MAX_LAYERS", &arctic, err)))
+    return rc;
   if ((rc = memi_cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS,
                          "MEMEST_MAX_LAYERS", &interleave,
                     err)))
@@ -148,7 +169,7 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
   mc->first_k_dense = first_k;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_dense[i] = i < first_k || i > end || i % freq != 0 || (i + 1) % sparse != 0 ||
-                         (i + 1) % interleave != 0 || (i + 1) % step != 0;
+                         (i + 1) % arctic != 0 || (i + 1) % interleave != 0 || (i + 1) % step != 0;
   }
   memset(listed, 0, sizeof listed);
   if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
@@ -298,7 +319,7 @@ static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *
   mc->qk_norm = QK_NONE;
   mc->dense_inter = mc->moe_inter;
   mc->shared_inter = mc->n_shared = 0;
-  mc->shared_gate = 0;
+  mc->shared_gate = mc->shared_norm = 0;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = 0;
@@ -377,7 +398,12 @@ static void generic_params(const model_config *mc, int layer, int64_t e_loc, par
   if (!generic_dense(mc, layer)) {
     memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
     memi_experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
-    if (mc->shared_inter > 0) {
+    if (mc->shared_norm) {
+      memi_params_add(pl, "residual_layernorm.weight", H, 1, 1, 1, 0, 0);
+      memi_params_add(pl, "residual_mlp.w1.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      memi_params_add(pl, "residual_mlp.w3.weight", mc->shared_inter, H, 1, 2, 0, 1);
+      memi_params_add(pl, "residual_mlp.w2.weight", H, mc->shared_inter, 1, 2, 0, 1);
+    } else if (mc->shared_inter > 0) {
       memi_params_add(pl, "mlp.shared_expert.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
       memi_params_add(pl, "mlp.shared_expert.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
       memi_params_add(pl, "mlp.shared_expert.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
@@ -405,6 +431,7 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
     lp->kind = "MoE";
     lp->moe = 1;
     lp->mlp_inter = mc->moe_inter;
+    if (mc->shared_norm) memi_residual_norm_rows(mc, d, lp);
     if (mc->shared_inter > 0) memi_shared_swiglu_rows(mc, d, mc->shared_inter, lp);
     memi_router_softmax_rows(mc, d, 1, lp);
     memi_experts_swiglu_rows(mc, d, mc->moe_inter, lp);

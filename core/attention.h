@@ -71,6 +71,9 @@ MEMEST_HIDDEN void memi_router_softmax_rows(const model_config *mc, const run_di
                                        layer_plan *lp);
 /* The two RMSNorms' rstd (and, in the upper set, their outputs). */
 MEMEST_HIDDEN void memi_norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp);
+/* Arctic's third RMSNorm, before its residual MLP: its rstd (and, in the
+** upper set, its output). */
+MEMEST_HIDDEN void memi_residual_norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp);
 /* GQA projections q, k, v, o (Muon) and, if bias_qkv / bias_o, their biases. */
 MEMEST_HIDDEN void memi_attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv_heads,
                                 int64_t head_dim, int bias_qkv, int bias_o);

@@ -3,7 +3,8 @@
 ** the GQA attention, router and shared-expert saved sets of the compiled
 ** stage-1 region (spec §4.5; default or upper set per choices.h), the
 ** standard and MLA ring-attention transients under context parallelism
-** (§5.6), the SwiGLU expert bank and shared expert, the FP8 byte formulas
+** (§5.6), the SwiGLU expert bank and shared expert (with Arctic's norm before
+** its residual MLP), the FP8 byte formulas
 ** (§4.8), and the layer_types reader of the hybrid-attention families.
 */
 #include <string.h>
@@ -24,6 +25,14 @@ void memi_norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   if (CHOICE_COMPILED_SAVED_UPPER) {
     memi_rows_add(&lp->s1, o, "x1 (input-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
     memi_rows_add(&lp->s1, o, "x2 (post-attention-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
+  }
+}
+
+void memi_residual_norm_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
+  int *o = &lp->ovf;
+  memi_rows_add(&lp->s1, o, "residual-MLP RMSNorm rstd", "(m)", 'C', 1, d->m, 4, 1);
+  if (CHOICE_COMPILED_SAVED_UPPER) {
+    memi_rows_add(&lp->s1, o, "x3 (residual-norm output)", "(m, H)", 'C', d->m, mc->hidden, 2, 1);
   }
 }
 

@@ -34,9 +34,10 @@ typedef struct model_config {
   char warnings[8][320];
   int n_warnings;
   int more_warnings;   /* memi_cfg_warn calls past the array: counted, reported as a number */
-  /* Generic family (arch_generic.c): q/k norms (QK_*), an o_proj bias and
-  ** Qwen2-MoE's sigmoid gate on the shared expert. */
-  int qk_norm, bias_o, shared_gate;
+  /* Generic family (arch_generic.c): q/k norms (QK_*), an o_proj bias,
+  ** Qwen2-MoE's sigmoid gate on the shared expert, and Snowflake Arctic's
+  ** residual MLP as the shared expert, with its own RMSNorm before it. */
+  int qk_norm, bias_o, shared_gate, shared_norm;
   int64_t max_positions;    /* max_position_embeddings, 0 if absent */
   /* tie_word_embeddings: the config's model shares embed_tokens with
   ** lm_head; the trainer builds lm_head apart all the same (spec §2.1). */

@@ -6,7 +6,8 @@
 ** configs of another model_type on a family's HF class read as that family,
 ** ERNIE 4.5's spellings of top-k and of its MoE layer range, with its tied
 ** embeddings counted once in the parameter count, Hunyuan's per-layer
-** lists, and the refusal of state-space and linear-attention hybrids.
+** lists, the refusal of state-space and linear-attention hybrids, DBRX's
+** nested keys and Snowflake Arctic's residual MLP.
 */
 #include <math.h>
 #include <stdio.h>
@@ -406,6 +407,57 @@ static void test_dbrx(void) {
   CHECK_STR(err.field, "moe_top_k");
 }
 
+/* Snowflake Arctic: 35 layers of attention (q, o 7,168 x 7,168; k, v 1,024 x
+** 7,168: 117,440,512) and two norms (14,336), each MoE layer with a router
+** (128 x 7,168 = 917,504), 128 experts of 3 x 4,864 x 7,168 (104,595,456
+** each) and, with use_residual, a residual MLP of width 7,168 (3 x 7,168^2 =
+** 154,140,672) after its own norm (7,168): 13,660,738,560 a layer; a dense
+** layer (moe_layer_frequency 2: layer i is MoE where (i + 1) is even) has
+** the norms, attention and one 4,864-wide MLP: 222,050,304. Embed and
+** lm_head 2 x 32,000 x 7,168 and the final norm: 458,759,168. All MoE:
+** 478,584,608,768 (480B published), active 2 experts and the rest:
+** 17,318,647,808 (17B); without the residual MLP 473,189,434,368. */
+static const char arctic_head[] =
+    "{\"architectures\":[\"ArcticForCausalLM\"],\"model_type\":\"arctic\","
+    "\"hidden_size\":7168,\"intermediate_size\":4864,\"max_position_embeddings\":4096,"
+    "\"moe_layer_frequency\":%d,\"num_attention_heads\":56,\"num_experts_per_tok\":2,"
+    "\"num_hidden_layers\":35,\"num_key_value_heads\":8,\"num_local_experts\":128,"
+    "\"parallel_attn_mlp_res\":true,\"tie_word_embeddings\":false,\"use_residual\":%s,"
+    "\"vocab_size\":32000}";
+
+static memest_code arctic_parse(int freq, const char *residual, model_config *mc, memest_error *err) {
+  char text[sizeof arctic_head + 16];
+  snprintf(text, sizeof text, arctic_head, freq, residual);
+  return memi_cfg_parse(text, strlen(text), mc, err);
+}
+
+static void test_arctic(void) {
+  model_config mc;
+  memest_error err;
+  int ovf = 0;
+  CHECK_I64(arctic_parse(1, "true", &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_msum_total_parameters(&mc, &ovf), 478584608768LL);
+  CHECK_I64(memi_msum_active_parameters(&mc, &ovf), 17318647808LL);
+  CHECK_I64(mc.shared_inter, 7168);
+  CHECK_I64(mc.shared_norm, 1);
+  CHECK_I64(mc.layer_dense[0], 0);
+  /* Every key that carries parameters is read: the one warning is the generic layer's. */
+  CHECK_I64(mc.n_warnings, 1);
+  CHECK_HAS(mc.warnings[0], "model_type 'arctic' is not one the trainer runs");
+  CHECK_I64(arctic_parse(1, "false", &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_msum_total_parameters(&mc, &ovf), 473189434368LL);
+  CHECK_I64(mc.shared_inter, 0);
+  CHECK_I64(arctic_parse(2, "true", &mc, &err), MEMEST_OK);
+  CHECK_I64(mc.layer_dense[0], 1);
+  CHECK_I64(mc.layer_dense[1], 0);
+  CHECK_I64(mc.layer_dense[34], 1);
+  CHECK_I64(memi_msum_total_parameters(&mc, &ovf), 236688220160LL);
+  CHECK_I64(ovf, 0);
+  CHECK_I64(arctic_parse(1, "2", &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "use_residual");
+  CHECK_HAS(err.message, "config key 'use_residual' must be true or false");
+}
+
 int main(void) {
   test_totals();
   test_dense();
@@ -414,5 +466,6 @@ int main(void) {
   test_hunyuan();
   test_hybrids();
   test_dbrx();
+  test_arctic();
   return check_done("test_arch_generic");
 }
