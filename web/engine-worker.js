@@ -187,7 +187,7 @@ async function handle(req, post) {
       // learns what the canvas shows from {drawn: signature}.
       if (view?.draw_only === true) post({ id, value: true });
       else post(answer.timeline === null ? { id, json: answer.json } : { id, json: answer.json, timeline: answer.timeline });
-      if (view?.draw_timeline === true) drawn(timeline.show(answer.json, answer.timeline), post);
+      if (view?.draw_timeline === true) drawn(timeline.show(answer), post);
       return;
     }
     if (method === 'timelineCanvas') {

@@ -25,9 +25,13 @@ import { attachTimeline } from './timeline-apart.js';
  * One worker's timeline canvas: what it draws and where.
  * Each method returns the signature of what it drew, or null when it drew
  * nothing (no canvas, or no timeline kept).
+ * `show(answer)` draws an estimate's answer as the worker posts it
+ * ({json, timeline}: its text, and its events apart when they came apart,
+ * timeline-apart.js); an answer drawn before (one the worker kept and is
+ * asked to draw again) is not parsed and shaped again.
  * @returns {{attach: (canvas: any, look: Partial<TimelineLook>) => string | null, release: () => void,
  *   look: (look: Partial<TimelineLook>) => string | null,
- *   show: (json: string, apart?: string | null) => string | null}}
+ *   show: (answer: {json: string, timeline?: string | null}) => string | null}}
  */
 export function createTimelineCanvas() {
   /** @type {any} */
@@ -36,6 +40,8 @@ export function createTimelineCanvas() {
   const look = { width: 600, height: 260, dpr: 1, scheme: 'light', zoom: null };
   /** The last page view's shown rank, shaped, and its GPU's capacity. */
   let shown = { data: /** @type {any} */ (null), capacity: 0, signature: /** @type {string | null} */ (null) };
+  /** What each answer drawn shows, while the answer is kept elsewhere. */
+  const shaped = new WeakMap();
 
   /** Redraws what is kept: its signature, or null. */
   function draw() {
@@ -70,21 +76,25 @@ export function createTimelineCanvas() {
       take(l);
       return draw();
     },
-    show(json, apart = null) {
+    show(answer) {
       // Only a result with a timeline replaces the one kept: an error
-      // leaves the last good estimate on the page, and so here. `apart`
-      // is the answer's events when they came apart (timeline-apart.js):
-      // the drawing reads their columns and steps, not the events.
-      let result;
-      try {
-        result = attachTimeline(JSON.parse(json), apart);
-      } catch {
-        return null;
+      // leaves the last good estimate on the page, and so here. The
+      // drawing reads the events' columns and steps, not the events.
+      let next = shaped.get(answer);
+      if (!next) {
+        let result;
+        try {
+          result = attachTimeline(JSON.parse(answer.json), answer.timeline ?? null);
+        } catch {
+          return null;
+        }
+        const rank = timelineRank(result);
+        if (!rank) return null;
+        const capacity = result.gpu_capacity_bytes ?? 0;
+        next = { data: timelineData(rank), capacity, signature: timelineSignature(rank, capacity) };
+        shaped.set(answer, next);
       }
-      const rank = timelineRank(result);
-      if (!rank) return null;
-      const capacity = result.gpu_capacity_bytes ?? 0;
-      shown = { data: timelineData(rank), capacity, signature: timelineSignature(rank, capacity) };
+      shown = next;
       look.zoom = null;
       return draw();
     },

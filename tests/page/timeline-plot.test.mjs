@@ -108,7 +108,7 @@ test('the worker\'s canvas holder draws the last page view on the canvas it is g
   const holder = createTimelineCanvas();
   const r = sampleRank();
   const json = JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, r] });
-  assert.equal(holder.show(json), null, 'no canvas yet: nothing drawn');
+  assert.equal(holder.show({ json }), null, 'no canvas yet: nothing drawn');
   const ctx = recordingContext();
   const canvas = { width: 0, height: 0, getContext: () => ctx };
   const sig = timelineSignature(r, 80 * GIB);
@@ -117,9 +117,17 @@ test('the worker\'s canvas holder draws the last page view on the canvas it is g
   assert.ok(ctx.calls.some((c) => c[0] === 'fill' && c[1] === chartColor(partColor('master_params'), 'dark')));
   assert.equal(holder.look({ width: 300, dpr: Infinity, scheme: 'purple' }), sig);
   assert.deepEqual([canvas.width, canvas.height], [600, 400], 'bad values are left out');
-  assert.equal(holder.show('{"error": {"code": "value"}}'), null, 'an error keeps the last drawing');
-  assert.equal(holder.show('not json'), null);
+  assert.equal(holder.show({ json: '{"error": {"code": "value"}}' }), null, 'an error keeps the last drawing');
+  assert.equal(holder.show({ json: 'not json' }), null);
   assert.equal(holder.look({}), sig);
+  // An answer drawn before is drawn again from its shape, not its text:
+  // the worker redraws a kept answer without parsing it again.
+  const kept = { json };
+  const other = { json: JSON.stringify({ gpu_capacity_bytes: 40 * GIB, ranks: [r] }) };
+  assert.equal(holder.show(kept), sig);
+  assert.equal(holder.show(other), timelineSignature(r, 40 * GIB));
+  kept.json = 'not json';
+  assert.equal(holder.show(kept), sig, 'the kept answer, drawn again without its text');
   holder.release();
   assert.equal(holder.look({ width: 400 }), null, 'released: nothing drawn');
 });
@@ -141,7 +149,7 @@ test('the canvas holder draws an answer whose events came apart as it draws the 
     const ctx = recordingContext();
     const sig = holder.attach({ width: 0, height: 0, getContext: () => ctx }, { width: 500, height: 200 });
     assert.equal(sig, null, 'nothing kept yet');
-    draws.push([holder.show(first, apart), ctx.calls]);
+    draws.push([holder.show({ json: first, timeline: apart }), ctx.calls]);
   }
   assert.equal(draws[1][0], timelineSignature(r, 80 * GIB));
   assert.deepEqual(draws[1], draws[0], 'the events and the columns, without steps');
