@@ -137,7 +137,7 @@ test('the goal chooses the best layout, and "OK only" lists only OK rows', async
   const best = fitting.filter((r) => r.bubble_fraction === least).sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
   assert.equal(await page.locator('[data-field=plan_goal]').inputValue(), 'gpus');
   assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), best.peak_bytes);
-  assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fewest gpus that fit\)/);
+  assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fewest GPUs that fit\)/);
   await page.locator('[data-field=plan_goal]').selectOption('headroom');
   await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), want.answer.peak_bytes);
   // The rows carry their routing margin, so the goal can be the largest one: the CLI row that

@@ -25,7 +25,9 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
   const okOnly = state.plan_ok_only;
   // The goal the user chose (the routing margin only when rows carry it).
   const goal = shown && goalsFor(shown).some(([k]) => k === state.plan_goal) ? state.plan_goal : 'gpus';
-  const goalText = (GOALS.find(([k]) => k === goal) ?? GOALS[0])[1].toLowerCase();
+  // The goal's label inside a sentence: "fewest GPUs that fit", its first letter lowered only.
+  const label = (GOALS.find(([k]) => k === goal) ?? GOALS[0])[1];
+  const goalText = label.charAt(0).toLowerCase() + label.slice(1);
   const view = useMemo(() => {
     if (!shown) return null;
     let v = foldInvalid(shown);
