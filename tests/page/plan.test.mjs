@@ -89,6 +89,10 @@ test('the plan table equals the CLI row for row, with its invalid counts and ans
   // Invalid combinations by reason.
   const counts = await page.locator('[data-testid=invalid-counts] li').evaluateAll((lis) => Object.fromEntries(lis.map((li) => [li.dataset.reason, Number(li.dataset.count)])));
   assert.deepEqual(counts, want.invalid);
+  // Their examples in the page's words: the CLI's flags become the controls' labels.
+  const examples = await page.locator('[data-testid=invalid-counts] .example').allTextContents();
+  assert.ok(examples.length > 0 && examples.every((t) => !/--[a-z]/.test(t)), examples.join(' | '));
+  assert.ok(Object.values(want.invalid_examples).some((t) => t.includes('--total-gpus')), 'the CLI says --total-gpus');
   assert.match(page.url(), /#v=1&s=/);
 
   // The budget in nodes, a pin and fewer micro batches narrow it as the CLI's flags do.

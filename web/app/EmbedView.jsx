@@ -7,11 +7,12 @@ import { BreakdownChart } from './BreakdownChart.jsx';
 import { Timeline } from './Timeline.jsx';
 import { linkTo } from './SharePanel.jsx';
 import { useFrameHeight } from './frame-height.js';
+import { pageWords } from './wording.js';
 
 /** Props: view (useEstimate), state, engineError, notice. */
 export function EmbedView({ view, state, engineError, notice }) {
   const { result } = view;
-  const error = engineError || view.error || notice?.text || (view.stale ? view.problems[0]?.message : null);
+  const error = engineError || view.error || notice?.text || (view.stale ? pageWords(view.problems[0]?.message) : null);
   const layout = `pp ${state.pp_size} · ep ${state.ep_size} · cp ${state.cp_size} · ${state.total_gpus} GPUs`;
   useFrameHeight(true);
   return (

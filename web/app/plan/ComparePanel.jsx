@@ -6,6 +6,7 @@ import { CompareTable } from './CompareTable.jsx';
 import { gpuText } from './FixedInputs.jsx';
 import { count } from '../format.js';
 import { enumTitle } from '../enum-titles.js';
+import { pageWords } from '../wording.js';
 
 /** A's inputs in one line, the enum values titled as the controls title them. */
 function summary(s, gpus) {
@@ -32,7 +33,7 @@ export function ComparePanel({ a, b, update, gpus, compare, requestKey, onLoadB 
           <button type="button" class="link" onClick={() => update({ view: 'calculator' })}>Change A in the calculator</button>
         </p>
         {requestKey === '' && gpus.length > 0 && <p class="help" role="status">B is the same as A: change an input of B to compare.</p>}
-        {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{compare.error.message}</p>}
+        {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{pageWords(compare.error.message)}</p>}
         {shown && (
           <div class={current ? undefined : 'stale'}>
             <CompareTable result={shown} gpuA={gpuText(a, gpus)} gpuB={gpuText(b, gpus)} />

@@ -2,6 +2,7 @@
 // (most frequent first), each with the planner's example message.
 
 import { count } from '../format.js';
+import { pageWords } from '../wording.js';
 
 /** Props: plan (the planner's JSON). */
 export function InvalidCounts({ plan }) {
@@ -16,7 +17,7 @@ export function InvalidCounts({ plan }) {
           <li key={reason} data-reason={reason} data-count={n}>
             <strong>{count(n)}</strong> {reason}
             {plan.invalid_values?.[reason] && <span class="values"> ({plan.invalid_values[reason].slice(0, 12).join(', ')}{plan.invalid_values[reason].length > 12 ? ', …' : ''})</span>}
-            {plan.invalid_examples?.[reason] && <span class="example">, e.g. {plan.invalid_examples[reason]}</span>}
+            {plan.invalid_examples?.[reason] && <span class="example">, e.g. {pageWords(plan.invalid_examples[reason])}</span>}
           </li>
         ))}
       </ul>

@@ -9,6 +9,7 @@ import { InvalidCounts } from './InvalidCounts.jsx';
 import { PlanTable } from './PlanTable.jsx';
 import { PlanGoal } from './PlanGoal.jsx';
 import { GOALS, bestRow, foldInvalid, goalsFor, orderByGoal } from './goals.js';
+import { pageWords } from '../wording.js';
 
 /**
  * Props: state, update(patch), gpus (engine presets), plan (usePlan),
@@ -56,7 +57,7 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
         <h2 id="plan-results-title">{state.plan_question === 'layouts' ? 'Layouts' : 'Values tried'}</h2>
         {problem && <p class="local-problem" role="alert">{problem}</p>}
         <PlanProgress plan={plan} current={current} waiting={!problem && requestKey !== ''} />
-        {plan.error && current && <p class="problem" role="alert" data-testid="plan-error">{plan.error.message}</p>}
+        {plan.error && current && <p class="problem" role="alert" data-testid="plan-error">{pageWords(plan.error.message)}</p>}
         {rows}
       </section>
     </div>

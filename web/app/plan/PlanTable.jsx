@@ -8,6 +8,7 @@ import { SortHeader } from './SortHeader.jsx';
 import { cellText, layoutText, planColumns, sortRows } from './columns.js';
 import { STATUS_CLASS } from '../palette.js';
 import { count } from '../format.js';
+import { pageWords } from '../wording.js';
 
 /** Rows shown before "Show all". */
 export const FIRST_ROWS = 100;
@@ -21,7 +22,7 @@ function answerIndex(rows, answer) {
 function Cell({ row, col }) {
   if (col.key === 'status') {
     const cls = STATUS_CLASS[row.status] ?? 'invalid';
-    return <td><span class={`badge badge-${cls}`} title={row.message}>{row.status}</span></td>;
+    return <td><span class={`badge badge-${cls}`} title={pageWords(row.message)}>{row.status}</span></td>;
   }
   return <td class="num">{cellText(row, col.key)}</td>;
 }
@@ -63,7 +64,7 @@ export function PlanTable({ plan, sortKey, desc, onSort, onLoad, stale }) {
                 data-status={row.status} data-peak={row.peak_bytes ?? ''}>
                 <th scope="row">{rank}{rank === best && <span class="answer-mark"> ★<span class="visually-hidden"> answer</span></span>}</th>
                 {cols.map((c) => <Cell key={c.key} row={row} col={c} />)}
-                {why && <td class="reason" title={row.message}>{row.reason ?? ''}</td>}
+                {why && <td class="reason" title={pageWords(row.message)}>{row.reason ?? ''}</td>}
                 <td>
                   {row.status !== 'INVALID' && (
                     <button type="button" class="load" onClick={() => onLoad(row)}
