@@ -22,7 +22,7 @@ function answerIndex(rows, answer) {
 function Cell({ row, col }) {
   if (col.key === 'status') {
     const cls = STATUS_CLASS[row.status] ?? 'invalid';
-    return <td><span class={`badge badge-${cls}`} title={pageWords(row.message)}>{row.status}</span></td>;
+    return <td><span class={`badge badge-${cls}`} title={row.message ? pageWords(row.message) : undefined}>{row.status}</span></td>;
   }
   return <td class="num">{cellText(row, col.key)}</td>;
 }
@@ -64,7 +64,7 @@ export function PlanTable({ plan, sortKey, desc, onSort, onLoad, stale }) {
                 data-status={row.status} data-peak={row.peak_bytes ?? ''}>
                 <th scope="row">{rank}{rank === best && <span class="answer-mark"> ★<span class="visually-hidden"> answer</span></span>}</th>
                 {cols.map((c) => <Cell key={c.key} row={row} col={c} />)}
-                {why && <td class="reason" title={pageWords(row.message)}>{row.reason ?? ''}</td>}
+                {why && <td class="reason" title={row.message ? pageWords(row.message) : undefined}>{row.reason ?? ''}</td>}
                 <td>
                   {row.status !== 'INVALID' && (
                     <button type="button" class="load" onClick={() => onLoad(row)}
