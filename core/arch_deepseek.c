@@ -140,6 +140,11 @@ static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *e
   return MEMEST_OK;
 }
 
+/* DeepseekV2MoE's shared_experts: one MLP of all of them, side by side. */
+static const char *const shared_experts_names[3] = {"mlp.shared_experts.gate_proj.weight",
+                                                    "mlp.shared_experts.up_proj.weight",
+                                                    "mlp.shared_experts.down_proj.weight"};
+
 static void ds_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden, nh = mc->heads, qk = mc->qk_nope + mc->qk_rope;
   int i;
@@ -157,16 +162,12 @@ static void ds_params(const model_config *mc, int layer, int64_t e_loc, param_li
              1, 2, 0, 1);
   memi_params_add(pl, "self_attn.o_proj.weight", H, nh * mc->v_head, 1, 2, 0, 1);
   if (mc->layer_dense[layer]) {
-    memi_params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
+    memi_mlp_add_swiglu(pl, memi_mlp_names, mc->dense_inter, H);
     /* Eager FP8Linear (forward_stage3): its quantised weight is cached. */
     for (i = pl->n - 3; i < pl->n; i++) pl->p[i].fp8 = 1;
   } else {
     memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-    memi_params_add(pl, "mlp.shared_experts.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.shared_experts.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.shared_experts.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
+    memi_mlp_add_swiglu(pl, shared_experts_names, mc->shared_inter, H);
   }
   memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);
   memi_params_add(pl, "post_attention_layernorm.weight", H, 1, 1, 1, 0, 0);

@@ -378,6 +378,10 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   return memi_cfg_check_kv_heads(mc, err);
 }
 
+/* Arctic's residual MLP: w1 and w3 (gate and up), w2 (down). */
+static const char *const arctic_residual_names[3] = {"residual_mlp.w1.weight", "residual_mlp.w3.weight",
+                                                     "residual_mlp.w2.weight"};
+
 static int generic_dense(const model_config *mc, int layer) {
   return mc->experts == 0 || mc->layer_dense[layer];
 }
@@ -400,19 +404,13 @@ static void generic_params(const model_config *mc, int layer, int64_t e_loc, par
     memi_experts_add_swiglu(pl, e_loc, mc->moe_inter, H);
     if (mc->shared_norm) {
       memi_params_add(pl, "residual_layernorm.weight", H, 1, 1, 1, 0, 0);
-      memi_params_add(pl, "residual_mlp.w1.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      memi_params_add(pl, "residual_mlp.w3.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      memi_params_add(pl, "residual_mlp.w2.weight", H, mc->shared_inter, 1, 2, 0, 1);
+      memi_mlp_add_swiglu(pl, arctic_residual_names, mc->shared_inter, H);
     } else if (mc->shared_inter > 0) {
-      memi_params_add(pl, "mlp.shared_expert.gate_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      memi_params_add(pl, "mlp.shared_expert.up_proj.weight", mc->shared_inter, H, 1, 2, 0, 1);
-      memi_params_add(pl, "mlp.shared_expert.down_proj.weight", H, mc->shared_inter, 1, 2, 0, 1);
+      memi_mlp_add_swiglu(pl, memi_shared_expert_names, mc->shared_inter, H);
     }
     if (mc->shared_gate) memi_params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 0);
   } else {
-    memi_params_add(pl, "mlp.gate_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.up_proj.weight", mc->dense_inter, H, 1, 2, 0, 1);
-    memi_params_add(pl, "mlp.down_proj.weight", H, mc->dense_inter, 1, 2, 0, 1);
+    memi_mlp_add_swiglu(pl, memi_mlp_names, mc->dense_inter, H);
     /* Estimated as an eager FP8Linear MLP: its quantised weights are cached. */
     for (i = pl->n - 3; i < pl->n; i++) pl->p[i].fp8 = 1;
   }

@@ -151,9 +151,7 @@ static void qwen35_params(const model_config *mc, int layer, int64_t e_loc, para
     memi_params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
   }
   memi_params_add(pl, "mlp.gate.weight", mc->experts, H, 1, 2, 0, 0);
-  memi_params_add(pl, "mlp.shared_expert.gate_proj.weight", Ish, H, 1, 2, 0, 1);
-  memi_params_add(pl, "mlp.shared_expert.up_proj.weight", Ish, H, 1, 2, 0, 1);
-  memi_params_add(pl, "mlp.shared_expert.down_proj.weight", H, Ish, 1, 2, 0, 1);
+  memi_mlp_add_swiglu(pl, memi_shared_expert_names, Ish, H);
   /* Not ".gate.weight", so is_muon_param sends this (1, H) matrix to Muon. */
   memi_params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 1);
   memi_params_add(pl, "input_layernorm.weight", H, 1, 1, 1, 0, 0);

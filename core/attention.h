@@ -83,6 +83,13 @@ MEMEST_HIDDEN void memi_attn_add_gqa(param_list *pl, int64_t hidden, int64_t hea
 ** act_s (the down-projection input; its fp8 copy under FP8). */
 MEMEST_HIDDEN void memi_shared_swiglu_rows(const model_config *mc, const run_dims *d, int64_t inter,
                                       layer_plan *lp);
+/* A dense SwiGLU MLP of width `inter` (Muon matrices): gate and up (inter,
+** H), then down (H, inter), named names[0..2]. memi_mlp_names are a dense
+** layer's MLP's, memi_shared_expert_names Qwen's shared expert's. */
+MEMEST_HIDDEN void memi_mlp_add_swiglu(param_list *pl, const char *const names[3], int64_t inter,
+                                  int64_t hidden);
+MEMEST_HIDDEN extern const char *const memi_mlp_names[3];
+MEMEST_HIDDEN extern const char *const memi_shared_expert_names[3];
 /* SwiGLU experts: gate/up (E_loc, I, H) and down (E_loc, H, I). */
 MEMEST_HIDDEN void memi_experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter,
                                       int64_t hidden);

@@ -254,6 +254,18 @@ void memi_attn_add_gqa(param_list *pl, int64_t hidden, int64_t heads, int64_t kv
   if (bias_o) memi_params_add(pl, "self_attn.o_proj.bias", hidden, 1, 1, 1, 0, 0);
 }
 
+const char *const memi_mlp_names[3] = {"mlp.gate_proj.weight", "mlp.up_proj.weight",
+                                       "mlp.down_proj.weight"};
+const char *const memi_shared_expert_names[3] = {"mlp.shared_expert.gate_proj.weight",
+                                                 "mlp.shared_expert.up_proj.weight",
+                                                 "mlp.shared_expert.down_proj.weight"};
+
+void memi_mlp_add_swiglu(param_list *pl, const char *const names[3], int64_t inter, int64_t hidden) {
+  memi_params_add(pl, names[0], inter, hidden, 1, 2, 0, 1);
+  memi_params_add(pl, names[1], inter, hidden, 1, 2, 0, 1);
+  memi_params_add(pl, names[2], hidden, inter, 1, 2, 0, 1);
+}
+
 void memi_experts_add_swiglu(param_list *pl, int64_t e_loc, int64_t inter, int64_t hidden) {
   int i;
   memi_params_add(pl, "mlp.experts.gate_proj.weight", e_loc, inter, hidden, 3, 1, 1);
