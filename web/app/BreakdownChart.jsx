@@ -9,7 +9,7 @@ import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palett
 import { gib, mem, percent } from './format.js';
 import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
-import { memo } from './memo.js';
+import { PartName } from './PartName.jsx';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -23,11 +23,6 @@ export function segments(rank) {
 }
 
 const pc = (x) => `${x.toFixed(3)}%`;
-
-/** A component's swatch and name: the same from one move to the next. */
-const PartName = memo(function PartName({ label, color }) {
-  return <><span class="swatch" style={{ background: color }} aria-hidden="true" />{label}</>;
-});
 
 /**
  * Props: rank (a result rank), capacity (bytes), compact.

@@ -20,6 +20,7 @@ import { useColorScheme } from './use-color-scheme.js';
 import { stepEvent } from './timeline-keys.js';
 import { useTimelineCanvas } from './estimator.js';
 import { memo } from './memo.js';
+import { PartName } from './PartName.jsx';
 
 /** The least drag, in px, that zooms. */
 const MIN_DRAG = 5;
@@ -31,7 +32,7 @@ const MIN_DRAG = 5;
  */
 const RestKey = memo(function RestKey({ keys, scheme }) {
   return (keys ? keys.split(',') : []).map((k) => (
-    <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{partLabel(k)}</li>
+    <li key={k}><PartName label={partLabel(k)} color={chartColor(partColor(k), scheme)} /></li>
   ));
 });
 
@@ -57,7 +58,7 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
       <ul class="hover-parts">
         {atRest
           ? <RestKey keys={parts.map(([k]) => k).join(',')} scheme={scheme} />
-          : parts.map(([k, b]) => <li key={k}><span class="swatch" style={{ background: chartColor(partColor(k), scheme) }} aria-hidden="true" />{`${partLabel(k)} ${mem(b)}`}</li>)}
+          : parts.map(([k, b]) => <li key={k}><PartName label={`${partLabel(k)} ${mem(b)}`} color={chartColor(partColor(k), scheme)} /></li>)}
       </ul>
       {atRest && <p class="help">Hover, or focus the chart and use the arrow keys, for the sizes at each event; the peak’s are in the breakdown above.</p>}
     </div>
