@@ -1,18 +1,12 @@
 /*
 ** args.c — the one argument parser of memest, memest plan and memest
 ** compare (flags as --name value or --name=value, value-less booleans,
-** --json and the action flags), and the config-file reader they share,
-** which reads only regular files within the library's size limit.
+** --json and the action flags).
 */
-#define _POSIX_C_SOURCE 200809L   /* open with O_NONBLOCK, fstat */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "memest.h"
@@ -117,82 +111,3 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
   return -1;
 }
 
-/* What a file that is not a regular one is, for the message. */
-static const char *file_kind(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
-/* 1234567 as "1,234,567". */
-static void grouped(char *buf, size_t size, unsigned long long v) {
-  char digits[32];
-  int n = snprintf(digits, sizeof digits, "%llu", v), i;
-  size_t j = 0;
-  for (i = 0; i < n && j + 2 < size; i++) {
-    if (i > 0 && (n - i) % 3 == 0) buf[j++] = ',';
-    buf[j++] = digits[i];
-  }
-  buf[j] = '\0';
-}
-
-static char *refuse(int fd, char *why, size_t why_size, const char *fmt, const char *a,
-                    const char *b) {
-  if (fd >= 0) close(fd);
-  snprintf(why, why_size, fmt, a, b);
-  return NULL;
-}
-
-char *cli_read_file(const char *path, size_t *len, char *why, size_t why_size) {
-  size_t max = memest_config_max_bytes(), n = 0;
-  struct stat st;
-  char *buf, size[32], mib[32];
-  /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. */
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) {
-    return refuse(fd, why, why_size,
-                  "cannot read config file '%s': %s; give a config.json path or a preset "
-                  "(memest --list-models)",
-                  path, strerror(errno));
-  }
-  if (fstat(fd, &st) != 0) {
-    return refuse(fd, why, why_size, "cannot read config file '%s': %s", path, strerror(errno));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return refuse(fd, why, why_size,
-                  "config file '%s' is %s, not a regular file; give the path of a config.json "
-                  "(or save what it holds to one first)",
-                  path, file_kind(st.st_mode));
-  }
-  if ((unsigned long long)st.st_size > (unsigned long long)max) {
-    grouped(size, sizeof size, (unsigned long long)st.st_size);
-    snprintf(mib, sizeof mib, "%.1f MiB", (double)st.st_size / (1024.0 * 1024.0));
-    close(fd);
-    snprintf(why, why_size,
-             "config file '%s' is %s bytes (%s), over MEMEST_MAX_CONFIG_BYTES = %llu bytes; a "
-             "model config.json is a few kilobytes",
-             path, size, mib, (unsigned long long)max);
-    return NULL;
-  }
-  /* One byte more than the limit, so a file that grew since fstat is
-  ** refused by the library's own limit rather than cut. */
-  buf = malloc(max + 2);
-  if (buf == NULL) return refuse(fd, why, why_size, "out of memory reading '%s'%s", path, "");
-  while (n < max + 1) {
-    ssize_t got = read(fd, buf + n, max + 1 - n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      free(buf);
-      return refuse(fd, why, why_size, "cannot read config file '%s': %s", path, strerror(errno));
-    }
-    if (got == 0) break;
-    n += (size_t)got;
-  }
-  close(fd);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
-}

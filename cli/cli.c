@@ -134,9 +134,9 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     print_required(err, &ea.p);
     return 2;
   }
-  if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
+  if (cli_model_is_file(config_path)) {
     char why[1200];
-    config = cli_read_file(config_path, &config_len, why, sizeof why);
+    config = cli_read_file(config_path, MEMEST_INPUT_CONFIG, &config_len, why, sizeof why);
     if (config == NULL) {
       return cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
     }

@@ -47,11 +47,15 @@ int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *fi
 #endif
     ;
 
-/* Reads a config file whole: a regular file of at most
-** memest_config_max_bytes(). Anything else (a FIFO, a directory, a device,
-** a larger file) is refused before it is read. NULL with the message in
-** why on failure; free the result with free(). */
-char *cli_read_file(const char *path, size_t *len, char *why, size_t why_size);
+/* Reads a file of `kind` whole (files.c): only a regular file within the
+** kind's limit (memest_input_file_describe) is read. A FIFO, a directory, a
+** device, a socket or a larger file is refused before its first byte is
+** read, and opening it never blocks. NULL with the message in why on
+** failure; free the result with free(). */
+char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char *why,
+                    size_t why_size);
+/* Whether --model names a file (else a preset). */
+int cli_model_is_file(const char *model);
 
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);

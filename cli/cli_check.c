@@ -6,7 +6,6 @@
 ** shared parser (cli.h) only. Exit status:
 ** 0 done, 1 bad input, 2 missing inputs. Design note: docs/measured-runs.md.
 */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +14,6 @@
 #include "memest.h"
 
 #define CHECK_MAX_FILES 4096
-#define SNAPSHOT_READ_MAX ((size_t)1 << 30)   /* MEMEST_MAX_PICKLE_BYTES */
-#define LOG_READ_MAX ((size_t)256 << 20)      /* MEMEST_MAX_RUNLOG_BYTES */
 
 static void check_help(FILE *out) {
   fprintf(out,
@@ -42,54 +39,6 @@ static int check_fail(const cli_args *args, FILE *err, const memest_error *e, co
   memest_error named = *e;
   if (what) snprintf(named.message, sizeof named.message, "%.200s: %.560s", what, e->message);
   return cli_fail(args, err, &named);
-}
-
-/* Reads a whole file of at most `max` bytes (one more is read, so that an
-** oversized file reaches the library's own limit). NULL with errno. */
-static char *read_whole(const char *path, size_t max, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  if (f == NULL) return NULL;
-  for (;;) {
-    size_t got;
-    if (n == cap) {
-      size_t nc = cap ? cap * 2 : 1 << 16;
-      char *nb;
-      if (nc > max + 1) nc = max + 1;
-      if (nc <= cap) break;
-      nb = realloc(buf, nc + 1);
-      if (nb == NULL) {
-        free(buf);
-        fclose(f);
-        errno = ENOMEM;
-        return NULL;
-      }
-      buf = nb;
-      cap = nc;
-    }
-    got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) break;
-  }
-  if (ferror(f)) {
-    int e = errno ? errno : EIO;
-    free(buf);
-    fclose(f);
-    errno = e;
-    return NULL;
-  }
-  fclose(f);
-  if (buf == NULL) {
-    buf = malloc(1);
-    if (buf == NULL) {
-      errno = ENOMEM;
-      return NULL;
-    }
-  }
-  buf[n] = '\0';
-  *len = n;
-  return buf;
 }
 
 /* The inputs as cli_parse hands them over. */
@@ -185,9 +134,9 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
-  if (memest_model_preset_config(config_path) == NULL || strchr(config_path, '/') != NULL) {
+  if (cli_model_is_file(config_path)) {
     char why[1200];
-    config = cli_read_file(config_path, &config_len, why, sizeof why);
+    config = cli_read_file(config_path, MEMEST_INPUT_CONFIG, &config_len, why, sizeof why);
     if (config == NULL) {
       rc = cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
       goto done;
@@ -195,12 +144,12 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   }
   for (i = 0; i < n; i++) {
     size_t len = 0;
-    char *data = read_whole(in[i].source, SNAPSHOT_READ_MAX, &len);
+    char why[1200];
+    char *data = cli_read_file(in[i].source, MEMEST_INPUT_SNAPSHOT, &len, why, sizeof why);
     memest_snapshot *s = NULL;
     memest_code code;
     if (data == NULL) {
-      rc = cli_fail_text(&args, err, MEMEST_E_IO, "snapshot", "cannot read snapshot '%.400s': %s",
-                         in[i].source, strerror(errno));
+      rc = cli_fail_text(&args, err, MEMEST_E_IO, "snapshot", "%s", why);
       goto done;
     }
     code = memest_snapshot_read(data, len, &s, &e);
@@ -213,11 +162,11 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   }
   if (log_path != NULL) {
     size_t len = 0;
-    char *text = read_whole(log_path, LOG_READ_MAX, &len);
+    char why[1200];
+    char *text = cli_read_file(log_path, MEMEST_INPUT_LOG, &len, why, sizeof why);
     memest_code code;
     if (text == NULL) {
-      rc = cli_fail_text(&args, err, MEMEST_E_IO, "log", "cannot read log '%.400s': %s", log_path,
-                         strerror(errno));
+      rc = cli_fail_text(&args, err, MEMEST_E_IO, "log", "%s", why);
       goto done;
     }
     code = memest_runlog_read(text, len, &log, &e);

@@ -94,9 +94,8 @@ static int load_model(const plan_args *pa, char **config, size_t *len) {
   const char *model = pa->req->base.model;
   char why[1200];
   *config = NULL;
-  if (model[0] == '\0' || (memest_model_preset_config(model) != NULL && strchr(model, '/') == NULL))
-    return -1;
-  *config = cli_read_file(model, len, why, sizeof why);
+  if (model[0] == '\0' || !cli_model_is_file(model)) return -1;
+  *config = cli_read_file(model, MEMEST_INPUT_CONFIG, len, why, sizeof why);
   if (*config == NULL) {
     return cli_fail_text(pa->args, pa->err, MEMEST_E_IO, "model", "%s", why);
   }

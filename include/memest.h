@@ -248,6 +248,26 @@ memest_code memest_estimate(const char *config, size_t config_len,
 ** that a caller reading a file can refuse a larger one by its real size. */
 size_t memest_config_max_bytes(void);
 
+/* The files memest reads, each with its reader's limit (core/input_files.c):
+** a front end checks a file's size against it before reading a byte. */
+typedef enum memest_input_file {
+  MEMEST_INPUT_CONFIG = 0,   /* a HuggingFace config.json */
+  MEMEST_INPUT_SNAPSHOT,     /* a memory snapshot pickle */
+  MEMEST_INPUT_LOG,          /* the trainer's log */
+  MEMEST_INPUT_COUNT
+} memest_input_file;
+
+typedef struct memest_input_file_info {
+  const char *noun;         /* "config file", "snapshot", "log": the messages' word */
+  size_t max_bytes;         /* the most bytes its reader takes */
+  const char *limit_name;   /* "MEMEST_MAX_CONFIG_BYTES" (docs/limits.md) */
+  const char *typical;      /* what such a file usually weighs, for a refusal */
+  const char *give;         /* what to give instead, for a file that cannot be read */
+} memest_input_file_info;
+
+/* Row `kind` of the table; NULL for a value out of range. */
+const memest_input_file_info *memest_input_file_describe(memest_input_file kind);
+
 /* Checks the inputs as memest_estimate would, without simulating. Writes
 ** up to `max` problems into errs[] and returns how many were found (0 when
 ** the inputs are valid; the count may exceed max). */

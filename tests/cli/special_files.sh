@@ -53,5 +53,24 @@ if ! cat "$tmp/locked.json" >/dev/null 2>&1; then   # root reads it anyway
   has "$tmp/err" "Permission denied" "an unreadable file"
 fi
 
+# memest check opens its snapshots and its log the same way: refused at
+# once, by kind or by size, before a byte is read.
+checked() { # flag, description, path, words in the message
+  local flag=$1 what=$2 path=$3 words=$4
+  expect_code 1 "check $flag, $what" timeout 10 "$memest" check "$flag" "$path" --model qwen3-30b-a3b \
+    "${ARGS[@]}"
+  has "$tmp/err" "$words" "check $flag, $what"
+}
+for flag in --log --snapshot; do
+  checked "$flag" "a FIFO" "$tmp/pipe.json" "is a FIFO (named pipe), not a regular file"
+  checked "$flag" "/dev/zero" /dev/zero "is a character device, not a regular file"
+  checked "$flag" "a directory" "$tmp/dir.json" "is a directory, not a regular file"
+done
+truncate -s 2000000000 "$tmp/sparse.pickle"
+checked --snapshot "a 2 GB sparse file" "$tmp/sparse.pickle" \
+  "is 2,000,000,000 bytes (1907.3 MiB), over MEMEST_MAX_PICKLE_BYTES"
+checked --log "a 2 GB sparse file" "$tmp/sparse.pickle" \
+  "is 2,000,000,000 bytes (1907.3 MiB), over MEMEST_MAX_RUNLOG_BYTES"
+
 [ "$fails" -eq 0 ] && echo "special files: all checks passed"
 exit $((fails > 0))
