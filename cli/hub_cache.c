@@ -57,8 +57,9 @@ int cli_cache_lookup(const char *root, const char *id, cli_cached *found, char *
   }
   if (len > CLI_HUB_REV_MAX || strlen(text) != len || !cli_hub_revision_ok(text)) {
     free(text);
-    snprintf(why, why_size, "'%s' does not hold a revision (40 hexadecimal digits); delete the "
-             "folder %s and download the model again", refs, found->folder);
+    snprintf(why, why_size, "cannot look up model '%s': '%s' does not hold a revision (40 "
+             "hexadecimal digits); delete the folder %s and download the model again", id, refs,
+             found->folder);
     return -1;
   }
   memcpy(found->revision, text, len + 1);

@@ -69,7 +69,10 @@ static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_
   char where[CLI_HUB_PATH_MAX + 64], url[CLI_HUB_PATH_MAX], fail[1200];
   memest_code code;
   int found;
-  if (cli_hub_env_read(&env, why, why_size) != 0) return MEMEST_E_VALUE;
+  if (cli_hub_env_read(&env, fail, sizeof fail) != 0) {
+    snprintf(why, why_size, "cannot look up model '%s': %s", id, fail);
+    return MEMEST_E_VALUE;
+  }
   /* The hub's own cache: what its tools (transformers, hf download) fetched. */
   if ((found = cli_cache_lookup(env.hub_cache, id, &hub, why, why_size)) < 0) return MEMEST_E_IO;
   if (found) {
@@ -95,7 +98,7 @@ static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_
     return MEMEST_E_IO;
   }
   if (cli_hub_download(&env, id, &d, fail, sizeof fail) != 0) {
-    snprintf(why, why_size, "%s (neither the hub's cache nor memest's has it: %s, %s)", fail,
+    snprintf(why, why_size, "%s; neither the hub's cache (%s) nor memest's (%s) has it", fail,
              hub.folder[0] ? hub.folder : "no HOME", mine.folder[0] ? mine.folder : "no HOME");
     return MEMEST_E_IO;
   }

@@ -155,7 +155,7 @@ same "$(json "$tmp/out" 'd["model_source"]["kind"]')" "hub-cache" "the hub's cac
 # A ref that names no commit is refused, not followed.
 printf '../../../../etc' > "$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main"
 expect_code 1 "a bad refs/main" "$memest" --model test-org/Cached-MoE "${ARGS[@]}"
-has "$tmp/err" "models--test-org--Cached-MoE/refs/main' does not hold a revision" "a bad refs/main"
+has "$tmp/err" "cannot look up model 'test-org/Cached-MoE': '$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main' does not hold a revision" "a bad refs/main"
 # A repo whose snapshot lacks config.json is downloaded.
 mkdir -p "$HF_HUB_CACHE/models--test-org--Found-MoE/refs" "$HF_HUB_CACHE/models--test-org--Found-MoE/snapshots/$COMMIT"
 printf '%s' "$COMMIT" > "$HF_HUB_CACHE/models--test-org--Found-MoE/refs/main"
@@ -185,7 +185,7 @@ same "$(requests /)" "$before" "offline: the hub was asked"
 fresh refusals
 expect_code 1 "not found" "$memest" --model test-org/Missing "${ARGS[@]}"
 has "$tmp/err" "the hub has no model 'test-org/Missing' ($(url test-org/Missing): HTTP 404: \"Repository not found\")" "not found"
-has "$tmp/err" "$XDG_CACHE_HOME/memest/hub/models--test-org--Missing" "not found: memest's cache named"
+has "$tmp/err" "neither the hub's cache ($HF_HUB_CACHE/models--test-org--Missing) nor memest's ($XDG_CACHE_HOME/memest/hub/models--test-org--Missing) has it" "not found: the caches named"
 expect_code 1 "no config.json" "$memest" --model test-org/No-Config "${ARGS[@]}"
 has "$tmp/err" "model 'test-org/No-Config' has no config.json on the hub" "no config.json"
 expect_code 1 "not found, JSON" "$memest" --model test-org/Missing "${ARGS[@]}" --json
@@ -260,7 +260,7 @@ closed=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0));
 HF_ENDPOINT="http://127.0.0.1:$closed" expect_code 1 "no network" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
 has "$tmp/err" "cannot download the config of 'test-org/Found-MoE' from http://127.0.0.1:$closed/test-org/Found-MoE/resolve/main/config.json: Failed to connect to 127.0.0.1 port $closed" "no network"
 HF_ENDPOINT="ftp://127.0.0.1" expect_code 1 "an endpoint that is not http" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
-has "$tmp/err" "HF_ENDPOINT 'ftp://127.0.0.1' is not an http:// or https:// URL" "an endpoint that is not http"
+has "$tmp/err" "cannot look up model 'test-org/Found-MoE': HF_ENDPOINT 'ftp://127.0.0.1' is not an http:// or https:// URL" "an endpoint that is not http"
 # ==}
 
 # {== Values that are not ids are refused before any path or URL is built:
