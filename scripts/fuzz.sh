@@ -93,6 +93,7 @@ main() {
     extra=()
     extra_libs=()
     [ "$t" = cli ] && extra=("${cli_objs[@]}")
+    [ "$t" = hub_id ] && extra=("$OUT/obj/hub_id.o")
     [ "$t" = cli ] && extra_libs=(-lcurl)   # libcurl: the CLI only
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer "$src" "${extra[@]}" "${core_objs[@]}" \
       "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" "${extra_libs[@]}" -lm -o "$OUT/bin/fuzz_$t"
