@@ -61,33 +61,40 @@ static memest_code readable(const char *id, const char *where, cli_model *m, cha
   return code;
 }
 
+/* The model's config from the cache at root (`name` for the messages):
+** 1 with *code when the cache decided (found, or failed), 0 when it lacks
+** the model (c->folder still names where it was looked for). */
+static int from_cache(const char *id, const char *root, memest_model_origin kind, const char *name,
+                      cli_cached *c, cli_model *m, memest_code *code, char *why, size_t why_size) {
+  char where[CLI_HUB_PATH_MAX + 64];
+  int found = cli_cache_lookup(root, id, c, why, why_size);
+  if (found == 0) return 0;
+  *code = MEMEST_E_IO;
+  if (found < 0 || (*code = read_config(c->path, kind, m, why, why_size)) != MEMEST_OK) return 1;
+  snprintf(m->source.revision, sizeof m->source.revision, "%s", c->revision);
+  snprintf(where, sizeof where, "in %s (%s)", name, c->path);
+  *code = readable(id, where, m, why, why_size);
+  return 1;
+}
+
 /* The model's config from the caches or the hub. */
 static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_size) {
   cli_hub_env env;
   cli_cached hub, mine, kept;
   cli_download d;
   char where[CLI_HUB_PATH_MAX + 64], url[CLI_HUB_PATH_MAX], fail[1200];
-  memest_code code;
-  int found;
+  memest_code code = MEMEST_OK;
   if (cli_hub_env_read(&env, fail, sizeof fail) != 0) {
     snprintf(why, why_size, "cannot look up model '%s': %s", id, fail);
     return MEMEST_E_VALUE;
   }
-  /* The hub's own cache: what its tools (transformers, hf download) fetched. */
-  if ((found = cli_cache_lookup(env.hub_cache, id, &hub, why, why_size)) < 0) return MEMEST_E_IO;
-  if (found) {
-    if ((code = read_config(hub.path, MEMEST_MODEL_FROM_HUB_CACHE, m, why, why_size))) return code;
-    snprintf(m->source.revision, sizeof m->source.revision, "%s", hub.revision);
-    snprintf(where, sizeof where, "in the hub's cache (%s)", hub.path);
-    return readable(id, where, m, why, why_size);
-  }
-  /* memest's own: what an earlier run downloaded. */
-  if ((found = cli_cache_lookup(env.memest_cache, id, &mine, why, why_size)) < 0) return MEMEST_E_IO;
-  if (found) {
-    if ((code = read_config(mine.path, MEMEST_MODEL_FROM_MEMEST_CACHE, m, why, why_size))) return code;
-    snprintf(m->source.revision, sizeof m->source.revision, "%s", mine.revision);
-    snprintf(where, sizeof where, "in memest's cache (%s)", mine.path);
-    return readable(id, where, m, why, why_size);
+  /* The hub's own cache (what its tools fetched), then memest's (what an
+  ** earlier run downloaded). */
+  if (from_cache(id, env.hub_cache, MEMEST_MODEL_FROM_HUB_CACHE, "the hub's cache", &hub, m, &code,
+                 why, why_size) ||
+      from_cache(id, env.memest_cache, MEMEST_MODEL_FROM_MEMEST_CACHE, "memest's cache", &mine, m,
+                 &code, why, why_size)) {
+    return code;
   }
   cli_hub_config_url(&env, id, url, sizeof url);
   if (env.offline) {
