@@ -173,15 +173,77 @@ static void transfer_failure(const cli_hub_env *env, const char *id, const cli_d
   }
 }
 
+/* The transfer's options; 0, or -1 when this libcurl refuses one. */
+static int configure(CURL *h, const cli_hub_env *env, const char *url, transfer *t, char *errbuf) {
+  char agent[64];
+  long connect_ms = env->timeout_ms < CONNECT_TIMEOUT_MS ? env->timeout_ms : CONNECT_TIMEOUT_MS;
+  snprintf(agent, sizeof agent, "memest/%s", memest_version());
+  if (curl_easy_setopt(h, CURLOPT_URL, url) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MAX_REDIRECTS) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, env->timeout_ms) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)t->limit) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "") != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_USERAGENT, agent) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_WRITEDATA, t) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK ||
+      curl_easy_setopt(h, CURLOPT_HEADERDATA, t) != CURLE_OK) {
+    return -1;
+  }
+  /* Bearer auth goes to the first host only: curl drops it when a redirect
+  ** leads to another host, port or scheme. */
+  if (env->token[0] && (curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BEARER) != CURLE_OK ||
+                        curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, env->token) != CURLE_OK)) {
+    return -1;
+  }
+  return 0;
+}
+
+/* Runs the transfer and reads its end into d; 0, or -1 with why. */
+static int perform(CURL *h, const cli_hub_env *env, const char *id, cli_download *d, transfer *t,
+                   const char *errbuf, char *why, size_t why_size) {
+  CURLcode rc = curl_easy_perform(h);
+  const char *final = NULL;
+  long status = 0, redirects = 0;
+  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &redirects);
+  if (curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &final) == CURLE_OK && final != NULL) {
+    snprintf(d->final_url, sizeof d->final_url, "%s", final);
+  }
+  d->redirects = (int)redirects;
+  /* An error status says more than the transfer's end (a body cut at the
+  ** limit, a timeout while it arrived). */
+  if (status >= 400 || (rc == CURLE_OK && status != 200)) {
+    http_failure(env, id, d, t, status, why, why_size);
+    return -1;
+  }
+  if (rc != CURLE_OK) {
+    transfer_failure(env, id, d, t, rc, errbuf, why, why_size);
+    return -1;
+  }
+  d->text = t->body != NULL ? t->body : calloc(1, 1);
+  if (d->text == NULL) {
+    snprintf(why, why_size, "out of memory downloading the config of '%s'", id);
+    return -1;
+  }
+  t->body = NULL;
+  d->len = t->len;
+  revision_of(t, d->revision, sizeof d->revision);
+  return 0;
+}
+
 int cli_hub_download(const cli_hub_env *env, const char *id, cli_download *d, char *why,
                      size_t why_size) {
-  char errbuf[CURL_ERROR_SIZE] = "", agent[64];
-  const char *final = NULL;
+  char errbuf[CURL_ERROR_SIZE] = "";
   transfer t;
   CURL *h;
-  CURLcode rc;
-  long status = 0, redirects = 0;
-  int ok = 0;
+  int rc = -1;
   memset(d, 0, sizeof *d);
   memset(&t, 0, sizeof t);
   t.limit = memest_input_file_describe(MEMEST_INPUT_CONFIG)->max_bytes;
@@ -192,63 +254,14 @@ int cli_hub_download(const cli_hub_env *env, const char *id, cli_download *d, ch
     return -1;
   }
   h = curl_easy_init();
-  if (h == NULL) {
-    curl_global_cleanup();
-    snprintf(why, why_size, "cannot start libcurl to download the config of '%s' from %s", id,
-             d->url);
-    return -1;
-  }
-  snprintf(agent, sizeof agent, "memest/%s", memest_version());
-  if (curl_easy_setopt(h, CURLOPT_URL, d->url) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MAX_REDIRECTS) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, env->timeout_ms) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                       env->timeout_ms < CONNECT_TIMEOUT_MS ? env->timeout_ms
-                                                            : CONNECT_TIMEOUT_MS) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)t.limit) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "") != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_USERAGENT, agent) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_WRITEDATA, &t) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header) != CURLE_OK ||
-      curl_easy_setopt(h, CURLOPT_HEADERDATA, &t) != CURLE_OK ||
-      /* Bearer auth goes to the first host only: curl drops it when a
-      ** redirect leads to another host, port or scheme. */
-      (env->token[0] && (curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BEARER) != CURLE_OK ||
-                         curl_easy_setopt(h, CURLOPT_XOAUTH2_BEARER, env->token) != CURLE_OK))) {
-    snprintf(why, why_size, "this libcurl lacks an option memest needs (7.85 or later is needed) "
-             "to download the config of '%s' from %s", id, d->url);
-    goto done;
-  }
-  rc = curl_easy_perform(h);
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-  curl_easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &redirects);
-  if (curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &final) == CURLE_OK && final != NULL) {
-    snprintf(d->final_url, sizeof d->final_url, "%s", final);
-  }
-  d->redirects = (int)redirects;
-  /* An error status says more than the transfer's end (a body cut at the
-  ** limit, a timeout while it arrived). */
-  if (status >= 400 || (rc == CURLE_OK && status != 200)) {
-    http_failure(env, id, d, &t, status, why, why_size);
-  } else if (rc != CURLE_OK) {
-    transfer_failure(env, id, d, &t, rc, errbuf, why, why_size);
+  if (h == NULL || configure(h, env, d->url, &t, errbuf) != 0) {
+    snprintf(why, why_size, "cannot set libcurl up (7.85 or later is needed) to download the "
+             "config of '%s' from %s", id, d->url);
   } else {
-    d->text = t.body != NULL ? t.body : calloc(1, 1);
-    t.body = NULL;
-    d->len = t.len;
-    revision_of(&t, d->revision, sizeof d->revision);
-    ok = d->text != NULL;
-    if (!ok) snprintf(why, why_size, "out of memory downloading the config of '%s'", id);
+    rc = perform(h, env, id, d, &t, errbuf, why, why_size);
   }
-done:
   free(t.body);
   curl_easy_cleanup(h);
   curl_global_cleanup();
-  return ok ? 0 : -1;
+  return rc;
 }

@@ -142,7 +142,11 @@ memest_code cli_load_model(const char *value, cli_model *m, char *why, size_t wh
     }
     return read_config(value, MEMEST_MODEL_FROM_FILE, m, why, why_size);
   }
-  if (stat(value, &st) == 0) return read_config(value, MEMEST_MODEL_FROM_FILE, m, why, why_size);
+  /* A path that exists, or that the system will not say is missing (a
+  ** folder on the way cannot be searched): read, so that its error shows. */
+  if (stat(value, &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) {
+    return read_config(value, MEMEST_MODEL_FROM_FILE, m, why, why_size);
+  }
   if (cli_hub_id_check(value, not_id, sizeof not_id)) {
     if (memest_model_preset_config(value) != NULL) {
       m->source.kind = MEMEST_MODEL_FROM_PRESET;
