@@ -28,7 +28,8 @@ static void print_required(FILE *out, const memest_params *p) {
       missing = p != NULL && !((p->given >> MEMEST_P_GPU_MEMORY_GB) & 1u) &&
                 !((p->given >> MEMEST_P_GPU) & 1u);
     } else {
-      snprintf(flag, sizeof flag, "%s %s", pi->flag, id == MEMEST_P_MODEL ? "PATH|PRESET|ORG/NAME" : "N");
+      snprintf(flag, sizeof flag, "%s %s", pi->flag,
+               id == MEMEST_P_MODEL ? "PATH|PRESET|ORG/NAME" : "N");
       missing = p != NULL && !((p->given >> id) & 1u);
     }
     fprintf(out, "  %-32s %s; %s%s\n", flag, pi->meaning, pi->choose,
@@ -44,8 +45,8 @@ static void print_help(FILE *out) {
   fprintf(out, "memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n",
           memest_version());
   fprintf(out, "Usage: memest --model PATH|PRESET|ORG/NAME --pp-size N --ep-size N --cp-size N\n"
-               "              --total-gpus N --micro-batch-size N --global-batch-size N --sequence-length N\n"
-               "              (--gpu-memory-gb N | --gpu NAME) [options]\n"
+               "              --total-gpus N --micro-batch-size N --global-batch-size N\n"
+               "              --sequence-length N (--gpu-memory-gb N | --gpu NAME) [options]\n"
                "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
                "       memest check ...  measured snapshots and logs beside the estimate\n\n");
   fprintf(out, "Parameters:\n");

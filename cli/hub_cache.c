@@ -94,7 +94,8 @@ static int make_folders(const char *path, char *why, size_t why_size) {
     buf[i] = path[i];
   }
   if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    snprintf(why, why_size, "'%s' is not a folder; remove it or set XDG_CACHE_HOME elsewhere", path);
+    snprintf(why, why_size, "'%s' is not a folder; remove it or set XDG_CACHE_HOME elsewhere",
+             path);
     return -1;
   }
   return 0;

@@ -142,7 +142,8 @@ static int token(cli_hub_env *e, char *why, size_t why_size) {
 /* HF_HUB_OFFLINE, read as huggingface_hub reads it (1, ON, YES, TRUE in
 ** any case); an unknown value is refused rather than taken as "no". */
 static int offline(cli_hub_env *e, char *why, size_t why_size) {
-  static const char *const yes[] = {"1", "ON", "YES", "TRUE"}, *const no[] = {"0", "OFF", "NO", "FALSE"};
+  static const char *const yes[] = {"1", "ON", "YES", "TRUE"};
+  static const char *const no[] = {"0", "OFF", "NO", "FALSE"};
   const char *v = env("HF_HUB_OFFLINE");
   size_t i;
   e->offline = 0;

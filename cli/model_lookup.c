@@ -55,7 +55,8 @@ static memest_code readable(const char *id, const char *where, cli_model *m, cha
   memest_error e;
   memest_code code = memest_config_check(m->config, m->len, &e);
   if (code == MEMEST_OK) return MEMEST_OK;
-  snprintf(why, why_size, "the config of '%s' %s is not one memest reads: %s", id, where, e.message);
+  snprintf(why, why_size, "the config of '%s' %s is not one memest reads: %s", id, where,
+           e.message);
   free(m->config);
   m->config = NULL;
   return code;
@@ -118,7 +119,8 @@ static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_
   if ((code = readable(id, where, m, why, why_size)) != MEMEST_OK) return code;
   /* Kept under the revision the hub named; without one it is not kept. */
   if (d.revision[0] &&
-      cli_cache_store(env.memest_cache, id, d.revision, d.text, d.len, &kept, fail, sizeof fail) != 0) {
+      cli_cache_store(env.memest_cache, id, d.revision, d.text, d.len, &kept, fail,
+                      sizeof fail) != 0) {
     snprintf(why, why_size, "the config of '%s' was downloaded from %s, but memest cannot keep it "
              "in its cache: %s", id, d.url, fail);
     free(m->config);

@@ -34,7 +34,8 @@ static void put_text(strbuf *sb, const char *key, const char *value) {
 void memi_model_source_json(strbuf *sb, const memest_params *p) {
   const memest_model_source *s = &p->model_source;
   const char *kind = memest_model_origin_name(s->kind);
-  const preset_model *m = s->kind == MEMEST_MODEL_FROM_PRESET ? memi_preset_model_find(p->model) : NULL;
+  const preset_model *m =
+      s->kind == MEMEST_MODEL_FROM_PRESET ? memi_preset_model_find(p->model) : NULL;
   memi_sb_put(sb, ",\"model_source\":{\"kind\":");
   if (kind != NULL) memi_sb_json_str(sb, kind);
   else memi_sb_put(sb, "null");
