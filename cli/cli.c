@@ -28,7 +28,8 @@ static void print_required(FILE *out, const memest_params *p) {
       missing = p != NULL && !((p->given >> MEMEST_P_GPU_MEMORY_GB) & 1u) &&
                 !((p->given >> MEMEST_P_GPU) & 1u);
     } else {
-      snprintf(flag, sizeof flag, "%s %s", pi->flag, id == MEMEST_P_MODEL ? "PATH|PRESET" : "N");
+      snprintf(flag, sizeof flag, "%s %s", pi->flag,
+               id == MEMEST_P_MODEL ? "PATH|PRESET|ORG/NAME" : "N");
       missing = p != NULL && !((p->given >> id) & 1u);
     }
     fprintf(out, "  %-32s %s; %s%s\n", flag, pi->meaning, pi->choose,
@@ -43,9 +44,9 @@ static void print_help(FILE *out) {
   int id;
   fprintf(out, "memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n",
           memest_version());
-  fprintf(out, "Usage: memest --model PATH|PRESET --pp-size N --ep-size N --cp-size N --total-gpus N\n"
-               "              --micro-batch-size N --global-batch-size N --sequence-length N\n"
-               "              (--gpu-memory-gb N | --gpu NAME) [options]\n"
+  fprintf(out, "Usage: memest --model PATH|PRESET|ORG/NAME --pp-size N --ep-size N --cp-size N\n"
+               "              --total-gpus N --micro-batch-size N --global-batch-size N\n"
+               "              --sequence-length N (--gpu-memory-gb N | --gpu NAME) [options]\n"
                "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
                "       memest check ...  measured snapshots and logs beside the estimate\n\n");
   fprintf(out, "Parameters:\n");
@@ -58,15 +59,30 @@ static void print_help(FILE *out) {
             pi->default_text);
   }
   fprintf(out, "  %-20s %s\n", "--json", "print one JSON object instead of the text report");
-  fprintf(out, "  %-20s %s\n", "--list-models", "list the model presets");
+  fprintf(out, "  %-20s %s\n", "--list-models", "list the model presets: name and hub id");
   fprintf(out, "  %-20s %s\n", "--list-gpus", "list the GPU presets");
   fprintf(out, "  %-20s %s\n", "--version", "print the version");
+  fprintf(out,
+          "\nThe model (--model, the same in plan, compare and check), tried in this order:\n"
+          "  1. a name without '/': a preset (--list-models), else a file;\n"
+          "  2. a path that exists: a config.json, or a model's folder holding one;\n"
+          "  3. a hub id org/name: a preset's id (--list-models), else the hub's cache\n"
+          "     (HF_HUB_CACHE, else HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else\n"
+          "     ~/.cache/huggingface/hub), else memest's cache ($XDG_CACHE_HOME/memest/hub,\n"
+          "     else ~/.cache/memest/hub), else a download of\n"
+          "     ${HF_ENDPOINT:-https://huggingface.co}/ORG/NAME/resolve/main/config.json, kept in\n"
+          "     memest's cache; HF_TOKEN is sent as a bearer token (gated models),\n"
+          "     HF_HUB_OFFLINE=1 forbids the download, MEMEST_HUB_TIMEOUT sets its limit in\n"
+          "     seconds (default 30). Delete the model's folder in memest's cache to download\n"
+          "     it again. A missing file that looks like org/name is read as an id: write\n"
+          "     ./org/name to mean only a file.\n");
 }
 
+/* Each preset by its two names: --model takes either. */
 static void list_models(FILE *out) {
   int i;
   for (i = 0; i < memest_model_preset_count(); i++) {
-    fprintf(out, "%-20s %s\n", memest_model_preset_name(i), memest_model_preset_title(i));
+    fprintf(out, "%-20s %s\n", memest_model_preset_name(i), memest_model_preset_id(i));
   }
 }
 
@@ -134,12 +150,15 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     print_required(err, &ea.p);
     return 2;
   }
-  if (cli_model_is_file(config_path)) {
+  {
     char why[1200];
-    config = cli_read_file(config_path, MEMEST_INPUT_CONFIG, &config_len, why, sizeof why);
-    if (config == NULL) {
-      return cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
+    cli_model m;
+    if ((code = cli_load_model(config_path, &m, why, sizeof why)) != MEMEST_OK) {
+      return cli_fail_text(&args, err, code, "model", "%s", why);
     }
+    config = m.config;
+    config_len = m.len;
+    ea.p.model_source = m.source;
   }
   code = memest_estimate(config, config_len, &ea.p, &res, &e);
   free(config);

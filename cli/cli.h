@@ -1,8 +1,9 @@
 /*
 ** cli.h — what the command's files share: the argument parser and the
 ** config reader (args.c), `memest` (cli.c), `memest plan` / `memest
-** compare` (cli_plan.c), `memest check` (cli_check.c) and the dispatch
-** between them (main.c). Like them,
+** compare` (cli_plan.c), `memest check` (cli_check.c), the dispatch
+** between them (main.c), the files they read (files.c) and the model
+** --model names (model_lookup.c, with the hub's files behind it, hub.h). Like them,
 ** it builds on the public API only. Each command writes on the streams it
 ** is given and never exits the process. Exit status: 0 done, 1 bad input,
 ** 2 missing inputs.
@@ -54,8 +55,22 @@ int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *fi
 ** failure; free the result with free(). */
 char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char *why,
                     size_t why_size);
-/* Whether --model names a file (else a preset). */
+/* Whether a --model value without '/' names a file (else a preset). */
 int cli_model_is_file(const char *model);
+
+/* The model --model names, as cli_load_model() found it. */
+typedef struct cli_model {
+  char *config;                  /* the config text (free()), or NULL for a preset */
+  size_t len;
+  memest_model_source source;    /* where it came from: copy into memest_params */
+} cli_model;
+
+/* Resolves a --model value (model_lookup.c): a preset, a file or a model's
+** folder, or a hub id org/name from a preset, the hub's cache, memest's
+** cache or a download. MEMEST_OK, or the code with the message (naming
+** the id, the URL and the caches) in why. An empty value is left to the
+** library, which reports it missing. */
+memest_code cli_load_model(const char *value, cli_model *m, char *why, size_t why_size);
 
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);

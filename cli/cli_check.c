@@ -134,13 +134,17 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
-  if (cli_model_is_file(config_path)) {
+  {
     char why[1200];
-    config = cli_read_file(config_path, MEMEST_INPUT_CONFIG, &config_len, why, sizeof why);
-    if (config == NULL) {
-      rc = cli_fail_text(&args, err, MEMEST_E_IO, "model", "%s", why);
+    cli_model m;
+    memest_code code = cli_load_model(config_path, &m, why, sizeof why);
+    if (code != MEMEST_OK) {
+      rc = cli_fail_text(&args, err, code, "model", "%s", why);
       goto done;
     }
+    config = m.config;
+    config_len = m.len;
+    ca.p.model_source = m.source;
   }
   for (i = 0; i < n; i++) {
     size_t len = 0;

@@ -89,16 +89,16 @@ static int plan_set(void *target, const char *name, const char *value) {
   return -1;
 }
 
-/* The model's config text when --model names a file; NULL for a preset. */
+/* The model's config text (NULL for a preset), and where it came from in
+** the request. */
 static int load_model(const plan_args *pa, char **config, size_t *len) {
-  const char *model = pa->req->base.model;
   char why[1200];
-  *config = NULL;
-  if (model[0] == '\0' || !cli_model_is_file(model)) return -1;
-  *config = cli_read_file(model, MEMEST_INPUT_CONFIG, len, why, sizeof why);
-  if (*config == NULL) {
-    return cli_fail_text(pa->args, pa->err, MEMEST_E_IO, "model", "%s", why);
-  }
+  cli_model m;
+  memest_code code = cli_load_model(pa->req->base.model, &m, why, sizeof why);
+  *config = m.config;
+  *len = m.len;
+  if (code != MEMEST_OK) return cli_fail_text(pa->args, pa->err, code, "model", "%s", why);
+  pa->req->base.model_source = m.source;
   return -1;
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_source.h"
+#include "result.h"
 
 #define CURVE_MAX_POINTS 100000
 
@@ -165,6 +167,7 @@ char *memest_check_json(const memest_check *c) {
   } else {
     memi_sb_put(&sb, "null");
   }
+  memi_model_source_json(&sb, &c->result->params);
   memi_sb_put(&sb, "}");
   return memi_sb_finish(&sb);
 }
@@ -214,6 +217,11 @@ char *memest_check_text(const memest_check *c) {
   memi_sb_init(&sb);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
               "torch.cuda.max_memory_allocated)\n");
+  if (memi_model_source_shown(&c->result->params)) {
+    memi_sb_printf(&sb, "Model %s: ", c->result->params.model);
+    memi_model_source_text(&sb, &c->result->params);
+    memi_sb_put(&sb, "\n");
+  }
   if (c->n > 0) {
     memi_sb_printf(&sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
               "measured", "estimated", "error", "source");

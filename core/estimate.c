@@ -1,7 +1,8 @@
 /*
 ** estimate.c — the public entry points: memest_estimate (config -> the
 ** estimate (result.c) -> its suggestions (advice.c), sharing one est_cache),
-** memest_validate and the result's headline accessors. One estimate is a
+** memest_validate, memest_config_check (a config read alone) and the
+** result's headline accessors. One estimate is a
 ** pure function of its inputs: everything it allocates hangs off the result
 ** or is freed before it returns.
 */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_source.h"
 #include "presets.h"
 #include "result.h"
 #include "routing_margin.h"
@@ -109,8 +111,20 @@ memest_code memi_est_estimate(const char *config, size_t config_len, const memes
     free(r);
     return rc;
   }
+  memi_model_source_settle(&r->params, config == NULL);
   *out = r;
   return MEMEST_OK;
+}
+
+memest_code memest_config_check(const char *config, size_t config_len, memest_error *err) {
+  model_config *mc;
+  memest_code rc;
+  memi_err_clear(err);
+  if (config == NULL) return memi_err_set(err, MEMEST_E_VALUE, "model", "no config text given");
+  if ((mc = malloc(sizeof *mc)) == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
+  rc = memi_cfg_parse(config, config_len, mc, err);
+  free(mc);
+  return rc;
 }
 
 int memest_validate(const char *config, size_t config_len, const memest_params *p,

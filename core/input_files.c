@@ -13,7 +13,7 @@
 static const memest_input_file_info input_files[MEMEST_INPUT_COUNT] = {
     {"config file", (size_t)MEMEST_MAX_CONFIG_BYTES, "MEMEST_MAX_CONFIG_BYTES",
      "a model config.json is a few kilobytes",
-     "give a config.json path or a preset (memest --list-models)"},
+     "give a config.json path, a preset (memest --list-models) or a hub id org/name"},
     {"snapshot", (size_t)MEMEST_MAX_PICKLE_BYTES, "MEMEST_MAX_PICKLE_BYTES",
      "a snapshot of one recorded step is tens of megabytes; record fewer steps",
      "give a snapshot-rankNNNNN.pickle the trainer wrote"},

@@ -51,8 +51,9 @@ typedef struct param_row {
 
 static const param_row param_table[MEMEST_P_COUNT] = {
   ROW("model", "--model", "text",
-      "the model: a HuggingFace config.json path or a preset name",
-      "a preset from --list-models, or the config.json of the model you train", "", "", 1,
+      "the model: a HuggingFace config.json path, a preset name or a hub id org/name",
+      "a preset from --list-models, or the config.json (or hub id) of the model you train", "",
+      "", 1,
       0, 0, "", K_TEXT, NULL, model, 1),
   ROW("pp_size", "--pp-size", "int",
       "pipeline-parallel degree; DualPipeV runs 2*pp stages, two per GPU",

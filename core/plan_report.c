@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_source.h"
 #include "plan.h"
 #include "presets.h"
 
@@ -217,6 +218,7 @@ char *memest_plan_json(const memest_plan *pl) {
   memi_sb_printf(&sb, "{\"memest_version\":\"" MEMEST_VERSION "\",\"mode\":\"%s\"",
             mode_names[pl->mode]);
   put_inputs(&sb, pl);
+  memi_model_source_json(&sb, &pl->base);
   if (pl->mode == MEMEST_PLAN_VARY) memi_sb_printf(&sb, ",\"vary\":\"%s\"", memi_plan_dim_name(pl->vary));
   memi_sb_put(&sb, ",\"answer_rule\":");
   memi_sb_json_str(&sb, answer_rule(pl, rule, sizeof rule));
@@ -293,6 +295,10 @@ static void text_header(strbuf *sb, const memest_plan *pl) {
   int d, i, first = 1;
   memi_sb_printf(sb, "Model      %s: %s, %lld layers", p->model, pl->model_title, (long long)pl->layers);
   if (pl->experts > 0) memi_sb_printf(sb, ", %lld experts", (long long)pl->experts);
+  if (memi_model_source_shown(p)) {
+    memi_sb_put(sb, "\nConfig     ");
+    memi_model_source_text(sb, p);
+  }
   if ((row_options(pl) >> MEMEST_P_GPU) & 1u) {
     memi_sb_put(sb, "\nGPU        varies (the options column)");
   } else {

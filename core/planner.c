@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_source.h"
 #include "plan.h"
 
 /* The mbs values a plan tries when --micro-batch-size is not given. */
@@ -519,6 +520,7 @@ memest_code memest_plan_begin(const char *config, size_t config_len,
   rc = memi_plan_prepare(pl, req, &cols, err);
   if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, pl->mc, err);
   if (rc == MEMEST_OK) {
+    memi_model_source_settle(&pl->base, config == NULL);
     snprintf(pl->model_title, sizeof pl->model_title, "%s", pl->mc->arch->title);
     pl->layers = pl->mc->layers;
     pl->experts = pl->mc->experts;

@@ -1,6 +1,7 @@
 /*
 ** presets.c — lookups over the shipped presets: model configs (embedded
-** from the JSON files in presets/) and GPU capacities. The capacities are what
+** from the JSON files in presets/, each named by its file name or by its
+** hub id) and GPU capacities. The capacities are what
 ** torch.cuda.get_device_properties() reports (total_memory, in MiB), not
 ** the marketing size; docs/gpus.md cites each.
 */
@@ -50,11 +51,21 @@ const char *memest_model_preset_title(int i) {
   return i >= 0 && i < memi_preset_model_count ? memi_preset_models[i].title : NULL;
 }
 
-const char *memest_model_preset_config(const char *name) {
+const char *memest_model_preset_id(int i) {
+  return i >= 0 && i < memi_preset_model_count ? memi_preset_models[i].id : NULL;
+}
+
+const preset_model *memi_preset_model_find(const char *name) {
   int i;
   if (name == NULL) return NULL;
   for (i = 0; i < memi_preset_model_count; i++) {
-    if (strcmp(memi_preset_models[i].name, name) == 0) return memi_preset_models[i].text;
+    const preset_model *m = &memi_preset_models[i];
+    if (strcmp(m->name, name) == 0 || strcmp(m->id, name) == 0) return m;
   }
   return NULL;
+}
+
+const char *memest_model_preset_config(const char *name) {
+  const preset_model *m = memi_preset_model_find(name);
+  return m != NULL ? m->text : NULL;
 }

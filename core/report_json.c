@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "model_source.h"
 #include "model_summary.h"
 
 static const char *const comp_keys[C_COUNT] = {
@@ -362,6 +363,7 @@ char *memest_result_json(const memest_result *r) {
   }
   memi_sb_put(&sb, "],");
   put_inputs(&sb, r);
+  memi_model_source_json(&sb, &r->params);
   put_derived(&sb, r);
   put_routing(&sb, r);
   put_model(&sb, r);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_source.h"
 #include "presets.h"
 #include "result.h"
 
@@ -55,6 +56,10 @@ static void header(strbuf *sb, const memest_result *r) {
             (long long)r->mc.layers);
   if (r->mc.experts > 0) {
     memi_sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
+  }
+  if (memi_model_source_shown(p)) {
+    memi_sb_put(sb, "\nConfig       ");
+    memi_model_source_text(sb, p);
   }
   {
     char shard[8];

@@ -123,6 +123,30 @@ typedef enum memest_routing {
   MEMEST_ROUTING_FACTOR = 2
 } memest_routing;
 
+/* Where the model's config came from, as the front end that found it says
+** (the CLI's --model resolution, cli/model_source.c). The reports name it;
+** no figure depends on it. Left MEMEST_MODEL_FROM_UNSET, the library fills
+** in PRESET when it read a preset (config NULL) and FILE otherwise. */
+typedef enum memest_model_origin {
+  MEMEST_MODEL_FROM_UNSET = 0,
+  MEMEST_MODEL_FROM_PRESET,        /* a shipped preset, by its name or its hub id */
+  MEMEST_MODEL_FROM_FILE,          /* a config.json path (path; "" when only its text was given) */
+  MEMEST_MODEL_FROM_HUB_CACHE,     /* the Hugging Face hub's local cache (path, revision) */
+  MEMEST_MODEL_FROM_DOWNLOAD,      /* downloaded now (url, revision), kept at path */
+  MEMEST_MODEL_FROM_MEMEST_CACHE   /* downloaded before, kept in memest's cache (path, revision) */
+} memest_model_origin;
+
+typedef struct memest_model_source {
+  memest_model_origin kind;
+  char path[1024];             /* the file the config was read from or kept in, or "" */
+  char revision[80];           /* the hub's commit (or "etag-..."), or "" */
+  char url[1024];              /* the URL it was downloaded from now, or "" */
+} memest_model_source;
+
+/* "preset", "file", "hub-cache", "download", "memest-cache"; NULL for
+** UNSET or a value out of range. */
+const char *memest_model_origin_name(memest_model_origin o);
+
 /* Bit for each parameter in memest_params.given. */
 typedef enum memest_param_id {
   MEMEST_P_MODEL = 0,
@@ -172,6 +196,8 @@ typedef struct memest_params {
   memest_routing routing;      /* MEASURED by default; FACTOR with routing_factor */
   double routing_factor;       /* busiest rank's routed rows over m*k, >= 1 */
   uint32_t given;              /* 1u << memest_param_id for each set */
+  memest_model_source model_source;  /* where the model's config came from (not a
+                               ** parameter: set by the front end, named by the reports) */
 } memest_params;
 
 void memest_params_init(memest_params *p);
@@ -222,7 +248,9 @@ size_t memest_params_command(const memest_params *p, char *buf, size_t size);
 int memest_model_preset_count(void);
 const char *memest_model_preset_name(int i);     /* e.g. "qwen3-30b-a3b" */
 const char *memest_model_preset_title(int i);    /* e.g. "Qwen3-30B-A3B" */
-/* The preset's config.json text (static storage), or NULL if unknown. */
+const char *memest_model_preset_id(int i);       /* its hub id, e.g. "Qwen/Qwen3-30B-A3B" */
+/* The config.json text (static storage) of the preset named `name`, by its
+** preset name or its hub id, or NULL if unknown. */
 const char *memest_model_preset_config(const char *name);
 
 int memest_gpu_preset_count(void);
@@ -243,6 +271,11 @@ typedef struct memest_result memest_result;
 memest_code memest_estimate(const char *config, size_t config_len,
                             const memest_params *p, memest_result **out,
                             memest_error *err);
+
+/* Reads `config` as memest_estimate would (the JSON, the family, its keys)
+** without estimating: MEMEST_OK, or the first problem in err. For a front
+** end that keeps a config it fetched only when memest can read it. */
+memest_code memest_config_check(const char *config, size_t config_len, memest_error *err);
 
 /* The most config text memest_estimate reads (MEMEST_MAX_CONFIG_BYTES), so
 ** that a caller reading a file can refuse a larger one by its real size. */

@@ -91,9 +91,12 @@ main() {
     t="${t#fuzz_}"
     if [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $t "* ]]; then continue; fi
     extra=()
+    extra_libs=()
     [ "$t" = cli ] && extra=("${cli_objs[@]}")
+    [ "$t" = hub_id ] && extra=("$OUT/obj/hub_id.o")
+    [ "$t" = cli ] && extra_libs=(-lcurl)   # libcurl: the CLI only
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer "$src" "${extra[@]}" "${core_objs[@]}" \
-      "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" -lm -o "$OUT/bin/fuzz_$t"
+      "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" "${extra_libs[@]}" -lm -o "$OUT/bin/fuzz_$t"
     targets+=("$t")
   done
   [ "${#targets[@]}" -gt 0 ] || { echo "fuzz: no targets to run" >&2; exit 2; }

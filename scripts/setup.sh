@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing memest needs on Debian 12, and only what
-# is missing: compilers and cJSON (native), Emscripten and cJSON's Debian
+# is missing: compilers and cJSON (native), libcurl (the CLI), Emscripten and cJSON's Debian
 # source package (WebAssembly), Chromium (page tests), and the npm packages
 # pinned in package-lock.json. Safe to run again; quick when nothing is missing.
 set -euo pipefail
@@ -11,6 +11,8 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 for pkg in build-essential cmake pkg-config libcjson-dev emscripten chromium dpkg-dev clang libclang-rt-14-dev; do
   have_pkg "$pkg" || need_apt+=("$pkg")
 done
+# libcurl, for the CLI's downloads of hub models' configs (the CLI only).
+have_pkg libcurl4-openssl-dev || need_apt+=(libcurl4-openssl-dev)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --model given something that is not a regular file of a config's size: a
-# FIFO, a directory, a device, a socket's path and a 200 MB file are each
+# FIFO, a folder without a config.json, a device, a socket's path and a 200 MB file are each
 # refused with a message before anything is read (a FIFO with no writer
 # would otherwise block forever), in memest, memest plan and memest compare.
 # Usage: tests/cli/special_files.sh path/to/memest   (run from the repository root)
@@ -26,8 +26,15 @@ refused() { # description, path, words in the message
 
 mkfifo "$tmp/pipe.json"
 refused "a FIFO" "$tmp/pipe.json" "is a FIFO (named pipe), not a regular file"
+# A folder is read as a model's folder (its config.json, as transformers
+# reads one); its config.json is opened like any other.
 mkdir "$tmp/dir.json"
-refused "a directory" "$tmp/dir.json" "is a directory, not a regular file"
+refused "a folder without a config.json" "$tmp/dir.json" "is a folder with no config.json"
+mkdir "$tmp/model" "$tmp/model/config.json"
+refused "a folder whose config.json is a folder" "$tmp/model" "config.json' is a directory, not a regular file"
+mkdir "$tmp/model-fifo"
+mkfifo "$tmp/model-fifo/config.json"
+refused "a folder whose config.json is a FIFO" "$tmp/model-fifo" "is a FIFO (named pipe), not a regular file"
 refused "/dev/zero" /dev/zero "is a character device, not a regular file"
 refused "/dev/null" /dev/null "is a character device, not a regular file"
 ln -s "$tmp/pipe.json" "$tmp/link.json"

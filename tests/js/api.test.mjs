@@ -19,8 +19,9 @@ test('version equals memest --version', async () => {
 test('presets equal memest --list-models and --list-gpus', async () => {
   requireBuilds();
   const { models, gpus } = (await engine()).presets();
+  // Each line is a preset's name and its hub id, org/title.
   const listed = (await runCli(['--list-models'])).stdout.trim().split('\n')
-    .map((l) => { const [name, ...title] = l.trim().split(/\s+/); return { name, title: title.join(' ') }; });
+    .map((l) => { const [name, id] = l.trim().split(/\s+/); return { name, title: id.split('/')[1] }; });
   assert.deepStrictEqual(models, listed);
 
   const lines = (await runCli(['--list-gpus'])).stdout.trim().split('\n');

@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
-import { cliArgs, cliError, engine, requireBuilds, runCli, sharedModels } from './support.mjs';
+import { cliArgs, cliError, cliObject, engine, requireBuilds, runCli, sharedModels } from './support.mjs';
 
 const deepseek = sharedModels().find((m) => m.file.endsWith('deepseek-v2-lite.json'));
 
@@ -40,14 +40,14 @@ CASES.forEach((c) => {
     const begun = eng.planBegin(c.config?.text ?? null, request);
     if (run.status === 0) {
       assert.ok(!('error' in result), JSON.stringify(result));
-      assert.deepStrictEqual(result, JSON.parse(run.stdout));
+      assert.deepStrictEqual(result, cliObject(run));
       assert.ok(Array.isArray(result.rows) && result.rows.length > 0);
       // In pieces of 3 rows, last piece first: the CLI's object again.
       assert.ok(!('error' in begun) && begun.rows >= result.rows.length);
       for (let from = Math.floor((begun.rows - 1) / 3) * 3; from >= 0; from -= 3) {
         assert.equal(begun.estimate(from, Math.min(begun.rows, from + 3)), null);
       }
-      assert.deepStrictEqual(begun.finish(), JSON.parse(run.stdout));
+      assert.deepStrictEqual(begun.finish(), cliObject(run));
       assert.match(begun.estimate(0, 1).error.message, /the plan is finished or freed/);
       return;
     }
