@@ -35,7 +35,7 @@ typedef enum comp {
   C_UNSHARDED,    /* bf16 unsharded layer and expert parameters */
   C_EDGE,         /* bf16 unsharded embed_tokens / norm / lm_head */
   C_ACCUM,        /* fp32 unsharded gradient accumulators */
-  C_PENDING,      /* bf16 expert weight grads waiting for a fold */
+  C_PENDING,      /* bf16 .grad no fold has taken yet (docs/model.md) */
   C_SHARDED_GRAD, /* fp32 sharded grads after the reduce-scatter */
   C_ROTARY,       /* rotary cos/sin tables */
   C_DATA,         /* the step's token and label batch */

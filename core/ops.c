@@ -23,6 +23,7 @@ typedef struct op_run {
   const char *label;
   unsigned flags0;          /* state at the start of the op */
   unsigned flags;           /* state as the op leaves it */
+  int hooked;               /* the backward's chunk carries FSDP's post-backward hooks */
   int64_t imm_x, pgrad;     /* grads of the current layer awaiting a fold */
 } op_run;
 
@@ -59,16 +60,19 @@ static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, in
   return NULL;
 }
 
-/* FSDP all-gather (spec §5.4): copy-in and flat output are transient; the
-** per-parameter unsharded tensors stay in `keep`. */
+/* FSDP all-gather (spec §5.4; docs/model.md, FSDP state): the bf16 cast of
+** the shards (the copy-in source; the all-gather input is a view into the
+** flat output) dies when foreach_all_gather returns, before the copy-out
+** allocates the per-parameter unsharded tensors, which stay in `keep`; the
+** flat output dies after the copy-out. */
 static void unshard(op_run *r, const group_sizes *g, comp keep, const char *label) {
   int *o = r->ovf;
   int64_t copy_in = ck_mul(o, 2, g->sh), flat = ck_mul(o, ck_mul(o, 2, g->w), g->sh);
   emit(r, C_FSDP_T, copy_in, label);
   emit(r, C_FSDP_T, flat, label);
+  emit(r, C_FSDP_T, -copy_in, label);
   emit(r, keep, ck_mul(o, 2, g->un), label);
   emit(r, C_FSDP_T, -flat, label);
-  emit(r, C_FSDP_T, -copy_in, label);
 }
 
 static unsigned mflag(const mod_ctx *mc, unsigned f) { return SF_MOD(f, mc->m); }
@@ -81,12 +85,27 @@ static void fold(op_run *r, int64_t accum_bytes, int has_accum, comp src, int64_
   emit(r, src, -src_bytes, label);
 }
 
+/* A grad of `bytes` just written (in C_LAYER_T) where no fold follows: it
+** becomes the parameters' bf16 .grad, or is added into the .grad they hold
+** and freed. Sets `flag` in the op's state. */
+static void to_dot_grad(op_run *r, int64_t bytes, unsigned flag, const char *label) {
+  emit(r, C_LAYER_T, -bytes, label);
+  if (!(r->flags0 & flag)) emit(r, C_PENDING, bytes, label);
+  r->flags |= flag;
+}
+
 static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
   const rank_group *xg = group_of(r, mc, li, G_EXPERTS);
   unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
   unsigned acc = mflag(mc, li == 0 ? SF_ACCUM_X0 : SF_ACCUM_X);
   int64_t pending = 0;
   if (xg == NULL) return;
+  if (!r->hooked) {
+    /* No post-backward hook: immediate wgrads go to .grad. */
+    if (r->imm_x != 0) to_dot_grad(r, r->imm_x, pend, "expert weight grads into bf16 .grad (no fold)");
+    r->imm_x = 0;
+    return;
+  }
   if (r->flags0 & pend) pending = ck_mul(r->ovf, 2, xg->g.full_deferred);
   if (r->imm_x == 0 && pending == 0) return;
   if (!(r->flags0 & acc)) emit(r, C_ACCUM, ck_mul(r->ovf, 4, xg->g.full_grad),
@@ -101,6 +120,11 @@ static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
 static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
   const rank_group *lg = group_of(r, mc, li, G_LAYER);
   if (lg == NULL || r->pgrad == 0) return;
+  if (!r->hooked) {
+    to_dot_grad(r, r->pgrad, mflag(mc, SF_GRAD16_L), "layer grads into bf16 .grad (no fold)");
+    r->pgrad = 0;
+    return;
+  }
   fold(r, ck_mul(r->ovf, 4, lg->g.full_grad), (r->flags0 & mflag(mc, SF_ACCUM_L)) != 0,
        C_LAYER_T, r->pgrad, "layer group post-backward fold");
   r->pgrad = 0;
@@ -137,6 +161,7 @@ static void run_deltas(op_run *r, const prog_ev *events, const prog_run *u) {
 static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
   const layer_prog *lp = mc->layers[li].prog;
   int top = li == mc->mi->n_layers - 1, plain = r->sr->plain, i;
+  if (st == ST_B3D && r->sr->immediate_wgrad) st = ST_B3I;
   const prog_ev *events = plain ? lp->st[st] : lp->fast[st];
   int n = plain ? lp->n[st] : lp->n_fast[st];
   for (i = 0; i < n; i++) {
@@ -217,13 +242,23 @@ static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending
   }
 }
 
+/* Whether module mc's forwards still run FSDP's hooks: not once the
+** module has run its first backward of the step. */
+static int forward_hooked(const op_run *r, const mod_ctx *mc) {
+  return !(r->flags0 & mflag(mc, SF_BWD));
+}
+
 static void prolog_forward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_EMBED);
   int64_t un = g != NULL ? ck_mul(r->ovf, 2, g->g.un) : 0;
   if (!(r->flags & SF_EMBED_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather");
   emit(r, C_ACT, r->sr->mH, "embedding output");
-  emit(r, C_EDGE, -un, "embed_tokens resharded after forward");
-  r->flags &= ~SF_EMBED_RES;
+  if (forward_hooked(r, mc)) {
+    emit(r, C_EDGE, -un, "embed_tokens resharded after forward");
+    r->flags &= ~SF_EMBED_RES;
+  } else {
+    r->flags |= SF_EMBED_RES;
+  }
 }
 
 static void prolog_backward(op_run *r, const mod_ctx *mc) {
@@ -233,10 +268,10 @@ static void prolog_backward(op_run *r, const mod_ctx *mc) {
   if (!(r->flags & SF_EMBED_RES)) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather (backward)");
   r->flags |= SF_EMBED_RES;
   gb = ck_mul(r->ovf, 2, g->g.full_grad);
+  /* Its input, token ids, needs no grad: FSDP registers no post-backward
+  ** fold on it, so the grad stays in .grad until the step end. */
   emit(r, C_LAYER_T, gb, "embedding weight grad (dense bf16)");
-  fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_EMB) != 0, C_LAYER_T, gb,
-       "embed_tokens post-backward fold");
-  r->flags |= SF_ACCUM_EMB;
+  to_dot_grad(r, gb, SF_GRAD16_EMB, "embedding weight grad into bf16 .grad (never folded)");
   emit(r, C_ACT, -r->sr->mH, "embedding output freed");
   emit(r, C_LAYER_T, -r->sr->mH, "input grad consumed by the embedding backward");
 }
@@ -257,8 +292,12 @@ static void epilog_forward(op_run *r, const mod_ctx *mc) {
   emit(r, C_LOGITS, logits, "logits");
   emit(r, C_LAYER_T, r->sr->lo->d.m * 4, "cross-entropy scratch");
   emit(r, C_LAYER_T, -r->sr->lo->d.m * 4, "cross-entropy done");
-  emit(r, C_EDGE, -un, "lm_head resharded after forward");
-  r->flags &= ~SF_HEAD_RES;
+  if (forward_hooked(r, mc)) {
+    emit(r, C_EDGE, -un, "lm_head resharded after forward");
+    r->flags &= ~SF_HEAD_RES;
+  } else {
+    r->flags |= SF_HEAD_RES;
+  }
 }
 
 static void epilog_backward(op_run *r, const mod_ctx *mc) {
@@ -270,9 +309,13 @@ static void epilog_backward(op_run *r, const mod_ctx *mc) {
   gb = ck_mul(r->ovf, 2, g->g.full_grad);
   emit(r, C_LAYER_T, gb, "lm_head weight grad (bf16)");
   emit(r, C_LAYER_T, r->sr->mH, "lm_head input grad");
-  fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
-       "lm_head post-backward fold");
-  r->flags |= SF_ACCUM_HEAD;
+  if (r->hooked) {
+    fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
+         "lm_head post-backward fold");
+    r->flags |= SF_ACCUM_HEAD;
+  } else {
+    to_dot_grad(r, gb, SF_GRAD16_HEAD, "lm_head weight grad into bf16 .grad (no fold)");
+  }
   emit(r, C_LOGITS, -logits, "logits freed after the loss backward");
   emit(r, C_ACT, -epilog_saved(r), "final norm saved tensors freed");
   emit(r, C_LAYER_T, r->sr->mH, "last layer output grad");
@@ -427,11 +470,14 @@ static void run_backward(op_run *r, const mod_ctx *mc, int zb) {
   }
   posemb(r, -1);
   backward_end(r, mc);
-  r->flags &= ~mflag(mc, SF_PENDING | SF_PENDING0);
+  /* A fold consumed the experts' .grad; without one it stays. */
+  if (r->hooked) r->flags &= ~mflag(mc, SF_PENDING | SF_PENDING0);
+  r->flags |= mflag(mc, SF_BWD);
 }
 
 static void run_weight(op_run *r, const mod_ctx *mc) {
   int li;
+  if (r->sr->immediate_wgrad) return;
   for (li = 0; li < mc->mi->n_layers; li++) {
     unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
     wgrad_closures(r, mc, li, (r->flags0 & pend) != 0);
@@ -442,12 +488,15 @@ static void run_weight(op_run *r, const mod_ctx *mc) {
   r->flags |= mflag(mc, SF_PENDING | SF_PENDING0);
 }
 
-/* stage3_w inside an F|B: this layer's closures run right after its fold. */
+/* stage3_w inside an F|B: this layer's closures run right after its fold,
+** which consumed any .grad they would add into; with no fold (a chunk
+** without hooks) they add into the .grad the layer held. */
 static void overlapped_weight(op_run *r, const mod_ctx *b, int li) {
-  if (b->layers[li].prog->n_wgrad == 0) return;
-  wgrad_closures(r, b, li, 0);
+  unsigned pend = mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
+  if (b->layers[li].prog->n_wgrad == 0 || r->sr->immediate_wgrad) return;
+  wgrad_closures(r, b, li, !r->hooked && (r->flags0 & pend) != 0);
   emit(r, C_WGS, -b->layers[li].prog->capture, "layer's deferred wgrad released");
-  r->flags |= mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
+  r->flags |= pend;
 }
 
 /* Spec §2.3, overlapped_forward_backward, step for step. */
@@ -473,12 +522,12 @@ static void run_overlapped(op_run *r, const mod_ctx *f, const mod_ctx *b) {
   if (nb == nf + 1) {
     backward_layer(r, b, 0, !CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD);
     if (!CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD) overlapped_weight(r, b, 0);
-    else r->flags &= ~mflag(b, SF_PENDING0);
+    else if (r->hooked) r->flags &= ~mflag(b, SF_PENDING0);
   }
   posemb(r, -1);
   backward_end(r, b);
   if (f->mi->last_stage) epilog_forward(r, f);
-  r->flags |= mflag(f, SF_UNSHARDED);
+  r->flags |= mflag(f, SF_UNSHARDED) | mflag(b, SF_BWD);
 }
 
 static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
@@ -489,13 +538,14 @@ static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
   mc->sent = !((rank == 0 && m == 1) || (last && m == 0));
 }
 
-static uint32_t memo_key(int kind, int pf, int pb, int zb, unsigned flags) {
+static uint32_t memo_key(int kind, int pf, int pb, int zb, int hooked, unsigned flags) {
   return (uint32_t)kind | (uint32_t)pf << 2 | (uint32_t)pb << 3 | (uint32_t)zb << 4 |
-         (uint32_t)(flags & 0xFFFFFu) << 5;
+         (uint32_t)hooked << 5 | (uint32_t)(flags & SF_ALL) << 6;
 }
 
-const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, unsigned flags) {
-  uint32_t key = memo_key(kind, pf, pb, zb, flags);
+const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, int hooked,
+                              unsigned flags) {
+  uint32_t key = memo_key(kind, pf, pb, zb, hooked, flags);
   uint32_t h = (key * 2654435761u) >> 16;
   memo_slot *slot;
   op_run r;
@@ -511,6 +561,7 @@ const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, un
   r.sr = sr;
   r.ovf = &sr->ovf;
   r.flags0 = r.flags = flags;
+  r.hooked = hooked;
   r.label = "start of the op";
   mod_init(sr, pf, &f);
   mod_init(sr, pb, &b);

@@ -172,17 +172,26 @@ MEMEST_HIDDEN void memi_lay_free(layer_prog *lp);
 /* {======================================================================
 ** Ops (ops.c): one F, B, F|B or W evaluated against the rank's state.
 ** ======================================================================= */
-/* State flags: per module (shift 8*module) and global. */
-#define SF_UNSHARDED 0x01u
-#define SF_ACCUM_L 0x02u
-#define SF_ACCUM_X 0x04u
-#define SF_ACCUM_X0 0x08u
-#define SF_PENDING 0x10u
-#define SF_PENDING0 0x20u
-#define SF_EMBED_RES 0x10000u
-#define SF_HEAD_RES 0x20000u
-#define SF_ACCUM_EMB 0x40000u
-#define SF_ACCUM_HEAD 0x80000u
+/* State flags: per module (shift 8*module) and global. FSDP2 runs a
+** module's forward hooks only until its first backward of the step
+** (docs/model.md, FSDP state): SF_BWD marks that backward, after which the
+** module's forwards neither gather nor reshard and its chunks carry no
+** post-backward fold, so their grads stay in bf16 .grad (SF_PENDING* for
+** expert weights, SF_GRAD16_* for the rest). */
+#define SF_UNSHARDED 0x01u     /* layer and expert groups all-gathered */
+#define SF_ACCUM_L 0x02u       /* layer groups' fp32 accumulators */
+#define SF_ACCUM_X 0x04u       /* experts groups' fp32 accumulators (layers above 0) */
+#define SF_ACCUM_X0 0x08u      /* ... layer 0's */
+#define SF_PENDING 0x10u       /* experts' bf16 .grad (layers above 0) */
+#define SF_PENDING0 0x20u      /* ... layer 0's */
+#define SF_GRAD16_L 0x40u      /* layer groups' bf16 .grad */
+#define SF_BWD 0x80u           /* the module's first backward has run */
+#define SF_EMBED_RES 0x10000u  /* embed_tokens unsharded */
+#define SF_HEAD_RES 0x20000u   /* norm and lm_head unsharded */
+#define SF_GRAD16_EMB 0x40000u /* embed_tokens' bf16 .grad (never folded) */
+#define SF_ACCUM_HEAD 0x80000u /* norm and lm_head fp32 accumulators */
+#define SF_GRAD16_HEAD 0x100000u /* norm and lm_head bf16 .grad */
+#define SF_ALL 0x1FFFFFu
 #define SF_MOD(flag, module) ((flag) << (8 * (module)))
 
 typedef struct op_result {
@@ -197,9 +206,11 @@ typedef struct op_result {
 typedef struct sim_rank sim_rank;
 
 /* Evaluates (or recalls) op `kind` with forward phase pf, backward phase
-** pb and the zero-bubble flag from state `flags`. */
+** pb, the zero-bubble flag and whether the backward's chunk carries FSDP's
+** post-backward hooks (it was forwarded before its module's first backward)
+** from state `flags`. */
 MEMEST_HIDDEN const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb,
-                                       unsigned flags);
+                                       int hooked, unsigned flags);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -232,6 +243,9 @@ struct sim_rank {
   int plain;                 /* set by a caller before init: every layer takes
                              ** its program by its own key and every op walks
                              ** layer by layer (the reference the tests use) */
+  int immediate_wgrad;       /* set by a caller before init: expert weight
+                             ** grads are never deferred, as in the trainer
+                             ** before 287070f (docs/model.md, Trainer versions) */
   rank_layer *layers[2];     /* the layers of each module */
   int cap_layers[2];
   int64_t mH;                /* P2P tensor bytes: b * s * H * 2 */
@@ -244,6 +258,8 @@ struct sim_rank {
   unsigned flags;
   int live[2];
   int64_t commit_act, commit_p2p;
+  int64_t hooked[2];         /* chunks of each phase forwarded before the
+                             ** module's first backward: 2P-r and r+1 */
   int wgs_queue[4 * MEMEST_MAX_PP + 8];
   int wgs_head, wgs_tail;
   /* results */

@@ -69,7 +69,10 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
     memi_sim_apply(sr, C_P2P, -sr->commit_p2p);
     sr->commit_act = sr->commit_p2p = 0;
   }
-  res = memi_op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb, sr->flags);
+  /* The first hooked[pb] chunks of a phase were forwarded before its
+  ** module's first backward, so only their backwards fold (docs/model.md). */
+  res = memi_op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb,
+                     ev.cb >= 0 && ev.cb < sr->hooked[pb], sr->flags);
   memi_sim_apply_op(sr, &ev, res);
   if (kind == OP_B || kind == OP_FB) {
     /* The received output grad (or the hand-off grad) and the chunk's
@@ -143,9 +146,17 @@ static int state_same(const sim_rank *sr, const replay_state *s) {
 ** equal the last iteration's, which the peak already holds. */
 static int64_t steady_skip(sim_rank *sr, chunk_ids *ids, int64_t left) {
   int64_t k = left;
+  int ph;
   if (sr->keep_timeline && sr->n_events < sr->tl_to) {
     k = sr->tl_from > sr->n_events ? (sr->tl_from - sr->n_events) / 2 : 0;
     if (k > left) k = left;
+  }
+  /* Iterations whose backwards still carry hooks differ from the later
+  ** ones: skip only those of the kind the last iteration was. */
+  for (ph = 0; ph < 2; ph++) {
+    if (ids->b[ph] < sr->hooked[ph] && ids->b[ph] + k > sr->hooked[ph]) {
+      k = sr->hooked[ph] - ids->b[ph];
+    }
   }
   ids->f[0] += k;
   ids->f[1] += k;
@@ -161,6 +172,8 @@ static void schedule(sim_rank *sr) {
   int last = is_last(sr), zb, steady;
   chunk_ids ids;
   memset(&ids, 0, sizeof ids);
+  sr->hooked[0] = 2 * P - r;
+  sr->hooked[1] = r + 1;
   for (i = 0; i < 2 * (P - r - 1); i++) forward_chunk(sr, &ids, 1, (int)i, 0, 1, 1);
   recv_forward(sr, 0);
   for (i = 0; i < r + 1; i++) {

@@ -13,7 +13,7 @@
 
 static const char *const comp_keys[C_COUNT] = {
   "master_params", "optimizer_states", "unsharded_params", "edge_params",
-  "grad_accumulators", "pending_expert_grads", "sharded_grads", "rotary_tables",
+  "grad_accumulators", "bf16_grads", "sharded_grads", "rotary_tables",
   "data_batch", "fp8_weight_cache", "activations", "logits", "p2p_buffers",
   "wgrad_queue", "layer_transients", "fsdp_transients", "optimizer_transients",
 };
@@ -21,7 +21,7 @@ static const char *const comp_keys[C_COUNT] = {
 static const char *const comp_titles[C_COUNT] = {
   "fp32 master weights (sharded)", "optimizer states", "bf16 unsharded layer parameters",
   "bf16 embed / lm_head (resident)", "fp32 gradient accumulators",
-  "pending bf16 expert grads", "fp32 sharded grads", "rotary tables", "data batch",
+  "bf16 grads (unfolded .grad)", "fp32 sharded grads", "rotary tables", "data batch",
   "FP8 weight caches", "saved activations", "logits", "P2P buffers",
   "deferred wgrad captures", "in-layer temporaries", "FSDP temporaries",
   "optimizer temporaries",

@@ -37,8 +37,8 @@ static void se_delta(se_event *e, comp c, int64_t d, const char *label) {
 
 static void se_end(se_event *e) { memi_sim_event(e->sr, &e->ev); }
 
-/* Whether group g (of layer index li within its module) holds pending bf16
-** expert grads and fp32 accumulators as the pipeline ends. */
+/* Whether group g (of layer index li within its module) holds state `any`
+** (`first` for layer 0's experts group) as the pipeline ends. */
 static int group_flag(const sim_rank *sr, const rank_group *g, int li, unsigned any,
                       unsigned first) {
   return (sr->flags & SF_MOD(li == 0 ? first : any, g->module)) != 0;
@@ -48,9 +48,24 @@ static int has_accum(const sim_rank *sr, const rank_group *g, int li) {
   switch (g->kind) {
     case G_LAYER: return (sr->flags & SF_MOD(SF_ACCUM_L, g->module)) != 0;
     case G_EXPERTS: return group_flag(sr, g, li, SF_ACCUM_X, SF_ACCUM_X0);
-    case G_EMBED: return (sr->flags & SF_ACCUM_EMB) != 0;
+    case G_EMBED: return 0;
     default: return (sr->flags & SF_ACCUM_HEAD) != 0;
   }
+}
+
+/* The bytes of bf16 .grad group g holds as the pipeline ends: grads of
+** chunks no fold took, and deferred expert grads written after the last. */
+static int64_t dot_grad_bytes(sim_rank *sr, const rank_group *g, int li) {
+  int *o = &sr->ovf;
+  int held;
+  switch (g->kind) {
+    case G_LAYER: held = (sr->flags & SF_MOD(SF_GRAD16_L, g->module)) != 0; break;
+    case G_EXPERTS:
+      return group_flag(sr, g, li, SF_PENDING, SF_PENDING0) ? ck_mul(o, 2, g->g.full_deferred) : 0;
+    case G_EMBED: held = (sr->flags & SF_GRAD16_EMB) != 0; break;
+    default: held = (sr->flags & SF_GRAD16_HEAD) != 0; break;
+  }
+  return held ? ck_mul(o, 2, g->g.full_grad) : 0;
 }
 
 static int64_t resident_unsharded(sim_rank *sr, const rank_group *g, comp *where) {
@@ -64,33 +79,50 @@ static int64_t resident_unsharded(sim_rank *sr, const rank_group *g, comp *where
   return (sr->flags & SF_MOD(SF_UNSHARDED, g->module)) ? ck_mul(o, 2, g->g.un) : 0;
 }
 
-/* run_post_backward for one module (spec §5.7). */
+/* One group of run_post_backward (spec §5.7; docs/model.md, Step end): the
+** bf16 .grad added into the fp32 accumulator, or made one by .to(fp32);
+** then FSDP's post_backward reshards the group, frees the previous group's
+** reduce-scatter input, copies the accumulator into this one's and frees
+** it, and keeps the sharded fp32 grad. Returns this group's input. */
+static int64_t post_backward_group(se_event *e, const rank_group *g, int li, int64_t prev_rs) {
+  sim_rank *sr = e->sr;
+  int *o = &sr->ovf;
+  int accum = has_accum(sr, g, li);
+  int64_t dot = dot_grad_bytes(sr, g, li), rs;
+  comp where;
+  int64_t un = resident_unsharded(sr, g, &where);
+  if (dot > 0) {
+    if (!accum) se_delta(e, C_ACCUM, ck_mul(o, 4, g->g.full_grad), "bf16 .grad to fp32");
+    se_delta(e, C_PENDING, -dot, accum ? "bf16 .grad added into the accumulator" : "bf16 .grad freed");
+    accum = 1;
+  }
+  se_delta(e, where, -un, "parameters resharded");
+  se_delta(e, C_FSDP_T, -prev_rs, "previous reduce-scatter input freed");
+  if (!accum) return 0;
+  rs = ck_mul(o, 4, g->g.rs_in);
+  se_delta(e, C_FSDP_T, rs, "reduce-scatter input (fp32)");
+  se_delta(e, C_ACCUM, -ck_mul(o, 4, g->g.full_grad), "accumulators copied out");
+  se_delta(e, C_SHARDED_GRAD, ck_mul(o, 4, g->g.sh_grad), "sharded grads (fp32)");
+  return rs;
+}
+
+/* run_post_backward for one module, its groups in the module tree's
+** pre-order, as FSDP lists its states: embed_tokens, norm and lm_head
+** first, then each layer's group before its experts group. */
 static void post_backward(sim_rank *sr, int m) {
   const module_inv *mi = &sr->inv.mod[m];
-  int *o = &sr->ovf;
   int64_t prev_rs = 0;
   se_event e;
-  int i;
+  int pass, i;
   se_begin(&e, sr, STEP_END, SE_REDUCE, m);
-  for (i = mi->first_group; i < mi->first_group + mi->n_groups; i++) {
-    const rank_group *g = &sr->inv.groups[i];
-    int li = g->layer >= 0 ? g->layer - mi->first_layer : -1;
-    int accum = has_accum(sr, g, li);
-    comp where;
-    int64_t un = resident_unsharded(sr, g, &where);
-    se_delta(&e, C_FSDP_T, -prev_rs, "previous reduce-scatter input freed");
-    prev_rs = 0;
-    if (g->kind == G_EXPERTS && group_flag(sr, g, li, SF_PENDING, SF_PENDING0)) {
-      if (!accum) se_delta(&e, C_ACCUM, ck_mul(o, 4, g->g.full_grad), "pending grads folded (fp32)");
-      se_delta(&e, C_PENDING, -ck_mul(o, 2, g->g.full_deferred), "pending bf16 grads folded");
-      accum = 1;
+  for (pass = 0; pass < 2; pass++) {
+    for (i = mi->first_group; i < mi->first_group + mi->n_groups; i++) {
+      const rank_group *g = &sr->inv.groups[i];
+      int edge = g->kind == G_EMBED || g->kind == G_HEAD;
+      if (edge != (pass == 0)) continue;
+      prev_rs = post_backward_group(&e, g, g->layer >= 0 ? g->layer - mi->first_layer : -1,
+                                    prev_rs);
     }
-    se_delta(&e, where, -un, "parameters resharded");
-    if (!accum) continue;
-    prev_rs = ck_mul(o, 4, g->g.rs_in);
-    se_delta(&e, C_FSDP_T, prev_rs, "reduce-scatter input (fp32)");
-    se_delta(&e, C_ACCUM, -ck_mul(o, 4, g->g.full_grad), "accumulators copied out");
-    se_delta(&e, C_SHARDED_GRAD, ck_mul(o, 4, g->g.sh_grad), "sharded grads (fp32)");
   }
   se_delta(&e, C_FSDP_T, -prev_rs, "last reduce-scatter input freed");
   se_end(&e);

@@ -114,9 +114,9 @@ static void test_worked_example(void) {
   ** sent output is freed at the next commit, so the F op's net still holds
   ** it); module 1 adds the epilog and the 1.16 GiB of logits. */
   warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1) | SF_EMBED_RES | SF_HEAD_RES;
-  f0 = memi_op_eval(sr, OP_F, 0, 0, 0, warm);
+  f0 = memi_op_eval(sr, OP_F, 0, 0, 0, 0, warm);
   CHECK_I64(f0->net.b[C_ACT], 3281027456LL + 16777216LL);
-  f1 = memi_op_eval(sr, OP_F, 1, 1, 0, warm);
+  f1 = memi_op_eval(sr, OP_F, 1, 1, 0, 0, warm);
   CHECK_I64(f1->net.b[C_ACT] + f1->net.b[C_LOGITS], 4559257984LL - 16777216LL);
   CHECK_I64(f1->net.b[C_LOGITS], 1244659712LL);
   memi_sim_rank_free(sr);
@@ -137,8 +137,15 @@ static void test_static_components(void) {
   CHECK_I64(v->b[C_MASTER], 4049889792LL);
   CHECK_I64(v->b[C_OPT_STATE], 8099779584LL);
   CHECK_I64(v->b[C_UNSHARDED], 2271320064LL);
-  CHECK_I64(v->b[C_ACCUM], 4542640128LL + 2489327616LL);
-  CHECK_I64(v->b[C_PENDING], 1811939328LL);
+  /* In steady state (docs/model.md, FSDP state), per layer L = 19,140,864
+  ** attention, norm and router elements and X = 75,497,472 local expert
+  ** ones; embed E = 311,164,928, norm and lm_head Hd = E + 2,048. fp32
+  ** accumulators for the 12 layer groups, module 0's 6 experts groups and
+  ** the head, not module 1's experts (its one hooked chunk deferred them)
+  ** nor embed_tokens (never folded); bf16 .grad for every group. */
+  CHECK_I64(v->b[C_ACCUM], 4 * (12 * 19140864LL + 6 * 75497472LL + 311166976LL));
+  CHECK_I64(v->b[C_PENDING], 2 * (311164928LL + 311166976LL + 12 * 19140864LL + 12 * 75497472LL));
+  CHECK_I64(v->b[C_EDGE], 2 * (311164928LL + 311166976LL));
   CHECK_I64(v->b[C_ROTARY], 2097152LL);
   CHECK_I64(v->b[C_DATA], 8388608LL);
   CHECK_I64(r->ranks[0].peak_ev.live[0], 8);
@@ -340,6 +347,187 @@ static void test_steady_skip(void) {
   }
 }
 
+
+/* The tensor peak of the worst rank of result r, replayed with expert
+** weight grads computed at once (the trainer before 287070f) or deferred. */
+static int64_t worst_peak(const memest_result *r, int immediate, int *worst) {
+  int64_t best = -1;
+  int k;
+  for (k = 0; k < r->n_ranks; k++) {
+    sim_rank *sr = calloc(1, sizeof *sr);
+    memest_error err;
+    if (sr == NULL) return -1;
+    sr->immediate_wgrad = immediate;
+    CHECK_I64(memi_sim_rank_init(sr, &r->mc, &r->lo, &r->params, r->ranks[k].rank, NULL, &err),
+              MEMEST_OK);
+    CHECK_I64(memi_sim_rank_run(sr, &err), MEMEST_OK);
+    if (sr->peak > best) {
+      best = sr->peak;
+      *worst = r->ranks[k].rank;
+    }
+    memi_sim_rank_free(sr);
+    free(sr);
+  }
+  return best;
+}
+
+/* The trainer's PR #28 (287070f) measured what deferring the BF16 expert
+** weight grads did: Qwen3-30B-A3B at pp 2, ep 8 went from 58.54 to 55.16
+** GiB, DeepSeek-V2-Lite at pp 2, ep 2, dp 2 stayed at 66.19 (max over
+** ranks). With FSDP's hooks only on the chunks forwarded before a module's
+** first backward, rank 0's module 1 has one such chunk, whose backward
+** defers its expert grads past the fold: it keeps no fp32 accumulator for
+** them, 4 x 905,969,664 bytes less (12 layers x 16 experts x 3 x 2048 x
+** 768). DeepSeek's worst rank is rank 1, which the deferral barely moves. */
+static void test_deferral_pr28(void) {
+  memest_params p;
+  memest_result *r;
+  int w0 = -1, w1 = -1;
+  int64_t before, after;
+  check_params(&p, "qwen3-30b-a3b", 2, 8, 1, 16, 1, 1024, 2048, "h100");
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  before = worst_peak(r, 1, &w0);
+  after = worst_peak(r, 0, &w1);
+  CHECK_I64(after, r->tensor_peak);
+  CHECK_I64(before - after, 4LL * 905969664LL);
+  CHECK_I64(w0, 0);
+  CHECK_I64(w1, 0);
+  memest_result_free(r);
+  check_params(&p, "deepseek-v2-lite", 2, 2, 1, 8, 1, 1024, 2048, "h100");
+  r = estimate(NULL, 0, &p);
+  if (r == NULL) return;
+  before = worst_peak(r, 1, &w0);
+  after = worst_peak(r, 0, &w1);
+  CHECK_I64(w0, 1);
+  CHECK_I64(w1, 1);
+  CHECK(after <= before && before - after < before / 400);   /* within 0.25% */
+  memest_result_free(r);
+}
+
+/* A small model worked by hand: qwen3_moe, hidden 256, 2 layers, 4 experts,
+** vocab 65,536, on one GPU (pp 1: two stages, one layer each; W = 1, so
+** shards are whole), 3 micro-batches of 256 tokens. Per group, in
+** elements: embed E = 65,536 x 256; head Hd = E + 256 (norm); a layer's
+** attention, norms and router L = 198,272; its experts X = 4 x 3 x 256 x
+** 128 (all deferrable). Rank 0 runs F0 c0, F1 c0, F0 c1, B1 c0, F1 c1|B0
+** c0, F0 c2|B1 c1, F1 c2|B0 c1, B1 c2, B0 c2 (zero bubble), W; the hooked
+** chunks are c0 and c1 of phase 0 (2P - r) and c0 of phase 1 (r + 1). */
+static const char hand_config[] =
+    "{\"model_type\":\"qwen3_moe\",\"hidden_size\":256,\"intermediate_size\":512,"
+    "\"moe_intermediate_size\":128,\"num_attention_heads\":4,\"num_key_value_heads\":2,"
+    "\"head_dim\":64,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,"
+    "\"vocab_size\":65536,\"max_position_embeddings\":8192,\"rms_norm_eps\":1e-6,"
+    "\"tie_word_embeddings\":false}";
+enum { HAND_E = 16777216, HAND_HD = 16777472, HAND_L = 198272, HAND_X = 393216 };
+
+static void test_fsdp_state_by_hand(void) {
+  const int64_t E = HAND_E, Hd = HAND_HD, L = HAND_L, X = HAND_X;
+  const int64_t all = E + Hd + 2 * L + 2 * X;
+  const unsigned warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1);
+  memest_params p;
+  memest_result *r;
+  memest_error err;
+  model_config mc;
+  layout lo;
+  sim_rank *sr = calloc(1, sizeof *sr);
+  const op_result *o, *o2;
+  const tl_event *w = NULL, *end1 = NULL;
+  unsigned after_b1;
+  int64_t k;
+  check_params(&p, "hand", 1, 1, 1, 1, 1, 3, 256, "h100");
+  CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
+  CHECK_I64(memest_params_set(&p, "timeline_limit", "0", &err), MEMEST_OK);
+  r = estimate(hand_config, strlen(hand_config), &p);
+  if (r == NULL || sr == NULL) return;
+  CHECK_I64(r->model_params, all);
+  CHECK_I64(r->ranks[0].n_tl, 13);
+  for (k = 0; k < r->ranks[0].n_tl; k++) {
+    const tl_event *ev = &r->ranks[0].tl[k];
+    if (ev->kind == OP_W) w = ev;
+    if (ev->step == 9 && ev->pf == 1) end1 = ev;
+  }
+  CHECK(w != NULL && end1 != NULL);
+  if (w != NULL) {
+    /* The last W adds into the .grad phase 0's experts hold, so at its peak
+    ** the pipeline's state is whole: every group gathered; fp32
+    ** accumulators for all but embed_tokens (no fold: lead 5); bf16 .grad
+    ** for every group (chunks without hooks: lead 3), embed's from its
+    ** first backward, the experts' from their deferred grads. */
+    CHECK_I64(w->at_peak.b[C_UNSHARDED], 2 * (2 * L + 2 * X));
+    CHECK_I64(w->at_peak.b[C_EDGE], 2 * (E + Hd));
+    CHECK_I64(w->at_peak.b[C_ACCUM], 4 * (2 * L + 2 * X + Hd));
+    CHECK_I64(w->at_peak.b[C_PENDING], 2 * (E + Hd + 2 * L + 2 * X));
+  }
+  if (end1 != NULL) {
+    /* After the step end's reduce-scatters only the shards, their fp32
+    ** grads and states, the rotary tables and the batch remain. */
+    CHECK_I64(end1->total, 16 * all + 2 * 256 * 64 * 2 + 2 * 3 * 256 * 8);
+  }
+  CHECK_I64(memi_cfg_parse(hand_config, strlen(hand_config), &mc, &err), MEMEST_OK);
+  CHECK_I64(memi_layout_build(&mc, &p, &lo, &err), MEMEST_OK);
+  CHECK_I64(memi_sim_rank_init(sr, &mc, &lo, &p, 0, NULL, &err), MEMEST_OK);
+  /* Lead 7: the first F0 gathers embed_tokens (W = 1): the bf16 cast of
+  ** the shard dies before the copy-out allocates the unsharded weight, so
+  ** the op peaks at 2 x 2E (first reached with the cast and the flat
+  ** output), never 3 x 2E. */
+  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, 0);
+  CHECK_I64(o->peak, 4 * E);
+  CHECK_I64(o->at_peak.b[C_FSDP_T], 4 * E);
+  CHECK_I64(o->at_peak.b[C_EDGE], 0);
+  /* Lead 2: a forward before its module's first backward reshards
+  ** embed_tokens after it; one after keeps it and gathers nothing. */
+  CHECK(!(o->flags_after & SF_EMBED_RES));
+  CHECK_I64(o->net.b[C_EDGE], 0);
+  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, warm | SF_MOD(SF_BWD, 0) | SF_EMBED_RES);
+  CHECK(o->flags_after & SF_EMBED_RES);
+  CHECK_I64(o->net.b[C_EDGE], 0);
+  CHECK_I64(o->at_peak.b[C_FSDP_T], 0);
+  /* Lead 4: a hooked backward whose expert grads are deferred (rank 0's
+  ** step-3 B1 at pp >= 2) folds every other group but finds no expert
+  ** .grad: no fp32 accumulator for the experts, whose W then writes bf16. */
+  o = memi_op_eval(sr, OP_B, 1, 1, 1, 1, warm);
+  CHECK_I64(o->net.b[C_ACCUM], 4 * (L + Hd));
+  CHECK_I64(o->net.b[C_PENDING], 0);
+  o2 = memi_op_eval(sr, OP_W, 1, 1, 0, 0, o->flags_after);
+  CHECK_I64(o2->net.b[C_ACCUM], 0);
+  CHECK_I64(o2->net.b[C_PENDING], 2 * X);
+  /* Without deferral (the last rank's first B1) the experts fold too. */
+  o = memi_op_eval(sr, OP_B, 1, 1, 0, 1, warm);
+  CHECK_I64(o->net.b[C_ACCUM], 4 * (L + X + Hd));
+  CHECK_I64(o->net.b[C_PENDING], 0);
+  after_b1 = o->flags_after;
+  CHECK(after_b1 & SF_MOD(SF_BWD, 1));
+  CHECK(after_b1 & SF_HEAD_RES);
+  /* Lead 3: a later chunk carries no hooks: its grads stay in bf16 .grad,
+  ** and the next one adds into it; a hooked one would fold. */
+  o = memi_op_eval(sr, OP_B, 1, 1, 0, 0, after_b1);
+  CHECK_I64(o->net.b[C_ACCUM], 0);
+  CHECK_I64(o->net.b[C_PENDING], 2 * (L + X + Hd));
+  CHECK(o->flags_after & SF_MOD(SF_GRAD16_L, 1));
+  CHECK(o->flags_after & SF_GRAD16_HEAD);
+  /* Lead 6: lm_head stays gathered: the loss backward gathers nothing. */
+  CHECK_I64(o->at_peak.b[C_FSDP_T], 0);
+  CHECK_I64(o->net.b[C_EDGE], 0);
+  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 0, o->flags_after);
+  CHECK_I64(o2->net.b[C_PENDING], 0);
+  CHECK_I64(o2->net.b[C_ACCUM], 0);
+  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 1, after_b1);
+  CHECK_I64(o2->net.b[C_PENDING], 0);
+  CHECK_I64(o2->net.b[C_ACCUM], 0);
+  /* Lead 5: embed_tokens' input is token ids: no fold, even on a hooked
+  ** chunk; it is gathered for the backward and stays. */
+  o = memi_op_eval(sr, OP_B, 0, 0, 0, 1, warm);
+  CHECK_I64(o->net.b[C_ACCUM], 4 * (L + X));
+  CHECK_I64(o->net.b[C_PENDING], 2 * E);
+  CHECK_I64(o->net.b[C_EDGE], 2 * E);
+  CHECK(o->flags_after & SF_GRAD16_EMB);
+  memi_sim_rank_free(sr);
+  free(sr);
+  memest_result_free(r);
+}
+
+
 static int same_event(const tl_event *a, const tl_event *b) {
   return a->step == b->step && a->kind == b->kind && a->iter == b->iter && a->pf == b->pf &&
          a->pb == b->pb && a->cf == b->cf && a->cb == b->cb && a->what == b->what &&
@@ -462,6 +650,8 @@ int main(void) {
   test_timeline_window();
   test_single_rank();
   test_steady_skip();
+  test_deferral_pr28();
+  test_fsdp_state_by_hand();
   test_shared_programs();
   return check_done("test_core");
 }

@@ -11,7 +11,7 @@ export const STATIC_PARTS = [
   ['unsharded_params', '#5b93d1'],
   ['edge_params', '#8cb6e6'],
   ['grad_accumulators', '#1d7a6b'],
-  ['pending_expert_grads', '#35a08d'],
+  ['bf16_grads', '#35a08d'],
   ['sharded_grads', '#6cc3b0'],
   ['rotary_tables', '#9ab38a'],
   ['data_batch', '#6f8f4e'],
