@@ -3,7 +3,9 @@
 ** snapshot, a log. The file is opened without blocking (a FIFO with no
 ** writer must not wait for one), fstat'ed before any byte is read, refused
 ** unless it is a regular file within its reader's limit (the table in
-** core/input_files.c), and read whole. And which --model names a file.
+** core/input_files.c), and read whole. And which --model names a file
+** (a preset's name is the preset, with a warning when a file or a folder
+** of that name is in the current folder).
 */
 #define _POSIX_C_SOURCE 200809L   /* open with O_NONBLOCK, fstat */
 #include <errno.h>
@@ -120,6 +122,16 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
   return refuse(fd, buf);
 }
 
-int cli_model_is_file(const char *model) {
-  return memest_model_preset_config(model) == NULL || strchr(model, '/') != NULL;
+int cli_model_is_file(const char *model, const char *prog, FILE *err) {
+  struct stat st;
+  if (memest_model_preset_config(model) == NULL || strchr(model, '/') != NULL) return 1;
+  /* A bare preset name is the preset; one that also names a file or a
+  ** folder here is said to be the preset, with the way to the other. */
+  if (stat(model, &st) == 0) {
+    fprintf(err, "%s: warning: --model %s reads the preset %s, not the %s './%s' in this "
+            "folder; give --model ./%s%s to read %s\n",
+            prog, model, model, S_ISDIR(st.st_mode) ? "folder" : "file", model, model,
+            S_ISDIR(st.st_mode) ? "/config.json" : "", S_ISDIR(st.st_mode) ? "the config in it" : "the file");
+  }
+  return 0;
 }
