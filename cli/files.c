@@ -51,6 +51,14 @@ static void too_large(char *why, size_t why_size, const char *path,
            (unsigned long long)k->max_bytes, k->typical);
 }
 
+/* The refusal of a path that is not a regular file. */
+static void not_regular(char *why, size_t why_size, const char *path,
+                        const memest_input_file_info *k, mode_t mode) {
+  snprintf(why, why_size, "%s '%s' is %s, not a regular file; give the path of the file itself "
+           "(or save what it holds to one first)",
+           k->noun, path, file_kind(mode));
+}
+
 static char *refuse(int fd, char *buf) {
   if (fd >= 0) close(fd);
   free(buf);
@@ -66,7 +74,13 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
   /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. */
   int fd = open(path, O_RDONLY | O_NONBLOCK);
   if (fd < 0) {
-    snprintf(why, why_size, "cannot read %s '%s': %s; %s", k->noun, path, strerror(errno), k->give);
+    int failed = errno;
+    /* A socket cannot be opened at all (ENXIO): say what it is. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+      not_regular(why, why_size, path, k, st.st_mode);
+      return NULL;
+    }
+    snprintf(why, why_size, "cannot read %s '%s': %s; %s", k->noun, path, strerror(failed), k->give);
     return NULL;
   }
   if (fstat(fd, &st) != 0) {
@@ -74,9 +88,7 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
     return refuse(fd, NULL);
   }
   if (!S_ISREG(st.st_mode)) {
-    snprintf(why, why_size, "%s '%s' is %s, not a regular file; give the path of the file itself "
-             "(or save what it holds to one first)",
-             k->noun, path, file_kind(st.st_mode));
+    not_regular(why, why_size, path, k, st.st_mode);
     return refuse(fd, NULL);
   }
   if (st.st_size < 0 || (unsigned long long)st.st_size > (unsigned long long)k->max_bytes) {
