@@ -148,12 +148,13 @@ MEMEST_HIDDEN const char *memi_fmt_num(char *buf, size_t size, double v);
 
 /* {======================================================================
 ** Text from outside (file names, config names and keys, snapshot frames,
-** log lines), written only through these (text_escape.c). JSON: a quoted
-** string that is strict UTF-8 whatever the bytes (docs/result-json.md).
-** Terminal text: controls, bidi marks and invalid UTF-8 made visible
-** (docs/cli.md). Every text report ends with memi_sb_finish_text; a value
-** that must stay on its line (a name in a sentence) goes in with
-** memi_sb_text or, as a printf argument, memi_text_line.
+** log lines), written only through these (text_escape.c; the rules are
+** docs/result-json.md's "Strings" and "Terminal text"). JSON: a quoted
+** string that is strict UTF-8 whatever the bytes. Terminal text: controls,
+** bidi marks and invalid UTF-8 made visible. Every text report ends with
+** memi_sb_finish_text; a value that must stay on its line (a name in a
+** sentence) goes in with memi_sb_text or, as a printf argument,
+** memi_text_line.
 ** ======================================================================= */
 MEMEST_HIDDEN void memi_sb_json_str(strbuf *sb, const char *s);
 MEMEST_HIDDEN void memi_sb_json_strn(strbuf *sb, const char *s, size_t n);

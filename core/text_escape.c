@@ -3,9 +3,9 @@
 ** and keys, snapshot frames, log lines) is written out: into a JSON string
 ** as strict UTF-8, and into terminal text with every character that could
 ** move the cursor, recolour the terminal or reorder the line made visible.
-** The rules are stated in docs/result-json.md (JSON) and docs/cli.md
-** (terminal text); both rest on one UTF-8 decoder and one set of unsafe
-** characters, below.
+** The rules are stated in docs/result-json.md ("Strings", "Terminal
+** text"); both rest on one UTF-8 decoder and one set of unsafe characters,
+** below.
 */
 #include <stdint.h>
 #include <stdio.h>
