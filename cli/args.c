@@ -45,9 +45,9 @@ int cli_fail(const cli_args *a, FILE *err, const memest_error *e) {
 
 int cli_no_value(const cli_args *a, FILE *err, const char *name, memest_code code,
                  const memest_error *probe) {
-  /* The library refuses a name it does not know with no field to fix. */
   char field[48];
   size_t k;
+  /* The library refuses a name it does not know with no field to fix. */
   if (code == MEMEST_E_UNKNOWN && probe->field[0] == '\0') return cli_fail(a, err, probe);
   /* The field is the flag's snake_case name: --pp-size, pp_size. */
   for (k = 0; name[k + 2] != '\0' && k + 1 < sizeof field; k++) {

@@ -140,10 +140,11 @@ int cli_model_is_file(const char *model, const char *prog, FILE *err) {
   /* A bare preset name is the preset; one that also names a file or a
   ** folder here is said to be the preset, with the way to the other. */
   if (stat(model, &st) == 0) {
+    int dir = S_ISDIR(st.st_mode);
     fprintf(err, "%s: warning: --model %s reads the preset %s, not the %s './%s' in this "
             "folder; give --model ./%s%s to read %s\n",
-            prog, model, model, S_ISDIR(st.st_mode) ? "folder" : "file", model, model,
-            S_ISDIR(st.st_mode) ? "/config.json" : "", S_ISDIR(st.st_mode) ? "the config in it" : "the file");
+            prog, model, model, dir ? "folder" : "file", model, model, dir ? "/config.json" : "",
+            dir ? "the config in it" : "the file");
   }
   return 0;
 }

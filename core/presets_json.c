@@ -6,14 +6,19 @@
 */
 #include "internal.h"
 
+/* One entry's opening members: {"name": ..., "title": ... (left open). */
+static void entry_open(strbuf *sb, int i, const char *name, const char *title) {
+  memi_sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
+  memi_sb_json_str(sb, name);
+  memi_sb_put(sb, ",\"title\":");
+  memi_sb_json_str(sb, title);
+}
+
 static void models_json(strbuf *sb) {
   int i;
   memi_sb_put(sb, "\"models\":[");
   for (i = 0; i < memest_model_preset_count(); i++) {
-    memi_sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
-    memi_sb_json_str(sb, memest_model_preset_name(i));
-    memi_sb_put(sb, ",\"title\":");
-    memi_sb_json_str(sb, memest_model_preset_title(i));
+    entry_open(sb, i, memest_model_preset_name(i), memest_model_preset_title(i));
     memi_sb_put(sb, "}");
   }
   memi_sb_put(sb, "]");
@@ -23,10 +28,7 @@ static void gpus_json(strbuf *sb) {
   int i;
   memi_sb_put(sb, "\"gpus\":[");
   for (i = 0; i < memest_gpu_preset_count(); i++) {
-    memi_sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
-    memi_sb_json_str(sb, memest_gpu_preset_name(i));
-    memi_sb_put(sb, ",\"title\":");
-    memi_sb_json_str(sb, memest_gpu_preset_title(i));
+    entry_open(sb, i, memest_gpu_preset_name(i), memest_gpu_preset_title(i));
     memi_sb_put(sb, ",\"bytes\":");
     memi_sb_put_i64(sb, (int64_t)memest_gpu_preset_bytes(i));
     memi_sb_put(sb, "}");
