@@ -23,16 +23,39 @@ static int is_action(const char *a, const char *const *actions) {
 int cli_fail(const cli_args *a, FILE *err, const memest_error *e) {
   if (a->json && a->out != NULL) {
     char *text = memest_error_json(e);
-    if (text != NULL) {
-      fputs(text, a->out);
-      fputs("\n", a->out);
-      memest_free(text);
+    if (text == NULL) {
+      fprintf(err, "%s: error: out of memory writing an error\n", a->prog);
+      return 1;
     }
+    fprintf(a->out, "%s\n", text);
+    memest_free(text);
   } else {
-    fprintf(err, "%s: error: %s\n", a->prog, e->message);
-    if (e->fix[0]) fprintf(err, "%s: a valid choice: %s\n", a->prog, e->fix);
+    /* A message quotes file names, config keys and values as given:
+    ** printed, each is escaped for the terminal. */
+    char text[4 * sizeof e->message];
+    memest_text_escape(text, sizeof text, e->message);
+    fprintf(err, "%s: error: %s\n", a->prog, text);
+    if (e->fix[0]) {
+      memest_text_escape(text, sizeof text, e->fix);
+      fprintf(err, "%s: a valid choice: %s\n", a->prog, text);
+    }
   }
   return e->code == MEMEST_E_MISSING ? 2 : 1;
+}
+
+int cli_no_value(const cli_args *a, FILE *err, const char *name, memest_code code,
+                 const memest_error *probe) {
+  char field[48];
+  size_t k;
+  /* The library refuses a name it does not know with no field to fix. */
+  if (code == MEMEST_E_UNKNOWN && probe->field[0] == '\0') return cli_fail(a, err, probe);
+  /* The field is the flag's snake_case name: --pp-size, pp_size. */
+  for (k = 0; name[k + 2] != '\0' && k + 1 < sizeof field; k++) {
+    field[k] = name[k + 2] == '-' ? '_' : name[k + 2];
+  }
+  field[k] = '\0';
+  return cli_fail_text(a, err, MEMEST_E_VALUE, field, "%.60s needs a value; see %s --help", name,
+                       a->prog);
 }
 
 int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
@@ -80,6 +103,11 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
       return -1;
     }
     if (strcmp(arg, "--json") == 0) continue;
+    if (strncmp(arg, "--json=", 7) == 0) {
+      return cli_fail_text(a, err, MEMEST_E_VALUE, "json",
+                           "--json takes no value; give --json alone for one JSON object, or "
+                           "leave it out for the text report");
+    }
     if (strncmp(arg, "--", 2) != 0) {
       return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "",
                            "unexpected argument '%.200s'; flags start with --, see %s --help", arg,
@@ -93,10 +121,9 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
       value = "true";
     } else {
       snprintf(name, sizeof name, "%s", arg);
-      if (i + 1 >= argc) {
-        return cli_fail_text(a, err, MEMEST_E_VALUE, "", "%.60s needs a value; see %s --help", arg,
-                             a->prog);
-      }
+      /* A value never starts with "--": "--pp-size --json" is a flag
+      ** without its value, not a pipeline of size "--json". */
+      if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) return set(target, name, NULL);
       value = argv[++i];
     }
     if (seen_before(&seen, name)) {

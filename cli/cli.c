@@ -105,13 +105,38 @@ typedef struct estimate_args {
 static int estimate_set(void *target, const char *name, const char *value) {
   estimate_args *ea = target;
   memest_error e;
+  if (value == NULL) {
+    return cli_no_value(ea->args, ea->err, name, memest_params_set(&ea->p, name, "", &e), &e);
+  }
   if (strcmp(name, "--model") == 0) ea->config_path = value;
   if (memest_params_set(&ea->p, name, value, &e) != MEMEST_OK) return cli_fail(ea->args, ea->err, &e);
   return -1;
 }
 
+/* --version, --list-models and --list-gpus with --json: one JSON object
+** (docs/result-json.md); returns the exit status. */
+static int run_action_json(const cli_args *args, FILE *err) {
+  char *json;
+  if (strcmp(args->action, "--version") == 0) {
+    json = memest_json_string(memest_version());
+    if (json != NULL) fprintf(args->out, "{\"memest_version\":%s}\n", json);
+  } else {
+    json = memest_presets_json(strcmp(args->action, "--list-models") == 0 ? MEMEST_PRESETS_MODELS
+                                                                          : MEMEST_PRESETS_GPUS);
+    if (json != NULL) fprintf(args->out, "%s\n", json);
+  }
+  if (json == NULL) return cli_fail_text(args, err, MEMEST_E_NOMEM, "", "out of memory");
+  memest_free(json);
+  return 0;
+}
+
 /* Runs an action flag; returns the exit status. */
-static int run_action(const char *action, FILE *out) {
+static int run_action(const cli_args *args, FILE *err) {
+  const char *action = args->action;
+  FILE *out = args->out;
+  if (args->json && strcmp(action, "--help") != 0 && strcmp(action, "-h") != 0) {
+    return run_action_json(args, err);
+  }
   if (strcmp(action, "--version") == 0) fprintf(out, "memest %s\n", memest_version());
   else if (strcmp(action, "--list-models") == 0) list_models(out);
   else if (strcmp(action, "--list-gpus") == 0) list_gpus(out);
@@ -143,7 +168,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   }
   rc = cli_parse(argc, argv, 1, actions, &args, estimate_set, &ea, err);
   if (rc >= 0) return rc;
-  if (args.action != NULL) return run_action(args.action, out);
+  if (args.action != NULL) return run_action(&args, err);
   config_path = ea.config_path;
   if (memest_validate("{}", 2, &ea.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
     if (args.json) return cli_fail(&args, err, &e);
@@ -153,7 +178,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   {
     char why[1200];
     cli_model m;
-    if ((code = cli_load_model(config_path, &m, why, sizeof why)) != MEMEST_OK) {
+    if ((code = cli_load_model(config_path, args.prog, err, &m, why, sizeof why)) != MEMEST_OK) {
       return cli_fail_text(&args, err, code, "model", "%s", why);
     }
     config = m.config;
@@ -166,10 +191,9 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   report = args.json ? memest_result_json(res) : memest_result_text(res);
   memest_result_free(res);
   if (report == NULL) {
-    fprintf(err, "memest: error: out of memory writing the report\n");
-    return 1;
+    return cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
   }
-  rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
+  fprintf(out, "%s%s", report, args.json ? "\n" : "");
   memest_free(report);
-  return rc;
+  return 0;
 }

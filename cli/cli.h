@@ -5,8 +5,9 @@
 ** between them (main.c), the files they read (files.c) and the model
 ** --model names (model_lookup.c, with the hub's files behind it, hub.h). Like them,
 ** it builds on the public API only. Each command writes on the streams it
-** is given and never exits the process. Exit status: 0 done, 1 bad input,
-** 2 missing inputs.
+** is given and never exits the process; whether those writes succeeded is
+** the caller's to check on the streams (main.c does, for every command).
+** Exit status: 0 done, 1 bad input or a failed write, 2 missing inputs.
 */
 #ifndef MEMEST_CLI_H
 #define MEMEST_CLI_H
@@ -25,7 +26,9 @@ typedef struct cli_args {
 } cli_args;
 
 /* Hands one input (a flag or its name=value form) to a command; returns
-** -1 to go on, else the exit status to stop with. */
+** -1 to go on, else the exit status to stop with. A flag given without a
+** value (the last argument, or one followed by another flag) comes with
+** value NULL: the setter refuses it with cli_no_value. */
 typedef int (*cli_setter)(void *target, const char *name, const char *value);
 
 /* Reads argv[first..] for one command: --json; the flags in `actions`
@@ -38,8 +41,14 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
 
 /* Reports a problem and returns its exit status (2 for missing inputs, else
 ** 1): with --json as one JSON object on a->out (memest_error_json), else as
-** "<prog>: error: ..." and "<prog>: a valid choice: ..." lines on err. */
+** "<prog>: error: ..." and "<prog>: a valid choice: ..." lines on err, each
+** escaped for the terminal (memest_text_escape). */
 int cli_fail(const cli_args *a, FILE *err, const memest_error *e);
+/* The refusal of flag `name` given without a value: the library's own
+** refusal (`code`, `probe`: what its setter said to the name with an
+** empty value) when it does not know the name, else "NAME needs a value". */
+int cli_no_value(const cli_args *a, FILE *err, const char *name, memest_code code,
+                 const memest_error *probe);
 /* A problem the command finds itself (not the library), reported likewise. */
 int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *field,
                   const char *fmt, ...)
@@ -55,8 +64,11 @@ int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *fi
 ** failure; free the result with free(). */
 char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char *why,
                     size_t why_size);
-/* Whether a --model value without '/' names a file (else a preset). */
-int cli_model_is_file(const char *model);
+/* Whether --model names a file (else a preset): a file unless it is a
+** preset's name without a '/'. When that name is also a file or a folder
+** in the current folder, a warning on err says the preset is read and how
+** to read the other (--model ./NAME). */
+int cli_model_is_file(const char *model, const char *prog, FILE *err);
 
 /* The model --model names, as cli_load_model() found it. */
 typedef struct cli_model {
@@ -69,8 +81,10 @@ typedef struct cli_model {
 ** folder, or a hub id org/name from a preset, the hub's cache, memest's
 ** cache or a download. MEMEST_OK, or the code with the message (naming
 ** the id, the URL and the caches) in why. An empty value is left to the
-** library, which reports it missing. */
-memest_code cli_load_model(const char *value, cli_model *m, char *why, size_t why_size);
+** library, which reports it missing. A preset's name that also names a
+** file here gets cli_model_is_file's warning on err, after prog. */
+memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_model *m,
+                           char *why, size_t why_size);
 
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);

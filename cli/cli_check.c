@@ -41,6 +41,23 @@ static int check_fail(const cli_args *args, FILE *err, const memest_error *e, co
   return cli_fail(args, err, &named);
 }
 
+/* Two snapshots whose names give the same global rank, refused by their
+** names before a byte of either is read; returns -1 when there are none,
+** else the exit status. */
+static int refuse_same_rank(const cli_args *args, FILE *err, const memest_check_input *in, int n) {
+  int i, j;
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < i && in[i].global_rank >= 0; j++) {
+      if (in[j].global_rank != in[i].global_rank) continue;
+      return cli_fail_text(args, err, MEMEST_E_VALUE, "snapshot",
+                           "snapshots '%.300s' and '%.300s' are both global rank %lld (by their "
+                           "names); give each rank once",
+                           in[j].source, in[i].source, (long long)in[i].global_rank);
+    }
+  }
+  return -1;
+}
+
 /* The inputs as cli_parse hands them over. */
 typedef struct check_args {
   memest_params p;
@@ -53,6 +70,10 @@ typedef struct check_args {
 static int check_set(void *target, const char *name, const char *value) {
   check_args *ca = target;
   memest_error e;
+  if (value == NULL) {
+    memest_code code = strcmp(name, "--log") == 0 ? MEMEST_OK : memest_params_set(&ca->p, name, "", &e);
+    return cli_no_value(ca->args, ca->err, name, code, &e);
+  }
   if (strcmp(name, "--log") == 0) {
     ca->log_path = value;
     return -1;
@@ -134,10 +155,12 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
+  if ((rc = refuse_same_rank(&args, err, in, n)) >= 0) goto done;
+  rc = 1;
   {
     char why[1200];
     cli_model m;
-    memest_code code = cli_load_model(config_path, &m, why, sizeof why);
+    memest_code code = cli_load_model(config_path, args.prog, err, &m, why, sizeof why);
     if (code != MEMEST_OK) {
       rc = cli_fail_text(&args, err, code, "model", "%s", why);
       goto done;
@@ -189,7 +212,8 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
     goto done;
   }
-  rc = fputs(report, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
+  fprintf(out, "%s%s", report, args.json ? "\n" : "");
+  rc = 0;
 done:
   memest_free(report);
   memest_check_free(chk);

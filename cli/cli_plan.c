@@ -71,20 +71,23 @@ typedef struct plan_args {
   const cli_args *args;
 } plan_args;
 
+/* Reports err as every command does; in text, missing inputs point to the
+** subcommand's help. */
 static int plan_fail(const plan_args *pa, const memest_error *err) {
-  if (pa->args->json) return cli_fail(pa->args, pa->err, err);
-  fprintf(pa->err, "memest %s: error: %s\n", pa->cmd, err->message);
-  if (err->fix[0]) fprintf(pa->err, "memest %s: a valid choice: %s\n", pa->cmd, err->fix);
-  if (err->code == MEMEST_E_MISSING) {
+  int rc = cli_fail(pa->args, pa->err, err);
+  if (!pa->args->json && err->code == MEMEST_E_MISSING) {
     fprintf(pa->err, "memest %s: see memest %s --help\n", pa->cmd, pa->cmd);
-    return 2;
   }
-  return 1;
+  return rc;
 }
 
 static int plan_set(void *target, const char *name, const char *value) {
   plan_args *pa = target;
   memest_error err;
+  if (value == NULL) {
+    return cli_no_value(pa->args, pa->err, name, memest_plan_request_set(pa->req, name, "", &err),
+                        &err);
+  }
   if (memest_plan_request_set(pa->req, name, value, &err) != MEMEST_OK) return plan_fail(pa, &err);
   return -1;
 }
@@ -94,7 +97,8 @@ static int plan_set(void *target, const char *name, const char *value) {
 static int load_model(const plan_args *pa, char **config, size_t *len) {
   char why[1200];
   cli_model m;
-  memest_code code = cli_load_model(pa->req->base.model, &m, why, sizeof why);
+  memest_code code = cli_load_model(pa->req->base.model, pa->args->prog, pa->err, &m, why,
+                                     sizeof why);
   *config = m.config;
   *len = m.len;
   if (code != MEMEST_OK) return cli_fail_text(pa->args, pa->err, code, "model", "%s", why);
@@ -142,10 +146,9 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   text = args.json ? memest_plan_json(plan) : memest_plan_text(plan);
   memest_plan_free(plan);
   if (text == NULL) {
-    fprintf(errf, "memest %s: error: out of memory writing the report\n", pa.cmd);
-    return 1;
+    return cli_fail_text(&args, errf, MEMEST_E_NOMEM, "", "out of memory writing the report");
   }
-  rc = fputs(text, out) < 0 || (args.json && fputs("\n", out) < 0) ? 1 : 0;
+  fprintf(out, "%s%s", text, args.json ? "\n" : "");
   memest_free(text);
-  return rc;
+  return 0;
 }

@@ -3,7 +3,9 @@
 ** snapshot, a log. The file is opened without blocking (a FIFO with no
 ** writer must not wait for one), fstat'ed before any byte is read, refused
 ** unless it is a regular file within its reader's limit (the table in
-** core/input_files.c), and read whole. And which --model names a file.
+** core/input_files.c), and read whole. And which --model names a file
+** (a preset's name is the preset, with a warning when a file or a folder
+** of that name is in the current folder).
 */
 #define _POSIX_C_SOURCE 200809L   /* open with O_NONBLOCK, fstat */
 #include <errno.h>
@@ -49,6 +51,14 @@ static void too_large(char *why, size_t why_size, const char *path,
            (unsigned long long)k->max_bytes, k->typical);
 }
 
+/* The refusal of a path that is not a regular file. */
+static void not_regular(char *why, size_t why_size, const char *path,
+                        const memest_input_file_info *k, mode_t mode) {
+  snprintf(why, why_size, "%s '%s' is %s, not a regular file; give the path of the file itself "
+           "(or save what it holds to one first)",
+           k->noun, path, file_kind(mode));
+}
+
 static char *refuse(int fd, char *buf) {
   if (fd >= 0) close(fd);
   free(buf);
@@ -64,7 +74,13 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
   /* O_NONBLOCK: opening a FIFO without a writer must not wait for one. */
   int fd = open(path, O_RDONLY | O_NONBLOCK);
   if (fd < 0) {
-    snprintf(why, why_size, "cannot read %s '%s': %s; %s", k->noun, path, strerror(errno), k->give);
+    int failed = errno;
+    /* A socket cannot be opened at all (ENXIO): say what it is. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+      not_regular(why, why_size, path, k, st.st_mode);
+      return NULL;
+    }
+    snprintf(why, why_size, "cannot read %s '%s': %s; %s", k->noun, path, strerror(failed), k->give);
     return NULL;
   }
   if (fstat(fd, &st) != 0) {
@@ -72,9 +88,7 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
     return refuse(fd, NULL);
   }
   if (!S_ISREG(st.st_mode)) {
-    snprintf(why, why_size, "%s '%s' is %s, not a regular file; give the path of the file itself "
-             "(or save what it holds to one first)",
-             k->noun, path, file_kind(st.st_mode));
+    not_regular(why, why_size, path, k, st.st_mode);
     return refuse(fd, NULL);
   }
   if (st.st_size < 0 || (unsigned long long)st.st_size > (unsigned long long)k->max_bytes) {
@@ -120,6 +134,17 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
   return refuse(fd, buf);
 }
 
-int cli_model_is_file(const char *model) {
-  return memest_model_preset_config(model) == NULL || strchr(model, '/') != NULL;
+int cli_model_is_file(const char *model, const char *prog, FILE *err) {
+  struct stat st;
+  if (memest_model_preset_config(model) == NULL || strchr(model, '/') != NULL) return 1;
+  /* A bare preset name is the preset; one that also names a file or a
+  ** folder here is said to be the preset, with the way to the other. */
+  if (stat(model, &st) == 0) {
+    int dir = S_ISDIR(st.st_mode);
+    fprintf(err, "%s: warning: --model %s reads the preset %s, not the %s './%s' in this "
+            "folder; give --model ./%s%s to read %s\n",
+            prog, model, model, dir ? "folder" : "file", model, model, dir ? "/config.json" : "",
+            dir ? "the config in it" : "the file");
+  }
+  return 0;
 }

@@ -131,14 +131,15 @@ static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_
   return MEMEST_OK;
 }
 
-memest_code cli_load_model(const char *value, cli_model *m, char *why, size_t why_size) {
+memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_model *m,
+                           char *why, size_t why_size) {
   struct stat st;
   char not_id[160];
   memest_code code;
   memset(m, 0, sizeof *m);
   if (value == NULL || value[0] == '\0') return MEMEST_OK;   /* the library says it is missing */
   if (strchr(value, '/') == NULL) {
-    if (!cli_model_is_file(value)) {
+    if (!cli_model_is_file(value, prog, err)) {
       m->source.kind = MEMEST_MODEL_FROM_PRESET;
       return MEMEST_OK;
     }

@@ -13,27 +13,6 @@
 
 #define CURVE_MAX_POINTS 100000
 
-/* A JSON string of text from a pickle: invalid UTF-8 becomes '?'. */
-static void json_text(strbuf *sb, const char *s) {
-  char clean[MEMEST_SNAPSHOT_SITE * 2];
-  const unsigned char *u = (const unsigned char *)s;
-  size_t o = 0;
-  while (*u && o + 5 < sizeof clean) {
-    int n = *u < 0x80 ? 1 : (*u >> 5) == 6 ? 2 : (*u >> 4) == 14 ? 3 : (*u >> 3) == 30 ? 4 : 0;
-    int k, ok = n > 0;
-    for (k = 1; ok && k < n; k++) ok = (u[k] & 0xc0) == 0x80;
-    if (!ok) {
-      clean[o++] = '?';
-      u++;
-      continue;
-    }
-    for (k = 0; k < n; k++) clean[o++] = (char)u[k];
-    u += n;
-  }
-  clean[o] = '\0';
-  memi_sb_json_str(sb, clean);
-}
-
 static void alloc_json(strbuf *sb, const memest_snapshot_alloc *a) {
   int k;
   memi_sb_printf(sb,
@@ -44,7 +23,7 @@ static void alloc_json(strbuf *sb, const memest_snapshot_alloc *a) {
             a->before_recording ? "true" : "false");
   for (k = 0; k < a->frames; k++) {
     if (k) memi_sb_put(sb, ",");
-    json_text(sb, a->site[k]);
+    memi_sb_json_str(sb, a->site[k]);
   }
   memi_sb_put(sb, "]}");
 }
@@ -77,7 +56,7 @@ static void snapshot_members(strbuf *sb, const memest_snapshot *s) {
     const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
     memi_sb_printf(sb, "%s{\"bytes\":%llu,\"count\":%lld,\"site\":", i ? "," : "",
               (unsigned long long)st->bytes, (long long)st->count);
-    json_text(sb, st->site);
+    memi_sb_json_str(sb, st->site);
     memi_sb_put(sb, "}");
   }
   memi_sb_put(sb, "]");
@@ -135,7 +114,7 @@ char *memest_check_json(const memest_check *c) {
     const check_rank *r = &c->ranks[i];
     memi_sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
               (long long)r->pp_rank, (long long)r->global_rank);
-    json_text(&sb, r->source);
+    memi_sb_json_str(&sb, r->source);
     memi_sb_printf(&sb,
               ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
               "\"error_fraction\":%.6f,\"snapshot\":{",
@@ -147,7 +126,7 @@ char *memest_check_json(const memest_check *c) {
             "],\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
             "\"error_fraction\":%.6f,\"source\":",
             (unsigned long long)c->meas_max, (unsigned long long)c->est_max, c->error_max);
-  if (c->max_from >= 0 && c->n > 0) json_text(&sb, c->ranks[c->max_from].source);
+  if (c->max_from >= 0 && c->n > 0) memi_sb_json_str(&sb, c->ranks[c->max_from].source);
   else memi_sb_put(&sb, "\"log\"");
   memi_sb_put(&sb, "},\"log\":");
   if (c->has_log) log_json(&sb, &c->log);
@@ -185,10 +164,10 @@ static const char *gib(char *buf, size_t size, uint64_t bytes) {
 static void peak_detail(strbuf *sb, const check_rank *r) {
   const memest_snapshot *s = r->snap;
   const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
-  char a[32], b[32];
+  char a[32], b[32], name[4 * sizeof r->source];
   int i, k;
-  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld", r->source,
-            (long long)r->global_rank, (long long)r->pp_rank);
+  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld",
+            memi_text_line(name, sizeof name, r->source), (long long)r->global_rank, (long long)r->pp_rank);
   if (m->peak_time_us >= 0 && m->start_time_us >= 0)
     memi_sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
   memi_sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
@@ -199,20 +178,25 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
     memi_sb_printf(sb, "    %10.3f MiB  %s", (double)t->bytes / (1024.0 * 1024.0),
               t->before_recording ? "before the window " : "in the window     ");
     if (t->frames == 0) memi_sb_put(sb, "  (no frames recorded)");
-    for (k = 0; k < t->frames; k++) memi_sb_printf(sb, "%s%s", k ? " < " : "  ", t->site[k]);
+    for (k = 0; k < t->frames; k++) {
+      memi_sb_put(sb, k ? " < " : "  ");
+      memi_sb_text(sb, t->site[k]);
+    }
     memi_sb_put(sb, "\n");
   }
   memi_sb_put(sb, "  by allocation site:\n");
   for (i = 0; i < memest_snapshot_site_count(s); i++) {
     const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
-    memi_sb_printf(sb, "    %10.3f MiB  %5lld x  %s\n", (double)st->bytes / (1024.0 * 1024.0),
-              (long long)st->count, st->site);
+    memi_sb_printf(sb, "    %10.3f MiB  %5lld x  ", (double)st->bytes / (1024.0 * 1024.0),
+              (long long)st->count);
+    memi_sb_text(sb, st->site);
+    memi_sb_put(sb, "\n");
   }
 }
 
 char *memest_check_text(const memest_check *c) {
   strbuf sb;
-  char a[32], b[32];
+  char a[32], b[32], name[4 * sizeof c->ranks[0].source];
   int i;
   memi_sb_init(&sb);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
@@ -229,7 +213,8 @@ char *memest_check_text(const memest_check *c) {
       const check_rank *r = &c->ranks[i];
       memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %+7.1f%%  %s\n", (long long)r->pp_rank,
                 (long long)r->global_rank, gib(a, sizeof a, r->measured),
-                gib(b, sizeof b, r->estimated), r->error * 100.0, r->source);
+                gib(b, sizeof b, r->estimated), r->error * 100.0,
+                memi_text_line(name, sizeof name, r->source));
     }
   }
   if (c->has_log) {
@@ -243,7 +228,8 @@ char *memest_check_text(const memest_check *c) {
   }
   memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %+.1f%%\n",
             gib(a, sizeof a, c->meas_max),
-            c->max_from >= 0 && c->n > 0 ? c->ranks[c->max_from].source : "the log",
+            c->max_from >= 0 && c->n > 0
+                ? memi_text_line(name, sizeof name, c->ranks[c->max_from].source) : "the log",
             gib(b, sizeof b, c->est_max), c->error_max * 100.0);
   if (c->n > 0) {
     const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
@@ -252,7 +238,7 @@ char *memest_check_text(const memest_check *c) {
     memi_sb_printf(&sb,
               "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
               "%.1f%% (at the snapshot: %s reserved, ",
-              r->source, gib(a, sizeof a, m->peak_reserved_bytes),
+              memi_text_line(name, sizeof name, r->source), gib(a, sizeof a, m->peak_reserved_bytes),
               gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
               gib(a, sizeof a, m->end_reserved_bytes));
     memi_sb_printf(&sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
@@ -265,6 +251,6 @@ char *memest_check_text(const memest_check *c) {
                      "overflowed max_entries, or a damaged file)\n",
                 (long long)m->inconsistent);
   }
-  return memi_sb_finish(&sb);
+  return memi_sb_finish_text(&sb);
 }
 /* }====================================================================== */

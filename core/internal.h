@@ -135,7 +135,6 @@ MEMEST_HIDDEN void memi_sb_putn(strbuf *sb, const char *s, size_t n);
 MEMEST_HIDDEN void memi_sb_printf(strbuf *sb, const char *fmt, ...) MEMEST_PRINTF(2, 3);
 /* An integer in decimal, without printf (the timeline writes thousands). */
 MEMEST_HIDDEN void memi_sb_put_i64(strbuf *sb, int64_t v);
-MEMEST_HIDDEN void memi_sb_json_str(strbuf *sb, const char *s);   /* quoted, escaped */
 MEMEST_HIDDEN char *memi_sb_finish(strbuf *sb);                   /* caller frees */
 MEMEST_HIDDEN void memi_sb_free(strbuf *sb);
 /* Formats bytes as GiB with two decimals into buf. */
@@ -145,6 +144,30 @@ MEMEST_HIDDEN const char *memi_fmt_int(char *buf, size_t size, int64_t v);
 /* Formats a number for people: thousands separators, at most six decimals
 ** (error_json.c). */
 MEMEST_HIDDEN const char *memi_fmt_num(char *buf, size_t size, double v);
+/* }====================================================================== */
+
+/* {======================================================================
+** Text from outside (file names, config names and keys, snapshot frames,
+** log lines), written only through these (text_escape.c; the rules are
+** docs/result-json.md's "Strings" and "Terminal text"). JSON: a quoted
+** string that is strict UTF-8 whatever the bytes. Terminal text: controls,
+** bidi marks and invalid UTF-8 made visible. Every text report ends with
+** memi_sb_finish_text; a value that must stay on its line (a name in a
+** sentence) goes in with memi_sb_text or, as a printf argument,
+** memi_text_line.
+** ======================================================================= */
+MEMEST_HIDDEN void memi_sb_json_str(strbuf *sb, const char *s);
+MEMEST_HIDDEN void memi_sb_json_strn(strbuf *sb, const char *s, size_t n);
+/* s on one line: newline, return and tab escaped too. */
+MEMEST_HIDDEN void memi_sb_text(strbuf *sb, const char *s);
+/* memi_sb_text into buf (cut at a whole character or escape); returns buf. */
+MEMEST_HIDDEN const char *memi_text_line(char *buf, size_t size, const char *s);
+/* s as one shell word in ANSI-C quotes ($'caf\xe9'), each byte the terminal
+** rules would escape as \xNN, so that a command line stays exact and safe;
+** returns 0 (writing nothing) when s has no such byte. */
+MEMEST_HIDDEN int memi_sb_shell_bytes(strbuf *sb, const char *s);
+/* memi_sb_finish with the whole text made safe (newline and tab kept). */
+MEMEST_HIDDEN char *memi_sb_finish_text(strbuf *sb);
 /* }====================================================================== */
 
 #endif /* MEMEST_INTERNAL_H */

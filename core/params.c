@@ -434,10 +434,12 @@ int memi_params_refused(const memest_params *p, memest_error *errs, int max) {
   return n;
 }
 
-/* Shell-quotes s when it holds anything but [A-Za-z0-9._/+-]. */
+/* Shell-quotes s when it holds anything but [A-Za-z0-9._/+-]: in ANSI-C
+** quotes when it holds bytes a terminal must not see raw. */
 static void put_shell_word(strbuf *sb, const char *s) {
   const char *c;
   int plain = s[0] != '\0';
+  if (memi_sb_shell_bytes(sb, s)) return;
   for (c = s; *c; c++) {
     if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
           strchr("._/+-=:,", *c) != NULL)) {

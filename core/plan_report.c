@@ -293,7 +293,9 @@ static void text_header(strbuf *sb, const memest_plan *pl) {
   const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
   char a[32];
   int d, i, first = 1;
-  memi_sb_printf(sb, "Model      %s: %s, %lld layers", p->model, pl->model_title, (long long)pl->layers);
+  memi_sb_put(sb, "Model      ");
+  memi_sb_text(sb, p->model);
+  memi_sb_printf(sb, ": %s, %lld layers", pl->model_title, (long long)pl->layers);
   if (pl->experts > 0) memi_sb_printf(sb, ", %lld experts", (long long)pl->experts);
   if (memi_model_source_shown(p)) {
     memi_sb_put(sb, "\nConfig     ");
@@ -551,6 +553,6 @@ char *memest_plan_text(const memest_plan *pl) {
   text_reasons(&sb, pl);
   memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n", bubble_note,
             pl->expert_share);
-  return memi_sb_finish(&sb);
+  return memi_sb_finish_text(&sb);
 }
 /* }====================================================================== */

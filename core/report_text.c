@@ -48,10 +48,11 @@ static void header(strbuf *sb, const memest_result *r) {
   const layout *lo = &r->lo;
   const run_dims *d = &lo->d;
   const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
-  char a[32], b[32], c[32], e[32];
+  char a[32], b[32], c[32], e[32], model[4 * sizeof p->model], type[4 * sizeof r->mc.model_type];
   int i;
   memi_sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
-            p->model, r->mc.arch->title, r->mc.model_type[0] ? r->mc.model_type : "no model_type",
+            memi_text_line(model, sizeof model, p->model), r->mc.arch->title,
+            r->mc.model_type[0] ? memi_text_line(type, sizeof type, r->mc.model_type) : "no model_type",
             memi_fmt_int(a, sizeof a, r->model_params), memi_fmt_int(b, sizeof b, r->active_params),
             (long long)r->mc.layers);
   if (r->mc.experts > 0) {
@@ -87,7 +88,11 @@ static void header(strbuf *sb, const memest_result *r) {
             p->fp8_training == MEMEST_FP8_DEEP_GEMM ? "FP8 (DeepGEMM)" : "BF16");
   memi_sb_printf(sb, "GPU          %s, %s GiB\n", g != NULL ? g->title : "custom",
             memi_fmt_gib(a, sizeof a, r->capacity));
-  for (i = 0; i < r->n_warnings; i++) memi_sb_printf(sb, "Warning      %s\n", r->warnings[i]);
+  for (i = 0; i < r->n_warnings; i++) {
+    memi_sb_put(sb, "Warning      ");
+    memi_sb_text(sb, r->warnings[i]);
+    memi_sb_put(sb, "\n");
+  }
   memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes); pipeline rank %d has the highest total.\n",
             r->ranks[r->worst].rank);
 }
@@ -247,5 +252,5 @@ char *memest_result_text(const memest_result *r) {
   ranks_section(&sb, r);
   if (r->params.detail) detail_section(&sb, r);
   if (r->params.timeline) timeline_section(&sb, r);
-  return memi_sb_finish(&sb);
+  return memi_sb_finish_text(&sb);
 }

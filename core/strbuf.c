@@ -81,29 +81,6 @@ void memi_sb_printf(strbuf *sb, const char *fmt, ...) {
   sb->n += (size_t)need;
 }
 
-/* JSON string rule: '"' chars '"', with '"', '\\' and controls escaped. */
-void memi_sb_json_str(strbuf *sb, const char *s) {
-  const unsigned char *u = (const unsigned char *)s;
-  memi_sb_putn(sb, "\"", 1);
-  for (; *u; u++) {
-    const unsigned char *run = u;
-    while (*u >= 0x20 && *u != '"' && *u != '\\') u++;
-    if (u > run) memi_sb_putn(sb, (const char *)run, (size_t)(u - run));
-    if (!*u) break;
-    switch (*u) {
-      case '"': memi_sb_putn(sb, "\\\"", 2); break;
-      case '\\': memi_sb_putn(sb, "\\\\", 2); break;
-      case '\n': memi_sb_putn(sb, "\\n", 2); break;
-      case '\r': memi_sb_putn(sb, "\\r", 2); break;
-      case '\t': memi_sb_putn(sb, "\\t", 2); break;
-      default:
-        if (*u < 0x20) memi_sb_printf(sb, "\\u%04x", *u);
-        else memi_sb_putn(sb, (const char *)u, 1);
-    }
-  }
-  memi_sb_putn(sb, "\"", 1);
-}
-
 char *memi_sb_finish(strbuf *sb) {
   char *p;
   if (sb->failed) {

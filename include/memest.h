@@ -103,6 +103,23 @@ char *memest_error_json(const memest_error *e);
 /* }====================================================================== */
 
 /* {======================================================================
+** Text from outside (file names, config names and keys, snapshot frames,
+** log lines) as every report writes it (core/text_escape.c)
+** ======================================================================= */
+/* s as a quoted JSON string that is strict UTF-8 whatever bytes s holds:
+** each ill-formed span of bytes becomes U+FFFD, controls, DEL, C1 controls
+** and bidi marks are \uXXXX escapes (docs/result-json.md, "Strings").
+** Free it with memest_free(); NULL when out of memory. */
+char *memest_json_string(const char *s);
+/* s for a terminal, on one line: C0 controls, DEL, C1 controls, bidi marks
+** and each byte of invalid UTF-8 as a visible escape (\x1b, \n, \u202e,
+** \xe9; docs/result-json.md, "Terminal text"). Writes at most size bytes
+** into buf, NUL-terminated and cut at a whole character or escape;
+** returns the length the whole text needs (0 when out of memory). */
+size_t memest_text_escape(char *buf, size_t size, const char *s);
+/* }====================================================================== */
+
+/* {======================================================================
 ** Parameters
 **
 ** A memest_params holds one estimate's inputs. memest_params_init() sets
@@ -257,6 +274,13 @@ int memest_gpu_preset_count(void);
 const char *memest_gpu_preset_name(int i);       /* e.g. "h100" */
 const char *memest_gpu_preset_title(int i);      /* e.g. "H100 SXM 80 GB" */
 uint64_t memest_gpu_preset_bytes(int i);         /* capacity the driver reports */
+
+/* The presets as one JSON object: "models": [{name, title}] when `what`
+** has MEMEST_PRESETS_MODELS, "gpus": [{name, title, bytes}] when it has
+** MEMEST_PRESETS_GPUS. Free it with memest_free(); NULL when out of memory. */
+#define MEMEST_PRESETS_MODELS 1u
+#define MEMEST_PRESETS_GPUS 2u
+char *memest_presets_json(unsigned what);
 /* }====================================================================== */
 
 /* {======================================================================

@@ -59,9 +59,25 @@ static char *wa_nomem(void) {
                    "\"fix\":\"\",\"reason\":\"none\"}}");
 }
 
+/* A string item written by the library's JSON string writer, not by
+** cJSON's (which passes bytes that are not UTF-8 through): the answer is
+** strict UTF-8 JSON whatever a config or file name held. NULL when out of
+** memory. */
+static cJSON *wa_string(const char *value) {
+  char *text = memest_json_string(value ? value : "");
+  cJSON *item = text ? cJSON_CreateRaw(text) : NULL;
+  memest_free(text);
+  return item;
+}
+
 /* Adds a string member; returns 0 when out of memory. */
 static int wa_add_str(cJSON *obj, const char *key, const char *value) {
-  return cJSON_AddStringToObject(obj, key, value ? value : "") != NULL;
+  cJSON *item = wa_string(value);
+  if (item == NULL || !cJSON_AddItemToObject(obj, key, item)) {
+    cJSON_Delete(item);
+    return 0;
+  }
+  return 1;
 }
 /* }====================================================================== */
 
@@ -603,6 +619,12 @@ char *memest_wasm_plan_finish(memest_plan *plan) { return wa_plan_finish(plan); 
 /* Frees a begun plan that will not be finished (a sweep stopped). */
 void memest_wasm_plan_free(memest_plan *plan) { memest_plan_free(plan); }
 
+/* {"models": [{name, title}], "gpus": [{name, title, bytes}]}; NULL when
+** out of memory. */
+char *memest_wasm_presets(void) {
+  return memest_presets_json(MEMEST_PRESETS_MODELS | MEMEST_PRESETS_GPUS);
+}
+
 /* A new object appended to arr, or NULL when out of memory. */
 static cJSON *wa_append_object(cJSON *arr) {
   cJSON *o = cJSON_CreateObject();
@@ -611,45 +633,6 @@ static cJSON *wa_append_object(cJSON *arr) {
     o = NULL;
   }
   return o;
-}
-
-static int wa_add_model_presets(cJSON *arr) {
-  for (int i = 0; i < memest_model_preset_count(); i++) {
-    cJSON *o = wa_append_object(arr);
-    if (!o || !wa_add_str(o, "name", memest_model_preset_name(i)) ||
-        !wa_add_str(o, "title", memest_model_preset_title(i)))
-      return 0;
-  }
-  return 1;
-}
-
-/* GPU capacities are printed as exact integers, not through a double. */
-static int wa_add_gpu_presets(cJSON *arr) {
-  char bytes[24];
-  for (int i = 0; i < memest_gpu_preset_count(); i++) {
-    cJSON *o = wa_append_object(arr);
-    snprintf(bytes, sizeof bytes, "%llu",
-             (unsigned long long)memest_gpu_preset_bytes(i));
-    if (!o || !wa_add_str(o, "name", memest_gpu_preset_name(i)) ||
-        !wa_add_str(o, "title", memest_gpu_preset_title(i)) ||
-        !cJSON_AddRawToObject(o, "bytes", bytes))
-      return 0;
-  }
-  return 1;
-}
-
-/* {"models": [{name, title}], "gpus": [{name, title, bytes}]}; NULL when
-** out of memory. */
-char *memest_wasm_presets(void) {
-  cJSON *root = cJSON_CreateObject();
-  cJSON *models = root ? cJSON_AddArrayToObject(root, "models") : NULL;
-  cJSON *gpus = root ? cJSON_AddArrayToObject(root, "gpus") : NULL;
-  if (!models || !gpus || !wa_add_model_presets(models) ||
-      !wa_add_gpu_presets(gpus)) {
-    cJSON_Delete(root);
-    return NULL;
-  }
-  return wa_print(root);
 }
 
 /* A copy of the preset's config.json text, or NULL if `name` is unknown. */
@@ -669,7 +652,7 @@ static int wa_add_choices(cJSON *obj, const char *choices) {
     if (one) {
       memcpy(one, choices, n);
       one[n] = '\0';
-      s = cJSON_CreateString(one);
+      s = wa_string(one);
       free(one);
     }
     if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
@@ -716,7 +699,7 @@ char *memest_wasm_parameters(void) {
 static int wa_add_names(cJSON *root, const char *key, const char *(*name)(int)) {
   cJSON *arr = cJSON_AddArrayToObject(root, key);
   for (int i = 0; arr && name(i) != NULL; i++) {
-    cJSON *s = cJSON_CreateString(name(i));
+    cJSON *s = wa_string(name(i));
     if (!s || !cJSON_AddItemToArray(arr, s)) return cJSON_Delete(s), 0;
   }
   return arr != NULL;

@@ -3,7 +3,8 @@
 ** through memest_cli_run() in cli/main.c (memest, memest plan and memest
 ** compare, with the argument parser they share in cli/args.c). Every run
 ** returns 0, 1 or 2 and prints: the report on stdout for 0, a message on
-** stderr otherwise. Seeds: corpus/cli/.
+** stderr otherwise; everything it prints is safe for a terminal, and with
+** --json stdout is one strict UTF-8 JSON object. Seeds: corpus/cli/.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -35,7 +36,21 @@ static const char *known_path(const char *arg) {
   return known_paths[h % (sizeof known_paths / sizeof known_paths[0])];
 }
 
+/* Whether an argument after the command's name is `flag` (or, with
+** alias, that other spelling). */
+static int has_arg(int argc, char **argv, const char *flag, const char *alias) {
+  int i;
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], flag) == 0 || (alias != NULL && strcmp(argv[i], alias) == 0)) return 1;
+  }
+  return 0;
+}
+
+static int asks_json(int argc, char **argv) { return has_arg(argc, argv, "--json", NULL); }
+static int asks_help(int argc, char **argv) { return has_arg(argc, argv, "--help", "-h"); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  cJSON *doc;
   char *buf = malloc(size + 1), *argv[FUZZ_ARGS_MAX + 2], *out_text = NULL, *err_text = NULL;
   size_t at = 0, out_len = 0, err_len = 0;
   int argc = 1, rc;
@@ -61,6 +76,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (rc == 0) FUZZ_REQUIRE(out_len > 0);
   /* With --json an error is one {"error": ...} object on stdout. */
   else FUZZ_REQUIRE(err_len > 0 || (out_len > 0 && strncmp(out_text, "{\"error\":", 9) == 0));
+  /* Whatever the arguments held, nothing reaches a terminal raw. */
+  FUZZ_REQUIRE(fuzz_terminal_safe(out_text, out_len));
+  FUZZ_REQUIRE(fuzz_terminal_safe(err_text, err_len));
+  /* With --json, stdout is one strict UTF-8 JSON object and a newline
+  ** (--help alone answers in text). */
+  if (asks_json(argc, argv) && !(asks_help(argc, argv) && (out_len == 0 || out_text[0] != '{'))) {
+    FUZZ_REQUIRE(out_len > 1 && out_text[out_len - 1] == '\n');
+    out_text[out_len - 1] = '\0';
+    doc = fuzz_strict_json(out_text, out_len - 1);
+    FUZZ_REQUIRE(cJSON_IsObject(doc));
+    cJSON_Delete(doc);
+  }
   free(out_text);
   free(err_text);
   free(buf);

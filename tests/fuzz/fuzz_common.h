@@ -1,7 +1,8 @@
 /*
 ** fuzz_common.h — what the libFuzzer targets in tests/fuzz/ share: the
 ** fixed valid inputs they start from and the properties every call must
-** keep (a failed call names its error; a result's JSON parses). A broken
+** keep (a failed call names its error; a result's JSON is strict UTF-8
+** JSON; its text is safe for a terminal). A broken
 ** property aborts, which libFuzzer reports as a finding.
 */
 #ifndef MEMEST_FUZZ_COMMON_H
@@ -23,6 +24,60 @@
       abort();                                                                    \
     }                                                                             \
   } while (0)
+
+/* The code point of the strict UTF-8 sequence at s (n bytes left) and its
+** length in *len, or -1 when the bytes there are not one: an overlong form,
+** an encoded surrogate, a value above U+10FFFF, a sequence cut short. */
+static inline long fuzz_utf8_next(const unsigned char *s, size_t n, size_t *len) {
+  static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+  unsigned long cp;
+  size_t k;
+  *len = s[0] < 0x80 ? 1 : s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+  if (*len == 0 || *len > n || s[0] > 0xf4) return -1;
+  cp = *len == 1 ? s[0] : s[0] & (0x7fu >> *len);
+  for (k = 1; k < *len; k++) {
+    if ((s[k] & 0xc0) != 0x80) return -1;
+    cp = (cp << 6) | (s[k] & 0x3fu);
+  }
+  if (cp < least[*len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return -1;
+  return (long)cp;
+}
+
+/* Text a terminal may be given: strict UTF-8 with no control but tab and
+** newline, no DEL, no C1 control and no bidi embedding, override, isolate
+** or mark (the rule of core/text_escape.c; docs/result-json.md). */
+static inline int fuzz_terminal_safe(const char *text, size_t n) {
+  const unsigned char *s = (const unsigned char *)text;
+  size_t at = 0, len;
+  while (at < n) {
+    long cp = fuzz_utf8_next(s + at, n - at, &len);
+    if (cp < 0 || (cp < 0x20 && cp != '\t' && cp != '\n') || (cp >= 0x7f && cp <= 0x9f) ||
+        cp == 0x61c || cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+        (cp >= 0x2066 && cp <= 0x2069)) {
+      return 0;
+    }
+    at += len;
+  }
+  return 1;
+}
+
+/* The n bytes of text are one JSON value and nothing else, as strict UTF-8
+** JSON: valid UTF-8 bytes, no NUL, and cJSON (which refuses a lone
+** surrogate escape such as \udc80) parses every byte. Returns the parsed
+** document for the caller to read and delete; aborts otherwise. */
+static inline cJSON *fuzz_strict_json(const char *text, size_t n) {
+  const char *end = NULL;
+  size_t at = 0, len;
+  cJSON *doc;
+  while (at < n) {
+    FUZZ_REQUIRE(fuzz_utf8_next((const unsigned char *)text + at, n - at, &len) > 0);
+    at += len;
+  }
+  FUZZ_REQUIRE(text[n] == '\0');
+  doc = cJSON_ParseWithOpts(text, &end, 1);
+  FUZZ_REQUIRE(doc != NULL);
+  return doc;
+}
 
 /* Sets one parameter that the harness knows to be valid. */
 static inline void fuzz_set(memest_params *p, const char *name, const char *value) {
@@ -102,8 +157,8 @@ static inline void fuzz_check_result(const memest_result *r) {
   FUZZ_REQUIRE((int64_t)memest_result_capacity_bytes(r) - (int64_t)memest_result_peak_bytes(r) ==
                memest_result_headroom_bytes(r));
   FUZZ_REQUIRE(memest_result_peak_bytes(r) >= memest_result_tensor_peak_bytes(r));
-  root = cJSON_Parse(json);
-  FUZZ_REQUIRE(root != NULL);
+  root = fuzz_strict_json(json, strlen(json));
+  FUZZ_REQUIRE(fuzz_terminal_safe(text, strlen(text)));
   FUZZ_REQUIRE(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(root, "peak_bytes")));
   cJSON_Delete(root);
   memest_free(json);
