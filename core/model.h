@@ -147,13 +147,20 @@ static inline int layer_same_kind(const model_config *mc, int a, int b) {
   return mc->layer_attn[a] == mc->layer_attn[b] && mc->layer_dense[a] == mc->layer_dense[b];
 }
 
-/* config.c: parsing and key reading shared by the architecture files. */
+/* {======================================================================
+** config_text.c, config.c, config_keys.c: a config's text and its keys,
+** for any family. They call nothing below.
+** ======================================================================= */
 /* config_text.c: the bytes as Python's json reads them */
 MEMEST_HIDDEN memest_code memi_cfg_text_prepare(const char *text, size_t len, char **out,
                                            memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_text_resolve(cJSON *node, model_config *mc, memest_error *err);
-MEMEST_HIDDEN memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc,
-                                    memest_error *err);
+/* config.c: zeroes mc and parses text into *root, a JSON object with its
+** repeated keys resolved (free it with cJSON_Delete); NULL on error. */
+MEMEST_HIDDEN memest_code memi_cfg_open(const char *text, size_t len, model_config *mc,
+                                        cJSON **root, memest_error *err);
+/* "a string", "an array", ...: a value's JSON type for messages. */
+MEMEST_HIDDEN const char *memi_cfg_type_name(const cJSON *v);
 MEMEST_HIDDEN memest_code memi_cfg_int(const cJSON *root, const char *key, int required,
                                   int64_t dflt, int64_t lo, int64_t hi, const char *limit, int64_t *out,
                                   memest_error *err);
@@ -171,6 +178,11 @@ typedef struct cfg_common_names {
 /* memi_cfg_common under other names (DBRX's, after MPT). */
 MEMEST_HIDDEN memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
                                             model_config *mc, memest_error *err);
+/* Refuse top_k above the expert count, and kv heads that do not divide the
+** query heads (grouped-query attention repeats each kv head). */
+MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,
+                                           memest_error *err);
+MEMEST_HIDDEN memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err);
 MEMEST_HIDDEN void memi_cfg_warn(model_config *mc, const char *fmt, ...) MEMEST_PRINTF(2, 3);
 /* config_keys.c: records that `key` was looked up in `obj` (v its value, or
 ** NULL when absent), so that the summary can tell read keys from defaulted
@@ -187,38 +199,43 @@ MEMEST_HIDDEN memest_code memi_cfg_layer_list(const cJSON *root, const char *key
 ** warn_unread is set warns by name about unread keys that look like they
 ** carry parameters. */
 MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
-/* Refuse top_k above the expert count, and kv heads that do not divide the
-** query heads (grouped-query attention repeats each kv head). */
-MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,
-                                           memest_error *err);
-MEMEST_HIDDEN memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err);
-/* arch_generic.c: refuses a config whose keys say it has state-space or
-** linear-attention layers, which no attention layer models. */
-MEMEST_HIDDEN memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err);
+/* }====================================================================== */
 
-/* Helpers for architecture files. */
-/* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX
-** parameters (memi_cfg_parse checks every config it reads). */
-MEMEST_HIDDEN memest_code memi_cfg_check_params(const model_config *mc, memest_error *err);
+/* {======================================================================
+** blocks.c: the tensor lists of one layer, for every family (more
+** building blocks in attention.h).
+** ======================================================================= */
 MEMEST_HIDDEN void memi_params_add(param_list *pl, const char *name, int64_t d0, int64_t d1,
                               int64_t d2, int ndim, int expert, int muon);
 MEMEST_HIDDEN void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape,
                             char tag, int64_t a, int64_t b, int64_t c, int64_t d);
 MEMEST_HIDDEN int64_t memi_rows_total(const row_list *rl);
+/* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX
+** parameters (memi_cfg_parse checks every config it reads). */
+MEMEST_HIDDEN memest_code memi_cfg_check_params(const model_config *mc, memest_error *err);
+/* Reads layer_types, an array of num_hidden_layers strings each one of
+** names[0..n) (mapped to kinds[]); absent or null sets *present = 0 and
+** leaves mc->layer_attn alone. */
+MEMEST_HIDDEN memest_code memi_arch_layer_types(const cJSON *root, model_config *mc,
+                                           const char *const *names, const unsigned char *kinds,
+                                           int n, int *present, memest_error *err);
+/* }====================================================================== */
 
-/* The families (arch_*.c). */
+/* {======================================================================
+** The families (arch_*.c) and the choice between them (archs.c).
+** ======================================================================= */
 extern MEMEST_HIDDEN const arch_ops memi_arch_qwen3_moe;
 extern MEMEST_HIDDEN const arch_ops memi_arch_generic_moe;
 extern MEMEST_HIDDEN const arch_ops memi_arch_deepseek_v2;
 extern MEMEST_HIDDEN const arch_ops memi_arch_deepseek_v3;
 extern MEMEST_HIDDEN const arch_ops memi_arch_gpt_oss;
 extern MEMEST_HIDDEN const arch_ops memi_arch_qwen35_moe;
-
-/* blocks.c: reads layer_types, an array of num_hidden_layers strings each
-** one of names[0..n) (mapped to kinds[]); absent or null sets *present = 0
-** and leaves mc->layer_attn alone. */
-MEMEST_HIDDEN memest_code memi_arch_layer_types(const cJSON *root, model_config *mc,
-                                           const char *const *names, const unsigned char *kinds,
-                                           int n, int *present, memest_error *err);
+/* arch_generic.c: refuses a config whose keys say it has state-space or
+** linear-attention layers, which no attention layer models. */
+MEMEST_HIDDEN memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err);
+/* archs.c: the model a config's text describes, read through its family. */
+MEMEST_HIDDEN memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc,
+                                    memest_error *err);
+/* }====================================================================== */
 
 #endif /* MEMEST_MODEL_H */
