@@ -60,48 +60,31 @@ static void note_if(const cJSON *root, const char *key, int64_t same) {
   if (cJSON_IsNumber(v) && v->valuedouble == (double)same) memi_cfg_note(root, key, v);
 }
 
+static const cfg_key ds_keys[] = {
+  {{"kv_lora_rank"}, CFG_FIELD(kv_lora_rank), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"qk_nope_head_dim"}, CFG_FIELD(qk_nope), CK_INT, CF_REQUIRED, 0, 0, CB_HEAD_DIM, 0},
+  {{"qk_rope_head_dim"}, CFG_FIELD(qk_rope), CK_INT, CF_REQUIRED, 0, 2, CB_HEAD_DIM, 0},
+  {{"v_head_dim"}, CFG_FIELD(v_head), CK_INT, CF_REQUIRED, 0, 1, CB_HEAD_DIM, 0},
+  /* DeepseekV2Config's attribute_map reads num_experts as n_routed_experts. */
+  {{"n_routed_experts", "num_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
+   CB_EXPERTS, 0},
+  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 0, 0, CB_SHARED_EXPERTS, 0},
+  {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"first_k_dense_replace"}, CFG_FIELD(first_k_dense), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
+};
+
 static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   int64_t i;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   mc->kv_heads = mc->heads; /* num_key_value_heads is not read: MLA has one latent */
-  if ((rc = read_q_lora(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE", &mc->kv_lora_rank,
-                    err)))
+  if ((rc = read_q_lora(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, ds_keys, sizeof ds_keys / sizeof ds_keys[0], mc, err)) ||
+      (rc = check_rope(root, err)) ||
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->qk_nope, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->qk_rope, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM",
-                         &mc->v_head, err))) return rc;
-  if ((rc = memi_cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS,
-                         "MEMEST_MAX_EXPERTS", &mc->experts, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE",
-                    &mc->moe_inter, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
-                         "MEMEST_MAX_SHARED_EXPERTS", &mc->n_shared,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE", &mc->dense_inter,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &mc->first_k_dense,
-                    err)))
-    return rc;
-  if ((rc = check_rope(root, err))) return rc;
-  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
   note_if(root, "moe_layer_freq", 1);
   note_if(root, "num_key_value_heads", mc->heads);
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
@@ -116,15 +99,16 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
   return MEMEST_OK;
 }
 
+static const cfg_key ds3_keys[] = {
+  {{"num_nextn_predict_layers"}, CFG_FIELD(mtp_layers), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
+};
+
 /* A deepseek_v3 config: the trainer accepts only model_type deepseek_v2;
 ** with that model_type it builds this same layer (its gate ignores the V3
 ** routing keys) and no multi-token-prediction layers. */
 static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = ds_read(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &mc->mtp_layers,
-                    err)))
+  if ((rc = ds_read(root, mc, err)) || (rc = memi_cfg_read_keys(root, ds3_keys, 1, mc, err)))
     return rc;
   memi_cfg_warn(mc,
            "model_type '%s' is estimated with the DeepSeek-V2 layer: the trainer runs "

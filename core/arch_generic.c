@@ -38,32 +38,65 @@ static const generic_convention *convention_for(const char *model_type) {
   return &conventions[i];
 }
 
-static const char *const expert_keys[] = {"num_local_experts", "num_experts", "n_routed_experts",
-                                          "moe_num_experts"};
-static const char *const shared_count_keys[] = {"n_shared_experts", "num_shared_experts",
-                                                "moe_num_shared_experts", "num_shared_expert"};
-static const char *const qk_norm_keys[] = {"use_qk_norm", "qk_layernorm", "qk_norm"};
-/* Routed experts per token: the HF name, then ERNIE 4.5's and Hunyuan's. */
-static const char *const top_k_keys[] = {"num_experts_per_tok", "moe_k", "moe_topk"};
+/* The generic keys, in their common spellings (HF's first). */
+static const cfg_key attention_keys[] = {
+  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_FIELD, CFG_FIELD(heads), 1, CB_HEADS, 0},
+  /* head_dim, or Hunyuan's attention_head_dim, or hidden / heads. */
+  {{"head_dim", "attention_head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_PER_HEAD, 0, 1,
+   CB_HEAD_DIM, 0},
+  /* attention_bias: Llama's spelling, biases on q, k, v and o. */
+  {{"attention_bias"}, CFG_FIELD(bias_o), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+  /* Hunyuan gives its expert count, top-k, widths and shared count one per layer. */
+  {{"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"},
+   CFG_FIELD(experts), CK_INT, CF_NONE, 0, 0, CB_EXPERTS, 1},
+};
+static const cfg_key router_keys[] = {
+  /* Routed experts per token: the HF name, then ERNIE 4.5's and Hunyuan's. */
+  {{"num_experts_per_tok", "moe_k", "moe_topk"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1,
+   CB_TOP_K, 1},
+  {{"norm_topk_prob"}, CFG_FIELD(norm_topk_prob), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+};
+/* The widths, as the config names them: experts of moe_intermediate_size
+** with dense layers of intermediate_size (Qwen2-MoE, DeepSeekMoE), which
+** only a config with dense layers must give; or experts of
+** intermediate_size with dense layers of intermediate_size_mlp (Mixtral,
+** OLMoE, Llama 4); or a dense model's intermediate_size. */
+enum { W_MOE, W_DENSE_BESIDE, W_DENSE_BESIDE_NEEDED, W_EXPERTS, W_DENSE_MLP, W_DENSE_MODEL };
+static const cfg_key width_keys[] = {
+  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 1},
+  {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_FIELD, CFG_FIELD(moe_inter), 1,
+   CB_INTERMEDIATE, 0},
+  {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"intermediate_size_mlp"}, CFG_FIELD(dense_inter), CK_INT, CF_FIELD, CFG_FIELD(moe_inter), 1,
+   CB_INTERMEDIATE, 0},
+  {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+};
+/* Shared experts: Qwen2-MoE's width, or DeepSeek's count (Hunyuan's per layer). */
+enum { S_WIDTH, S_COUNT };
+static const cfg_key shared_keys[] = {
+  {{"shared_expert_intermediate_size"}, CFG_FIELD(shared_inter), CK_INT, CF_VALUE, 0, 0,
+   CB_INTERMEDIATE, 0},
+  {{"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert"},
+   CFG_FIELD(n_shared), CK_INT, CF_VALUE, 0, 0, CB_SHARED_EXPERTS, 1},
+};
+static const cfg_key qk_norm_key = {{"use_qk_norm", "qk_layernorm", "qk_norm"}, 0, CK_BOOL,
+                                    CF_VALUE, 0, 0, CB_BOOL, 0};
 
 static int present(const cJSON *root, const char *key) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
   return v != NULL && !cJSON_IsNull(v);
 }
 
-/* The first of a key's n spellings the config gives, or NULL. */
-static const char *spelling(const cJSON *root, const char *const *keys, size_t n) {
-  size_t k;
-  for (k = 0; k < n; k++) {
-    if (present(root, keys[k])) return keys[k];
-  }
-  return NULL;
+static memest_code read_row(const cJSON *root, const cfg_key *row, model_config *mc,
+                            memest_error *err) {
+  return memi_cfg_read_keys(root, row, 1, mc, err);
 }
 
 /* q/k norms: a boolean key in one of its spellings, else the convention. */
 static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
                                 model_config *mc, memest_error *err) {
-  const char *key = spelling(root, qk_norm_keys, sizeof qk_norm_keys / sizeof qk_norm_keys[0]);
+  const char *key = memi_cfg_given(root, &qk_norm_key);
   memest_code rc;
   int on;
   mc->qk_norm = cv->qk_norm;
@@ -82,8 +115,6 @@ static memest_code read_qk_norm(const cJSON *root, const generic_convention *cv,
 ** layer's tensors the experts read, not their sizes. */
 static memest_code read_shared(const cJSON *root, const generic_convention *cv, int64_t inter,
                                model_config *mc, memest_error *err) {
-  const char *count = spelling(root, shared_count_keys,
-                               sizeof shared_count_keys / sizeof shared_count_keys[0]);
   memest_code rc;
   int on, parallel;
   mc->shared_inter = 0;
@@ -102,22 +133,16 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
     }
   }
   if (present(root, "shared_expert_intermediate_size")) {
-    if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 0, 0, 0, MEMEST_MAX_INTERMEDIATE,
-                           "MEMEST_MAX_INTERMEDIATE",
-                      &mc->shared_inter, err)))
-      return rc;
+    if ((rc = read_row(root, &shared_keys[S_WIDTH], mc, err))) return rc;
     mc->n_shared = mc->shared_inter > 0;
     mc->shared_gate = mc->shared_inter > 0;
     return MEMEST_OK;
   }
-  if (count != NULL) {
+  if (memi_cfg_given(root, &shared_keys[S_COUNT]) != NULL) {
     /* Hunyuan's switch for its shared MLP, when it turns it off. */
     if ((rc = memi_cfg_bool(root, "use_mixed_mlp_moe", 1, &on, err))) return rc;
     if (!on) return MEMEST_OK;
-    if ((rc = memi_cfg_int(root, count, 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
-                           "MEMEST_MAX_SHARED_EXPERTS",
-                      &mc->n_shared, err)))
-      return rc;
+    if ((rc = read_row(root, &shared_keys[S_COUNT], mc, err))) return rc;
     mc->shared_inter = mc->n_shared * mc->moe_inter;
     return MEMEST_OK;
   }
@@ -128,48 +153,47 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   return MEMEST_OK;
 }
 
-/* Which layers are dense: first_k_dense_replace and moe_layer_freq
-** (DeepSeek), decoder_sparse_step and mlp_only_layers (Qwen2-MoE),
-** moe_layer_frequency (Arctic: MoE where (i + 1) is a multiple of it),
-** interleave_moe_layer_step or an explicit moe_layers list (Llama 4),
-** moe_layer_start_index, moe_layer_end_index (-1: the last layer) and
-** moe_layer_interval (ERNIE 4.5: MoE from start to end where (i + 1) is a
-** multiple of the interval). */
+/* Which layers are dense, by the selectors configs use: each key, its
+** value when absent, its least value, and the layers it makes dense. */
+enum { DENSE_BELOW, DENSE_ABOVE, MOE_EVERY, MOE_EVERY_ONE_BASED };
+static const struct {
+  const char *key;
+  int64_t dflt, lo;
+  int rule;
+} selectors[] = {
+  {"first_k_dense_replace", 0, 0, DENSE_BELOW},      /* DeepSeek */
+  {"moe_layer_start_index", 0, 0, DENSE_BELOW},      /* ERNIE 4.5 */
+  {"moe_layer_end_index", -1, -1, DENSE_ABOVE},      /* ERNIE 4.5; -1: the last layer */
+  {"moe_layer_interval", 1, 1, MOE_EVERY_ONE_BASED}, /* ERNIE 4.5 */
+  {"moe_layer_freq", 1, 1, MOE_EVERY},               /* DeepSeek: MoE where i % freq == 0 */
+  {"decoder_sparse_step", 1, 1, MOE_EVERY_ONE_BASED},/* Qwen2-MoE: where (i + 1) % step == 0 */
+  {"moe_layer_frequency", 1, 1, MOE_EVERY_ONE_BASED},/* Arctic */
+  {"interleave_moe_layer_step", 1, 1, MOE_EVERY_ONE_BASED}, /* Llama 4 */
+};
+
+/* Which layers are dense: the selectors above; those not in moe_layers
+** when it is given (Llama 4); and those in mlp_only_layers (Qwen2-MoE). */
 static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest_error *err) {
   unsigned char listed[MEMEST_MAX_LAYERS];
-  int64_t first_k, freq, sparse, arctic, interleave, start, end, step, i;
+  int64_t v, i;
+  size_t k;
   int has_list;
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &first_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_layer_start_index", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &start, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_layer_end_index", 0, -1, -1, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &end, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_layer_interval", 0, 1, 1, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &step, err)))
-    return rc;
-  if (end < 0) end = mc->layers - 1;
-  if (start > first_k) first_k = start;
-  if ((rc = memi_cfg_int(root, "moe_layer_freq", 0, 1, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
-                         &freq, err))) return rc;
-  if ((rc = memi_cfg_int(root, "decoder_sparse_step", 0, 1, 1, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &sparse, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_layer_frequency", 0, 1, 1, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &arctic, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "interleave_moe_layer_step", 0, 1, 1, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &interleave,
-                    err)))
-    return rc;
-  mc->first_k_dense = first_k;
-  for (i = 0; i < mc->layers; i++) {
-    mc->layer_dense[i] = i < first_k || i > end || i % freq != 0 || (i + 1) % sparse != 0 ||
-                         (i + 1) % arctic != 0 || (i + 1) % interleave != 0 || (i + 1) % step != 0;
+  for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 0;
+  mc->first_k_dense = 0;
+  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
+    if ((rc = memi_cfg_int(root, selectors[k].key, 0, selectors[k].dflt, selectors[k].lo,
+                           MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &v, err)))
+      return rc;
+    if (selectors[k].rule == DENSE_BELOW && v > mc->first_k_dense) mc->first_k_dense = v;
+    for (i = 0; i < mc->layers; i++) {
+      switch (selectors[k].rule) {
+      case DENSE_BELOW: mc->layer_dense[i] |= i < v; break;
+      case DENSE_ABOVE: mc->layer_dense[i] |= v >= 0 && i > v; break;
+      case MOE_EVERY: mc->layer_dense[i] |= i % v != 0; break;
+      default: mc->layer_dense[i] |= (i + 1) % v != 0; break;
+      }
+    }
   }
   memset(listed, 0, sizeof listed);
   if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
@@ -185,41 +209,28 @@ static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest
 static memest_code read_experts(const cJSON *root, const generic_convention *cv,
                                 model_config *mc, memest_error *err) {
   memest_code rc;
-  int64_t inter, i;
+  int64_t i;
   int any_dense = 0;
-  const char *top_k = spelling(root, top_k_keys, sizeof top_k_keys / sizeof top_k_keys[0]);
-  if (top_k == NULL) top_k = top_k_keys[0]; /* none: the HF name is the one asked for */
-  if ((rc = memi_cfg_int(root, top_k, 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
+  const char *top_k;
+  if ((rc = memi_cfg_read_keys(root, router_keys, 1, mc, err))) return rc;
+  top_k = memi_cfg_given(root, &router_keys[0]);
+  if ((rc = memi_cfg_check_top_k(mc, top_k ? top_k : router_keys[0].names[0], err)) ||
+      (rc = read_row(root, &router_keys[1], mc, err)) ||
+      (rc = read_dense_layers(root, mc, err)))
     return rc;
-  if ((rc = memi_cfg_check_top_k(mc, top_k, err))) return rc;
-  if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
-  if ((rc = read_dense_layers(root, mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];
   if (present(root, "moe_intermediate_size")) {
     /* Experts of their own width; intermediate_size is the dense MLP's. */
-    if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                           "MEMEST_MAX_INTERMEDIATE",
-                      &mc->moe_inter, err)))
+    if ((rc = read_row(root, &width_keys[W_MOE], mc, err)) ||
+        (rc = read_row(root, &width_keys[any_dense ? W_DENSE_BESIDE_NEEDED : W_DENSE_BESIDE], mc,
+                       err)))
       return rc;
-    if ((rc = memi_cfg_int(root, "intermediate_size", any_dense, mc->moe_inter, 1,
-                      MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE", &inter, err)))
-      return rc;
-    mc->dense_inter = inter;
-  } else {
-    /* Mixtral, OLMoE, Llama 4: intermediate_size is the experts' width;
-    ** Llama 4 names its dense MLP's intermediate_size_mlp. */
-    if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                           "MEMEST_MAX_INTERMEDIATE",
-                      &mc->moe_inter, err)))
-      return rc;
-    inter = mc->moe_inter;
-    if ((rc = memi_cfg_int(root, "intermediate_size_mlp", 0, inter, 1, MEMEST_MAX_INTERMEDIATE,
-                           "MEMEST_MAX_INTERMEDIATE",
-                      &mc->dense_inter, err)))
-      return rc;
+    return read_shared(root, cv, mc->dense_inter, mc, err);
   }
-  return read_shared(root, cv, inter, mc, err);
+  if ((rc = read_row(root, &width_keys[W_EXPERTS], mc, err)) ||
+      (rc = read_row(root, &width_keys[W_DENSE_MLP], mc, err)))
+    return rc;
+  return read_shared(root, cv, mc->moe_inter, mc, err);
 }
 
 /* The generic layer is attention and an MLP. A config that says it has
@@ -269,17 +280,24 @@ memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
   return MEMEST_OK;
 }
 
-/* A whole number DBRX nests in ffn_config, which it cannot do without. */
-static memest_code ffn_int(const cJSON *ffn, const char *key, int64_t hi, const char *limit,
-                           int64_t *out, memest_error *err) {
-  if (!present(ffn, key)) {
-    return memi_err_set(err, MEMEST_E_CONFIG, key,
-                        "config key '%s' in ffn_config is missing; add it from the model's "
-                        "published config.json",
-                        key);
-  }
-  return memi_cfg_int(ffn, key, 1, 0, 1, hi, limit, out, err);
-}
+/* DBRX's keys: the ones every decoder has, named after MPT; kv_n_heads in
+** attn_config; the experts' in ffn_config, which it cannot do without. */
+static const cfg_key dbrx_keys[] = {
+  {{"d_model"}, CFG_FIELD(hidden), CK_INT, CF_REQUIRED, 0, 1, CB_HIDDEN, 0},
+  {{"n_heads"}, CFG_FIELD(heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"n_layers"}, CFG_FIELD(layers), CK_INT, CF_REQUIRED, 0, 1, CB_LAYERS, 0},
+  {{"vocab_size"}, CFG_FIELD(vocab), CK_INT, CF_REQUIRED, 0, 1, CB_VOCAB, 0},
+  {{"max_seq_len"}, CFG_FIELD(max_positions), CK_INT, CF_VALUE, 0, 0, CB_POSITIONS, 0},
+  {{"tie_word_embeddings"}, CFG_FIELD(tied_embeddings), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+};
+static const cfg_key dbrx_attn_keys[] = {
+  {{"kv_n_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_FIELD, CFG_FIELD(heads), 1, CB_HEADS, 0},
+};
+static const cfg_key dbrx_ffn_keys[] = {
+  {{"ffn_hidden_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"moe_num_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1, CB_EXPERTS, 0},
+  {{"moe_top_k"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+};
 
 /* DBRX names the keys every decoder has after MPT (d_model, n_heads,
 ** n_layers, max_seq_len) and nests its attention's and experts' keys in
@@ -289,21 +307,25 @@ static memest_code ffn_int(const cJSON *ffn, const char *key, int64_t hi, const 
 ** with no shared expert and no dense layer. */
 static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *ffn,
                              model_config *mc, memest_error *err) {
-  static const cfg_common_names mpt = {"d_model", "n_heads", "n_layers", "max_seq_len"};
   memest_code rc;
   int64_t i;
+  size_t k;
   memi_cfg_note(root, "attn_config", attn);
   memi_cfg_note(root, "ffn_config", ffn);
-  if ((rc = memi_cfg_common_named(root, &mpt, mc, err))) return rc;
-  if ((rc = memi_cfg_int(attn, "kv_n_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->kv_heads, err)) ||
-      (rc = ffn_int(ffn, "ffn_hidden_size", MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE",
-                    &mc->moe_inter, err)) ||
-      (rc = ffn_int(ffn, "moe_num_experts", MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
-                    &mc->experts, err)) ||
-      (rc = ffn_int(ffn, "moe_top_k", MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K", &mc->top_k, err)) ||
-      (rc = memi_cfg_check_top_k(mc, "moe_top_k", err)))
+  if ((rc = memi_cfg_read_keys(root, dbrx_keys, sizeof dbrx_keys / sizeof dbrx_keys[0], mc, err)) ||
+      (rc = memi_cfg_read_keys(attn, dbrx_attn_keys, 1, mc, err)))
     return rc;
+  for (k = 0; k < sizeof dbrx_ffn_keys / sizeof dbrx_ffn_keys[0]; k++) {
+    const char *key = dbrx_ffn_keys[k].names[0];
+    if (!present(ffn, key)) {
+      return memi_err_set(err, MEMEST_E_CONFIG, key,
+                          "config key '%s' in ffn_config is missing; add it from the model's "
+                          "published config.json",
+                          key);
+    }
+    if ((rc = read_row(ffn, &dbrx_ffn_keys[k], mc, err))) return rc;
+  }
+  if ((rc = memi_cfg_check_top_k(mc, "moe_top_k", err))) return rc;
   if (mc->hidden % mc->heads != 0) {
     return memi_err_set(err, MEMEST_E_CONFIG, "n_heads",
                         "config key 'n_heads' (%lld) must divide d_model (%lld)",
@@ -334,45 +356,23 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   memest_code rc;
   int64_t i;
   int qkv_bias;
-  size_t k;
   if ((rc = memi_generic_hybrid_layers(root, err))) return rc;
   if (cJSON_IsObject(attn) && cJSON_IsObject(ffn) && present(root, "d_model"))
     return read_dbrx(root, attn, ffn, mc, err);
-  if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 0, mc->heads, 1, MEMEST_MAX_HEADS,
-                         "MEMEST_MAX_HEADS",
-                    &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, attention_keys, 3, mc, err)))
     return rc;
-  /* head_dim, or Hunyuan's attention_head_dim, or hidden / heads. */
-  mc->head_dim = mc->hidden / mc->heads;
-  if (present(root, "attention_head_dim") &&
-      (rc = memi_cfg_int(root, "attention_head_dim", 0, 0, 1, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->head_dim, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->head_dim, 1, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM",
-                    &mc->head_dim, err)))
-    return rc;
-  /* attention_bias: Llama's spelling, biases on q, k, v and o; qkv_bias: q, k, v only. */
-  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->bias_o, err))) return rc;
+  /* qkv_bias: biases on q, k and v only (Qwen2-MoE has them without a key). */
   if ((rc = memi_cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
   mc->attention_bias = qkv_bias;
-  if ((rc = read_qk_norm(root, cv, mc, err))) return rc;
-  mc->experts = 0;
-  for (k = 0; k < sizeof expert_keys / sizeof expert_keys[0] && mc->experts == 0; k++) {
-    if (!present(root, expert_keys[k])) continue;
-    if ((rc = memi_cfg_int(root, expert_keys[k], 0, 0, 0, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
-                           &mc->experts, err)))
-      return rc;
-  }
+  if ((rc = read_qk_norm(root, cv, mc, err)) ||
+      (rc = read_row(root, &attention_keys[3], mc, err)))
+    return rc;
   for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
   if (mc->experts > 0) {
     if ((rc = read_experts(root, cv, mc, err))) return rc;
   } else {
-    if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                           "MEMEST_MAX_INTERMEDIATE",
-                      &mc->dense_inter, err)))
-      return rc;
+    if ((rc = read_row(root, &width_keys[W_DENSE_MODEL], mc, err))) return rc;
     for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 1;
   }
   return memi_cfg_check_kv_heads(mc, err);

@@ -20,29 +20,16 @@ const char *memi_cfg_type_name(const cJSON *v) {
   return "null";
 }
 
-/* A list with one value per layer (Hunyuan's moe_topk, say) stands for
-** that value when every entry is the same number: its first entry, or the
-** list itself when the entries differ or are not numbers. */
-static const cJSON *one_per_layer(const cJSON *v) {
-  const cJSON *e;
-  if (!cJSON_IsArray(v) || v->child == NULL || !cJSON_IsNumber(v->child)) return v;
-  cJSON_ArrayForEach(e, v) {
-    if (!cJSON_IsNumber(e) || e->valuedouble != v->child->valuedouble) return v;
-  }
-  return v->child;
-}
-
-memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
-                    int64_t hi, const char *limit, int64_t *out, memest_error *err) {
-  const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
-  const cJSON *v = one_per_layer(item);
+/* A whole number's value v of `key` (NULL or null: absent) against its
+** range; a list is refused. */
+static memest_code int_value(const cJSON *v, const char *key, int required, int64_t dflt,
+                             int64_t lo, int64_t hi, const char *limit, int64_t *out,
+                             memest_error *err) {
   double x;
-  memi_cfg_note(root, key, item);
   if (cJSON_IsArray(v)) {
-    return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
-                   "config key '%s' is a list, not one whole number; memest takes one value "
-                   "for every layer, so a per-layer list must hold the same number throughout",
-                   key);
+    return memi_err_set(err, MEMEST_E_CONFIG, key,
+                   "config key '%s' is a list of %d values, not one whole number", key,
+                   cJSON_GetArraySize(v));
   }
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
@@ -86,6 +73,13 @@ memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64
   }
   *out = (int64_t)x;
   return MEMEST_OK;
+}
+
+memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
+                    int64_t hi, const char *limit, int64_t *out, memest_error *err) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+  memi_cfg_note(root, key, item);
+  return int_value(item, key, required, dflt, lo, hi, limit, out, err);
 }
 
 memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
@@ -139,32 +133,136 @@ memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err) {
                  (long long)mc->kv_heads, (long long)mc->heads);
 }
 
-/* The keys every decoder-only transformer config carries, by `names`. */
-memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
-                                  model_config *mc, memest_error *err) {
-  memest_code rc;
-  if ((rc = memi_cfg_int(root, names->hidden, 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
-                         &mc->hidden, err))) return rc;
-  if ((rc = memi_cfg_int(root, names->heads, 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->heads, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, names->layers, 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
-                         &mc->layers, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
-                         &mc->vocab, err))) return rc;
-  /* Not a limit of the estimate: the sequence is warned about, not refused. */
-  if ((rc = memi_cfg_int(root, names->positions, 0, 0, 0, (int64_t)1 << 53, NULL,
-                    &mc->max_positions, err)))
-    return rc;
-  return memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err);
+/* {======================================================================
+** A family's table of keys (model.h's cfg_key).
+** ======================================================================= */
+/* The largest value of each cfg_bound and the limit of bounds.h it is. */
+static const struct {
+  int64_t hi;
+  const char *limit;
+} bounds[] = {
+  {MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN"},
+  {MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+  {MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+  {MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+  {MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB"},
+  {MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS"},
+  {MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K"},
+  {MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
+  {MEMEST_MAX_SHARED_EXPERTS, "MEMEST_MAX_SHARED_EXPERTS"},
+  {MEMEST_MAX_CONV_KERNEL, "MEMEST_MAX_CONV_KERNEL"},
+  {MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE"},
+  /* Not a limit of the estimate: a longer sequence is warned about, not refused. */
+  {(int64_t)1 << 53, NULL},
+  {1, NULL},
+};
+_Static_assert(sizeof bounds / sizeof bounds[0] == CB_BOOL + 1, "a limit for every cfg_bound");
+
+const char *memi_cfg_given(const cJSON *root, const cfg_key *row) {
+  int k;
+  for (k = 0; k < CFG_SPELLINGS && row->names[k] != NULL; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, row->names[k]);
+    if (v != NULL && !cJSON_IsNull(v)) return row->names[k];
+  }
+  return NULL;
 }
 
-memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
-  static const cfg_common_names hf = {"hidden_size", "num_attention_heads", "num_hidden_layers",
-                                      "max_position_embeddings"};
-  return memi_cfg_common_named(root, &hf, mc, err);
+/* The spelling of a row to read: the first given, else the first present
+** (null), else the HF name. Another spelling given with another value is
+** refused: the two would say different things of one model. */
+static memest_code spelling(const cJSON *root, const cfg_key *row, const char **key,
+                            memest_error *err) {
+  const char *given = memi_cfg_given(root, row);
+  const cJSON *v = given ? cJSON_GetObjectItemCaseSensitive(root, given) : NULL;
+  int k;
+  *key = given;
+  for (k = 0; k < CFG_SPELLINGS && row->names[k] != NULL; k++) {
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, row->names[k]);
+    if (*key == NULL && e != NULL) *key = row->names[k];
+    if (given == NULL || e == NULL || cJSON_IsNull(e) || e == v) continue;
+    if (!cJSON_Compare(v, e, 1)) {
+      return memi_err_set(err, MEMEST_E_CONFIG, row->names[k],
+                          "config keys '%s' and '%s' both give one value of the model, and "
+                          "they differ; keep the one its published config.json has",
+                          given, row->names[k]);
+    }
+    memi_cfg_note(root, row->names[k], e);
+  }
+  if (*key == NULL) *key = row->names[0];
+  return MEMEST_OK;
 }
+
+/* A per-layer row's list: one entry per layer, all the same number, stands
+** for that number. */
+static memest_code per_layer_value(const cJSON *list, const char *key, const model_config *mc,
+                                   const cJSON **v, memest_error *err) {
+  const cJSON *e;
+  if (cJSON_GetArraySize(list) != mc->layers) {
+    return memi_err_set(err, MEMEST_E_CONFIG, key,
+                        "config key '%s' is a list of %d values, but the model has %lld layers; "
+                        "give one number, or one per layer",
+                        key, cJSON_GetArraySize(list), (long long)mc->layers);
+  }
+  cJSON_ArrayForEach(e, list) {
+    if (!cJSON_IsNumber(e) || e->valuedouble != list->child->valuedouble) {
+      return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
+                          "config key '%s' is a list, not one whole number; memest takes one "
+                          "value for every layer, so a per-layer list must hold the same "
+                          "number throughout",
+                          key);
+    }
+  }
+  *v = list->child;
+  return MEMEST_OK;
+}
+
+static memest_code read_row(const cJSON *root, const cfg_key *row, model_config *mc,
+                            memest_error *err) {
+  const cJSON *v;
+  const char *key;
+  memest_code rc;
+  int64_t dflt = row->dflt;
+  if ((rc = spelling(root, row, &key, err))) return rc;
+  v = cJSON_GetObjectItemCaseSensitive(root, key);
+  memi_cfg_note(root, key, v);
+  if (row->kind == CK_BOOL) {
+    return memi_cfg_bool(root, key, (int)row->dflt, (int *)((char *)mc + row->field), err);
+  }
+  if (row->per_layer && cJSON_IsArray(v) && (rc = per_layer_value(v, key, mc, &v, err))) return rc;
+  if (row->from == CF_FIELD) dflt = *(const int64_t *)((const char *)mc + row->dflt);
+  if (row->from == CF_PER_HEAD) dflt = mc->hidden / mc->heads;
+  if (row->from == CF_NONE && (v == NULL || cJSON_IsNull(v))) {
+    *(int64_t *)((char *)mc + row->field) = 0;
+    return MEMEST_OK;
+  }
+  return int_value(v, key, row->from == CF_REQUIRED, dflt, row->lo, bounds[row->hi].hi,
+                   bounds[row->hi].limit, (int64_t *)((char *)mc + row->field), err);
+}
+
+memest_code memi_cfg_read_keys(const cJSON *root, const cfg_key *rows, size_t n,
+                               model_config *mc, memest_error *err) {
+  memest_code rc;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    if ((rc = read_row(root, &rows[i], mc, err))) return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* The keys every decoder-only transformer config carries, HF's names. */
+static const cfg_key common_keys[] = {
+  {{"hidden_size"}, CFG_FIELD(hidden), CK_INT, CF_REQUIRED, 0, 1, CB_HIDDEN, 0},
+  {{"num_attention_heads"}, CFG_FIELD(heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"num_hidden_layers"}, CFG_FIELD(layers), CK_INT, CF_REQUIRED, 0, 1, CB_LAYERS, 0},
+  {{"vocab_size"}, CFG_FIELD(vocab), CK_INT, CF_REQUIRED, 0, 1, CB_VOCAB, 0},
+  {{"max_position_embeddings"}, CFG_FIELD(max_positions), CK_INT, CF_VALUE, 0, 0, CB_POSITIONS, 0},
+  {{"tie_word_embeddings"}, CFG_FIELD(tied_embeddings), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+};
+
+memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+  return memi_cfg_read_keys(root, common_keys, sizeof common_keys / sizeof common_keys[0], mc, err);
+}
+/* }====================================================================== */
 
 size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
 

@@ -7,6 +7,8 @@
 #ifndef MEMEST_MODEL_H
 #define MEMEST_MODEL_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 #include "internal.h"
@@ -26,7 +28,7 @@ typedef struct model_config {
   /* DeepSeek multi-head latent attention */
   int64_t q_lora_rank, kv_lora_rank, qk_nope, qk_rope, v_head, first_k_dense;
   /* Qwen3.5 Gated DeltaNet */
-  int64_t lin_k_heads, lin_v_heads, lin_k_dim, lin_v_dim, conv_kernel;
+  int64_t lin_k_heads, lin_v_heads, lin_k_dim, lin_v_dim, conv_kernel, full_interval;
   double partial_rotary;
   int64_t sliding_window, mtp_layers;
   unsigned char layer_attn[MEMEST_MAX_LAYERS];   /* ATTN_* per layer */
@@ -168,16 +170,44 @@ MEMEST_HIDDEN memest_code memi_cfg_bool(const cJSON *root, const char *key, int 
                                    memest_error *err);
 MEMEST_HIDDEN memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo,
                                   double hi, double *out, memest_error *err);
+/* One key of a family, as a row of its table (params.c reads the inputs
+** the same way): memi_cfg_read_keys reads a table's rows in order. */
+typedef enum cfg_kind { CK_INT, CK_BOOL } cfg_kind;
+/* What a key that is missing (or null) stands for. */
+typedef enum cfg_from {
+  CF_REQUIRED,   /* nothing: refused, naming the key */
+  CF_VALUE,      /* dflt */
+  CF_FIELD,      /* the int64_t field of model_config at offset dflt, read before */
+  CF_PER_HEAD,   /* hidden_size / num_attention_heads */
+  CF_NONE        /* 0: the part it counts is absent (lo applies to given values) */
+} cfg_from;
+/* The largest value a key may take: a limit of bounds.h (config.c names them). */
+typedef enum cfg_bound {
+  CB_HIDDEN, CB_HEADS, CB_HEAD_DIM, CB_LAYERS, CB_VOCAB, CB_EXPERTS, CB_TOP_K,
+  CB_INTERMEDIATE, CB_SHARED_EXPERTS, CB_CONV_KERNEL, CB_SEQUENCE, CB_POSITIONS, CB_BOOL
+} cfg_bound;
+#define CFG_SPELLINGS 4
+typedef struct cfg_key {
+  /* The key's spellings, the HuggingFace name first: the first the config
+  ** gives is read, and another it gives must hold the same value. */
+  const char *names[CFG_SPELLINGS];
+  size_t field;       /* offsetof(model_config, ...): int64_t for CK_INT, int for CK_BOOL */
+  cfg_kind kind;
+  cfg_from from;
+  int64_t dflt;       /* CF_VALUE: the value (CK_BOOL: 0 or 1); CF_FIELD: an offset */
+  int64_t lo;         /* CK_INT: the smallest value given */
+  cfg_bound hi;
+  /* 1: a list of num_hidden_layers equal values stands for that value
+  ** (Hunyuan's per-layer moe_topk); 0: a list is refused. */
+  int per_layer;
+} cfg_key;
+#define CFG_FIELD(f) offsetof(model_config, f)
+/* Reads rows[0..n) of a family's table into mc, in order. */
+MEMEST_HIDDEN memest_code memi_cfg_read_keys(const cJSON *root, const cfg_key *rows, size_t n,
+                                             model_config *mc, memest_error *err);
+/* The spelling of a row the config gives (not null), or NULL. */
+MEMEST_HIDDEN const char *memi_cfg_given(const cJSON *root, const cfg_key *row);
 MEMEST_HIDDEN memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err);
-/* The names a config gives the keys every decoder has (memi_cfg_common
-** reads HF's: hidden_size, num_attention_heads, num_hidden_layers,
-** max_position_embeddings); vocab_size and tie_word_embeddings keep theirs. */
-typedef struct cfg_common_names {
-  const char *hidden, *heads, *layers, *positions;
-} cfg_common_names;
-/* memi_cfg_common under other names (DBRX's, after MPT). */
-MEMEST_HIDDEN memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
-                                            model_config *mc, memest_error *err);
 /* Refuse top_k above the expert count, and kv heads that do not divide the
 ** query heads (grouped-query attention repeats each kv head). */
 MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,

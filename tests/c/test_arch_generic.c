@@ -263,9 +263,18 @@ static void test_ernie(void) {
     CHECK_STR(err.field, "moe_k");
     CHECK_HAS(err.message, "config key 'moe_k' is 99 but there are only 64 experts");
   }
-  /* num_experts_per_tok, when given, is the one read. */
-  CHECK(ernie_total("\"num_experts_per_tok\":4,", &mc) > 0);
-  CHECK_I64(mc.top_k, 4);
+  /* num_experts_per_tok and moe_k spell one value: given both, they must agree. */
+  CHECK(ernie_total("\"num_experts_per_tok\":6,", &mc) > 0);
+  CHECK_I64(mc.top_k, 6);
+  {
+    char both[sizeof ernie + 64];
+    memest_error err;
+    snprintf(both, sizeof both, "{\"num_experts_per_tok\":4,%s", ernie + 1);
+    CHECK_I64(memi_cfg_parse(both, strlen(both), &mc, &err), MEMEST_E_UNSUPPORTED);
+    CHECK_STR(err.field, "moe_k");
+    CHECK_HAS(err.message, "config keys 'num_experts_per_tok' and 'moe_k' both give one value "
+                           "of the model, and they differ");
+  }
 }
 
 /* Hunyuan-A13B as published (80B total, 13B active), its top-k, shared
