@@ -51,14 +51,11 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
                  t->valuestring);
 }
 
-/* Keys the trainer's layer ignores (every layer past first_k_dense_replace
-** has experts; MLA has one latent, not num_key_value_heads): noted as read
-** when they say what the layer does anyway, so that only a config whose
-** value would change it hears of them (config_keys.c's unread keys). */
-static void note_if(const cJSON *root, const char *key, int64_t same) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-  if (cJSON_IsNumber(v) && v->valuedouble == (double)same) memi_cfg_note(root, key, v);
-}
+/* DeepSeek's dense-layer selectors: the trainer's DeepSeekV2DecoderLayer
+** reads only first_k_dense_replace, not moe_layer_freq. */
+static const char *const ds_selectors[] = {"first_k_dense_replace", "moe_layer_freq", NULL};
+/* MLA has one latent, not num_key_value_heads. */
+static const char *const ds_quiet[] = {"num_key_value_heads", NULL};
 
 static const cfg_key ds_keys[] = {
   {{"kv_lora_rank"}, CFG_FIELD(kv_lora_rank), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
@@ -85,8 +82,6 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
       (rc = check_rope(root, err)) ||
       (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)))
     return rc;
-  note_if(root, "moe_layer_freq", 1);
-  note_if(root, "num_key_value_heads", mc->heads);
   /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
   ** falls back to intermediate_size when that product is 0 ("x or default"). */
   mc->shared_inter = mc->moe_inter * mc->n_shared;
@@ -96,7 +91,8 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = i < mc->first_k_dense;
   }
-  return MEMEST_OK;
+  return memi_cfg_dense_as_built(root, ds_selectors, mc,
+                                 "experts on every layer from first_k_dense_replace on", err);
 }
 
 static const cfg_key ds3_keys[] = {
@@ -273,10 +269,10 @@ static int64_t ds_rotary(const model_config *mc) { return mc->qk_rope; }
 
 const arch_ops memi_arch_deepseek_v2 = {
   "deepseek_v2", "DeepSeek-V2", "DeepseekV2ForCausalLM", 1, ds_read, ds_params, ds_plan,
-  ds_rotary, 1,
+  ds_rotary, 1, ds_quiet,
 };
 
 const arch_ops memi_arch_deepseek_v3 = {
   "deepseek_v3", "DeepSeek-V3 (as DeepSeek-V2)", "DeepseekV3ForCausalLM", 1, ds3_read,
-  ds_params, ds_plan, ds_rotary, 1,
+  ds_params, ds_plan, ds_rotary, 1, ds_quiet,
 };

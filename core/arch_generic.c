@@ -50,6 +50,11 @@ static const cfg_key attention_keys[] = {
   {{"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"},
    CFG_FIELD(experts), CK_INT, CF_NONE, 0, 0, CB_EXPERTS, 1},
 };
+/* The rotary tables' width: rotary_dim outright (MiniMax), else
+** head_dim x partial_rotary_factor (GLM-4.5); read below. */
+static const cfg_key rotary_key = {{"rotary_dim"}, CFG_FIELD(rotary_dim), CK_INT, CF_NONE, 0, 2,
+                                   CB_HEAD_DIM, 0};
+
 static const cfg_key router_keys[] = {
   /* Routed experts per token: the HF name, then ERNIE 4.5's and Hunyuan's. */
   {{"num_experts_per_tok", "moe_k", "moe_topk"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1,
@@ -153,59 +158,6 @@ static memest_code read_shared(const cJSON *root, const generic_convention *cv, 
   return MEMEST_OK;
 }
 
-/* Which layers are dense, by the selectors configs use: each key, its
-** value when absent, its least value, and the layers it makes dense. */
-enum { DENSE_BELOW, DENSE_ABOVE, MOE_EVERY, MOE_EVERY_ONE_BASED };
-static const struct {
-  const char *key;
-  int64_t dflt, lo;
-  int rule;
-} selectors[] = {
-  {"first_k_dense_replace", 0, 0, DENSE_BELOW},      /* DeepSeek */
-  {"moe_layer_start_index", 0, 0, DENSE_BELOW},      /* ERNIE 4.5 */
-  {"moe_layer_end_index", -1, -1, DENSE_ABOVE},      /* ERNIE 4.5; -1: the last layer */
-  {"moe_layer_interval", 1, 1, MOE_EVERY_ONE_BASED}, /* ERNIE 4.5 */
-  {"moe_layer_freq", 1, 1, MOE_EVERY},               /* DeepSeek: MoE where i % freq == 0 */
-  {"decoder_sparse_step", 1, 1, MOE_EVERY_ONE_BASED},/* Qwen2-MoE: where (i + 1) % step == 0 */
-  {"moe_layer_frequency", 1, 1, MOE_EVERY_ONE_BASED},/* Arctic */
-  {"interleave_moe_layer_step", 1, 1, MOE_EVERY_ONE_BASED}, /* Llama 4 */
-};
-
-/* Which layers are dense: the selectors above; those not in moe_layers
-** when it is given (Llama 4); and those in mlp_only_layers (Qwen2-MoE). */
-static memest_code read_dense_layers(const cJSON *root, model_config *mc, memest_error *err) {
-  unsigned char listed[MEMEST_MAX_LAYERS];
-  int64_t v, i;
-  size_t k;
-  int has_list;
-  memest_code rc;
-  for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 0;
-  mc->first_k_dense = 0;
-  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
-    if ((rc = memi_cfg_int(root, selectors[k].key, 0, selectors[k].dflt, selectors[k].lo,
-                           MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &v, err)))
-      return rc;
-    if (selectors[k].rule == DENSE_BELOW && v > mc->first_k_dense) mc->first_k_dense = v;
-    for (i = 0; i < mc->layers; i++) {
-      switch (selectors[k].rule) {
-      case DENSE_BELOW: mc->layer_dense[i] |= i < v; break;
-      case DENSE_ABOVE: mc->layer_dense[i] |= v >= 0 && i > v; break;
-      case MOE_EVERY: mc->layer_dense[i] |= i % v != 0; break;
-      default: mc->layer_dense[i] |= (i + 1) % v != 0; break;
-      }
-    }
-  }
-  memset(listed, 0, sizeof listed);
-  if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
-  if (has_list) {
-    for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = !listed[i];
-  }
-  memset(listed, 0, sizeof listed);
-  if ((rc = memi_cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
-  for (i = 0; i < mc->layers; i++) mc->layer_dense[i] |= listed[i];
-  return MEMEST_OK;
-}
-
 static memest_code read_experts(const cJSON *root, const generic_convention *cv,
                                 model_config *mc, memest_error *err) {
   memest_code rc;
@@ -216,7 +168,7 @@ static memest_code read_experts(const cJSON *root, const generic_convention *cv,
   top_k = memi_cfg_given(root, &router_keys[0]);
   if ((rc = memi_cfg_check_top_k(mc, top_k ? top_k : router_keys[0].names[0], err)) ||
       (rc = read_row(root, &router_keys[1], mc, err)) ||
-      (rc = read_dense_layers(root, mc, err)))
+      (rc = memi_cfg_dense_layers(root, NULL, mc, mc->layer_dense, &mc->first_k_dense, err)))
     return rc;
   for (i = 0; i < mc->layers; i++) any_dense |= mc->layer_dense[i];
   if (present(root, "moe_intermediate_size")) {
@@ -246,7 +198,11 @@ memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
       {"attn_layer_period", "state-space (Mamba)"}, {"layers_block_type", "state-space (Mamba)"},
   };
   const cJSON *item, *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
+  const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "attn_type_list");
   size_t k;
+  /* Read: what they say of every layer is checked below. */
+  memi_cfg_note(root, "layer_types", lt);
+  memi_cfg_note(root, "attn_type_list", types);
   cJSON_ArrayForEach(item, root) {
     for (k = 0; k < sizeof shows / sizeof shows[0]; k++) {
       if (strncmp(item->string, shows[k][0], strlen(shows[k][0])) != 0) continue;
@@ -257,7 +213,7 @@ memest_code memi_generic_hybrid_layers(const cJSON *root, memest_error *err) {
     }
   }
   /* MiniMax's attn_type_list: 1 is softmax attention, 0 lightning (linear). */
-  cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(root, "attn_type_list")) {
+  cJSON_ArrayForEach(item, types) {
     if (cJSON_IsNumber(item) && item->valuedouble != 1) {
       return memi_err_set(err, MEMEST_E_CONFIG, "attn_type_list",
                      "config key 'attn_type_list' has a layer of type %g (1 is softmax "
@@ -337,6 +293,7 @@ static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *
                         (long long)mc->kv_heads, (long long)mc->heads);
   }
   mc->head_dim = mc->hidden / mc->heads;
+  mc->partial_rotary = 1.0;
   mc->attention_bias = mc->bias_o = 0;
   mc->qk_norm = QK_NONE;
   mc->dense_inter = mc->moe_inter;
@@ -366,6 +323,8 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   if ((rc = memi_cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
   mc->attention_bias = qkv_bias;
   if ((rc = read_qk_norm(root, cv, mc, err)) ||
+      (rc = read_row(root, &rotary_key, mc, err)) ||
+      (rc = memi_cfg_num(root, "partial_rotary_factor", 1.0, 0.0, 1.0, &mc->partial_rotary, err)) ||
       (rc = read_row(root, &attention_keys[3], mc, err)))
     return rc;
   for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
@@ -440,9 +399,11 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
   }
 }
 
-static int64_t generic_rotary(const model_config *mc) { return mc->head_dim; }
+static int64_t generic_rotary(const model_config *mc) {
+  return mc->rotary_dim > 0 ? mc->rotary_dim : (int64_t)((double)mc->head_dim * mc->partial_rotary);
+}
 
 const arch_ops memi_arch_generic_moe = {
   "", "generic (Qwen3-style layer)", "", 1, generic_read, generic_params, generic_plan,
-  generic_rotary, 1,
+  generic_rotary, 1, NULL,
 };

@@ -37,6 +37,8 @@ static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error
       (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
       (rc = memi_cfg_check_kv_heads(mc, err)))
     return rc;
+  /* OpenAI's own name for the top-k, beside HF's: named unless it agrees. */
+  memi_cfg_note_if(root, "experts_per_token", mc->top_k);
   /* HF's default alternates sliding (even layers) and full (odd layers). */
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % 2 ? ATTN_SLIDING : ATTN_FULL;
@@ -116,5 +118,5 @@ static int64_t gptoss_rotary(const model_config *mc) { return mc->head_dim; }
 /* forward_posemb returns views of the tables: no per-chunk copy. */
 const arch_ops memi_arch_gpt_oss = {
   "gpt_oss", "gpt-oss", "GptOssForCausalLM", 0, gptoss_read, gptoss_params, gptoss_plan,
-  gptoss_rotary, 0,
+  gptoss_rotary, 0, NULL,
 };

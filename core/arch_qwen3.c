@@ -9,6 +9,11 @@
 #include "attention.h"
 #include "model.h"
 
+/* The config's dense-layer selectors (HF's Qwen3MoeDecoderLayer). */
+static const char *const qwen3_selectors[] = {"decoder_sparse_step", "mlp_only_layers", NULL};
+/* The dense MLP's width, which only those selectors' layers would use. */
+static const char *const qwen3_quiet[] = {"intermediate_size", NULL};
+
 static const cfg_key qwen3_keys[] = {
   {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
   {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_PER_HEAD, 0, 1, CB_HEAD_DIM, 0},
@@ -32,7 +37,8 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = 0;
   }
-  return MEMEST_OK;
+  /* Qwen3MoeDecoderLayer's selectors: Qwen3MoeModel ignores them. */
+  return memi_cfg_dense_as_built(root, qwen3_selectors, mc, "experts on every layer", err);
 }
 
 static void qwen3_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
@@ -69,5 +75,5 @@ static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }
 
 const arch_ops memi_arch_qwen3_moe = {
   "qwen3_moe", "Qwen3-MoE", "Qwen3MoeForCausalLM", 1, qwen3_read, qwen3_params, qwen3_plan,
-  qwen3_rotary, 1,
+  qwen3_rotary, 1, qwen3_quiet,
 };

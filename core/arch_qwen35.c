@@ -16,6 +16,11 @@
 /* HF's default when layer_types is absent: every 4th layer is full. */
 #define QWEN35_DEFAULT_FULL_INTERVAL 4
 
+/* Qwen3-MoE's dense-layer selectors, which a Qwen3.5 config may carry. */
+static const char *const qwen35_selectors[] = {"decoder_sparse_step", "mlp_only_layers", NULL};
+/* The multi-token-prediction module's, which the trainer does not build. */
+static const char *const qwen35_quiet[] = {"mtp_use_dedicated_embeddings", NULL};
+
 static const cfg_key qwen35_keys[] = {
   {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
   {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_REQUIRED, 0, 2, CB_HEAD_DIM, 0},
@@ -74,7 +79,7 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   static const unsigned char kinds[] = {ATTN_LINEAR, ATTN_FULL};
   memest_code rc;
   int64_t i, linear = 0;
-  int present;
+  int present, gate;
   if ((rc = memi_cfg_common(root, mc, err)) ||
       (rc = memi_cfg_read_keys(root, qwen35_keys, sizeof qwen35_keys / sizeof qwen35_keys[0], mc,
                                err)) ||
@@ -87,6 +92,17 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % mc->full_interval ? ATTN_LINEAR : ATTN_FULL;
     mc->layer_dense[i] = 0;
+  }
+  /* Qwen35MoeModel builds experts on every layer, and an output gate in every
+  ** full-attention layer, whatever a config says. */
+  if ((rc = memi_cfg_dense_as_built(root, qwen35_selectors, mc, "experts on every layer", err)) ||
+      (rc = memi_cfg_bool(root, "attn_output_gate", 1, &gate, err)))
+    return rc;
+  if (!gate) {
+    memi_cfg_warn(mc,
+             "config key 'attn_output_gate' is false, but the trainer's Qwen3.5 attention "
+             "always has the output gate (q_proj twice as wide): estimated as the trainer "
+             "builds it");
   }
   if ((rc = memi_arch_layer_types(root, mc, names, kinds, 2, &present, err))) return rc;
   for (i = 0; i < mc->layers; i++) linear += mc->layer_attn[i] == ATTN_LINEAR;
@@ -230,5 +246,5 @@ static int64_t qwen35_rotary(const model_config *mc) {
 
 const arch_ops memi_arch_qwen35_moe = {
   "qwen3_5_moe_text", "Qwen3.5-MoE", "Qwen3_5MoeForCausalLM", 0, qwen35_read, qwen35_params,
-  qwen35_plan, qwen35_rotary, 1,
+  qwen35_plan, qwen35_rotary, 1, qwen35_quiet,
 };

@@ -264,6 +264,108 @@ memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *e
 }
 /* }====================================================================== */
 
+/* {======================================================================
+** Which layers are dense: the selectors configs use, each key, its value
+** when absent, its least value, and the layers it makes dense.
+** ======================================================================= */
+enum { DENSE_BELOW, DENSE_ABOVE, MOE_EVERY, MOE_EVERY_ONE_BASED };
+static const struct {
+  const char *key;
+  int64_t dflt, lo;
+  int rule;
+} selectors[] = {
+  {"first_k_dense_replace", 0, 0, DENSE_BELOW},      /* DeepSeek */
+  {"moe_layer_start_index", 0, 0, DENSE_BELOW},      /* ERNIE 4.5 */
+  {"moe_layer_end_index", -1, -1, DENSE_ABOVE},      /* ERNIE 4.5; -1: the last layer */
+  {"moe_layer_interval", 1, 1, MOE_EVERY_ONE_BASED}, /* ERNIE 4.5 */
+  {"moe_layer_freq", 1, 1, MOE_EVERY},               /* DeepSeek: MoE where i % freq == 0 */
+  {"decoder_sparse_step", 1, 1, MOE_EVERY_ONE_BASED},/* Qwen2-MoE: where (i + 1) % step == 0 */
+  {"moe_layer_frequency", 1, 1, MOE_EVERY_ONE_BASED},/* Arctic */
+  {"interleave_moe_layer_step", 1, 1, MOE_EVERY_ONE_BASED}, /* Llama 4 */
+};
+
+/* Whether key is one of keys (a NULL-terminated list; NULL: all). */
+static int selected(const char *const *keys, const char *key) {
+  for (; keys != NULL && *keys != NULL; keys++) {
+    if (strcmp(*keys, key) == 0) return 1;
+  }
+  return keys == NULL;
+}
+
+memest_code memi_cfg_dense_layers(const cJSON *root, const char *const *keys,
+                                  const model_config *mc, unsigned char *dense, int64_t *first_k,
+                                  memest_error *err) {
+  unsigned char listed[MEMEST_MAX_LAYERS];
+  int64_t v, i;
+  size_t k;
+  int has_list;
+  memest_code rc;
+  for (i = 0; i < mc->layers; i++) dense[i] = 0;
+  *first_k = 0;
+  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
+    if (!selected(keys, selectors[k].key)) continue;
+    if ((rc = memi_cfg_int(root, selectors[k].key, 0, selectors[k].dflt, selectors[k].lo,
+                           MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &v, err)))
+      return rc;
+    if (selectors[k].rule == DENSE_BELOW && v > *first_k) *first_k = v;
+    for (i = 0; i < mc->layers; i++) {
+      switch (selectors[k].rule) {
+      case DENSE_BELOW: dense[i] |= i < v; break;
+      case DENSE_ABOVE: dense[i] |= v >= 0 && i > v; break;
+      case MOE_EVERY: dense[i] |= i % v != 0; break;
+      default: dense[i] |= (i + 1) % v != 0; break;
+      }
+    }
+  }
+  /* Llama 4's moe_layers: the MoE layers; Qwen2-MoE's mlp_only_layers: dense ones. */
+  memset(listed, 0, sizeof listed);
+  if (selected(keys, "moe_layers")) {
+    if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
+    for (i = 0; has_list && i < mc->layers; i++) dense[i] = !listed[i];
+  }
+  memset(listed, 0, sizeof listed);
+  if (selected(keys, "mlp_only_layers")) {
+    if ((rc = memi_cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
+    for (i = 0; i < mc->layers; i++) dense[i] |= listed[i];
+  }
+  return MEMEST_OK;
+}
+
+memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys, model_config *mc,
+                                    const char *built, memest_error *err) {
+  unsigned char described[MEMEST_MAX_LAYERS];
+  char names[160] = "", shown[96] = "";
+  int64_t first_k, i, differ = 0, dense = 0;
+  int n = 0;
+  memest_code rc;
+  if ((rc = memi_cfg_dense_layers(root, keys, mc, described, &first_k, err))) return rc;
+  for (i = 0; i < mc->layers; i++) {
+    size_t used = strlen(shown);
+    dense += described[i];
+    if (described[i] == mc->layer_dense[i]) continue;
+    if (differ < 4) {
+      snprintf(shown + used, sizeof shown - used, "%s%lld", differ ? ", " : "", (long long)i);
+    }
+    differ++;
+  }
+  if (differ == 0) return MEMEST_OK;
+  for (; *keys != NULL; keys++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, *keys);
+    size_t used = strlen(names);
+    if (v == NULL || cJSON_IsNull(v)) continue;
+    snprintf(names + used, sizeof names - used, "%s'%s'", n++ ? ", " : "", *keys);
+  }
+  memi_cfg_warn(mc,
+           "config %s %s describe%s %lld dense (MLP-only) layers of %lld, but the trainer's %s "
+           "builds %s: layer%s %s%s %s estimated as the trainer builds %s, and a checkpoint of "
+           "this config would not load into it",
+           n > 1 ? "keys" : "key", names, n > 1 ? "" : "s", (long long)dense,
+           (long long)mc->layers, mc->arch->title, built, differ > 1 ? "s" : "", shown,
+           differ > 4 ? " and more" : "", differ > 1 ? "are" : "is", differ > 1 ? "them" : "it");
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
 size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
 
 memest_code memi_cfg_open(const char *text, size_t len, model_config *mc, cJSON **root,

@@ -30,6 +30,7 @@ typedef struct model_config {
   /* Qwen3.5 Gated DeltaNet */
   int64_t lin_k_heads, lin_v_heads, lin_k_dim, lin_v_dim, conv_kernel, full_interval;
   double partial_rotary;
+  int64_t rotary_dim;       /* generic: a rotary width given outright (MiniMax), else 0 */
   int64_t sliding_window, mtp_layers;
   unsigned char layer_attn[MEMEST_MAX_LAYERS];   /* ATTN_* per layer */
   unsigned char layer_dense[MEMEST_MAX_LAYERS];  /* 1: dense MLP, no experts */
@@ -140,6 +141,10 @@ typedef struct arch_ops {
   int64_t (*rotary_dim)(const model_config *mc);
   /* Whether forward_posemb gathers a per-chunk cos/sin copy. */
   int posemb_copies;
+  /* Keys the family's trainer does not read and that do not change the
+  ** model it builds (config_keys.c names every other unread key); NULL or
+  ** a NULL-terminated list. */
+  const char *const *quiet;
 } arch_ops;
 
 /* Whether layers a and b are of one kind: all that an architecture's
@@ -208,6 +213,19 @@ MEMEST_HIDDEN memest_code memi_cfg_read_keys(const cJSON *root, const cfg_key *r
 /* The spelling of a row the config gives (not null), or NULL. */
 MEMEST_HIDDEN const char *memi_cfg_given(const cJSON *root, const cfg_key *row);
 MEMEST_HIDDEN memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err);
+/* The dense (MLP-only) layers the selectors among keys (a NULL-terminated
+** list; NULL: all) describe: first_k_dense_replace, moe_layer_freq,
+** decoder_sparse_step, mlp_only_layers, moe_layers, ERNIE's and Arctic's
+** and Llama 4's; *first_k the first layer any of them allows experts on. */
+MEMEST_HIDDEN memest_code memi_cfg_dense_layers(const cJSON *root, const char *const *keys,
+                                                const model_config *mc, unsigned char *dense,
+                                                int64_t *first_k, memest_error *err);
+/* For a family whose trainer builds its layers by its own rule (mc's
+** layer_dense, `built` in words): the layers keys describe otherwise are
+** named in a warning. Invalid selector values are refused. */
+MEMEST_HIDDEN memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys,
+                                                  model_config *mc, const char *built,
+                                                  memest_error *err);
 /* Refuse top_k above the expert count, and kv heads that do not divide the
 ** query heads (grouped-query attention repeats each kv head). */
 MEMEST_HIDDEN memest_code memi_cfg_check_top_k(const model_config *mc, const char *key,
@@ -225,10 +243,21 @@ MEMEST_HIDDEN int memi_cfg_keys_out_of_memory(const cJSON *node);
 MEMEST_HIDDEN memest_code memi_cfg_layer_list(const cJSON *root, const char *key,
                                          const model_config *mc, unsigned char *flags,
                                          int *present, memest_error *err);
-/* Fills mc's key lists from obj (the object the family read), and when
-** warn_unread is set warns by name about unread keys that look like they
-** carry parameters. */
-MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, model_config *mc, int warn_unread);
+/* Fills mc's key lists from obj (the object the family read, root's
+** text_config or root itself); warns by name about every key of obj that
+** no reader looked up and that is not known to leave memory alone, and
+** about parts beside the text decoder (vision_config, ...) in obj or root. */
+MEMEST_HIDDEN void memi_cfg_keys_summarise(const cJSON *obj, const cJSON *root, model_config *mc);
+/* Whether a reader looked key up in obj (given or not). */
+MEMEST_HIDDEN int memi_cfg_looked_up(const cJSON *obj, const char *key);
+/* Notes key as read when it is the number `same`: a key the family's
+** trainer does not read, which then says what the trainer builds anyway;
+** another value stays unread, and is named. */
+MEMEST_HIDDEN void memi_cfg_note_if(const cJSON *root, const char *key, int64_t same);
+/* The i-th key known not to change memory (a name, "*suffix" or
+** "prefix*"), and whether only at a value that leaves its part out; 0
+** past the last. */
+MEMEST_HIDDEN int memi_cfg_quiet_key(int i, const char **name, int *off);
 /* }====================================================================== */
 
 /* {======================================================================
