@@ -67,12 +67,46 @@ static const cfg_key ds_keys[] = {
    CB_EXPERTS, 0},
   {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
   {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
-  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 0, 0, CB_SHARED_EXPERTS, 0},
   {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
   {{"first_k_dense_replace"}, CFG_FIELD(first_k_dense), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
 };
 
-static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
+/* n_shared_experts when absent: the default of the config's own class
+** (DeepseekV2Config 2, DeepseekV3Config 1). */
+enum { DS_SHARED_V2, DS_SHARED_V3 };
+static const cfg_key ds_shared_keys[] = {
+  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 2, 0, CB_SHARED_EXPERTS, 0},
+  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 1, 0, CB_SHARED_EXPERTS, 0},
+};
+
+/* DeepSeekV2MoE builds its shared MLP as DeepSeekV2MLP(moe_intermediate_size
+** x n_shared_experts), which falls back to intermediate_size when that
+** product is 0 ("x or default"); a null count makes it raise. */
+static memest_code read_shared(const cJSON *root, const cfg_key *row, model_config *mc,
+                               memest_error *err) {
+  char a[32];
+  memest_code rc;
+  if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "n_shared_experts"))) {
+    return memi_err_set(err, MEMEST_E_CONFIG, "n_shared_experts",
+                        "config key 'n_shared_experts' is null, and the trainer multiplies "
+                        "moe_intermediate_size by it (DeepSeekV2MoE); give the count of shared "
+                        "experts");
+  }
+  if ((rc = memi_cfg_read_keys(root, row, 1, mc, err))) return rc;
+  mc->shared_inter = mc->moe_inter * mc->n_shared;
+  if (mc->shared_inter > 0) return MEMEST_OK;
+  mc->shared_inter = mc->dense_inter;
+  mc->n_shared = 1;
+  memi_cfg_warn(mc,
+           "n_shared_experts is 0, but the trainer's DeepSeekV2MoE still builds a shared MLP: "
+           "moe_intermediate_size x 0 falls back to intermediate_size, so every MoE layer has a "
+           "shared MLP of %s, counted here",
+           memi_fmt_int(a, sizeof a, mc->dense_inter));
+  return MEMEST_OK;
+}
+
+static memest_code ds_read_shared(const cJSON *root, model_config *mc, int shared,
+                                  memest_error *err) {
   memest_code rc;
   int64_t i;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
@@ -80,12 +114,9 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
   if ((rc = read_q_lora(root, mc, err)) ||
       (rc = memi_cfg_read_keys(root, ds_keys, sizeof ds_keys / sizeof ds_keys[0], mc, err)) ||
       (rc = check_rope(root, err)) ||
-      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)))
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
+      (rc = read_shared(root, &ds_shared_keys[shared], mc, err)))
     return rc;
-  /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
-  ** falls back to intermediate_size when that product is 0 ("x or default"). */
-  mc->shared_inter = mc->moe_inter * mc->n_shared;
-  if (mc->shared_inter == 0) mc->shared_inter = mc->dense_inter;
   mc->head_dim = mc->qk_nope + mc->qk_rope;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
@@ -93,6 +124,10 @@ static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *er
   }
   return memi_cfg_dense_as_built(root, ds_selectors, mc,
                                  "experts on every layer from first_k_dense_replace on", err);
+}
+
+static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
+  return ds_read_shared(root, mc, DS_SHARED_V2, err);
 }
 
 static const cfg_key ds3_keys[] = {
@@ -104,7 +139,8 @@ static const cfg_key ds3_keys[] = {
 ** routing keys) and no multi-token-prediction layers. */
 static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = ds_read(root, mc, err)) || (rc = memi_cfg_read_keys(root, ds3_keys, 1, mc, err)))
+  if ((rc = ds_read_shared(root, mc, DS_SHARED_V3, err)) ||
+      (rc = memi_cfg_read_keys(root, ds3_keys, 1, mc, err)))
     return rc;
   memi_cfg_warn(mc,
            "model_type '%s' is estimated with the DeepSeek-V2 layer: the trainer runs "

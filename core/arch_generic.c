@@ -21,13 +21,15 @@ typedef struct generic_convention {
   int qk_norm_on;       /* QK_* when use_qk_norm (or a spelling) is true */
   int qkv_bias;         /* q/k/v biases with no bias key */
   int shared_is_inter;  /* every MoE layer has a shared expert of width intermediate_size */
+  int attention_experts;/* JetMoE's mixture of attention heads (model.h) */
 } generic_convention;
 
 static const generic_convention conventions[] = {
-  {"qwen2_moe", QK_NONE, QK_HEAD, 1, 0},    /* Qwen2MoeAttention: bias=True on q/k/v */
-  {"olmoe", QK_FULL, QK_FULL, 0, 0},        /* OlmoeAttention: q_norm/k_norm over the width */
-  {"llama4_text", QK_NONE, QK_L2, 0, 1},    /* Llama4TextL2Norm has no weight; shared_expert */
-  {"", QK_NONE, QK_HEAD, 0, 0},
+  {"qwen2_moe", QK_NONE, QK_HEAD, 1, 0, 0}, /* Qwen2MoeAttention: bias=True on q/k/v */
+  {"olmoe", QK_FULL, QK_FULL, 0, 0, 0},     /* OlmoeAttention: q_norm/k_norm over the width */
+  {"llama4_text", QK_NONE, QK_L2, 0, 1, 0}, /* Llama4TextL2Norm has no weight; shared_expert */
+  {"jetmoe", QK_NONE, QK_HEAD, 0, 0, 1},    /* JetMoeMoA: the attention's experts */
+  {"", QK_NONE, QK_HEAD, 0, 0, 0},
 };
 
 static const generic_convention *convention_for(const char *model_type) {
@@ -47,8 +49,10 @@ static const cfg_key attention_keys[] = {
   /* attention_bias: Llama's spelling, biases on q, k, v and o. */
   {{"attention_bias"}, CFG_FIELD(bias_o), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
   /* Hunyuan gives its expert count, top-k, widths and shared count one per layer. */
+  /* Absent: a dense model; given, at least one expert (0 is refused, as
+  ** every family refuses it). */
   {{"num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"},
-   CFG_FIELD(experts), CK_INT, CF_NONE, 0, 0, CB_EXPERTS, 1},
+   CFG_FIELD(experts), CK_INT, CF_NONE, 0, 1, CB_EXPERTS, 1},
 };
 /* The rotary tables' width: rotary_dim outright (MiniMax), else
 ** head_dim x partial_rotary_factor (GLM-4.5); read below. */
@@ -85,6 +89,10 @@ static const cfg_key shared_keys[] = {
   {{"n_shared_experts", "num_shared_experts", "moe_num_shared_experts", "num_shared_expert"},
    CFG_FIELD(n_shared), CK_INT, CF_VALUE, 0, 0, CB_SHARED_EXPERTS, 1},
 };
+/* JetMoE's head width: kv_channels (JetMoeConfig maps head_dim to it), HF's
+** default 128. */
+static const cfg_key kv_channels_key = {{"kv_channels", "head_dim"}, CFG_FIELD(head_dim), CK_INT,
+                                        CF_VALUE, 128, 1, CB_HEAD_DIM, 0};
 static const cfg_key qk_norm_key = {{"use_qk_norm", "qk_layernorm", "qk_norm"}, 0, CK_BOOL,
                                     CF_VALUE, 0, 0, CB_BOOL, 0};
 
@@ -306,6 +314,27 @@ static memest_code read_dbrx(const cJSON *root, const cJSON *attn, const cJSON *
   return MEMEST_OK;
 }
 
+/* JetMoE (JetMoeConfig, JetMoeMoA): every layer's attention routes each
+** token to top_k of the experts, each a query projection of
+** num_key_value_heads x kv_channels and an output projection back, beside
+** one k/v projection; so it has num_key_value_heads x top_k query heads,
+** whatever num_attention_heads says. */
+static memest_code read_attention_experts(const cJSON *root, model_config *mc, memest_error *err) {
+  memest_code rc;
+  int64_t heads = mc->kv_heads * mc->top_k, i;
+  if ((rc = read_row(root, &kv_channels_key, mc, err))) return rc;
+  if (heads != mc->heads) {
+    memi_cfg_warn(mc,
+             "num_attention_heads = %lld is not used: JetMoE's attention has num_key_value_heads "
+             "x num_experts_per_tok = %lld query heads (JetMoeConfig sets it so)",
+             (long long)mc->heads, (long long)heads);
+    mc->heads = heads;
+  }
+  mc->attention_experts = 1;
+  for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 0;
+  return MEMEST_OK;
+}
+
 static memest_code generic_read(const cJSON *root, model_config *mc, memest_error *err) {
   const generic_convention *cv = convention_for(mc->model_type);
   const cJSON *attn = cJSON_GetObjectItemCaseSensitive(root, "attn_config");
@@ -330,6 +359,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   for (i = 0; i < mc->layers; i++) mc->layer_attn[i] = ATTN_FULL;
   if (mc->experts > 0) {
     if ((rc = read_experts(root, cv, mc, err))) return rc;
+    if (cv->attention_experts && (rc = read_attention_experts(root, mc, err))) return rc;
   } else {
     if ((rc = read_row(root, &width_keys[W_DENSE_MODEL], mc, err))) return rc;
     for (i = 0; i < mc->layers; i++) mc->layer_dense[i] = 1;
@@ -345,10 +375,23 @@ static int generic_dense(const model_config *mc, int layer) {
   return mc->experts == 0 || mc->layer_dense[layer];
 }
 
+/* JetMoeMoA: the routed experts' query and output projections (sharded
+** over EP like the MLP's experts; their wgrads are not deferred), the
+** router, the output bias, and the shared k/v projection. */
+static void attention_experts_params(const model_config *mc, int64_t e_loc, param_list *pl) {
+  int64_t H = mc->hidden, kv = mc->kv_heads * mc->head_dim;
+  memi_params_add(pl, "self_attention.experts.input_linear.weight", e_loc, kv, H, 3, 1, 1);
+  memi_params_add(pl, "self_attention.experts.output_linear.weight", e_loc, H, kv, 3, 1, 1);
+  memi_params_add(pl, "self_attention.experts.router.layer.weight", mc->experts, H, 1, 2, 0, 0);
+  memi_params_add(pl, "self_attention.experts.bias", H, 1, 1, 1, 0, 0);
+  memi_params_add(pl, "self_attention.kv_proj.weight", 2 * kv, H, 1, 2, 0, 1);
+}
+
 static void generic_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
   int64_t H = mc->hidden, q = mc->heads * mc->head_dim, kv = mc->kv_heads * mc->head_dim;
   int i;
-  memi_attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, mc->bias_o);
+  if (mc->attention_experts) attention_experts_params(mc, e_loc, pl);
+  else memi_attn_add_gqa(pl, H, mc->heads, mc->kv_heads, mc->head_dim, mc->attention_bias, mc->bias_o);
   if (mc->qk_norm == QK_HEAD) {
     memi_params_add(pl, "self_attn.q_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
     memi_params_add(pl, "self_attn.k_norm.weight", mc->head_dim, 1, 1, 1, 0, 0);
@@ -368,6 +411,7 @@ static void generic_params(const model_config *mc, int layer, int64_t e_loc, par
       memi_mlp_add_swiglu(pl, memi_shared_expert_names, mc->shared_inter, H);
     }
     if (mc->shared_gate) memi_params_add(pl, "mlp.shared_expert_gate.weight", 1, H, 1, 2, 0, 0);
+    if (mc->attention_experts) memi_params_add(pl, "mlp.bias", H, 1, 1, 1, 0, 0);
   } else {
     memi_mlp_add_swiglu(pl, memi_mlp_names, mc->dense_inter, H);
     /* Estimated as an eager FP8Linear MLP: its quantised weights are cached. */
@@ -383,9 +427,11 @@ static void generic_plan(const model_config *mc, const run_dims *d, int layer, l
   a.qk_norm = mc->qk_norm != QK_NONE;
   a.gated = 0;
   memi_norm_rows(mc, d, lp);
+  /* JetMoE's attention experts: its query heads' rows, and its own router's. */
   memi_attn_gqa_rows(mc, d, &a, lp);
+  if (mc->attention_experts) memi_router_softmax_rows(mc, d, 1, lp);
   if (!generic_dense(mc, layer)) {
-    lp->kind = "MoE";
+    lp->kind = mc->attention_experts ? "MoE (attention experts)" : "MoE";
     lp->moe = 1;
     lp->mlp_inter = mc->moe_inter;
     if (mc->shared_norm) memi_residual_norm_rows(mc, d, lp);

@@ -41,6 +41,10 @@ typedef struct model_config {
   ** Qwen2-MoE's sigmoid gate on the shared expert, and Snowflake Arctic's
   ** residual MLP as the shared expert, with its own RMSNorm before it. */
   int qk_norm, bias_o, shared_gate, shared_norm;
+  /* JetMoE's attention experts: each routed expert holds a query and an
+  ** output projection of num_key_value_heads x kv_channels, with k and v
+  ** one shared projection; its attention and its experts each add a bias. */
+  int attention_experts;
   int64_t max_positions;    /* max_position_embeddings, 0 if absent */
   /* tie_word_embeddings: the config's model shares embed_tokens with
   ** lm_head; the trainer builds lm_head apart all the same (spec §2.1). */
