@@ -51,9 +51,10 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
                  t->valuestring);
 }
 
-/* DeepSeek's dense-layer selectors: the trainer's DeepSeekV2DecoderLayer
-** reads only first_k_dense_replace, not moe_layer_freq. */
-static const char *const ds_selectors[] = {"first_k_dense_replace", "moe_layer_freq", NULL};
+/* DeepSeek's dense-layer selector that the trainer's DeepSeekV2DecoderLayer
+** does not read (it reads first_k_dense_replace): moe_layer_freq, which
+** DeepSeek's own modelling code does (MoE where layer % freq == 0). */
+static const char *const ds_selectors[] = {"moe_layer_freq", NULL};
 /* MLA has one latent, not num_key_value_heads. */
 static const char *const ds_quiet[] = {"num_key_value_heads", NULL};
 

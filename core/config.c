@@ -27,9 +27,8 @@ static memest_code int_value(const cJSON *v, const char *key, int required, int6
                              memest_error *err) {
   double x;
   if (cJSON_IsArray(v)) {
-    return memi_err_set(err, MEMEST_E_CONFIG, key,
-                   "config key '%s' is a list of %d values, not one whole number", key,
-                   cJSON_GetArraySize(v));
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is a list, not one whole number",
+                        key);
   }
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
@@ -167,6 +166,18 @@ const char *memi_cfg_given(const cJSON *root, const cfg_key *row) {
   return NULL;
 }
 
+/* Whether a and b give one value: equal, or (for a per-layer row) a list
+** whose every entry is the other, a number. */
+static int same_value(const cJSON *a, const cJSON *b, int per_layer) {
+  const cJSON *list = cJSON_IsArray(a) ? a : b, *one = list == a ? b : a, *e;
+  if (cJSON_Compare(a, b, 1)) return 1;
+  if (!per_layer || !cJSON_IsArray(list) || !cJSON_IsNumber(one) || list->child == NULL) return 0;
+  cJSON_ArrayForEach(e, list) {
+    if (!cJSON_IsNumber(e) || e->valuedouble != one->valuedouble) return 0;
+  }
+  return 1;
+}
+
 /* The spelling of a row to read: the first given, else the first present
 ** (null), else the HF name. Another spelling given with another value is
 ** refused: the two would say different things of one model. */
@@ -180,7 +191,7 @@ static memest_code spelling(const cJSON *root, const cfg_key *row, const char **
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, row->names[k]);
     if (*key == NULL && e != NULL) *key = row->names[k];
     if (given == NULL || e == NULL || cJSON_IsNull(e) || e == v) continue;
-    if (!cJSON_Compare(v, e, 1)) {
+    if (!same_value(v, e, row->per_layer)) {
       return memi_err_set(err, MEMEST_E_CONFIG, row->names[k],
                           "config keys '%s' and '%s' both give one value of the model, and "
                           "they differ; keep the one its published config.json has",
@@ -199,8 +210,8 @@ static memest_code per_layer_value(const cJSON *list, const char *key, const mod
   const cJSON *e;
   if (cJSON_GetArraySize(list) != mc->layers) {
     return memi_err_set(err, MEMEST_E_CONFIG, key,
-                        "config key '%s' is a list of %d values, but the model has %lld layers; "
-                        "give one number, or one per layer",
+                        "config key '%s' has %d entries, but the model has %lld layers; give "
+                        "one number, or one per layer",
                         key, cJSON_GetArraySize(list), (long long)mc->layers);
   }
   cJSON_ArrayForEach(e, list) {
@@ -331,18 +342,29 @@ memest_code memi_cfg_dense_layers(const cJSON *root, const char *const *keys,
   return MEMEST_OK;
 }
 
+/* Whether a selector's value v says what its absence says (a default
+** number, an empty list): then it made no layer dense. */
+static int selects_nothing(const cJSON *v, const char *key) {
+  size_t k;
+  if (v == NULL || cJSON_IsNull(v)) return 1;
+  if (cJSON_IsArray(v)) return v->child == NULL;
+  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
+    if (strcmp(selectors[k].key, key) == 0) return v->valuedouble == (double)selectors[k].dflt;
+  }
+  return 0;
+}
+
 memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys, model_config *mc,
                                     const char *built, memest_error *err) {
   unsigned char described[MEMEST_MAX_LAYERS];
   char names[160] = "", shown[96] = "";
-  int64_t first_k, i, differ = 0, dense = 0;
+  int64_t first_k, i, differ = 0;
   int n = 0;
   memest_code rc;
   if ((rc = memi_cfg_dense_layers(root, keys, mc, described, &first_k, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     size_t used = strlen(shown);
-    dense += described[i];
-    if (described[i] == mc->layer_dense[i]) continue;
+    if (!described[i] || mc->layer_dense[i]) continue;
     if (differ < 4) {
       snprintf(shown + used, sizeof shown - used, "%s%lld", differ ? ", " : "", (long long)i);
     }
@@ -350,18 +372,20 @@ memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys, 
   }
   if (differ == 0) return MEMEST_OK;
   for (; *keys != NULL; keys++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, *keys);
     size_t used = strlen(names);
-    if (v == NULL || cJSON_IsNull(v)) continue;
-    snprintf(names + used, sizeof names - used, "%s'%s'", n++ ? ", " : "", *keys);
+    if (selects_nothing(cJSON_GetObjectItemCaseSensitive(root, *keys), *keys)) continue;
+    snprintf(names + used, sizeof names - used, "%s'%s'", n++ ? " and " : "", *keys);
+  }
+  if (differ > 4) {
+    size_t used = strlen(shown);
+    snprintf(shown + used, sizeof shown - used, " and %lld more", (long long)(differ - 4));
   }
   memi_cfg_warn(mc,
-           "config %s %s describe%s %lld dense (MLP-only) layers of %lld, but the trainer's %s "
-           "builds %s: layer%s %s%s %s estimated as the trainer builds %s, and a checkpoint of "
+           "config %s %s make%s layer%s %s dense (MLP-only) in the config's model, but the "
+           "trainer's %s builds %s: estimated as the trainer builds %s, and a checkpoint of "
            "this config would not load into it",
-           n > 1 ? "keys" : "key", names, n > 1 ? "" : "s", (long long)dense,
-           (long long)mc->layers, mc->arch->title, built, differ > 1 ? "s" : "", shown,
-           differ > 4 ? " and more" : "", differ > 1 ? "are" : "is", differ > 1 ? "them" : "it");
+           n > 1 ? "keys" : "key", names, n > 1 ? "" : "s", differ > 1 ? "s" : "", shown,
+           mc->arch->title, built, differ > 1 ? "them" : "it");
   return MEMEST_OK;
 }
 /* }====================================================================== */

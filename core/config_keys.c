@@ -150,7 +150,8 @@ static const quiet_key quiet_keys[] = {
   {"initial_context_length", 0}, {"no_rope_layers", 0}, {"use_rotary_pos_emb", 0},
   {"sliding_window", 0}, {"use_sliding_window", 0}, {"max_window_layers", 0},
   {"attention_chunk_size", 0}, {"attn_scale", 0}, {"attn_temperature_tuning", 0},
-  {"floor_scale", 0}, {"clip_qkv", 0}, {"*_softcapping", 0}, {"*_multiplier", 0},
+  {"floor_scale", 0}, {"clip_qkv", 0}, {"*_softcapping", 0}, {"attention_multiplier", 0},
+  {"embedding_multiplier", 0}, {"residual_multiplier", 0},
   {"logits_scaling", 0},
   /* routing and its losses: which experts, not how large they are */
   {"*_loss_coef", 0}, {"*_loss_weight", 0}, {"aux_loss_alpha", 0}, {"seq_aux", 0},
@@ -199,12 +200,13 @@ static int is_off(const cJSON *v) {
 }
 
 /* Whether an unread key is known not to change memory, in general or for
-** the family (arch_ops.quiet). A null value is no value: the key is as
-** good as absent. */
+** the family (arch_ops.quiet). A null value, an empty list or an empty
+** object gives nothing: the key is as good as absent. */
 static int quiet(const cJSON *item, const model_config *mc) {
   const char *const *k;
   size_t i;
-  if (cJSON_IsNull(item)) return 1;
+  if (cJSON_IsNull(item) || ((cJSON_IsArray(item) || cJSON_IsObject(item)) && item->child == NULL))
+    return 1;
   for (i = 0; i < sizeof quiet_keys / sizeof quiet_keys[0]; i++) {
     if (matches(quiet_keys[i].name, item->string) && (!quiet_keys[i].off || is_off(item)))
       return 1;

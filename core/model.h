@@ -225,8 +225,9 @@ MEMEST_HIDDEN memest_code memi_cfg_dense_layers(const cJSON *root, const char *c
                                                 const model_config *mc, unsigned char *dense,
                                                 int64_t *first_k, memest_error *err);
 /* For a family whose trainer builds its layers by its own rule (mc's
-** layer_dense, `built` in words): the layers keys describe otherwise are
-** named in a warning. Invalid selector values are refused. */
+** layer_dense, `built` in words) and does not follow the selectors keys:
+** the layers they make dense besides are named in a warning. Invalid
+** selector values are refused. */
 MEMEST_HIDDEN memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys,
                                                   model_config *mc, const char *built,
                                                   memest_error *err);
