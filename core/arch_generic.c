@@ -339,6 +339,7 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   const generic_convention *cv = convention_for(mc->model_type);
   const cJSON *attn = cJSON_GetObjectItemCaseSensitive(root, "attn_config");
   const cJSON *ffn = cJSON_GetObjectItemCaseSensitive(root, "ffn_config");
+  const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "attn_type_list");
   memest_code rc;
   int64_t i;
   int qkv_bias;
@@ -348,6 +349,13 @@ static memest_code generic_read(const cJSON *root, model_config *mc, memest_erro
   if ((rc = memi_cfg_common(root, mc, err)) ||
       (rc = memi_cfg_read_keys(root, attention_keys, 3, mc, err)))
     return rc;
+  /* MiniMax's attention kinds, one per layer (all softmax, checked above). */
+  if (cJSON_IsArray(types) && cJSON_GetArraySize(types) != mc->layers) {
+    return memi_err_set(err, MEMEST_E_CONFIG, "attn_type_list",
+                        "config key 'attn_type_list' has %d entries, but the model has %lld "
+                        "layers; give one per layer",
+                        cJSON_GetArraySize(types), (long long)mc->layers);
+  }
   /* qkv_bias: biases on q, k and v only (Qwen2-MoE has them without a key). */
   if ((rc = memi_cfg_bool(root, "qkv_bias", cv->qkv_bias || mc->bias_o, &qkv_bias, err))) return rc;
   mc->attention_bias = qkv_bias;

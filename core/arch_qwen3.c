@@ -14,14 +14,10 @@ static const char *const qwen3_selectors[] = {"decoder_sparse_step", "mlp_only_l
 /* The dense MLP's width, which only those selectors' layers would use. */
 static const char *const qwen3_quiet[] = {"intermediate_size", NULL};
 
+/* Beside memi_qwen_moe_keys: the trainer has no head_dim fallback, memest
+** hidden / heads. */
 static const cfg_key qwen3_keys[] = {
-  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
   {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_PER_HEAD, 0, 1, CB_HEAD_DIM, 0},
-  {{"attention_bias"}, CFG_FIELD(attention_bias), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
-  {{"num_experts", "num_local_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
-   CB_EXPERTS, 0},
-  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
-  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
   {{"norm_topk_prob"}, CFG_FIELD(norm_topk_prob), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
 };
 
@@ -29,6 +25,7 @@ static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error 
   memest_code rc;
   int64_t i;
   if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, memi_qwen_moe_keys, MEMI_QWEN_MOE_KEYS, mc, err)) ||
       (rc = memi_cfg_read_keys(root, qwen3_keys, sizeof qwen3_keys / sizeof qwen3_keys[0], mc, err)) ||
       (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
       (rc = memi_cfg_check_kv_heads(mc, err)))

@@ -21,14 +21,9 @@ static const char *const qwen35_selectors[] = {"decoder_sparse_step", "mlp_only_
 /* The multi-token-prediction module's, which the trainer does not build. */
 static const char *const qwen35_quiet[] = {"mtp_use_dedicated_embeddings", NULL};
 
+/* Beside memi_qwen_moe_keys. */
 static const cfg_key qwen35_keys[] = {
-  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
   {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_REQUIRED, 0, 2, CB_HEAD_DIM, 0},
-  {{"attention_bias"}, CFG_FIELD(attention_bias), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
-  {{"num_experts", "num_local_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
-   CB_EXPERTS, 0},
-  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
-  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
   {{"shared_expert_intermediate_size"}, CFG_FIELD(shared_inter), CK_INT, CF_REQUIRED, 0, 1,
    CB_INTERMEDIATE, 0},
 };
@@ -81,6 +76,7 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   int64_t i, linear = 0;
   int present, gate;
   if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, memi_qwen_moe_keys, MEMI_QWEN_MOE_KEYS, mc, err)) ||
       (rc = memi_cfg_read_keys(root, qwen35_keys, sizeof qwen35_keys / sizeof qwen35_keys[0], mc,
                                err)) ||
       (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||

@@ -14,6 +14,17 @@
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* The keys of HF's Qwen MoE configs (Qwen3-MoE, Qwen3.5): GQA attention
+** and routed experts; num_experts and num_local_experts are one count. */
+const cfg_key memi_qwen_moe_keys[MEMI_QWEN_MOE_KEYS] = {
+  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"attention_bias"}, CFG_FIELD(attention_bias), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+  {{"num_experts", "num_local_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
+   CB_EXPERTS, 0},
+  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+};
+
 /* {======================================================================
 ** The tensor lists: one layer's parameters and saved rows.
 ** ======================================================================= */

@@ -200,17 +200,18 @@ typedef struct cfg_key {
   /* The key's spellings, the HuggingFace name first: the first the config
   ** gives is read, and another it gives must hold the same value. */
   const char *names[CFG_SPELLINGS];
-  size_t field;       /* offsetof(model_config, ...): int64_t for CK_INT, int for CK_BOOL */
-  cfg_kind kind;
-  cfg_from from;
-  int64_t dflt;       /* CF_VALUE: the value (CK_BOOL: 0 or 1); CF_FIELD: an offset */
-  int64_t lo;         /* CK_INT: the smallest value given */
-  cfg_bound hi;
+  unsigned short field; /* offsetof(model_config, ...): int64_t for CK_INT, int for CK_BOOL */
+  unsigned char kind;   /* cfg_kind */
+  unsigned char from;   /* cfg_from */
+  int32_t dflt;         /* CF_VALUE: the value (CK_BOOL: 0 or 1); CF_FIELD: an offset */
+  int32_t lo;           /* CK_INT: the smallest value given */
+  unsigned char hi;     /* cfg_bound */
   /* 1: a list of num_hidden_layers equal values stands for that value
   ** (Hunyuan's per-layer moe_topk); 0: a list is refused. */
-  int per_layer;
+  unsigned char per_layer;
 } cfg_key;
-#define CFG_FIELD(f) offsetof(model_config, f)
+#define CFG_FIELD(f) ((unsigned short)offsetof(model_config, f))
+_Static_assert(sizeof(model_config) <= 65535, "cfg_key.field holds an offset into model_config");
 /* Reads rows[0..n) of a family's table into mc, in order. */
 MEMEST_HIDDEN memest_code memi_cfg_read_keys(const cJSON *root, const cfg_key *rows, size_t n,
                                              model_config *mc, memest_error *err);
@@ -274,6 +275,11 @@ MEMEST_HIDDEN void memi_params_add(param_list *pl, const char *name, int64_t d0,
 MEMEST_HIDDEN void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape,
                             char tag, int64_t a, int64_t b, int64_t c, int64_t d);
 MEMEST_HIDDEN int64_t memi_rows_total(const row_list *rl);
+/* The keys Qwen-MoE configs share (Qwen3-MoE, Qwen3.5): num_key_value_heads,
+** attention_bias, num_experts (or num_local_experts), num_experts_per_tok,
+** moe_intermediate_size. */
+#define MEMI_QWEN_MOE_KEYS 5
+extern MEMEST_HIDDEN const cfg_key memi_qwen_moe_keys[MEMI_QWEN_MOE_KEYS];
 /* MEMEST_E_OVERFLOW if a layer of mc adds more than PARAMS_PER_LAYER_MAX
 ** parameters (memi_cfg_parse checks every config it reads). */
 MEMEST_HIDDEN memest_code memi_cfg_check_params(const model_config *mc, memest_error *err);

@@ -200,6 +200,24 @@ static void test_spellings_and_lists(void) {
   CHECK_HAS(err.message, "config keys 'num_experts_per_tok' and 'moe_topk' both give one value");
 }
 
+/* Booleans and whole numbers given as strings are refused ("false" is true
+** to Python), and a per-layer list of attention kinds has one per layer. */
+static void test_types(void) {
+  model_config mc;
+  memest_error err;
+  CHECK_I64(parse_with(qwen3, "\"tie_word_embeddings\":\"false\"", &mc, &err), MEMEST_E_CONFIG);
+  CHECK_STR(err.field, "tie_word_embeddings");
+  CHECK_HAS(err.message, "config key 'tie_word_embeddings' must be true or false, got a string");
+  CHECK_I64(parse_with(mixtral, "\"use_qk_norm\":\"true\"", &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "use_qk_norm");
+  CHECK_I64(parse_with(qwen3, "\"max_position_embeddings\":\"4096\"", &mc, &err), MEMEST_E_CONFIG);
+  CHECK_HAS(err.message, "config key 'max_position_embeddings' must be a whole number, got a string");
+  CHECK_I64(parse_with(mixtral, "\"attn_type_list\":[1,1,1]", &mc, &err), MEMEST_E_UNSUPPORTED);
+  CHECK_STR(err.field, "attn_type_list");
+  CHECK_HAS(err.message, "config key 'attn_type_list' has 3 entries, but the model has 2 layers");
+  CHECK_I64(parse_with(mixtral, "\"attn_type_list\":[1,1]", &mc, &err), MEMEST_OK);
+}
+
 /* Zero experts: refused in every family (Mixtral's became a dense model). */
 static void test_zero_experts(void) {
   model_config mc;
@@ -348,6 +366,7 @@ int main(void) {
   test_parts();
   test_text_config();
   test_spellings_and_lists();
+  test_types();
   test_zero_experts();
   test_selectors();
   test_overridden();
