@@ -217,12 +217,20 @@ static int quiet(const cJSON *item, const model_config *mc) {
   return 0;
 }
 
-/* Whether an unread key is a part of its own beside the text decoder
-** (vision_config, audio_config, ...): a non-empty object named *_config. */
+/* Whether an unread key is a part of its own beside the text decoder: a
+** non-empty object named *_config after a tower (vision_config,
+** audio_config, vision_tower_config, ...). */
 static int other_part(const cJSON *item) {
-  size_t n = strlen(item->string);
-  return cJSON_IsObject(item) && item->child != NULL && n > 7 &&
-         strcmp(item->string + n - 7, "_config") == 0 && strcmp(item->string, "text_config") != 0;
+  static const char *const towers[] = {"vision", "visual", "image", "video", "audio", "speech",
+                                       "encoder", "projector", "perceiver", "tower"};
+  size_t n = strlen(item->string), k;
+  if (!cJSON_IsObject(item) || item->child == NULL || n <= 7 ||
+      strcmp(item->string + n - 7, "_config") != 0)
+    return 0;
+  for (k = 0; k < sizeof towers / sizeof towers[0]; k++) {
+    if (strstr(item->string, towers[k]) != NULL) return 1;
+  }
+  return 0;
 }
 
 /* Names collected for one warning, within its room; past it, counted. */

@@ -135,6 +135,10 @@ static void test_parts(void) {
   CHECK_HAS(warning_with(&mc, "vision_config"),
             "config key 'vision_config' describes a part of the model beside its text decoder");
   CHECK_I64(total(&mc), 140672);
+  /* Another object that no reader knows is an unread key, not a tower. */
+  CHECK_I64(parse_with(qwen3, "\"moe_config\":{\"experts\":16}", &mc, &err), MEMEST_OK);
+  CHECK_HAS(warning_with(&mc, "not read"), "config key 'moe_config' is not read");
+  CHECK_STR(warning_with(&mc, "beside its text decoder"), "");
 }
 
 /* A top level and a text_config: what the part not read gives otherwise
