@@ -32,15 +32,12 @@ static const char deepseek[] =
     "\"moe_intermediate_size\":32,\"intermediate_size\":96,"
     "\"first_k_dense_replace\":1,\"num_hidden_layers\":4,\"vocab_size\":128}";
 
-/* Qwen3.5: a linear and a full layer (test_arch_qwen35.c). */
+/* Qwen3.5 with two full-attention layers (no Gated DeltaNet keys needed). */
 static const char qwen35[] =
     "{\"model_type\":\"qwen3_5_moe_text\",\"hidden_size\":64,\"num_attention_heads\":2,"
-    "\"num_key_value_heads\":1,\"head_dim\":32,"
-    "\"layer_types\":[\"linear_attention\",\"full_attention\"],\"linear_num_key_heads\":2,"
-    "\"linear_num_value_heads\":4,\"linear_key_head_dim\":16,\"linear_value_head_dim\":16,"
-    "\"linear_conv_kernel_dim\":4,\"num_experts\":8,\"num_experts_per_tok\":2,"
-    "\"moe_intermediate_size\":32,\"shared_expert_intermediate_size\":32,"
-    "\"num_hidden_layers\":2,\"vocab_size\":128}";
+    "\"num_key_value_heads\":1,\"head_dim\":32,\"full_attention_interval\":1,"
+    "\"num_experts\":8,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,"
+    "\"shared_expert_intermediate_size\":32,\"num_hidden_layers\":2,\"vocab_size\":128}";
 
 /* gpt-oss: a sliding and a full layer (test_arch_gptoss.c). */
 static const char gptoss[] =
