@@ -51,80 +51,97 @@ static memest_code check_rope(const cJSON *root, memest_error *err) {
                  t->valuestring);
 }
 
-/* Keys the trainer's layer ignores (every layer past first_k_dense_replace
-** has experts; MLA has one latent, not num_key_value_heads): noted as read
-** when they say what the layer does anyway, so that only a config whose
-** value would change it hears of them (config_keys.c's unread keys). */
-static void note_if(const cJSON *root, const char *key, int64_t same) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-  if (cJSON_IsNumber(v) && v->valuedouble == (double)same) memi_cfg_note(root, key, v);
+/* DeepSeek's dense-layer selector that the trainer's DeepSeekV2DecoderLayer
+** does not read (it reads first_k_dense_replace): moe_layer_freq, which
+** DeepSeek's own modelling code does (MoE where layer % freq == 0). */
+static const char *const ds_selectors[] = {"moe_layer_freq", NULL};
+/* MLA has one latent, not num_key_value_heads. */
+static const char *const ds_quiet[] = {"num_key_value_heads", NULL};
+
+static const cfg_key ds_keys[] = {
+  {{"kv_lora_rank"}, CFG_FIELD(kv_lora_rank), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"qk_nope_head_dim"}, CFG_FIELD(qk_nope), CK_INT, CF_REQUIRED, 0, 0, CB_HEAD_DIM, 0},
+  {{"qk_rope_head_dim"}, CFG_FIELD(qk_rope), CK_INT, CF_REQUIRED, 0, 2, CB_HEAD_DIM, 0},
+  {{"v_head_dim"}, CFG_FIELD(v_head), CK_INT, CF_REQUIRED, 0, 1, CB_HEAD_DIM, 0},
+  /* DeepseekV2Config's attribute_map reads num_experts as n_routed_experts. */
+  {{"n_routed_experts", "num_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
+   CB_EXPERTS, 0},
+  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"intermediate_size"}, CFG_FIELD(dense_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"first_k_dense_replace"}, CFG_FIELD(first_k_dense), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
+};
+
+/* n_shared_experts when absent: the default of the config's own class
+** (DeepseekV2Config 2, DeepseekV3Config 1). */
+enum { DS_SHARED_V2, DS_SHARED_V3 };
+static const cfg_key ds_shared_keys[] = {
+  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 2, 0, CB_SHARED_EXPERTS, 0},
+  {{"n_shared_experts"}, CFG_FIELD(n_shared), CK_INT, CF_VALUE, 1, 0, CB_SHARED_EXPERTS, 0},
+};
+
+/* DeepSeekV2MoE builds its shared MLP as DeepSeekV2MLP(moe_intermediate_size
+** x n_shared_experts), which falls back to intermediate_size when that
+** product is 0 ("x or default"); a null count makes it raise. */
+static memest_code read_shared(const cJSON *root, const cfg_key *row, model_config *mc,
+                               memest_error *err) {
+  char a[32];
+  memest_code rc;
+  if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "n_shared_experts"))) {
+    return memi_err_set(err, MEMEST_E_CONFIG, "n_shared_experts",
+                        "config key 'n_shared_experts' is null, and the trainer multiplies "
+                        "moe_intermediate_size by it (DeepSeekV2MoE); give the count of shared "
+                        "experts");
+  }
+  if ((rc = memi_cfg_read_keys(root, row, 1, mc, err))) return rc;
+  mc->shared_inter = mc->moe_inter * mc->n_shared;
+  if (mc->shared_inter > 0) return MEMEST_OK;
+  mc->shared_inter = mc->dense_inter;
+  mc->n_shared = 1;
+  memi_cfg_warn(mc,
+           "n_shared_experts is 0, but the trainer's DeepSeekV2MoE still builds a shared MLP: "
+           "moe_intermediate_size x 0 falls back to intermediate_size, so every MoE layer has a "
+           "shared MLP of %s, counted here",
+           memi_fmt_int(a, sizeof a, mc->dense_inter));
+  return MEMEST_OK;
 }
 
-static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
+static memest_code ds_read_shared(const cJSON *root, model_config *mc, int shared,
+                                  memest_error *err) {
   memest_code rc;
   int64_t i;
   if ((rc = memi_cfg_common(root, mc, err))) return rc;
   mc->kv_heads = mc->heads; /* num_key_value_heads is not read: MLA has one latent */
-  if ((rc = read_q_lora(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "kv_lora_rank", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE", &mc->kv_lora_rank,
-                    err)))
+  if ((rc = read_q_lora(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, ds_keys, sizeof ds_keys / sizeof ds_keys[0], mc, err)) ||
+      (rc = check_rope(root, err)) ||
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
+      (rc = read_shared(root, &ds_shared_keys[shared], mc, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "qk_nope_head_dim", 1, 0, 0, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->qk_nope, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "qk_rope_head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->qk_rope, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "v_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM",
-                         &mc->v_head, err))) return rc;
-  if ((rc = memi_cfg_int(root, "n_routed_experts", 1, 0, 1, MEMEST_MAX_EXPERTS,
-                         "MEMEST_MAX_EXPERTS", &mc->experts, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE",
-                    &mc->moe_inter, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "n_shared_experts", 0, 0, 0, MEMEST_MAX_SHARED_EXPERTS,
-                         "MEMEST_MAX_SHARED_EXPERTS", &mc->n_shared,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE", &mc->dense_inter,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "first_k_dense_replace", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &mc->first_k_dense,
-                    err)))
-    return rc;
-  if ((rc = check_rope(root, err))) return rc;
-  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
-  note_if(root, "moe_layer_freq", 1);
-  note_if(root, "num_key_value_heads", mc->heads);
-  /* DeepSeekV2MLP(intermediate_size = moe_intermediate_size * n_shared_experts)
-  ** falls back to intermediate_size when that product is 0 ("x or default"). */
-  mc->shared_inter = mc->moe_inter * mc->n_shared;
-  if (mc->shared_inter == 0) mc->shared_inter = mc->dense_inter;
   mc->head_dim = mc->qk_nope + mc->qk_rope;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = i < mc->first_k_dense;
   }
-  return MEMEST_OK;
+  return memi_cfg_dense_as_built(root, ds_selectors, mc,
+                                 "experts on every layer from first_k_dense_replace on", err);
 }
+
+static memest_code ds_read(const cJSON *root, model_config *mc, memest_error *err) {
+  return ds_read_shared(root, mc, DS_SHARED_V2, err);
+}
+
+static const cfg_key ds3_keys[] = {
+  {{"num_nextn_predict_layers"}, CFG_FIELD(mtp_layers), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
+};
 
 /* A deepseek_v3 config: the trainer accepts only model_type deepseek_v2;
 ** with that model_type it builds this same layer (its gate ignores the V3
 ** routing keys) and no multi-token-prediction layers. */
 static memest_code ds3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = ds_read(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_nextn_predict_layers", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &mc->mtp_layers,
-                    err)))
+  if ((rc = ds_read_shared(root, mc, DS_SHARED_V3, err)) ||
+      (rc = memi_cfg_read_keys(root, ds3_keys, 1, mc, err)))
     return rc;
   memi_cfg_warn(mc,
            "model_type '%s' is estimated with the DeepSeek-V2 layer: the trainer runs "
@@ -289,10 +306,10 @@ static int64_t ds_rotary(const model_config *mc) { return mc->qk_rope; }
 
 const arch_ops memi_arch_deepseek_v2 = {
   "deepseek_v2", "DeepSeek-V2", "DeepseekV2ForCausalLM", 1, ds_read, ds_params, ds_plan,
-  ds_rotary, 1,
+  ds_rotary, 1, ds_quiet,
 };
 
 const arch_ops memi_arch_deepseek_v3 = {
   "deepseek_v3", "DeepSeek-V3 (as DeepSeek-V2)", "DeepseekV3ForCausalLM", 1, ds3_read,
-  ds_params, ds_plan, ds_rotary, 1,
+  ds_params, ds_plan, ds_rotary, 1, ds_quiet,
 };

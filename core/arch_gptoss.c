@@ -14,36 +14,31 @@
 #define GPTOSS_DEFAULT_HEAD_DIM 64
 #define GPTOSS_DEFAULT_SLIDING_WINDOW 128
 
+static const cfg_key gptoss_keys[] = {
+  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_VALUE, GPTOSS_DEFAULT_HEAD_DIM, 2, CB_HEAD_DIM, 0},
+  {{"attention_bias"}, CFG_FIELD(attention_bias), CK_BOOL, CF_VALUE, 1, 0, CB_BOOL, 0},
+  {{"num_local_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1, CB_EXPERTS, 0},
+  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+  {{"intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+  {{"sliding_window"}, CFG_FIELD(sliding_window), CK_INT, CF_VALUE, GPTOSS_DEFAULT_SLIDING_WINDOW,
+   1, CB_SEQUENCE, 0},
+};
+
 static memest_code gptoss_read(const cJSON *root, model_config *mc, memest_error *err) {
   static const char *const names[] = {"sliding_attention", "full_attention"};
   static const unsigned char kinds[] = {ATTN_SLIDING, ATTN_FULL};
   memest_code rc;
   int64_t i;
   int present;
-  if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, gptoss_keys, sizeof gptoss_keys / sizeof gptoss_keys[0], mc,
+                               err)) ||
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
+      (rc = memi_cfg_check_kv_heads(mc, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 0, GPTOSS_DEFAULT_HEAD_DIM, 2, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM",
-                    &mc->head_dim, err)))
-    return rc;
-  if ((rc = memi_cfg_bool(root, "attention_bias", 1, &mc->attention_bias, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS,
-                         "MEMEST_MAX_EXPERTS", &mc->experts, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE", &mc->moe_inter,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "sliding_window", 0, GPTOSS_DEFAULT_SLIDING_WINDOW, 1,
-                    MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE", &mc->sliding_window, err)))
-    return rc;
-  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
-  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
+  /* OpenAI's own name for the top-k, beside HF's: named unless it agrees. */
+  memi_cfg_note_if(root, "experts_per_token", mc->top_k);
   /* HF's default alternates sliding (even layers) and full (odd layers). */
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = (i + 1) % 2 ? ATTN_SLIDING : ATTN_FULL;
@@ -123,5 +118,5 @@ static int64_t gptoss_rotary(const model_config *mc) { return mc->head_dim; }
 /* forward_posemb returns views of the tables: no per-chunk copy. */
 const arch_ops memi_arch_gpt_oss = {
   "gpt_oss", "gpt-oss", "GptOssForCausalLM", 0, gptoss_read, gptoss_params, gptoss_plan,
-  gptoss_rotary, 0,
+  gptoss_rotary, 0, NULL,
 };

@@ -9,45 +9,33 @@
 #include "attention.h"
 #include "model.h"
 
+/* The config's dense-layer selectors (HF's Qwen3MoeDecoderLayer). */
+static const char *const qwen3_selectors[] = {"decoder_sparse_step", "mlp_only_layers", NULL};
+/* The dense MLP's width, which only those selectors' layers would use. */
+static const char *const qwen3_quiet[] = {"intermediate_size", NULL};
+
+/* Beside memi_qwen_moe_keys: the trainer has no head_dim fallback, memest
+** hidden / heads. */
+static const cfg_key qwen3_keys[] = {
+  {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_PER_HEAD, 0, 1, CB_HEAD_DIM, 0},
+  {{"norm_topk_prob"}, CFG_FIELD(norm_topk_prob), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+};
+
 static memest_code qwen3_read(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
   int64_t i;
-  if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->kv_heads, err)))
+  if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, memi_qwen_moe_keys, MEMI_QWEN_MOE_KEYS, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, qwen3_keys, sizeof qwen3_keys / sizeof qwen3_keys[0], mc, err)) ||
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
+      (rc = memi_cfg_check_kv_heads(mc, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 0, mc->hidden / mc->heads, 1, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM",
-                    &mc->head_dim, err)))
-    return rc;
-  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
-  if (cJSON_GetObjectItemCaseSensitive(root, "num_experts") != NULL) {
-    rc = memi_cfg_int(root, "num_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
-                      &mc->experts, err);
-  } else if (cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") == NULL) {
-    rc = memi_err_set(err, MEMEST_E_CONFIG, "num_experts",
-                 "config key 'num_experts' is missing; a qwen3_moe config names its expert count "
-                 "there (or in num_local_experts)");
-  } else {
-    rc = memi_cfg_int(root, "num_local_experts", 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
-                      &mc->experts, err);
-  }
-  if (rc) return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE",
-                    &mc->moe_inter, err)))
-    return rc;
-  if ((rc = memi_cfg_bool(root, "norm_topk_prob", 0, &mc->norm_topk_prob, err))) return rc;
-  if ((rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err))) return rc;
-  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
     mc->layer_attn[i] = ATTN_FULL;
     mc->layer_dense[i] = 0;
   }
-  return MEMEST_OK;
+  /* Qwen3MoeDecoderLayer's selectors: Qwen3MoeModel ignores them. */
+  return memi_cfg_dense_as_built(root, qwen3_selectors, mc, "experts on every layer", err);
 }
 
 static void qwen3_params(const model_config *mc, int layer, int64_t e_loc, param_list *pl) {
@@ -84,5 +72,5 @@ static int64_t qwen3_rotary(const model_config *mc) { return mc->head_dim; }
 
 const arch_ops memi_arch_qwen3_moe = {
   "qwen3_moe", "Qwen3-MoE", "Qwen3MoeForCausalLM", 1, qwen3_read, qwen3_params, qwen3_plan,
-  qwen3_rotary, 1,
+  qwen3_rotary, 1, qwen3_quiet,
 };

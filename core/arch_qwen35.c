@@ -16,50 +16,38 @@
 /* HF's default when layer_types is absent: every 4th layer is full. */
 #define QWEN35_DEFAULT_FULL_INTERVAL 4
 
-static memest_code read_experts(const cJSON *root, model_config *mc, memest_error *err) {
-  const char *key = cJSON_GetObjectItemCaseSensitive(root, "num_experts") == NULL &&
-                            cJSON_GetObjectItemCaseSensitive(root, "num_local_experts") != NULL
-                        ? "num_local_experts"
-                        : "num_experts";
-  memest_code rc;
-  if ((rc = memi_cfg_int(root, key, 1, 0, 1, MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS",
-                         &mc->experts, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_experts_per_tok", 1, 0, 1, MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K",
-                         &mc->top_k, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "moe_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE",
-                    &mc->moe_inter, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "shared_expert_intermediate_size", 1, 0, 1, MEMEST_MAX_INTERMEDIATE,
-                         "MEMEST_MAX_INTERMEDIATE",
-                    &mc->shared_inter, err)))
-    return rc;
-  return memi_cfg_check_top_k(mc, "num_experts_per_tok", err);
-}
+/* Qwen3-MoE's dense-layer selectors, which a Qwen3.5 config may carry. */
+static const char *const qwen35_selectors[] = {"decoder_sparse_step", "mlp_only_layers", NULL};
+/* The multi-token-prediction module's, which the trainer does not build. */
+static const char *const qwen35_quiet[] = {"mtp_use_dedicated_embeddings", NULL};
+
+/* Beside memi_qwen_moe_keys. */
+static const cfg_key qwen35_keys[] = {
+  {{"head_dim"}, CFG_FIELD(head_dim), CK_INT, CF_REQUIRED, 0, 2, CB_HEAD_DIM, 0},
+  {{"shared_expert_intermediate_size"}, CFG_FIELD(shared_inter), CK_INT, CF_REQUIRED, 0, 1,
+   CB_INTERMEDIATE, 0},
+};
+
+static const cfg_key qwen35_layer_keys[] = {
+  {{"full_attention_interval"}, CFG_FIELD(full_interval), CK_INT, CF_VALUE,
+   QWEN35_DEFAULT_FULL_INTERVAL, 1, CB_LAYERS, 0},
+  {{"mtp_num_hidden_layers"}, CFG_FIELD(mtp_layers), CK_INT, CF_VALUE, 0, 0, CB_LAYERS, 0},
+};
 
 /* The Gated DeltaNet widths, needed only when a layer is linear. */
+static const cfg_key qwen35_linear_keys[] = {
+  {{"linear_num_key_heads"}, CFG_FIELD(lin_k_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"linear_num_value_heads"}, CFG_FIELD(lin_v_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"linear_key_head_dim"}, CFG_FIELD(lin_k_dim), CK_INT, CF_REQUIRED, 0, 1, CB_HEAD_DIM, 0},
+  {{"linear_value_head_dim"}, CFG_FIELD(lin_v_dim), CK_INT, CF_REQUIRED, 0, 1, CB_HEAD_DIM, 0},
+  {{"linear_conv_kernel_dim"}, CFG_FIELD(conv_kernel), CK_INT, CF_REQUIRED, 0, 1,
+   CB_CONV_KERNEL, 0},
+};
+
 static memest_code read_linear(const cJSON *root, model_config *mc, memest_error *err) {
   memest_code rc;
-  if ((rc = memi_cfg_int(root, "linear_num_key_heads", 1, 0, 1, MEMEST_MAX_HEADS,
-                         "MEMEST_MAX_HEADS", &mc->lin_k_heads,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "linear_num_value_heads", 1, 0, 1, MEMEST_MAX_HEADS,
-                         "MEMEST_MAX_HEADS", &mc->lin_v_heads,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "linear_key_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->lin_k_dim,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "linear_value_head_dim", 1, 0, 1, MEMEST_MAX_HEAD_DIM,
-                         "MEMEST_MAX_HEAD_DIM", &mc->lin_v_dim,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "linear_conv_kernel_dim", 1, 0, 1, MEMEST_MAX_CONV_KERNEL,
-                         "MEMEST_MAX_CONV_KERNEL",
-                    &mc->conv_kernel, err)))
+  if ((rc = memi_cfg_read_keys(root, qwen35_linear_keys,
+                               sizeof qwen35_linear_keys / sizeof qwen35_linear_keys[0], mc, err)))
     return rc;
   if (mc->lin_v_heads % mc->lin_k_heads != 0) {
     return memi_err_set(err, MEMEST_E_CONFIG, "linear_num_value_heads",
@@ -85,28 +73,32 @@ static memest_code qwen35_read(const cJSON *root, model_config *mc, memest_error
   static const char *const names[] = {"linear_attention", "full_attention"};
   static const unsigned char kinds[] = {ATTN_LINEAR, ATTN_FULL};
   memest_code rc;
-  int64_t i, interval, linear = 0;
-  int present;
-  if ((rc = memi_cfg_common(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "num_key_value_heads", 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->kv_heads, err)))
+  int64_t i, linear = 0;
+  int present, gate;
+  if ((rc = memi_cfg_common(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, memi_qwen_moe_keys, MEMI_QWEN_MOE_KEYS, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, qwen35_keys, sizeof qwen35_keys / sizeof qwen35_keys[0], mc,
+                               err)) ||
+      (rc = memi_cfg_check_top_k(mc, "num_experts_per_tok", err)) ||
+      (rc = read_rotary(root, mc, err)) ||
+      (rc = memi_cfg_read_keys(root, qwen35_layer_keys,
+                               sizeof qwen35_layer_keys / sizeof qwen35_layer_keys[0], mc, err)) ||
+      (rc = memi_cfg_check_kv_heads(mc, err)))
     return rc;
-  if ((rc = memi_cfg_int(root, "head_dim", 1, 0, 2, MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM",
-                         &mc->head_dim, err))) return rc;
-  if ((rc = memi_cfg_bool(root, "attention_bias", 0, &mc->attention_bias, err))) return rc;
-  if ((rc = read_experts(root, mc, err))) return rc;
-  if ((rc = read_rotary(root, mc, err))) return rc;
-  if ((rc = memi_cfg_int(root, "full_attention_interval", 0, QWEN35_DEFAULT_FULL_INTERVAL, 1,
-                    MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &interval, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "mtp_num_hidden_layers", 0, 0, 0, MEMEST_MAX_LAYERS,
-                         "MEMEST_MAX_LAYERS", &mc->mtp_layers,
-                    err)))
-    return rc;
-  if ((rc = memi_cfg_check_kv_heads(mc, err))) return rc;
   for (i = 0; i < mc->layers; i++) {
-    mc->layer_attn[i] = (i + 1) % interval ? ATTN_LINEAR : ATTN_FULL;
+    mc->layer_attn[i] = (i + 1) % mc->full_interval ? ATTN_LINEAR : ATTN_FULL;
     mc->layer_dense[i] = 0;
+  }
+  /* Qwen35MoeModel builds experts on every layer, and an output gate in every
+  ** full-attention layer, whatever a config says. */
+  if ((rc = memi_cfg_dense_as_built(root, qwen35_selectors, mc, "experts on every layer", err)) ||
+      (rc = memi_cfg_bool(root, "attn_output_gate", 1, &gate, err)))
+    return rc;
+  if (!gate) {
+    memi_cfg_warn(mc,
+             "config key 'attn_output_gate' is false, but the trainer's Qwen3.5 attention "
+             "always has the output gate (q_proj twice as wide): estimated as the trainer "
+             "builds it");
   }
   if ((rc = memi_arch_layer_types(root, mc, names, kinds, 2, &present, err))) return rc;
   for (i = 0; i < mc->layers; i++) linear += mc->layer_attn[i] == ATTN_LINEAR;
@@ -250,5 +242,5 @@ static int64_t qwen35_rotary(const model_config *mc) {
 
 const arch_ops memi_arch_qwen35_moe = {
   "qwen3_5_moe_text", "Qwen3.5-MoE", "Qwen3_5MoeForCausalLM", 0, qwen35_read, qwen35_params,
-  qwen35_plan, qwen35_rotary, 1,
+  qwen35_plan, qwen35_rotary, 1, qwen35_quiet,
 };

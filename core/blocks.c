@@ -1,6 +1,7 @@
 /*
 ** blocks.c — per-layer building blocks shared by the architecture files:
-** the GQA attention, router and shared-expert saved sets of the compiled
+** the tensor lists (memi_params_add, memi_rows_add) and the check that a
+** family's layers fit them, the GQA attention, router and shared-expert saved sets of the compiled
 ** stage-1 region (spec §4.5; default or upper set per choices.h), the
 ** standard and MLA ring-attention transients under context parallelism
 ** (§5.6), the SwiGLU expert bank and shared expert (with Arctic's norm before
@@ -12,6 +13,89 @@
 #include "attention.h"
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The keys of HF's Qwen MoE configs (Qwen3-MoE, Qwen3.5): GQA attention
+** and routed experts; num_experts and num_local_experts are one count. */
+const cfg_key memi_qwen_moe_keys[MEMI_QWEN_MOE_KEYS] = {
+  {{"num_key_value_heads"}, CFG_FIELD(kv_heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"attention_bias"}, CFG_FIELD(attention_bias), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+  {{"num_experts", "num_local_experts"}, CFG_FIELD(experts), CK_INT, CF_REQUIRED, 0, 1,
+   CB_EXPERTS, 0},
+  {{"num_experts_per_tok"}, CFG_FIELD(top_k), CK_INT, CF_REQUIRED, 0, 1, CB_TOP_K, 0},
+  {{"moe_intermediate_size"}, CFG_FIELD(moe_inter), CK_INT, CF_REQUIRED, 0, 1, CB_INTERMEDIATE, 0},
+};
+
+/* {======================================================================
+** The tensor lists: one layer's parameters and saved rows.
+** ======================================================================= */
+memest_code memi_cfg_check_params(const model_config *mc, memest_error *err) {
+  int l;
+  for (l = 0; l < mc->layers; l++) {
+    param_list pl;
+    pl.n = pl.dropped = 0;
+    mc->arch->layer_params(mc, l, mc->experts, &pl);
+    if (pl.dropped > 0) {
+      return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
+                     "layer %d of this %s model has %d parameter tensors, more than "
+                     "PARAMS_PER_LAYER_MAX = %d that memest holds per layer; none is dropped, so "
+                     "the model cannot be estimated until that capacity is raised",
+                     l, mc->arch->title, pl.n + pl.dropped, PARAMS_PER_LAYER_MAX);
+    }
+  }
+  return MEMEST_OK;
+}
+
+void memi_params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
+                int expert, int muon) {
+  param_desc *p;
+  if (pl->n >= PARAMS_PER_LAYER_MAX) {   /* counted, and refused by memi_cfg_check_params */
+    pl->dropped++;
+    return;
+  }
+  p = &pl->p[pl->n++];
+  memset(p, 0, sizeof *p);
+  p->name = name;
+  p->d[0] = d0;
+  p->d[1] = ndim > 1 ? d1 : 1;
+  p->d[2] = ndim > 2 ? d2 : 1;
+  p->ndim = (unsigned char)ndim;
+  p->expert = (unsigned char)expert;
+  p->muon = (unsigned char)muon;
+  p->grad = 1;
+}
+
+void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char tag, int64_t a,
+              int64_t b, int64_t c, int64_t d) {
+  tensor_row *r;
+  int64_t bytes = ck_mul4(ovf, a, b, c, d);
+  int room = 0;
+  if (bytes == 0) return;
+  if (rl->n >= ROWS_MAX) {   /* a family that needs more rows: an error, not a lie */
+    *ovf = 1;
+    return;
+  }
+  /* Keeps the rows' sum within 64 bits, so that memi_rows_total never overflows. */
+  (void)ck_add(&room, memi_rows_total(rl), bytes);
+  if (room) {
+    *ovf = 1;
+    return;
+  }
+  r = &rl->r[rl->n++];
+  r->name = name;
+  r->shape = shape;
+  r->bytes = bytes;
+  r->tag = tag;
+  r->captured = 0;
+}
+
+/* Exact: memi_rows_add keeps the sum of a list's rows within 64 bits. */
+int64_t memi_rows_total(const row_list *rl) {
+  int64_t t = 0;
+  int i;
+  for (i = 0; i < rl->n; i++) t += rl->r[i].bytes;
+  return t;
+}
+/* }====================================================================== */
 
 /* Marks the s3 rows added since `from` as kept by the deferred wgrad. */
 static void mark_captured(row_list *rl, int from) {

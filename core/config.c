@@ -1,8 +1,8 @@
 /*
 ** config.c — reading a HuggingFace config.json: its text checked
-** (config_text.c) and parsed, the typed key readers the architecture files use,
-** and the choice of architecture from model_type. It knows no family's
-** keys beyond the four every decoder has.
+** (config_text.c) and parsed into an object, and the typed key readers the
+** architecture files use. It knows no family: archs.c chooses one and
+** calls its reader.
 */
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +11,7 @@
 
 #include "model.h"
 
-extern MEMEST_HIDDEN const arch_ops *const memi_arch_table[];
-
-static const char *type_name(const cJSON *v) {
+const char *memi_cfg_type_name(const cJSON *v) {
   if (cJSON_IsString(v)) return "a string";
   if (cJSON_IsBool(v)) return "a boolean";
   if (cJSON_IsArray(v)) return "an array";
@@ -22,29 +20,15 @@ static const char *type_name(const cJSON *v) {
   return "null";
 }
 
-/* A list with one value per layer (Hunyuan's moe_topk, say) stands for
-** that value when every entry is the same number: its first entry, or the
-** list itself when the entries differ or are not numbers. */
-static const cJSON *one_per_layer(const cJSON *v) {
-  const cJSON *e;
-  if (!cJSON_IsArray(v) || v->child == NULL || !cJSON_IsNumber(v->child)) return v;
-  cJSON_ArrayForEach(e, v) {
-    if (!cJSON_IsNumber(e) || e->valuedouble != v->child->valuedouble) return v;
-  }
-  return v->child;
-}
-
-memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
-                    int64_t hi, const char *limit, int64_t *out, memest_error *err) {
-  const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
-  const cJSON *v = one_per_layer(item);
+/* A whole number's value v of `key` (NULL or null: absent) against its
+** range; a list is refused. */
+static memest_code int_value(const cJSON *v, const char *key, int required, int64_t dflt,
+                             int64_t lo, int64_t hi, const char *limit, int64_t *out,
+                             memest_error *err) {
   double x;
-  memi_cfg_note(root, key, item);
   if (cJSON_IsArray(v)) {
-    return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
-                   "config key '%s' is a list, not one whole number; memest takes one value "
-                   "for every layer, so a per-layer list must hold the same number throughout",
-                   key);
+    return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' is a list, not one whole number",
+                        key);
   }
   if (v == NULL || cJSON_IsNull(v)) {
     if (required) {
@@ -65,7 +49,7 @@ memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64
   }
   if (!cJSON_IsNumber(v)) {
     return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a whole number, got %s",
-                   key, type_name(v));
+                   key, memi_cfg_type_name(v));
   }
   x = v->valuedouble;
   if (!isfinite(x) || x != floor(x)) {
@@ -90,6 +74,13 @@ memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64
   return MEMEST_OK;
 }
 
+memest_code memi_cfg_int(const cJSON *root, const char *key, int required, int64_t dflt, int64_t lo,
+                    int64_t hi, const char *limit, int64_t *out, memest_error *err) {
+  const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, key);
+  memi_cfg_note(root, key, item);
+  return int_value(item, key, required, dflt, lo, hi, limit, out, err);
+}
+
 memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double lo, double hi,
                     double *out, memest_error *err) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
@@ -100,7 +91,7 @@ memest_code memi_cfg_num(const cJSON *root, const char *key, double dflt, double
   }
   if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
     return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be a number, got %s", key,
-                   type_name(v));
+                   memi_cfg_type_name(v));
   }
   if (v->valuedouble < lo || v->valuedouble > hi) {
     char a[48], b[48], c[48];
@@ -121,7 +112,7 @@ memest_code memi_cfg_bool(const cJSON *root, const char *key, int dflt, int *out
   }
   if (!cJSON_IsBool(v)) {
     return memi_err_set(err, MEMEST_E_CONFIG, key, "config key '%s' must be true or false, got %s", key,
-                   type_name(v));
+                   memi_cfg_type_name(v));
   }
   *out = cJSON_IsTrue(v);
   return MEMEST_OK;
@@ -141,177 +132,272 @@ memest_code memi_cfg_check_kv_heads(const model_config *mc, memest_error *err) {
                  (long long)mc->kv_heads, (long long)mc->heads);
 }
 
-/* The keys every decoder-only transformer config carries, by `names`. */
-memest_code memi_cfg_common_named(const cJSON *root, const cfg_common_names *names,
-                                  model_config *mc, memest_error *err) {
-  memest_code rc;
-  if ((rc = memi_cfg_int(root, names->hidden, 1, 0, 1, MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN",
-                         &mc->hidden, err))) return rc;
-  if ((rc = memi_cfg_int(root, names->heads, 1, 0, 1, MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS",
-                         &mc->heads, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, names->layers, 1, 0, 1, MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS",
-                         &mc->layers, err)))
-    return rc;
-  if ((rc = memi_cfg_int(root, "vocab_size", 1, 0, 1, MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB",
-                         &mc->vocab, err))) return rc;
-  /* Not a limit of the estimate: the sequence is warned about, not refused. */
-  if ((rc = memi_cfg_int(root, names->positions, 0, 0, 0, (int64_t)1 << 53, NULL,
-                    &mc->max_positions, err)))
-    return rc;
-  return memi_cfg_bool(root, "tie_word_embeddings", 0, &mc->tied_embeddings, err);
-}
+/* {======================================================================
+** A family's table of keys (model.h's cfg_key).
+** ======================================================================= */
+/* The largest value of each cfg_bound and the limit of bounds.h it is. */
+static const struct {
+  int64_t hi;
+  const char *limit;
+} bounds[] = {
+  {MEMEST_MAX_HIDDEN, "MEMEST_MAX_HIDDEN"},
+  {MEMEST_MAX_HEADS, "MEMEST_MAX_HEADS"},
+  {MEMEST_MAX_HEAD_DIM, "MEMEST_MAX_HEAD_DIM"},
+  {MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS"},
+  {MEMEST_MAX_VOCAB, "MEMEST_MAX_VOCAB"},
+  {MEMEST_MAX_EXPERTS, "MEMEST_MAX_EXPERTS"},
+  {MEMEST_MAX_TOP_K, "MEMEST_MAX_TOP_K"},
+  {MEMEST_MAX_INTERMEDIATE, "MEMEST_MAX_INTERMEDIATE"},
+  {MEMEST_MAX_SHARED_EXPERTS, "MEMEST_MAX_SHARED_EXPERTS"},
+  {MEMEST_MAX_CONV_KERNEL, "MEMEST_MAX_CONV_KERNEL"},
+  {MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE"},
+  /* Not a limit of the estimate: a longer sequence is warned about, not refused. */
+  {(int64_t)1 << 53, NULL},
+  {1, NULL},
+};
+_Static_assert(sizeof bounds / sizeof bounds[0] == CB_BOOL + 1, "a limit for every cfg_bound");
 
-memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
-  static const cfg_common_names hf = {"hidden_size", "num_attention_heads", "num_hidden_layers",
-                                      "max_position_embeddings"};
-  return memi_cfg_common_named(root, &hf, mc, err);
-}
-
-/* Picks the family: the top-level model_type, or, for a multimodal config
-** that nests the decoder, text_config's. */
-static const arch_ops *arch_for(const char *model_type) {
-  int i;
-  for (i = 0; memi_arch_table[i] != NULL; i++) {
-    if (strcmp(memi_arch_table[i]->model_type, model_type) == 0) return memi_arch_table[i];
+const char *memi_cfg_given(const cJSON *root, const cfg_key *row) {
+  int k;
+  for (k = 0; k < CFG_SPELLINGS && row->names[k] != NULL; k++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, row->names[k]);
+    if (v != NULL && !cJSON_IsNull(v)) return row->names[k];
   }
   return NULL;
 }
 
-/* For a model_type that names no family: the family whose HF class the
-** config's `architectures` lists (a model renamed on an unchanged class,
-** such as Kimi K2's kimi_k2 on DeepseekV3ForCausalLM), else DeepSeek-V3's
-** for a config with multi-head latent attention (kv_lora_rank: DeepSeek-V3.2,
-** GLM's MLA models), or NULL. `why` says which; `*unread` is set when keys
-** of the config's own may be left unread (the MLA guess). */
-static const arch_ops *arch_by_shape(const cJSON *root, char *why, size_t size, int *unread) {
-  const cJSON *list = cJSON_GetObjectItemCaseSensitive(root, "architectures");
+/* Whether a and b give one value: equal, or (for a per-layer row) a list
+** whose every entry is the other, a number. */
+static int same_value(const cJSON *a, const cJSON *b, int per_layer) {
+  const cJSON *list = cJSON_IsArray(a) ? a : b, *one = list == a ? b : a, *e;
+  if (cJSON_Compare(a, b, 1)) return 1;
+  if (!per_layer || !cJSON_IsArray(list) || !cJSON_IsNumber(one) || list->child == NULL) return 0;
+  cJSON_ArrayForEach(e, list) {
+    if (!cJSON_IsNumber(e) || e->valuedouble != one->valuedouble) return 0;
+  }
+  return 1;
+}
+
+/* The spelling of a row to read: the first given, else the first present
+** (null), else the HF name. Another spelling given with another value is
+** refused: the two would say different things of one model. */
+static memest_code spelling(const cJSON *root, const cfg_key *row, const char **key,
+                            memest_error *err) {
+  const char *given = memi_cfg_given(root, row);
+  const cJSON *v = given ? cJSON_GetObjectItemCaseSensitive(root, given) : NULL;
+  int k;
+  *key = given;
+  for (k = 0; k < CFG_SPELLINGS && row->names[k] != NULL; k++) {
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, row->names[k]);
+    if (*key == NULL && e != NULL) *key = row->names[k];
+    if (given == NULL || e == NULL || cJSON_IsNull(e) || e == v) continue;
+    if (!same_value(v, e, row->per_layer)) {
+      return memi_err_set(err, MEMEST_E_CONFIG, row->names[k],
+                          "config keys '%s' and '%s' both give one value of the model, and "
+                          "they differ; keep the one its published config.json has",
+                          given, row->names[k]);
+    }
+    memi_cfg_note(root, row->names[k], e);
+  }
+  if (*key == NULL) *key = row->names[0];
+  return MEMEST_OK;
+}
+
+/* A per-layer row's list: one entry per layer, all the same number, stands
+** for that number. */
+static memest_code per_layer_value(const cJSON *list, const char *key, const model_config *mc,
+                                   const cJSON **v, memest_error *err) {
   const cJSON *e;
-  int i;
-  memi_cfg_note(root, "architectures", list);
-  *unread = 0;
-  for (e = cJSON_IsArray(list) ? list->child : NULL; e != NULL; e = e->next) {
-    if (!cJSON_IsString(e)) continue;
-    for (i = 0; memi_arch_table[i] != NULL; i++) {
-      if (strcmp(memi_arch_table[i]->hf_class, e->valuestring) != 0) continue;
-      snprintf(why, size, "its architectures names %s", memi_arch_table[i]->hf_class);
-      return memi_arch_table[i];
+  if (cJSON_GetArraySize(list) != mc->layers) {
+    return memi_err_set(err, MEMEST_E_CONFIG, key,
+                        "config key '%s' has %d entries, but the model has %lld layers; give "
+                        "one number, or one per layer",
+                        key, cJSON_GetArraySize(list), (long long)mc->layers);
+  }
+  cJSON_ArrayForEach(e, list) {
+    if (!cJSON_IsNumber(e) || e->valuedouble != list->child->valuedouble) {
+      return memi_err_set(err, MEMEST_E_UNSUPPORTED, key,
+                          "config key '%s' is a list, not one whole number; memest takes one "
+                          "value for every layer, so a per-layer list must hold the same "
+                          "number throughout",
+                          key);
     }
   }
-  e = cJSON_GetObjectItemCaseSensitive(root, "kv_lora_rank");
-  /* Kimi-Linear's MLA sits beside linear attention: the generic reader refuses it. */
-  if (e == NULL || cJSON_IsNull(e) || memi_generic_hybrid_layers(root, NULL) != MEMEST_OK) return NULL;
-  snprintf(why, size, "its kv_lora_rank says it has DeepSeek's multi-head latent attention");
-  *unread = 1;
-  return &memi_arch_deepseek_v3;
-}
-
-static memest_code read_model_type(const cJSON *root, char *dst, size_t size, memest_error *err) {
-  const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
-  memi_cfg_note(root, "model_type", mt);
-  dst[0] = '\0';
-  if (mt == NULL || cJSON_IsNull(mt)) return MEMEST_OK;
-  if (!cJSON_IsString(mt)) {
-    return memi_err_set(err, MEMEST_E_CONFIG, "model_type",
-                   "config key 'model_type' must be a string, got %s", type_name(mt));
-  }
-  snprintf(dst, size, "%s", mt->valuestring);
+  *v = list->child;
   return MEMEST_OK;
 }
 
-static memest_code cfg_dispatch(const cJSON *root, model_config *mc, memest_error *err) {
-  const cJSON *keys = root;
-  const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
-  char outer[48], why[96];
-  memest_error inner;
+static memest_code read_row(const cJSON *root, const cfg_key *row, model_config *mc,
+                            memest_error *err) {
+  const cJSON *v;
+  const char *key;
   memest_code rc;
-  int unread;
-  if ((rc = read_model_type(root, mc->model_type, sizeof mc->model_type, err))) return rc;
-  if (cJSON_IsObject(text) && arch_for(mc->model_type) == NULL) {
-    snprintf(outer, sizeof outer, "%s", mc->model_type);
-    keys = text;
-    if ((rc = read_model_type(text, mc->model_type, sizeof mc->model_type, err))) return rc;
-    memi_cfg_warn(mc,
-             "the model keys were read from text_config (model_type '%s'); the trainer loads "
-             "only flat text configs, so pass it the text_config part",
-             outer);
+  int64_t dflt = row->dflt;
+  if ((rc = spelling(root, row, &key, err))) return rc;
+  v = cJSON_GetObjectItemCaseSensitive(root, key);
+  memi_cfg_note(root, key, v);
+  if (row->kind == CK_BOOL) {
+    return memi_cfg_bool(root, key, (int)row->dflt, (int *)((char *)mc + row->field), err);
   }
-  mc->arch = arch_for(mc->model_type);
-  if (mc->arch == NULL && (mc->arch = arch_by_shape(keys, why, sizeof why, &unread)) != NULL) {
-    memi_cfg_warn(mc,
-             "model_type '%s' is not one the trainer runs; %s, so it is read as model_type "
-             "'%s' (the trainer itself loads a config only under a model_type it runs)",
-             mc->model_type[0] ? mc->model_type : "(none)", why, mc->arch->model_type);
-    memi_err_clear(&inner);
-    if ((rc = mc->arch->read(keys, mc, &inner)) != MEMEST_OK) {
-      memi_err_set_at(err, inner.code, inner.field, inner.line, inner.column,
-                 "%.600s (read as model_type '%s', since %s)", inner.message,
-                 mc->arch->model_type, why);
-      memi_err_fix(err, "%s", inner.fix);
+  if (row->per_layer && cJSON_IsArray(v) && (rc = per_layer_value(v, key, mc, &v, err))) return rc;
+  if (row->from == CF_FIELD) dflt = *(const int64_t *)((const char *)mc + row->dflt);
+  if (row->from == CF_PER_HEAD) dflt = mc->hidden / mc->heads;
+  if (row->from == CF_NONE && (v == NULL || cJSON_IsNull(v))) {
+    *(int64_t *)((char *)mc + row->field) = 0;
+    return MEMEST_OK;
+  }
+  return int_value(v, key, row->from == CF_REQUIRED, dflt, row->lo, bounds[row->hi].hi,
+                   bounds[row->hi].limit, (int64_t *)((char *)mc + row->field), err);
+}
+
+memest_code memi_cfg_read_keys(const cJSON *root, const cfg_key *rows, size_t n,
+                               model_config *mc, memest_error *err) {
+  memest_code rc;
+  size_t i;
+  for (i = 0; i < n; i++) {
+    if ((rc = read_row(root, &rows[i], mc, err))) return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* The keys every decoder-only transformer config carries, HF's names. */
+static const cfg_key common_keys[] = {
+  {{"hidden_size"}, CFG_FIELD(hidden), CK_INT, CF_REQUIRED, 0, 1, CB_HIDDEN, 0},
+  {{"num_attention_heads"}, CFG_FIELD(heads), CK_INT, CF_REQUIRED, 0, 1, CB_HEADS, 0},
+  {{"num_hidden_layers"}, CFG_FIELD(layers), CK_INT, CF_REQUIRED, 0, 1, CB_LAYERS, 0},
+  {{"vocab_size"}, CFG_FIELD(vocab), CK_INT, CF_REQUIRED, 0, 1, CB_VOCAB, 0},
+  {{"max_position_embeddings"}, CFG_FIELD(max_positions), CK_INT, CF_VALUE, 0, 0, CB_POSITIONS, 0},
+  {{"tie_word_embeddings"}, CFG_FIELD(tied_embeddings), CK_BOOL, CF_VALUE, 0, 0, CB_BOOL, 0},
+};
+
+memest_code memi_cfg_common(const cJSON *root, model_config *mc, memest_error *err) {
+  return memi_cfg_read_keys(root, common_keys, sizeof common_keys / sizeof common_keys[0], mc, err);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Which layers are dense: the selectors configs use, each key, its value
+** when absent, its least value, and the layers it makes dense.
+** ======================================================================= */
+enum { DENSE_BELOW, DENSE_ABOVE, MOE_EVERY, MOE_EVERY_ONE_BASED };
+static const struct {
+  const char *key;
+  int64_t dflt, lo;
+  int rule;
+} selectors[] = {
+  {"first_k_dense_replace", 0, 0, DENSE_BELOW},      /* DeepSeek */
+  {"moe_layer_start_index", 0, 0, DENSE_BELOW},      /* ERNIE 4.5 */
+  {"moe_layer_end_index", -1, -1, DENSE_ABOVE},      /* ERNIE 4.5; -1: the last layer */
+  {"moe_layer_interval", 1, 1, MOE_EVERY_ONE_BASED}, /* ERNIE 4.5 */
+  {"moe_layer_freq", 1, 1, MOE_EVERY},               /* DeepSeek: MoE where i % freq == 0 */
+  {"decoder_sparse_step", 1, 1, MOE_EVERY_ONE_BASED},/* Qwen2-MoE: where (i + 1) % step == 0 */
+  {"moe_layer_frequency", 1, 1, MOE_EVERY_ONE_BASED},/* Arctic */
+  {"interleave_moe_layer_step", 1, 1, MOE_EVERY_ONE_BASED}, /* Llama 4 */
+};
+
+/* Whether key is one of keys (a NULL-terminated list; NULL: all). */
+static int selected(const char *const *keys, const char *key) {
+  for (; keys != NULL && *keys != NULL; keys++) {
+    if (strcmp(*keys, key) == 0) return 1;
+  }
+  return keys == NULL;
+}
+
+memest_code memi_cfg_dense_layers(const cJSON *root, const char *const *keys,
+                                  const model_config *mc, unsigned char *dense, int64_t *first_k,
+                                  memest_error *err) {
+  unsigned char listed[MEMEST_MAX_LAYERS];
+  int64_t v, i;
+  size_t k;
+  int has_list;
+  memest_code rc;
+  for (i = 0; i < mc->layers; i++) dense[i] = 0;
+  *first_k = 0;
+  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
+    if (!selected(keys, selectors[k].key)) continue;
+    if ((rc = memi_cfg_int(root, selectors[k].key, 0, selectors[k].dflt, selectors[k].lo,
+                           MEMEST_MAX_LAYERS, "MEMEST_MAX_LAYERS", &v, err)))
       return rc;
-    }
-    memi_cfg_keys_summarise(keys, mc, unread);
-    return MEMEST_OK;
-  }
-  if (mc->arch == NULL) {
-    mc->arch = &memi_arch_generic_moe;
-    memi_err_clear(&inner);
-    rc = mc->arch->read(keys, mc, &inner);
-    if (rc != MEMEST_OK) {
-      if (inner.code != MEMEST_E_CONFIG) {
-        if (err != NULL) *err = inner;
-        return rc;
+    if (selectors[k].rule == DENSE_BELOW && v > *first_k) *first_k = v;
+    for (i = 0; i < mc->layers; i++) {
+      switch (selectors[k].rule) {
+      case DENSE_BELOW: dense[i] |= i < v; break;
+      case DENSE_ABOVE: dense[i] |= v >= 0 && i > v; break;
+      case MOE_EVERY: dense[i] |= i % v != 0; break;
+      default: dense[i] |= (i + 1) % v != 0; break;
       }
-      memi_err_set_at(err, MEMEST_E_UNSUPPORTED, inner.field, inner.line, inner.column,
-                 "unknown model_type '%.40s' (the trainer runs qwen3_moe, deepseek_v2, gpt_oss "
-                 "and qwen3_5_moe_text), and it cannot be estimated from the generic keys: %.500s",
-                 mc->model_type, inner.message);
-      memi_err_fix(err, "%s", inner.fix);
-      return MEMEST_E_UNSUPPORTED;
     }
-    memi_cfg_warn(mc,
-             "model_type '%s' is not one the trainer runs; estimated from the generic keys with a "
-             "Qwen3-style layer (GQA attention), so treat the figures as approximate",
-             mc->model_type[0] ? mc->model_type : "(none)");
-    memi_cfg_keys_summarise(keys, mc, 1);
-    return MEMEST_OK;
   }
-  if ((rc = mc->arch->read(keys, mc, err))) return rc;
-  memi_cfg_keys_summarise(keys, mc, 0);
+  /* Llama 4's moe_layers: the MoE layers; Qwen2-MoE's mlp_only_layers: dense ones. */
+  memset(listed, 0, sizeof listed);
+  if (selected(keys, "moe_layers")) {
+    if ((rc = memi_cfg_layer_list(root, "moe_layers", mc, listed, &has_list, err))) return rc;
+    for (i = 0; has_list && i < mc->layers; i++) dense[i] = !listed[i];
+  }
+  memset(listed, 0, sizeof listed);
+  if (selected(keys, "mlp_only_layers")) {
+    if ((rc = memi_cfg_layer_list(root, "mlp_only_layers", mc, listed, &has_list, err))) return rc;
+    for (i = 0; i < mc->layers; i++) dense[i] |= listed[i];
+  }
   return MEMEST_OK;
 }
 
-/* The parsed document: an object, duplicates resolved. */
-static memest_code cfg_read_root(cJSON *root, model_config *mc, memest_error *err) {
-  memest_code rc;
-  if (!cJSON_IsObject(root)) {
-    return memi_err_set(err, MEMEST_E_CONFIG, "config",
-                   "the config must be a JSON object (a model config.json), got %s",
-                   type_name(root));
+/* Whether a selector's value v says what its absence says (a default
+** number, an empty list): then it made no layer dense. */
+static int selects_nothing(const cJSON *v, const char *key) {
+  size_t k;
+  if (v == NULL || cJSON_IsNull(v)) return 1;
+  if (cJSON_IsArray(v)) return v->child == NULL;
+  for (k = 0; k < sizeof selectors / sizeof selectors[0]; k++) {
+    if (strcmp(selectors[k].key, key) == 0) return v->valuedouble == (double)selectors[k].dflt;
   }
-  if ((rc = memi_cfg_text_resolve(root, mc, err))) return rc;
-  if ((rc = cfg_dispatch(root, mc, err))) return rc;
-  if (mc->tied_embeddings) {
-    char n[32];
-    memi_cfg_warn(mc,
-             "tie_word_embeddings is true, but the trainer builds lm_head as a matrix of its "
-             "own: the run holds %s parameters (vocab_size x hidden_size) more than the "
-             "config's model, which the memory counts and the parameter count does not",
-             memi_fmt_int(n, sizeof n, mc->vocab * mc->hidden));
-  }
-  if (memi_cfg_keys_out_of_memory(root)) {
-    return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory noting the config's keys");
-  }
-  return memi_cfg_check_params(mc, err);
+  return 0;
 }
+
+memest_code memi_cfg_dense_as_built(const cJSON *root, const char *const *keys, model_config *mc,
+                                    const char *built, memest_error *err) {
+  unsigned char described[MEMEST_MAX_LAYERS];
+  char names[160] = "", shown[96] = "";
+  int64_t first_k, i, differ = 0;
+  int n = 0;
+  memest_code rc;
+  if ((rc = memi_cfg_dense_layers(root, keys, mc, described, &first_k, err))) return rc;
+  for (i = 0; i < mc->layers; i++) {
+    size_t used = strlen(shown);
+    if (!described[i] || mc->layer_dense[i]) continue;
+    if (differ < 4) {
+      snprintf(shown + used, sizeof shown - used, "%s%lld", differ ? ", " : "", (long long)i);
+    }
+    differ++;
+  }
+  if (differ == 0) return MEMEST_OK;
+  for (; *keys != NULL; keys++) {
+    size_t used = strlen(names);
+    if (selects_nothing(cJSON_GetObjectItemCaseSensitive(root, *keys), *keys)) continue;
+    snprintf(names + used, sizeof names - used, "%s'%s'", n++ ? " and " : "", *keys);
+  }
+  if (differ > 4) {
+    size_t used = strlen(shown);
+    snprintf(shown + used, sizeof shown - used, " and %lld more", (long long)(differ - 4));
+  }
+  memi_cfg_warn(mc,
+           "config %s %s make%s layer%s %s dense (MLP-only) in the config's model, but the "
+           "trainer's %s builds %s: estimated as the trainer builds %s, and a checkpoint of "
+           "this config would not load into it",
+           n > 1 ? "keys" : "key", names, n > 1 ? "" : "s", differ > 1 ? "s" : "", shown,
+           mc->arch->title, built, differ > 1 ? "them" : "it");
+  return MEMEST_OK;
+}
+/* }====================================================================== */
 
 size_t memest_config_max_bytes(void) { return MEMEST_MAX_CONFIG_BYTES; }
 
-memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc, memest_error *err) {
+memest_code memi_cfg_open(const char *text, size_t len, model_config *mc, cJSON **root,
+                          memest_error *err) {
   char *copy = NULL;
-  cJSON *root;
   memest_code rc;
   memset(mc, 0, sizeof *mc);
+  *root = NULL;
   if (text == NULL || len == 0) {
     return memi_err_set(err, MEMEST_E_JSON, "config", "the config is empty; give a model config.json");
   }
@@ -323,82 +409,23 @@ memest_code memi_cfg_parse(const char *text, size_t len, model_config *mc, memes
   }
   if ((rc = memi_cfg_text_prepare(text, len, &copy, err))) return rc;
   /* The text passed the syntax check, so cJSON can fail only for memory. */
-  root = cJSON_ParseWithLength(copy, len);
-  if (root == NULL) {
-    rc = memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory parsing a %llu-byte config",
-                 (unsigned long long)len);
-  } else {
-    rc = cfg_read_root(root, mc, err);
-    cJSON_Delete(root);
-  }
+  *root = cJSON_ParseWithLength(copy, len);
   free(copy);
+  if (*root == NULL) {
+    return memi_err_set(err, MEMEST_E_NOMEM, "config", "out of memory parsing a %llu-byte config",
+                        (unsigned long long)len);
+  }
+  if (!cJSON_IsObject(*root)) {
+    rc = memi_err_set(err, MEMEST_E_CONFIG, "config",
+                      "the config must be a JSON object (a model config.json), got %s",
+                      memi_cfg_type_name(*root));
+  } else {
+    rc = memi_cfg_text_resolve(*root, mc, err);
+  }
+  if (rc != MEMEST_OK) {
+    cJSON_Delete(*root);
+    *root = NULL;
+  }
   return rc;
 }
 
-memest_code memi_cfg_check_params(const model_config *mc, memest_error *err) {
-  int l;
-  for (l = 0; l < mc->layers; l++) {
-    param_list pl;
-    pl.n = pl.dropped = 0;
-    mc->arch->layer_params(mc, l, mc->experts, &pl);
-    if (pl.dropped > 0) {
-      return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
-                     "layer %d of this %s model has %d parameter tensors, more than "
-                     "PARAMS_PER_LAYER_MAX = %d that memest holds per layer; none is dropped, so "
-                     "the model cannot be estimated until that capacity is raised",
-                     l, mc->arch->title, pl.n + pl.dropped, PARAMS_PER_LAYER_MAX);
-    }
-  }
-  return MEMEST_OK;
-}
-
-void memi_params_add(param_list *pl, const char *name, int64_t d0, int64_t d1, int64_t d2, int ndim,
-                int expert, int muon) {
-  param_desc *p;
-  if (pl->n >= PARAMS_PER_LAYER_MAX) {   /* counted, and refused by memi_cfg_check_params */
-    pl->dropped++;
-    return;
-  }
-  p = &pl->p[pl->n++];
-  memset(p, 0, sizeof *p);
-  p->name = name;
-  p->d[0] = d0;
-  p->d[1] = ndim > 1 ? d1 : 1;
-  p->d[2] = ndim > 2 ? d2 : 1;
-  p->ndim = (unsigned char)ndim;
-  p->expert = (unsigned char)expert;
-  p->muon = (unsigned char)muon;
-  p->grad = 1;
-}
-
-void memi_rows_add(row_list *rl, int *ovf, const char *name, const char *shape, char tag, int64_t a,
-              int64_t b, int64_t c, int64_t d) {
-  tensor_row *r;
-  int64_t bytes = ck_mul4(ovf, a, b, c, d);
-  int room = 0;
-  if (bytes == 0) return;
-  if (rl->n >= ROWS_MAX) {   /* a family that needs more rows: an error, not a lie */
-    *ovf = 1;
-    return;
-  }
-  /* Keeps the rows' sum within 64 bits, so that memi_rows_total never overflows. */
-  (void)ck_add(&room, memi_rows_total(rl), bytes);
-  if (room) {
-    *ovf = 1;
-    return;
-  }
-  r = &rl->r[rl->n++];
-  r->name = name;
-  r->shape = shape;
-  r->bytes = bytes;
-  r->tag = tag;
-  r->captured = 0;
-}
-
-/* Exact: memi_rows_add keeps the sum of a list's rows within 64 bits. */
-int64_t memi_rows_total(const row_list *rl) {
-  int64_t t = 0;
-  int i;
-  for (i = 0; i < rl->n; i++) t += rl->r[i].bytes;
-  return t;
-}

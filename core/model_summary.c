@@ -6,8 +6,9 @@
 ** lm_head counts once, though the trainer builds it apart (the memory
 ** holds both). Active parameters count what one token passes through:
 ** embeddings, lm_head and norms, attention, routers, dense MLPs, shared
-** experts and top_k of the routed experts (the convention of published
-** "A3B"-style figures).
+** experts and top_k of the routed experts (the convention of Qwen's
+** "A3B"-style figures); and the same without the input embedding, as
+** other publishers count (docs/architectures/README.md).
 */
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,10 @@ int64_t memi_msum_active_parameters(const model_config *mc, int *ovf) {
     }
   }
   return total;
+}
+
+int64_t memi_msum_active_without_embedding(const model_config *mc, int64_t active, int *ovf) {
+  return active - ck_mul(ovf, mc->vocab, mc->hidden);
 }
 
 void memi_msum_layer_counts(const model_config *mc, int64_t *moe, int64_t *dense, int64_t attn[3]) {
@@ -83,10 +88,12 @@ void memi_msum_json(strbuf *sb, const memest_result *r) {
   int64_t moe, dense, attn[3], e;
   memi_msum_layer_counts(mc, &moe, &dense, attn);
   memi_sb_printf(sb,
-            ",\"active_parameters\":%lld,\"shared_experts\":%lld,\"shared_expert_size\":%lld,"
+            ",\"active_parameters\":%lld,\"active_parameters_without_embedding\":%lld,"
+            "\"shared_experts\":%lld,\"shared_expert_size\":%lld,"
             "\"layers_by_kind\":{\"moe\":%lld,\"dense\":%lld,\"full_attention\":%lld,"
             "\"sliding_attention\":%lld,\"linear_attention\":%lld}",
-            (long long)r->active_params, (long long)(mc->shared_inter > 0 ? mc->n_shared : 0),
+            (long long)r->active_params, (long long)r->active_params_no_embedding,
+            (long long)(mc->shared_inter > 0 ? mc->n_shared : 0),
             (long long)mc->shared_inter, (long long)moe, (long long)dense, (long long)attn[0],
             (long long)attn[1], (long long)attn[2]);
   /* The layout values the model allows, for help texts: ep divides the

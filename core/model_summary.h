@@ -9,6 +9,11 @@
 
 /* Parameters one token passes through (all experts' tensors scaled to top_k). */
 MEMEST_HIDDEN int64_t memi_msum_active_parameters(const model_config *mc, int *ovf);
+/* Active parameters without the input embedding (embed_tokens, vocab x
+** hidden), as OpenAI, IBM, Zhipu and MiniMax publish them; with a tied
+** lm_head the one matrix goes. */
+MEMEST_HIDDEN int64_t memi_msum_active_without_embedding(const model_config *mc, int64_t active,
+                                                         int *ovf);
 /* All parameters of the config's model, a tied lm_head once. */
 MEMEST_HIDDEN int64_t memi_msum_total_parameters(const model_config *mc, int *ovf);
 /* Layers with routed experts and dense ones; attention kinds (ATTN_*). */

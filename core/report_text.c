@@ -50,11 +50,12 @@ static void header(strbuf *sb, const memest_result *r) {
   const preset_gpu *g = p->gpu[0] ? memi_preset_gpu_find(p->gpu) : NULL;
   char a[32], b[32], c[32], e[32], model[4 * sizeof p->model], type[4 * sizeof r->mc.model_type];
   int i;
-  memi_sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token), %lld layers",
+  memi_sb_printf(sb, "Model        %s: %s (%s), %s parameters (%s active per token, %s without "
+                     "the input embedding), %lld layers",
             memi_text_line(model, sizeof model, p->model), r->mc.arch->title,
             r->mc.model_type[0] ? memi_text_line(type, sizeof type, r->mc.model_type) : "no model_type",
             memi_fmt_int(a, sizeof a, r->model_params), memi_fmt_int(b, sizeof b, r->active_params),
-            (long long)r->mc.layers);
+            memi_fmt_int(c, sizeof c, r->active_params_no_embedding), (long long)r->mc.layers);
   if (r->mc.experts > 0) {
     memi_sb_printf(sb, ", %lld experts (top-%lld)", (long long)r->mc.experts, (long long)r->mc.top_k);
   }

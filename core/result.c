@@ -210,6 +210,7 @@ memest_code memi_est_run(const model_config *mc, const memest_params *p, memest_
   if ((rc = memi_layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
   r->model_params = memi_msum_total_parameters(&r->mc, &povf);
   r->active_params = memi_msum_active_parameters(&r->mc, &povf);
+  r->active_params_no_embedding = memi_msum_active_without_embedding(&r->mc, r->active_params, &povf);
   if (povf) {
     return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
                    "the model's parameter count overflows 64 bits; check hidden_size, "

@@ -49,6 +49,7 @@ struct memest_result {
   layout lo;
   int64_t model_params;
   int64_t active_params;     /* per token (model_summary.c) */
+  int64_t active_params_no_embedding; /* the same without embed_tokens */
   int64_t nonpt_parts[5];
   int64_t nonpt;
   rank_result *ranks;

@@ -164,18 +164,20 @@ static void test_by_class(void) {
     }
   }
   /* With an indexer's keys besides (DeepSeek-V3.2): named as unread; the
-  ** keys the DeepSeek layer ignores by design (moe_layer_freq 1,
-  ** num_key_value_heads = heads) are not. */
+  ** keys the DeepSeek layer ignores by design (moe_layer_freq 1 is read as
+  ** a dense-layer selector; MLA has no num_key_value_heads) are not. */
   {
     char v32[sizeof kimi_k2 + 128];
     snprintf(v32, sizeof v32, "{\"index_n_heads\":64,\"index_head_dim\":128,%s", kimi_k2 + 1);
     at = strstr(v32, "DeepseekV3");
     memcpy(at, "DeepseekVx", 10);
     CHECK_I64(memi_cfg_parse(v32, strlen(v32), &mc, &err), MEMEST_OK);
-    CHECK_HAS(mc.warnings[mc.n_warnings - 1], "config keys 'index_n_heads', 'index_head_dim' look "
-                                              "like they add parameters but are not read");
+    CHECK_HAS(mc.warnings[mc.n_warnings - 1], "config keys 'index_n_heads', 'index_head_dim' are "
+                                              "not read, and memest does not know them to leave "
+                                              "memory alone");
+    CHECK(strstr(mc.warnings[mc.n_warnings - 1], "num_key_value_heads") == NULL);
     CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "moe_layer_freq"));
-    CHECK(!keys_has(mc.keys_ignored, mc.n_keys_ignored, "num_key_value_heads"));
+    CHECK(keys_has(mc.keys_ignored, mc.n_keys_ignored, "num_key_value_heads"));
   }
   /* MLA beside linear attention (Kimi-Linear): refused, not read as DeepSeek. */
   {
@@ -263,9 +265,18 @@ static void test_ernie(void) {
     CHECK_STR(err.field, "moe_k");
     CHECK_HAS(err.message, "config key 'moe_k' is 99 but there are only 64 experts");
   }
-  /* num_experts_per_tok, when given, is the one read. */
-  CHECK(ernie_total("\"num_experts_per_tok\":4,", &mc) > 0);
-  CHECK_I64(mc.top_k, 4);
+  /* num_experts_per_tok and moe_k spell one value: given both, they must agree. */
+  CHECK(ernie_total("\"num_experts_per_tok\":6,", &mc) > 0);
+  CHECK_I64(mc.top_k, 6);
+  {
+    char both[sizeof ernie + 64];
+    memest_error err;
+    snprintf(both, sizeof both, "{\"num_experts_per_tok\":4,%s", ernie + 1);
+    CHECK_I64(memi_cfg_parse(both, strlen(both), &mc, &err), MEMEST_E_UNSUPPORTED);
+    CHECK_STR(err.field, "moe_k");
+    CHECK_HAS(err.message, "config keys 'num_experts_per_tok' and 'moe_k' both give one value "
+                           "of the model, and they differ");
+  }
 }
 
 /* Hunyuan-A13B as published (80B total, 13B active), its top-k, shared
