@@ -219,32 +219,69 @@ static memest_code parse_int(const memest_param_info *pi, const char *v, int64_t
   return MEMEST_OK;
 }
 
-/* Number rule: a finite decimal number as strtod reads it, nothing else. */
-static memest_code parse_num(const memest_param_info *pi, const char *v, double *out,
-                             memest_error *err) {
-  char *end = NULL;
-  double x;
+/* A value of number row pi to give as an example: its default, else 80
+** (the GPU's capacity in GiB, the one number an estimate needs without a
+** default) where the range holds it, else the least value. */
+static double num_example(const memest_param_info *pi) {
+  if (pi->default_text[0]) return strtod(pi->default_text, NULL);
+  return 80.0 >= pi->min && 80.0 <= pi->max ? 80.0 : pi->min;
+}
+
+/* x as memest_params_set reads it back, without thousands separators. */
+static const char *plain_num(char *buf, size_t size, double x) {
+  snprintf(buf, size, "%.10g", x);
+  return buf;
+}
+
+/* Number rule: a finite decimal number as strtod reads it, nothing else.
+** A refusal gives a value in range: the nearest bound for a number beyond
+** it (a fraction given as a percent: the fraction), the example for text
+** that is no number (nan, inf, 0x10). */
+memest_code memi_parse_num(const memest_param_info *pi, const char *v, double *out,
+                           memest_error *err) {
+  char *end = NULL, a[48], b[48], c[48];
+  double x, fix;
+  memest_code code;
   /* Decimal only: strtod would also read hexadecimal (0x10), inf and nan. */
-  if (v[strspn(v, "0123456789+-.eE ")] != '\0') {
-    return memi_err_set(err, MEMEST_E_VALUE, pi->name,
-                   "%s must be a decimal number, got '%.40s'; write it as e.g. %s 80", pi->flag, v,
-                   pi->flag);
+  if (v[strspn(v, "0123456789+-.eE ")] != '\0' || v[0] == '\0') {
+    fix = num_example(pi);
+    memi_err_set(err, MEMEST_E_VALUE, pi->name,
+                 "%s must be a decimal number, got '%.40s'; give e.g. %s %s%s", pi->flag, v,
+                 pi->flag, plain_num(c, sizeof c, fix), pi->default_text[0] ? " (the default)" : "");
+    if (pi->default_text[0]) memi_err_fix(err, "%s=%s", pi->name, c);
+    return MEMEST_E_VALUE;
   }
   errno = 0;
   x = strtod(v, &end);
   while (end != NULL && *end == ' ') end++;
-  if (end == v || end == NULL || *end != '\0' || !isfinite(x) || v[0] == '\0') {
-    return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'", pi->flag,
-                   v);
+  if (end == v || end == NULL || *end != '\0') {
+    fix = num_example(pi);
+    memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'; give e.g. %s %s",
+                 pi->flag, v, pi->flag, plain_num(c, sizeof c, fix));
+    if (pi->default_text[0]) memi_err_fix(err, "%s=%s", pi->name, c);
+    return MEMEST_E_VALUE;
   }
-  if (x < pi->min || x > pi->max) {
-    char a[48], b[48];
-    return memi_err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
-                   "%s must be at least %s and at most %s, got %.40s", pi->flag,
-                   memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v);
+  if (isfinite(x) && x >= pi->min && x <= pi->max) {
+    *out = x;
+    return MEMEST_OK;
   }
-  *out = x;
-  return MEMEST_OK;
+  /* Beyond the range, inf from an overflowing exponent (1e400) included. */
+  fix = x > pi->max ? pi->max : pi->min;
+  code = x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
+  if (pi->max <= 1.0 && x > pi->max && x <= 100.0) {
+    fix = x / 100.0;
+    memi_err_set(err, code, pi->name,
+                 "%s is a fraction from %s to %s, got %.40s; for %.40s%% give %s %s", pi->flag,
+                 memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v, v,
+                 pi->flag, plain_num(c, sizeof c, fix));
+  } else {
+    memi_err_set(err, code, pi->name,
+                 "%s must be at least %s and at most %s, got %.40s; the nearest value in range is %s",
+                 pi->flag, memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v,
+                 plain_num(c, sizeof c, fix));
+  }
+  memi_err_fix(err, "%s=%s", pi->name, c);
+  return code;
 }
 
 static memest_code parse_bool(const memest_param_info *pi, const char *v, int *out,
@@ -282,12 +319,48 @@ static int enum_index(const char *choices, const char *v) {
   return -1;
 }
 
+/* The choice v names in another spelling (case, '_' or ' ' for '-'):
+** its index when exactly one matches, else -1. */
+static int enum_respelled(const char *choices, const char *v) {
+  const char *s = choices;
+  int i = 0, found = -1, n = 0;
+  while (*s) {
+    const char *bar = strchr(s, '|');
+    size_t len = bar ? (size_t)(bar - s) : strlen(s), k;
+    for (k = 0; k < len && v[k] != '\0'; k++) {
+      char c = v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] - 'A' + 'a') : v[k];
+      if (c == '_' || c == ' ') c = '-';
+      if (c != s[k]) break;
+    }
+    if (k == len && v[k] == '\0') {
+      found = i;
+      n++;
+    }
+    if (!bar) break;
+    s = bar + 1;
+    i++;
+  }
+  return n == 1 ? found : -1;
+}
+
+/* Choice i of the '|'-separated choices into buf. */
+static const char *enum_choice(const char *choices, int i, char *buf, size_t size) {
+  const char *s = choices, *bar;
+  while (i-- > 0 && (bar = strchr(s, '|')) != NULL) s = bar + 1;
+  bar = strchr(s, '|');
+  snprintf(buf, size, "%.*s", (int)(bar ? (size_t)(bar - s) : strlen(s)), s);
+  return buf;
+}
+
+/* An unknown enum value: the choices, the one it spells another way (as the
+** fix), and for a GPU of no preset, the flag that takes any capacity. */
 static memest_code parse_enum(const memest_param_info *pi, const char *v, int *out,
                               memest_error *err) {
   int i = enum_index(pi->choices, v);
   if (i < 0) {
-    char list[160];
+    char list[160], near[48] = "", hint[240] = "";
     size_t k, j = 0;
+    int r = enum_respelled(pi->choices, v);
     for (k = 0; pi->choices[k] && j + 3 < sizeof list; k++) {
       if (pi->choices[k] == '|') {
         list[j++] = ',';
@@ -297,8 +370,19 @@ static memest_code parse_enum(const memest_param_info *pi, const char *v, int *o
       }
     }
     list[j] = '\0';
-    return memi_err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s", pi->flag, v,
-                   list);
+    if (r >= 0) enum_choice(pi->choices, r, near, sizeof near);
+    if (near[0]) {
+      snprintf(hint, sizeof hint, "; did you mean %s?", near);
+    } else if (strcmp(pi->name, "gpu") == 0) {
+      snprintf(hint, sizeof hint,
+               "; for another GPU give its memory in GiB instead: --gpu-memory-gb N, N being the "
+               "total_memory PyTorch prints for the device (in MiB) divided by 1024, e.g. "
+               "--gpu-memory-gb 79.19 for 81089 MiB");
+    }
+    memi_err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s%s", pi->flag, v,
+                 list, hint);
+    if (near[0]) memi_err_fix(err, "%s=%s", pi->name, near);
+    return MEMEST_E_UNKNOWN;
   }
   *out = i;
   return MEMEST_OK;
@@ -332,7 +416,7 @@ static memest_code row_set(memest_params *p, const param_row *r, const char *val
   switch (r->kind) {
     case K_TEXT: return set_text(&r->info, value, f, r->size, err);
     case K_INT: return parse_int(&r->info, value, f, err);
-    case K_NUM: return parse_num(&r->info, value, f, err);
+    case K_NUM: return memi_parse_num(&r->info, value, f, err);
     case K_BOOL: return parse_bool(&r->info, value, f, err);
     case K_ENUM:
       rc = parse_enum(&r->info, value, &e, err);
