@@ -126,32 +126,6 @@ static int candidates(const memest_result *r, candidate *c, int max) {
   return n;
 }
 
-/* Appends ",name=value" (no comma first) when the value changed. */
-static void fix_item(char *buf, size_t size, const char *name, const char *value, int changed) {
-  size_t n = strlen(buf);
-  if (!changed || n >= size) return;
-  snprintf(buf + n, size - n, "%s%s=%s", n ? "," : "", name, value);
-}
-
-static void fix_int(char *buf, size_t size, const char *name, int64_t from, int64_t to) {
-  char v[32];
-  snprintf(v, sizeof v, "%lld", (long long)to);
-  fix_item(buf, size, name, v, from != to);
-}
-
-void memi_advice_fix(const memest_params *b, const memest_params *a, char *buf, size_t size) {
-  buf[0] = '\0';
-  fix_int(buf, size, "pp_size", b->pp_size, a->pp_size);
-  fix_int(buf, size, "ep_size", b->ep_size, a->ep_size);
-  fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
-  fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
-  fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
-  fix_item(buf, size, "optimizer", memest_optimizer_name(a->optimizer),
-           a->optimizer != b->optimizer);
-  fix_item(buf, size, "sharding", memest_sharding_name(a->sharding),
-           a->sharding != b->sharding);
-}
-
 static int by_saving(const void *a, const void *b) {
   const suggestion *x = a, *y = b;
   if (x->saves != y->saves) return x->saves < y->saves ? 1 : -1;
@@ -170,11 +144,12 @@ memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *
   n = candidates(r, c, 8);
   for (i = 0; i < n; i++) {
     suggestion *s;
-    c[i].p.timeline = 0;
-    c[i].p.detail = 0;
-    c[i].p.pp_rank = -1;
-    if (!valid(r, &c[i].p)) continue;
-    rc = memi_est_run(&r->mc, &c[i].p, alt, cache, &e);
+    memest_params q = c[i].p;   /* estimated every rank, without a timeline */
+    q.timeline = 0;
+    q.detail = 0;
+    q.pp_rank = -1;
+    if (!valid(r, &q)) continue;
+    rc = memi_est_run(&r->mc, &q, alt, cache, &e);
     if (rc == MEMEST_E_NOMEM) {   /* an alternative that does not run is no advice; memory is */
       free(alt);
       if (err != NULL) *err = e;
@@ -187,7 +162,7 @@ memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *
       snprintf(s->from, sizeof s->from, "%s", c[i].from);
       snprintf(s->to, sizeof s->to, "%s", c[i].to);
       snprintf(s->advice, sizeof s->advice, "%s", c[i].why);
-      memi_advice_fix(&r->params, &c[i].p, s->fix, sizeof s->fix);
+      memi_params_fix(&r->params, &c[i].p, s->fix, sizeof s->fix);
       s->peak = alt->peak;
       s->saves = r->peak - alt->peak;
       s->status = alt->status;

@@ -67,8 +67,12 @@ static int nearest_row(const memest_plan *pl, const memest_params *b) {
 
 static void keep(nearest_layout *n, const memest_plan *pl, int i, const memest_params *b) {
   const plan_row *row = &pl->rows[i];
-  memest_params p;
-  memi_plan_row_params(pl, row, &p);
+  memest_params p = *b;   /* the estimate's inputs with the row's layout */
+  p.pp_size = row->in[D_PP];
+  p.ep_size = row->in[D_EP];
+  p.cp_size = row->in[D_CP];
+  p.total_gpus = row->in[D_TOTAL];
+  p.micro_batch_size = row->in[D_MBS];
   n->found = 1;
   n->pp = row->in[D_PP];
   n->ep = row->in[D_EP];
@@ -80,7 +84,7 @@ static void keep(nearest_layout *n, const memest_plan *pl, int i, const memest_p
   n->headroom = row->headroom;
   n->status = row->status;
   n->changed = changes(b, row);
-  memi_advice_fix(b, &p, n->fix, sizeof n->fix);
+  memi_params_fix(b, &p, n->fix, sizeof n->fix);
 }
 
 memest_code memi_nearest_build(memest_result *r, est_cache *cache, memest_error *err) {

@@ -539,15 +539,9 @@ static void put_shell_word(strbuf *sb, const char *s) {
   memi_sb_put(sb, "'");
 }
 
-/* Whether row r of p holds its default (never for a required row). */
-static int row_is_default(const memest_params *p, const param_row *r) {
-  memest_params d;
-  const void *a, *b;
-  if (r->info.required) return 0;
-  memset(&d, 0, sizeof d);
-  if (r->info.default_text[0]) row_set(&d, r, r->info.default_text, NULL);
-  a = field_in(p, r);
-  b = field_in(&d, r);
+/* Whether row r holds the same value in p and q. */
+static int row_same(const memest_params *p, const memest_params *q, const param_row *r) {
+  const void *a = field_in(p, r), *b = field_in(q, r);
   switch (r->kind) {
     case K_INT: return *(const int64_t *)a == *(const int64_t *)b;
     case K_NUM: return *(const double *)a == *(const double *)b;
@@ -560,10 +554,18 @@ static int row_is_default(const memest_params *p, const param_row *r) {
   return 0;
 }
 
-/* Writes row r's flag and value, as memest_params_set would read them. */
-static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+/* Whether row r of p holds its default (never for a required row). */
+static int row_is_default(const memest_params *p, const param_row *r) {
+  memest_params d;
+  if (r->info.required) return 0;
+  memset(&d, 0, sizeof d);
+  if (r->info.default_text[0]) row_set(&d, r, r->info.default_text, NULL);
+  return row_same(p, &d, r);
+}
+
+/* Writes row r's value, as memest_params_set would read it. */
+static void put_value(strbuf *sb, const memest_params *p, const param_row *r) {
   const void *f = field_in(p, r);
-  memi_sb_printf(sb, " %s ", r->info.flag);
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
@@ -581,6 +583,25 @@ static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
   } else {
     put_shell_word(sb, ((const char *)f)[0] ? (const char *)f : "?");
   }
+}
+
+/* Writes row r's flag and value, as memest_params_set would read them. */
+static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+  memi_sb_printf(sb, " %s ", r->info.flag);
+  put_value(sb, p, r);
+}
+
+void memi_params_fix(const memest_params *from, const memest_params *to, char *buf, size_t size) {
+  strbuf sb;
+  int i;
+  memi_sb_init(&sb);
+  for (i = 0; i < MEMEST_P_COUNT; i++) {
+    if (row_same(from, to, &param_table[i])) continue;
+    memi_sb_printf(&sb, "%s%s=", sb.n ? "," : "", param_table[i].info.name);
+    put_value(&sb, to, &param_table[i]);
+  }
+  snprintf(buf, size, "%s", !sb.failed && sb.p != NULL ? sb.p : "");
+  memi_sb_free(&sb);
 }
 
 /* Writes the equivalent command: the rows in their command order, the

@@ -5,11 +5,13 @@
 **   plan_dims.c      the table, and a row as estimate parameters
 **   plan_request.c   the request (uses plan_dims.c)
 **   memi_plan_estimate.c  the estimates of rows [from, to) (uses plan_dims.c)
-**   planner.c        the sweep in pieces: begin, estimate, finish (uses
-**                    the three above)
-**   plan_nodes.c     what GPUs per node mean: EP groups across nodes, and
-**                    a vary-nodes answer against pp over whole nodes
-**                    (uses planner.c for that second sweep)
+**   planner.c        the sweep in pieces: begin, estimate, conclude and
+**                    release (uses the three above)
+**   plan_nodes.c     a vary-nodes answer beside pp over whole nodes (uses
+**                    planner.c for that second sweep)
+**   plan_run.c       memest_plan_finish and memest_plan_run: the
+**                    conclusion, what the answer needs beside it, the
+**                    release (uses planner.c and plan_nodes.c)
 **   plan_report.c    JSON and text of a finished plan (uses plan_dims.c)
 ** Design note: docs/planner.md.
 */
@@ -147,8 +149,15 @@ MEMEST_HIDDEN memest_code memi_plan_run_parsed(const model_config *mc,
                                           const memest_plan_request *req, est_cache *cache,
                                           int no_margins, memest_plan **out, memest_error *err);
 /* 1 when an EP group of ep consecutive ranks spans nodes of g GPUs on the
-** trainer's row-major ("pp", "dp", "cp", "ep") mesh (plan_nodes.c). */
+** trainer's row-major ("pp", "dp", "cp", "ep") mesh; 0 for g = 0, nodes
+** not given (plan_dims.c). */
 MEMEST_HIDDEN int memi_plan_ep_across(int64_t ep, int64_t g);
+/* Estimates what is left, settles failed rows, sorts and picks the answer
+** (planner.c); MEMEST_E_VALUE for a finished plan. */
+MEMEST_HIDDEN memest_code memi_plan_conclude(memest_plan *plan, memest_error *err);
+/* Frees the parsed config and the cache the rows shared (unless
+** borrowed); the plan is finished (planner.c). */
+MEMEST_HIDDEN void memi_plan_release(memest_plan *plan);
 /* A finished vary-nodes plan's pp_nodes: the second sweep and why the two
 ** answers differ (plan_nodes.c); MEMEST_E_NOMEM only. */
 MEMEST_HIDDEN memest_code memi_plan_pp_nodes(memest_plan *pl, memest_error *err);

@@ -1,23 +1,16 @@
 /*
-** plan_nodes.c — what GPUs per node mean to a plan. On the trainer's
-** row-major ("pp", "dp", "cp", "ep") mesh an expert-parallel group is ep
-** consecutive ranks, so it spans nodes when it is larger than a node or a
-** node does not hold a whole number of groups: its all-to-all then crosses
-** the network. And a vary-nodes plan (pp, ep, cp held, each node adding
-** data parallelism) is put beside the same nodes spent on pipeline stages,
-** --vary pp with one pipeline rank a whole number of nodes, saying why the
-** two answers differ when they do. Design note: docs/planner.md ("Nodes").
+** plan_nodes.c — a vary-nodes plan (pp, ep, cp held, each node adding data
+** parallelism) beside the same nodes spent on pipeline stages: --vary pp
+** with one pipeline rank a whole number of nodes, run by planner.c on the
+** same parsed config, and why the two answers differ when they do.
+** (Which layouts put an EP group across nodes is plan_dims.c's.) Design
+** note: docs/planner.md ("Nodes").
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
-
-int memi_plan_ep_across(int64_t ep, int64_t g) {
-  if (ep <= 1 || g <= 0) return 0;
-  return ep > g || g % ep != 0;
-}
 
 static int64_t gcd64(int64_t a, int64_t b) {
   while (b != 0) {

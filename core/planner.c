@@ -2,10 +2,12 @@
 ** planner.c — memest plan and compare, in pieces: begin (the values each
 ** input is swept over, each combination checked, invalid ones counted by
 ** reason), the estimates of ranges of rows on a config parsed once (no
-** advice, no timeline; see memi_plan_estimate.c), and finish (failed estimates
-** settled, rows sorted, the answer). It builds on plan_request.c (the
-** request), memi_plan_estimate.c and plan_dims.c; the writers, plan_report.c,
-** read what it leaves. Design: docs/planner.md.
+** advice, no timeline; see plan_estimate.c), and the conclusion (failed
+** estimates settled, rows sorted, the answer) with the config's release,
+** which plan_run.c's finish puts around what the answer needs beside it.
+** It builds on plan_request.c (the request), plan_estimate.c and
+** plan_dims.c; the writers, plan_report.c, read what it leaves. Design:
+** docs/planner.md.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,7 +310,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
     memi_err_reason(&e, MEMEST_R_DP_MISMATCH);
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
-  row->ep_across = pl->gpus_per_node > 0 && memi_plan_ep_across(row->in[D_EP], pl->gpus_per_node);
+  row->ep_across = memi_plan_ep_across(row->in[D_EP], pl->gpus_per_node);
   pl->work += row_work(pl->layers, &p);
   if (pl->work > MEMEST_MAX_PLAN_WORK) {
     return memi_err_set(err, MEMEST_E_LIMIT, "",
@@ -607,7 +609,8 @@ memest_code memi_plan_run_parsed(const model_config *mc, const memest_plan_reque
     return rc;
   }
   rc = plan_sweep(pl, req, cols, out, err);
-  if (rc == MEMEST_OK) rc = memest_plan_finish(*out, err);
+  if (rc == MEMEST_OK) rc = memi_plan_conclude(*out, err);
+  if (rc == MEMEST_OK) memi_plan_release(*out);
   if (rc != MEMEST_OK && *out != NULL) {
     memest_plan_free(*out);
     *out = NULL;
@@ -637,38 +640,24 @@ memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memes
   return memi_plan_estimate(plan, plan->mc, from, to, err);
 }
 
-memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
+memest_code memi_plan_conclude(memest_plan *plan, memest_error *err) {
   memest_code rc;
-  memi_err_clear(err);
   if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
   rc = memi_plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
   if (rc == MEMEST_OK) rc = settle(plan, err);
   if (rc != MEMEST_OK) return rc;
   choose_answer(plan);
-  if (plan->mode == MEMEST_PLAN_VARY && plan->vary == D_NODES &&
-      (rc = memi_plan_pp_nodes(plan, err)) != MEMEST_OK) {
-    return rc;
-  }
   plan->expert_share =
       plan->n_rows > 0 ? memi_plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
+  return MEMEST_OK;
+}
+
+void memi_plan_release(memest_plan *plan) {
   free(plan->mc);
   plan->mc = NULL;
   if (!plan->cache_borrowed) memi_est_cache_free(plan->cache);
   plan->cache = NULL;
   plan->finished = 1;
-  return MEMEST_OK;
-}
-
-memest_code memest_plan_run(const char *config, size_t config_len,
-                            const memest_plan_request *req, memest_plan **out,
-                            memest_error *err) {
-  memest_code rc = memest_plan_begin(config, config_len, req, out, err);
-  if (rc == MEMEST_OK) rc = memest_plan_finish(*out, err);
-  if (rc != MEMEST_OK && out != NULL) {
-    memest_plan_free(*out);
-    *out = NULL;
-  }
-  return rc;
 }
 
 int memest_plan_row_count(const memest_plan *plan) { return plan != NULL ? plan->n_rows : 0; }

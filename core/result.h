@@ -107,10 +107,6 @@ MEMEST_HIDDEN memest_code memi_est_estimate(const char *config, size_t config_le
 /* MEMEST_E_NOMEM when out of memory; a candidate that fails otherwise is
 ** no suggestion. */
 MEMEST_HIDDEN memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *err);
-/* Writes the inputs that differ between b and a as "name=value,..."
-** (advice.c). */
-MEMEST_HIDDEN void memi_advice_fix(const memest_params *b, const memest_params *a, char *buf,
-                                   size_t size);
 /* r->nearest: the planner's nearest OK layout (nearest.c); MEMEST_E_NOMEM
 ** only, a search that cannot run is recorded as not found. */
 MEMEST_HIDDEN memest_code memi_nearest_build(memest_result *r, est_cache *cache, memest_error *err);
