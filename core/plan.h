@@ -152,6 +152,9 @@ MEMEST_HIDDEN memest_code memi_plan_run_parsed(const model_config *mc,
 ** trainer's row-major ("pp", "dp", "cp", "ep") mesh; 0 for g = 0, nodes
 ** not given (plan_dims.c). */
 MEMEST_HIDDEN int memi_plan_ep_across(int64_t ep, int64_t g);
+/* The greatest common divisor of a and b, for GPUs in whole nodes
+** (plan_dims.c). */
+MEMEST_HIDDEN int64_t memi_plan_gcd(int64_t a, int64_t b);
 /* Estimates what is left, settles failed rows, sorts and picks the answer
 ** (planner.c); MEMEST_E_VALUE for a finished plan. */
 MEMEST_HIDDEN memest_code memi_plan_conclude(memest_plan *plan, memest_error *err);

@@ -59,6 +59,15 @@ void memi_plan_row_params(const memest_plan *pl, const plan_row *row, memest_par
   }
 }
 
+int64_t memi_plan_gcd(int64_t a, int64_t b) {
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 /* On the trainer's row-major ("pp", "dp", "cp", "ep") mesh an EP group is
 ** ep consecutive ranks: it spans nodes when it is larger than a node, or
 ** when a node does not hold a whole number of groups (ranks of whole nodes,

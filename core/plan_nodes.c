@@ -12,15 +12,6 @@
 
 #include "plan.h"
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b != 0) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* The row of rows[0..n) with `nodes` nodes, or NULL. */
 static const plan_row *at_nodes(const plan_row *rows, int n, int64_t nodes) {
   int i;
@@ -106,7 +97,7 @@ static void describe(const memest_plan *owner, int64_t from, int64_t to, const p
 static void explain(memest_plan *pl, const memest_plan *pp, int64_t n1, int64_t n2) {
   plan_pp_nodes *c = &pl->pp_nodes;
   int64_t p0 = pl->dims[D_PP].v[0], e = pl->dims[D_EP].v[0], k = pl->dims[D_CP].v[0];
-  int64_t group = p0 * e * k, least = group / gcd64(group, pl->gpus_per_node);
+  int64_t group = p0 * e * k, least = group / memi_plan_gcd(group, pl->gpus_per_node);
   char head[160];
   c->why[0] = '\0';
   if (n2 > 0 && (n1 == 0 || n2 < n1)) {
@@ -165,7 +156,7 @@ memest_code memi_plan_pp_nodes(memest_plan *pl, memest_error *err) {
   int64_t ek = pl->dims[D_EP].v[0] * pl->dims[D_CP].v[0], n1, n2;
   memset(c, 0, sizeof *c);
   c->ran = 1;
-  c->dp = pl->gpus_per_node / gcd64(ek, pl->gpus_per_node);
+  c->dp = pl->gpus_per_node / memi_plan_gcd(ek, pl->gpus_per_node);
   n1 = pl->answer >= 0 ? pl->rows[pl->answer].in[D_NODES] : 0;
   req = malloc(sizeof *req);   /* 11 KB: off a WebAssembly stack */
   if (req == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");

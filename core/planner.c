@@ -56,15 +56,6 @@ static int cp_fits_some_seq(const dim_list *seq, int64_t cp) {
   return 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b != 0) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* The default list of dimension d (docs/planner.md "Enumeration"). */
 static void dim_default(memest_plan *pl, const model_config *mc, int d) {
   dim_list *l = &pl->dims[d];
@@ -96,7 +87,7 @@ static void dim_default(memest_plan *pl, const model_config *mc, int d) {
       break;
     case D_TOTAL:
       unit = pl->dims[D_PP].v[0] * pl->dims[D_EP].v[0] * pl->dims[D_CP].v[0];
-      if (pl->gpus_per_node > 0) unit = unit / gcd64(unit, pl->gpus_per_node) * pl->gpus_per_node;
+      if (pl->gpus_per_node > 0) unit = unit / memi_plan_gcd(unit, pl->gpus_per_node) * pl->gpus_per_node;
       for (v = 1; v <= MEMEST_PLAN_VALUES && unit * v <= MEMEST_MAX_GPUS; v++) dim_add(l, unit * v);
       break;
     default: /* D_DP, D_NODES */

@@ -6,12 +6,6 @@
 set -u
 memest=${1:?usage: advice.sh path/to/memest}
 . "$(dirname "$0")/lib/checks.sh"
-json() { # file, python expression over d -> printed value
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
-}
-eq() { # got, want, description
-  [ "$1" = "$2" ] || bad "$3: got '$1', expected '$2'"
-}
 
 # Qwen3-30B-A3B at seq 16384 with mbs 2 on 32 H100s: no knob alone is enough.
 QWEN=(--model qwen3-30b-a3b --gpu h100 --pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32

@@ -6,12 +6,6 @@
 set -u
 memest=${1:?usage: plan.sh path/to/memest}
 . "$(dirname "$0")/lib/checks.sh"
-json() { # file, python expression over d -> printed value
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
-}
-eq() { # got, want, description
-  [ "$1" = "$2" ] || bad "$3: got '$1', expected '$2'"
-}
 
 expect_code 0 "plan --help" "$memest" plan --help
 has "$tmp/out" "--vary" "plan --help"
