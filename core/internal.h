@@ -119,7 +119,7 @@ MEMEST_HIDDEN void memi_err_clear(memest_error *err);
 MEMEST_HIDDEN int memi_params_refused(const memest_params *p, memest_error *errs, int max);
 /* Writes the inputs whose values differ from `from` in `to`, in the
 ** table's order, as "name=value[,name=value]" into buf (params.c): the
-** fix a suggestion applies. "" when out of memory. */
+** fix a suggestion applies; it needs no allocation. */
 MEMEST_HIDDEN void memi_params_fix(const memest_params *from, const memest_params *to, char *buf,
                                    size_t size);
 /* Reads a number of row pi from text, as memest_params_set does (params.c):

@@ -465,7 +465,7 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
   const memest_param_info *pi = &r->info;
   const void *f = field_in(p, r);
   memest_code code = MEMEST_OK;
-  char what[160] = "";
+  char what[160] = "", fix[48] = "";
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
@@ -473,12 +473,16 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
     code = v > (int64_t)pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
     snprintf(what, sizeof what, "is %lld, outside %lld..%lld (%s)", (long long)v,
              (long long)pi->min, (long long)pi->max, pi->limit);
+    snprintf(fix, sizeof fix, "%lld", (long long)(v > (int64_t)pi->max ? pi->max : pi->min));
   } else if (r->kind == K_NUM) {
     double v;
     memcpy(&v, f, sizeof v);
     if (v >= pi->min && v <= pi->max) return 0;
     code = v > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
     snprintf(what, sizeof what, "is %g, outside %g..%g (%s)", v, pi->min, pi->max, pi->limit);
+    /* The nearest bound; for NaN (no side) the default, where there is one. */
+    if (!isnan(v)) plain_num(fix, sizeof fix, v > pi->max ? pi->max : pi->min);
+    else if (pi->default_text[0]) plain_num(fix, sizeof fix, num_example(pi));
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;
     memcpy(&v, f, sizeof v);
@@ -501,6 +505,7 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
   }
   memi_err_set(err, code, pi->name, "%s %s; set it with memest_params_set", pi->flag, what);
   memi_err_reason(err, MEMEST_R_RANGE);
+  if (fix[0]) memi_err_fix(err, "%s=%s", pi->name, fix);
   return 1;
 }
 
@@ -563,45 +568,52 @@ static int row_is_default(const memest_params *p, const param_row *r) {
   return row_same(p, &d, r);
 }
 
-/* Writes row r's value, as memest_params_set would read it. */
-static void put_value(strbuf *sb, const memest_params *p, const param_row *r) {
+/* Row r's value as memest_params_set reads it, into buf; text as it is
+** (the command quotes it). */
+static const char *value_text(const memest_params *p, const param_row *r, char *buf, size_t size) {
   const void *f = field_in(p, r);
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
-    memi_sb_printf(sb, "%lld", (long long)v);
+    snprintf(buf, size, "%lld", (long long)v);
   } else if (r->kind == K_NUM) {
     double v;
     memcpy(&v, f, sizeof v);
-    memi_sb_printf(sb, "%.15g", v);
+    snprintf(buf, size, "%.15g", v);
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;
     memcpy(&v, f, sizeof v);
-    memi_sb_put(sb, name_at(r->names, v) ? name_at(r->names, v) : "?");
+    snprintf(buf, size, "%s", name_at(r->names, v) ? name_at(r->names, v) : "?");
   } else if (r->kind == K_BOOL) {
-    memi_sb_put(sb, *(const int *)f ? "true" : "false");
+    snprintf(buf, size, "%s", *(const int *)f ? "true" : "false");
   } else {
-    put_shell_word(sb, ((const char *)f)[0] ? (const char *)f : "?");
+    snprintf(buf, size, "%.*s", (int)r->size, ((const char *)f)[0] ? (const char *)f : "?");
   }
+  return buf;
 }
 
 /* Writes row r's flag and value, as memest_params_set would read them. */
 static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+  char v[600];
   memi_sb_printf(sb, " %s ", r->info.flag);
-  put_value(sb, p, r);
+  value_text(p, r, v, sizeof v);
+  if (r->kind == K_TEXT || (r->kind == K_ENUM && r->names == NULL)) put_shell_word(sb, v);
+  else memi_sb_put(sb, v);
 }
 
+/* Without the heap: a suggestion's fix may not fail for want of memory. */
 void memi_params_fix(const memest_params *from, const memest_params *to, char *buf, size_t size) {
-  strbuf sb;
+  char v[600];
+  size_t used = 0;
   int i;
-  memi_sb_init(&sb);
-  for (i = 0; i < MEMEST_P_COUNT; i++) {
+  if (size == 0) return;
+  buf[0] = '\0';
+  for (i = 0; i < MEMEST_P_COUNT && used < size; i++) {
     if (row_same(from, to, &param_table[i])) continue;
-    memi_sb_printf(&sb, "%s%s=", sb.n ? "," : "", param_table[i].info.name);
-    put_value(&sb, to, &param_table[i]);
+    snprintf(buf + used, size - used, "%s%s=%s", used ? "," : "", param_table[i].info.name,
+             value_text(to, &param_table[i], v, sizeof v));
+    used = strlen(buf);
   }
-  snprintf(buf, size, "%s", !sb.failed && sb.p != NULL ? sb.p : "");
-  memi_sb_free(&sb);
 }
 
 /* Writes the equivalent command: the rows in their command order, the

@@ -221,9 +221,15 @@ static memest_code set_vary(memest_plan_request *req, const char *value, memest_
   }
   snake(value, s, sizeof s);
   if ((d = memi_plan_dim_find(s, 1)) < 0) {
-    return memi_err_set(err, MEMEST_E_UNKNOWN, "vary",
-                   "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq",
-                   value);
+    size_t i;
+    for (i = 0; s[i]; i++) s[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+    d = memi_plan_dim_find(s, 1);
+    memi_err_set(err, MEMEST_E_UNKNOWN, "vary",
+                 "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq%s%s%s",
+                 value, d >= 0 ? "; did you mean " : "", d >= 0 ? memi_plan_dim(d)->short_name : "",
+                 d >= 0 ? "?" : "");
+    if (d >= 0) memi_err_fix(err, "vary=%s", memi_plan_dim(d)->short_name);
+    return MEMEST_E_UNKNOWN;
   }
   snprintf(req->vary, sizeof req->vary, "%s", memi_plan_dim_name(d));
   req->mode = MEMEST_PLAN_VARY;

@@ -92,6 +92,75 @@ static memest_code run_estimate(void) {
   return rc;
 }
 
+/* An estimate no single knob makes OK, so that its suggestions end with the
+** planner's search for the nearest OK layout (two plans, on 2 and 4 GPUs):
+** the small test config, 16 GiB GPUs, seq 8192, mbs 2. */
+static memest_code run_nearest(void) {
+  size_t len = 0;
+  char *cfg = check_read_file("tests/data/tiny.json", &len);
+  memest_params p;
+  memest_result *r = NULL;
+  memest_error err;
+  memest_code rc;
+  char *json = NULL;
+  if (cfg == NULL) return MEMEST_E_NOMEM;
+  check_params(&p, "tiny.json", 1, 1, 1, 2, 2, 64, 8192, "h100");
+  p.given &= ~(1u << MEMEST_P_GPU);   /* a 16 GiB GPU instead */
+  p.gpu[0] = '\0';
+  if (memest_params_set(&p, "gpu_memory_gb", "16", &err) != MEMEST_OK) {
+    free(cfg);
+    return MEMEST_E_VALUE;
+  }
+  rc = memest_estimate(cfg, len, &p, &r, &err);
+  free(cfg);
+  if (rc == MEMEST_OK) {
+    json = memest_result_json(r);
+    if (json == NULL) rc = MEMEST_E_NOMEM;
+    else if (strstr(json, "\"nearest_layout\":{\"found\":true") == NULL) rc = MEMEST_E_VALUE;
+    answer_add(json);
+  }
+  memest_free(json);
+  memest_result_free(r);
+  return rc;
+}
+
+/* A vary-nodes plan, which runs pp over whole nodes beside it. */
+static memest_code run_vary_nodes(void) {
+  size_t len = 0;
+  char *cfg = check_read_file("tests/data/tiny.json", &len);
+  memest_plan_request req;
+  memest_plan *plan = NULL;
+  memest_error err;
+  memest_code rc;
+  char *json = NULL;
+  static const char *const set[][2] = {
+      {"model", "tiny.json"},  {"gpu", "h100"},    {"gpus_per_node", "2"},
+      {"ep_size", "2"},        {"cp_size", "1"},   {"pp_size", "2"},
+      {"micro_batch_size", "1"}, {"global_batch_size", "64"},
+      {"sequence_length", "2048"}, {"nodes", "1,2,3"}, {"vary", "nodes"},
+  };
+  size_t i;
+  if (cfg == NULL) return MEMEST_E_NOMEM;
+  memest_plan_request_init(&req, MEMEST_PLAN_LAYOUTS);
+  for (i = 0; i < sizeof set / sizeof set[0]; i++) {
+    if (memest_plan_request_set(&req, set[i][0], set[i][1], &err) != MEMEST_OK) {
+      free(cfg);
+      return err.code;
+    }
+  }
+  rc = memest_plan_run(cfg, len, &req, &plan, &err);
+  free(cfg);
+  if (rc == MEMEST_OK) {
+    json = memest_plan_json(plan);
+    if (json == NULL) rc = MEMEST_E_NOMEM;
+    else if (strstr(json, "\"pp_over_nodes\":{") == NULL) rc = MEMEST_E_VALUE;
+    answer_add(json);
+  }
+  memest_free(json);
+  memest_plan_free(plan);
+  return rc;
+}
+
 static memest_code run_config(void) {
   size_t len = 0;
   char *cfg = check_read_file("presets/deepseek-v3.json", &len);
@@ -197,5 +266,7 @@ int main(void) {
   fail_each("config parse", run_config);
   fail_each("estimate", run_estimate);
   fail_each("plan", run_plan);
+  fail_each("estimate with the nearest-layout search", run_nearest);
+  fail_each("vary nodes beside pp over whole nodes", run_vary_nodes);
   return check_done("test_alloc_failure");
 }

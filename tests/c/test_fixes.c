@@ -184,6 +184,23 @@ static void test_number_fixes(void) {
     CHECK_STR(e.fix, "");   /* no capacity is a safe guess */
     CHECK_HAS(e.message, "--gpu-memory-gb 80");
   }
+  {
+    /* The same values stored by a C caller (or a page) are refused with the
+    ** same fixes, which give a valid run. */
+    static const char *const stored[][2] = {{"nan", "fragmentation=0.1"}, {"-0.5", "fragmentation=0"},
+                                            {"7", "fragmentation=1"}};
+    size_t i;
+    for (i = 0; i < sizeof stored / sizeof stored[0]; i++) {
+      memest_params p;
+      memest_error errs[4];
+      check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+      p.fragmentation = strtod(stored[i][0], NULL);
+      CHECK_I64(memest_validate(NULL, 0, &p, errs, 4), 1);
+      CHECK_STR(errs[0].fix, stored[i][1]);
+      CHECK(apply(&p, errs[0].fix));
+      CHECK_I64(memest_validate(NULL, 0, &p, errs, 4), 0);
+    }
+  }
 }
 
 /* An enum value spelled another way is offered as the fix; a GPU of no

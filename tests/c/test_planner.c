@@ -345,6 +345,12 @@ static void test_list_errors(void) {
   CHECK_I64(try_set(req, "--pp-rank", "1", &err), MEMEST_E_VALUE);
   CHECK_HAS(err.message, "a plan simulates every pipeline rank");
   CHECK_I64(try_set(req, "--vary", "layers", &err), MEMEST_E_UNKNOWN);
+  CHECK_STR(err.fix, "");
+  CHECK_I64(try_set(req, "--vary", "Nodes", &err), MEMEST_E_UNKNOWN);
+  CHECK_STR(err.fix, "vary=nodes");
+  CHECK_I64(try_set(req, "--min-routing-margin", "0x2", &err), MEMEST_E_VALUE);   /* not 2 */
+  CHECK_I64(try_set(req, "--min-routing-margin", "nan", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "give e.g. --min-routing-margin 1");
   CHECK_I64(try_set(req, "--bogus", "1", &err), MEMEST_E_UNKNOWN);
   CHECK_HAS(err.message, "unknown parameter");
   CHECK_I64(try_set(req, "--micro-batch-size", " 1, 2 ,4", &err), MEMEST_OK);
