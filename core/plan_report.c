@@ -661,6 +661,9 @@ static void text_ep_note(strbuf *sb, const memest_plan *pl) {
                 : pl->mode == MEMEST_PLAN_VARY
                 ? "the answer is one only when no value that keeps ep inside a node is OK "
                   "(--ep-across-nodes allow lifts that)"
+                : pl->mode == MEMEST_PLAN_COMPARE
+                ? "the answer is one only when no configuration that keeps ep inside a node "
+                  "fits as well (--ep-across-nodes allow lifts that)"
                 : "ranked after the layouts of its status that keep ep inside a node "
                   "(--ep-across-nodes allow ranks them by their figures alone)");
 }
