@@ -34,6 +34,8 @@ static void plan_help(FILE *out) {
       "  --nodes LIST            GPUs as nodes, with --gpus-per-node\n"
       "  --dp LIST               pins the data-parallel degree (GPUs = pp*ep*cp*dp)\n"
       "  --gpus-per-node G       GPUs come in whole nodes of G; rows show the nodes\n"
+      "  --ep-across-nodes avoid|allow  with --gpus-per-node: avoid (default) ranks a layout\n"
+      "                          whose EP group spans nodes (ep marked *) after the others\n"
       "  --global-batch-size LIST, --sequence-length LIST   required\n"
       "  --model, --gpu | --gpu-memory-gb, --optimizer, --sharding, --fp8-training,\n"
       "  --ep-imbalance, --fragmentation, --routing, --routing-factor   as for memest\n"

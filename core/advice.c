@@ -2,7 +2,8 @@
 ** advice.c — suggestions: each candidate change of one knob (optimizer,
 ** sharding, micro batch, pipeline, data, expert or context parallelism) is
 ** estimated for real, and those that lower the peak are kept, largest
-** saving first. Nothing here is a rule of thumb: every figure is computed,
+** saving first; when none of them is OK, nearest.c searches for the
+** nearest layout that is. Nothing here is a rule of thumb: every figure is computed,
 ** with the base estimate's est_cache, so the candidates reuse its layer
 ** programs wherever their shapes agree.
 */
@@ -28,6 +29,26 @@ static void set_int(char *buf, size_t n, int64_t v) { snprintf(buf, n, "%lld", (
 
 /* The next free candidate, or NULL when max are taken. */
 static candidate *next_slot(candidate *c, int n, int max) { return n < max ? &c[n] : NULL; }
+
+/* Candidate x doubles the degree *deg of x->p (ep or cp): on the same GPUs
+** when the data parallelism dp halves evenly, else on twice the GPUs with
+** the same dp (an odd dp, dp 1 included, has no half to give). */
+static void double_degree(candidate *x, const memest_params *b, int64_t dp, const char *knob,
+                          int64_t *deg, const char *why) {
+  int64_t from;
+  x->knob = knob;
+  x->p = *b;
+  from = *deg;
+  *deg = from * 2;
+  set_int(x->from, sizeof x->from, from);
+  if (dp % 2 == 0) {
+    set_int(x->to, sizeof x->to, *deg);
+  } else {
+    x->p.total_gpus = b->total_gpus * 2;
+    snprintf(x->to, sizeof x->to, "%lld (%lld GPUs)", (long long)*deg, (long long)x->p.total_gpus);
+  }
+  x->why = why;
+}
 
 /* Fills up to max candidates from the base inputs. */
 static int candidates(const memest_result *r, candidate *c, int max) {
@@ -92,52 +113,17 @@ static int candidates(const memest_result *r, candidate *c, int max) {
     x->why = "twice the data parallelism shards parameters, grads and states twice as far";
     n++;
   }
-  if (dp % 2 == 0 && (x = next_slot(c, n, max)) != NULL) {
-    x->knob = "ep_size";
-    x->p = *b;
-    x->p.ep_size = b->ep_size * 2;
-    set_int(x->from, sizeof x->from, b->ep_size);
-    set_int(x->to, sizeof x->to, x->p.ep_size);
-    x->why = "more expert parallelism holds fewer experts per GPU";
+  if ((x = next_slot(c, n, max)) != NULL) {
+    double_degree(x, b, dp, "ep_size", &x->p.ep_size,
+                  "more expert parallelism holds fewer experts per GPU");
     n++;
   }
-  if (dp % 2 == 0 && r->mc.arch->supports_cp && (x = next_slot(c, n, max)) != NULL) {
-    x->knob = "cp_size";
-    x->p = *b;
-    x->p.cp_size = b->cp_size * 2;
-    set_int(x->from, sizeof x->from, b->cp_size);
-    set_int(x->to, sizeof x->to, x->p.cp_size);
-    x->why = "context parallelism splits each sequence's activations";
+  if (r->mc.arch->supports_cp && (x = next_slot(c, n, max)) != NULL) {
+    double_degree(x, b, dp, "cp_size", &x->p.cp_size,
+                  "context parallelism splits each sequence's activations");
     n++;
   }
   return n;
-}
-
-/* Appends ",name=value" (no comma first) when the value changed. */
-static void fix_item(char *buf, size_t size, const char *name, const char *value, int changed) {
-  size_t n = strlen(buf);
-  if (!changed || n >= size) return;
-  snprintf(buf + n, size - n, "%s%s=%s", n ? "," : "", name, value);
-}
-
-static void fix_int(char *buf, size_t size, const char *name, int64_t from, int64_t to) {
-  char v[32];
-  snprintf(v, sizeof v, "%lld", (long long)to);
-  fix_item(buf, size, name, v, from != to);
-}
-
-/* Writes the inputs that differ between b and a as "name=value,...". */
-static void fix_text(const memest_params *b, const memest_params *a, char *buf, size_t size) {
-  buf[0] = '\0';
-  fix_int(buf, size, "pp_size", b->pp_size, a->pp_size);
-  fix_int(buf, size, "ep_size", b->ep_size, a->ep_size);
-  fix_int(buf, size, "cp_size", b->cp_size, a->cp_size);
-  fix_int(buf, size, "total_gpus", b->total_gpus, a->total_gpus);
-  fix_int(buf, size, "micro_batch_size", b->micro_batch_size, a->micro_batch_size);
-  fix_item(buf, size, "optimizer", memest_optimizer_name(a->optimizer),
-           a->optimizer != b->optimizer);
-  fix_item(buf, size, "sharding", memest_sharding_name(a->sharding),
-           a->sharding != b->sharding);
 }
 
 static int by_saving(const void *a, const void *b) {
@@ -158,11 +144,12 @@ memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *
   n = candidates(r, c, 8);
   for (i = 0; i < n; i++) {
     suggestion *s;
-    c[i].p.timeline = 0;
-    c[i].p.detail = 0;
-    c[i].p.pp_rank = -1;
-    if (!valid(r, &c[i].p)) continue;
-    rc = memi_est_run(&r->mc, &c[i].p, alt, cache, &e);
+    memest_params q = c[i].p;   /* estimated every rank, without a timeline */
+    q.timeline = 0;
+    q.detail = 0;
+    q.pp_rank = -1;
+    if (!valid(r, &q)) continue;
+    rc = memi_est_run(&r->mc, &q, alt, cache, &e);
     if (rc == MEMEST_E_NOMEM) {   /* an alternative that does not run is no advice; memory is */
       free(alt);
       if (err != NULL) *err = e;
@@ -175,7 +162,7 @@ memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *
       snprintf(s->from, sizeof s->from, "%s", c[i].from);
       snprintf(s->to, sizeof s->to, "%s", c[i].to);
       snprintf(s->advice, sizeof s->advice, "%s", c[i].why);
-      fix_text(&r->params, &c[i].p, s->fix, sizeof s->fix);
+      memi_params_fix(&r->params, &c[i].p, s->fix, sizeof s->fix);
       s->peak = alt->peak;
       s->saves = r->peak - alt->peak;
       s->status = alt->status;
@@ -184,5 +171,8 @@ memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *
   }
   free(alt);
   qsort(r->sugg, (size_t)r->n_sugg, sizeof r->sugg[0], by_saving);
-  return MEMEST_OK;
+  for (i = 0; i < r->n_sugg; i++) {
+    if (r->sugg[i].status == MEMEST_FITS_OK) return MEMEST_OK;
+  }
+  return r->status == MEMEST_FITS_OK ? MEMEST_OK : memi_nearest_build(r, cache, err);
 }

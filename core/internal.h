@@ -117,6 +117,16 @@ MEMEST_HIDDEN void memi_err_clear(memest_error *err);
 ** problems into errs and returns how many there are.
 ** ======================================================================= */
 MEMEST_HIDDEN int memi_params_refused(const memest_params *p, memest_error *errs, int max);
+/* Writes the inputs whose values differ from `from` in `to`, in the
+** table's order, as "name=value[,name=value]" into buf (params.c): the
+** fix a suggestion applies; it needs no allocation. */
+MEMEST_HIDDEN void memi_params_fix(const memest_params *from, const memest_params *to, char *buf,
+                                   size_t size);
+/* Reads a number of row pi from text, as memest_params_set does (params.c):
+** decimal only, in pi's range; a refusal names a value in range (and in
+** err->fix where one is sure). Other readers of numbers share it. */
+MEMEST_HIDDEN memest_code memi_parse_num(const memest_param_info *pi, const char *v, double *out,
+                                         memest_error *err);
 /* }====================================================================== */
 
 /* {======================================================================

@@ -220,32 +220,69 @@ static memest_code parse_int(const memest_param_info *pi, const char *v, int64_t
   return MEMEST_OK;
 }
 
-/* Number rule: a finite decimal number as strtod reads it, nothing else. */
-static memest_code parse_num(const memest_param_info *pi, const char *v, double *out,
-                             memest_error *err) {
-  char *end = NULL;
-  double x;
+/* A value of number row pi to give as an example: its default, else 80
+** (the GPU's capacity in GiB, the one number an estimate needs without a
+** default) where the range holds it, else the least value. */
+static double num_example(const memest_param_info *pi) {
+  if (pi->default_text[0]) return strtod(pi->default_text, NULL);
+  return 80.0 >= pi->min && 80.0 <= pi->max ? 80.0 : pi->min;
+}
+
+/* x as memest_params_set reads it back, without thousands separators. */
+static const char *plain_num(char *buf, size_t size, double x) {
+  snprintf(buf, size, "%.10g", x);
+  return buf;
+}
+
+/* Number rule: a finite decimal number as strtod reads it, nothing else.
+** A refusal gives a value in range: the nearest bound for a number beyond
+** it (a fraction given as a percent: the fraction), the example for text
+** that is no number (nan, inf, 0x10). */
+memest_code memi_parse_num(const memest_param_info *pi, const char *v, double *out,
+                           memest_error *err) {
+  char *end = NULL, a[48], b[48], c[48];
+  double x, fix;
+  memest_code code;
   /* Decimal only: strtod would also read hexadecimal (0x10), inf and nan. */
-  if (v[strspn(v, "0123456789+-.eE ")] != '\0') {
-    return memi_err_set(err, MEMEST_E_VALUE, pi->name,
-                   "%s must be a decimal number, got '%.40s'; write it as e.g. %s 80", pi->flag, v,
-                   pi->flag);
+  if (v[strspn(v, "0123456789+-.eE ")] != '\0' || v[0] == '\0') {
+    fix = num_example(pi);
+    memi_err_set(err, MEMEST_E_VALUE, pi->name,
+                 "%s must be a decimal number, got '%.40s'; give e.g. %s %s%s", pi->flag, v,
+                 pi->flag, plain_num(c, sizeof c, fix), pi->default_text[0] ? " (the default)" : "");
+    if (pi->default_text[0]) memi_err_fix(err, "%s=%s", pi->name, c);
+    return MEMEST_E_VALUE;
   }
   errno = 0;
   x = strtod(v, &end);
   while (end != NULL && *end == ' ') end++;
-  if (end == v || end == NULL || *end != '\0' || !isfinite(x) || v[0] == '\0') {
-    return memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'", pi->flag,
-                   v);
+  if (end == v || end == NULL || *end != '\0') {
+    fix = num_example(pi);
+    memi_err_set(err, MEMEST_E_VALUE, pi->name, "%s must be a number, got '%.40s'; give e.g. %s %s",
+                 pi->flag, v, pi->flag, plain_num(c, sizeof c, fix));
+    if (pi->default_text[0]) memi_err_fix(err, "%s=%s", pi->name, c);
+    return MEMEST_E_VALUE;
   }
-  if (x < pi->min || x > pi->max) {
-    char a[48], b[48];
-    return memi_err_set(err, x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE, pi->name,
-                   "%s must be at least %s and at most %s, got %.40s", pi->flag,
-                   memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v);
+  if (isfinite(x) && x >= pi->min && x <= pi->max) {
+    *out = x;
+    return MEMEST_OK;
   }
-  *out = x;
-  return MEMEST_OK;
+  /* Beyond the range, inf from an overflowing exponent (1e400) included. */
+  fix = x > pi->max ? pi->max : pi->min;
+  code = x > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
+  if (pi->max <= 1.0 && x > pi->max && x <= 100.0) {
+    fix = x / 100.0;
+    memi_err_set(err, code, pi->name,
+                 "%s is a fraction from %s to %s, got %.40s; for %.40s%% give %s %s", pi->flag,
+                 memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v, v,
+                 pi->flag, plain_num(c, sizeof c, fix));
+  } else {
+    memi_err_set(err, code, pi->name,
+                 "%s must be at least %s and at most %s, got %.40s; the nearest value in range is %s",
+                 pi->flag, memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v,
+                 plain_num(c, sizeof c, fix));
+  }
+  memi_err_fix(err, "%s=%s", pi->name, c);
+  return code;
 }
 
 static memest_code parse_bool(const memest_param_info *pi, const char *v, int *out,
@@ -283,12 +320,48 @@ static int enum_index(const char *choices, const char *v) {
   return -1;
 }
 
+/* The choice v names in another spelling (case, '_' or ' ' for '-'):
+** its index when exactly one matches, else -1. */
+static int enum_respelled(const char *choices, const char *v) {
+  const char *s = choices;
+  int i = 0, found = -1, n = 0;
+  while (*s) {
+    const char *bar = strchr(s, '|');
+    size_t len = bar ? (size_t)(bar - s) : strlen(s), k;
+    for (k = 0; k < len && v[k] != '\0'; k++) {
+      char c = v[k] >= 'A' && v[k] <= 'Z' ? (char)(v[k] - 'A' + 'a') : v[k];
+      if (c == '_' || c == ' ') c = '-';
+      if (c != s[k]) break;
+    }
+    if (k == len && v[k] == '\0') {
+      found = i;
+      n++;
+    }
+    if (!bar) break;
+    s = bar + 1;
+    i++;
+  }
+  return n == 1 ? found : -1;
+}
+
+/* Choice i of the '|'-separated choices into buf. */
+static const char *enum_choice(const char *choices, int i, char *buf, size_t size) {
+  const char *s = choices, *bar;
+  while (i-- > 0 && (bar = strchr(s, '|')) != NULL) s = bar + 1;
+  bar = strchr(s, '|');
+  snprintf(buf, size, "%.*s", (int)(bar ? (size_t)(bar - s) : strlen(s)), s);
+  return buf;
+}
+
+/* An unknown enum value: the choices, the one it spells another way (as the
+** fix), and for a GPU of no preset, the flag that takes any capacity. */
 static memest_code parse_enum(const memest_param_info *pi, const char *v, int *out,
                               memest_error *err) {
   int i = enum_index(pi->choices, v);
   if (i < 0) {
-    char list[160];
+    char list[160], near[48] = "", hint[240] = "";
     size_t k, j = 0;
+    int r = enum_respelled(pi->choices, v);
     for (k = 0; pi->choices[k] && j + 3 < sizeof list; k++) {
       if (pi->choices[k] == '|') {
         list[j++] = ',';
@@ -298,8 +371,19 @@ static memest_code parse_enum(const memest_param_info *pi, const char *v, int *o
       }
     }
     list[j] = '\0';
-    return memi_err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s", pi->flag, v,
-                   list);
+    if (r >= 0) enum_choice(pi->choices, r, near, sizeof near);
+    if (near[0]) {
+      snprintf(hint, sizeof hint, "; did you mean %s?", near);
+    } else if (strcmp(pi->name, "gpu") == 0) {
+      snprintf(hint, sizeof hint,
+               "; for another GPU give its memory in GiB instead: --gpu-memory-gb N, N being the "
+               "total_memory PyTorch prints for the device (in MiB) divided by 1024, e.g. "
+               "--gpu-memory-gb 79.19 for 81089 MiB");
+    }
+    memi_err_set(err, MEMEST_E_UNKNOWN, pi->name, "%s '%.40s' is not one of: %s%s", pi->flag, v,
+                 list, hint);
+    if (near[0]) memi_err_fix(err, "%s=%s", pi->name, near);
+    return MEMEST_E_UNKNOWN;
   }
   *out = i;
   return MEMEST_OK;
@@ -333,7 +417,7 @@ static memest_code row_set(memest_params *p, const param_row *r, const char *val
   switch (r->kind) {
     case K_TEXT: return set_text(&r->info, value, f, r->size, err);
     case K_INT: return parse_int(&r->info, value, f, err);
-    case K_NUM: return parse_num(&r->info, value, f, err);
+    case K_NUM: return memi_parse_num(&r->info, value, f, err);
     case K_BOOL: return parse_bool(&r->info, value, f, err);
     case K_ENUM:
       rc = parse_enum(&r->info, value, &e, err);
@@ -382,7 +466,7 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
   const memest_param_info *pi = &r->info;
   const void *f = field_in(p, r);
   memest_code code = MEMEST_OK;
-  char what[160] = "";
+  char what[160] = "", fix[48] = "";
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
@@ -390,12 +474,16 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
     code = v > (int64_t)pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
     snprintf(what, sizeof what, "is %lld, outside %lld..%lld (%s)", (long long)v,
              (long long)pi->min, (long long)pi->max, pi->limit);
+    snprintf(fix, sizeof fix, "%lld", (long long)(v > (int64_t)pi->max ? pi->max : pi->min));
   } else if (r->kind == K_NUM) {
     double v;
     memcpy(&v, f, sizeof v);
     if (v >= pi->min && v <= pi->max) return 0;
     code = v > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
     snprintf(what, sizeof what, "is %g, outside %g..%g (%s)", v, pi->min, pi->max, pi->limit);
+    /* The nearest bound; for NaN (no side) the default, where there is one. */
+    if (!isnan(v)) plain_num(fix, sizeof fix, v > pi->max ? pi->max : pi->min);
+    else if (pi->default_text[0]) plain_num(fix, sizeof fix, num_example(pi));
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;
     memcpy(&v, f, sizeof v);
@@ -418,6 +506,7 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
   }
   memi_err_set(err, code, pi->name, "%s %s; set it with memest_params_set", pi->flag, what);
   memi_err_reason(err, MEMEST_R_RANGE);
+  if (fix[0]) memi_err_fix(err, "%s=%s", pi->name, fix);
   return 1;
 }
 
@@ -458,15 +547,9 @@ static void put_shell_word(strbuf *sb, const char *s) {
   memi_sb_put(sb, "'");
 }
 
-/* Whether row r of p holds its default (never for a required row). */
-static int row_is_default(const memest_params *p, const param_row *r) {
-  memest_params d;
-  const void *a, *b;
-  if (r->info.required) return 0;
-  memset(&d, 0, sizeof d);
-  if (r->info.default_text[0]) row_set(&d, r, r->info.default_text, NULL);
-  a = field_in(p, r);
-  b = field_in(&d, r);
+/* Whether row r holds the same value in p and q. */
+static int row_same(const memest_params *p, const memest_params *q, const param_row *r) {
+  const void *a = field_in(p, r), *b = field_in(q, r);
   switch (r->kind) {
     case K_INT: return *(const int64_t *)a == *(const int64_t *)b;
     case K_NUM: return *(const double *)a == *(const double *)b;
@@ -479,26 +562,60 @@ static int row_is_default(const memest_params *p, const param_row *r) {
   return 0;
 }
 
-/* Writes row r's flag and value, as memest_params_set would read them. */
-static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+/* Whether row r of p holds its default (never for a required row). */
+static int row_is_default(const memest_params *p, const param_row *r) {
+  memest_params d;
+  if (r->info.required) return 0;
+  memset(&d, 0, sizeof d);
+  if (r->info.default_text[0]) row_set(&d, r, r->info.default_text, NULL);
+  return row_same(p, &d, r);
+}
+
+/* Row r's value as memest_params_set reads it, into buf; text as it is
+** (the command quotes it). */
+static const char *value_text(const memest_params *p, const param_row *r, char *buf, size_t size) {
   const void *f = field_in(p, r);
-  memi_sb_printf(sb, " %s ", r->info.flag);
   if (r->kind == K_INT) {
     int64_t v;
     memcpy(&v, f, sizeof v);
-    memi_sb_printf(sb, "%lld", (long long)v);
+    snprintf(buf, size, "%lld", (long long)v);
   } else if (r->kind == K_NUM) {
     double v;
     memcpy(&v, f, sizeof v);
-    memi_sb_printf(sb, "%.15g", v);
+    snprintf(buf, size, "%.15g", v);
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;
     memcpy(&v, f, sizeof v);
-    memi_sb_put(sb, name_at(r->names, v) ? name_at(r->names, v) : "?");
+    snprintf(buf, size, "%s", name_at(r->names, v) ? name_at(r->names, v) : "?");
   } else if (r->kind == K_BOOL) {
-    memi_sb_put(sb, *(const int *)f ? "true" : "false");
+    snprintf(buf, size, "%s", *(const int *)f ? "true" : "false");
   } else {
-    put_shell_word(sb, ((const char *)f)[0] ? (const char *)f : "?");
+    snprintf(buf, size, "%.*s", (int)r->size, ((const char *)f)[0] ? (const char *)f : "?");
+  }
+  return buf;
+}
+
+/* Writes row r's flag and value, as memest_params_set would read them. */
+static void put_row(strbuf *sb, const memest_params *p, const param_row *r) {
+  char v[600];
+  memi_sb_printf(sb, " %s ", r->info.flag);
+  value_text(p, r, v, sizeof v);
+  if (r->kind == K_TEXT || (r->kind == K_ENUM && r->names == NULL)) put_shell_word(sb, v);
+  else memi_sb_put(sb, v);
+}
+
+/* Without the heap: a suggestion's fix may not fail for want of memory. */
+void memi_params_fix(const memest_params *from, const memest_params *to, char *buf, size_t size) {
+  char v[600];
+  size_t used = 0;
+  int i;
+  if (size == 0) return;
+  buf[0] = '\0';
+  for (i = 0; i < MEMEST_P_COUNT && used < size; i++) {
+    if (row_same(from, to, &param_table[i])) continue;
+    snprintf(buf + used, size - used, "%s%s=%s", used ? "," : "", param_table[i].info.name,
+             value_text(to, &param_table[i], v, sizeof v));
+    used = strlen(buf);
   }
 }
 

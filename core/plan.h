@@ -5,8 +5,13 @@
 **   plan_dims.c      the table, and a row as estimate parameters
 **   plan_request.c   the request (uses plan_dims.c)
 **   memi_plan_estimate.c  the estimates of rows [from, to) (uses plan_dims.c)
-**   planner.c        the sweep in pieces: begin, estimate, finish (uses
-**                    the three above)
+**   planner.c        the sweep in pieces: begin, estimate, conclude and
+**                    release (uses the three above)
+**   plan_nodes.c     a vary-nodes answer beside pp over whole nodes (uses
+**                    planner.c for that second sweep)
+**   plan_run.c       memest_plan_finish and memest_plan_run: the
+**                    conclusion, what the answer needs beside it, the
+**                    release (uses planner.c and plan_nodes.c)
 **   plan_report.c    JSON and text of a finished plan (uses plan_dims.c)
 ** Design note: docs/planner.md.
 */
@@ -42,6 +47,8 @@ typedef struct plan_row {
   int variant;               /* index into memest_plan.variants */
   int reason;                /* -1 when estimated, else index into reasons */
   int note;                  /* -1, or index into notes (invalid vary rows) */
+  int ep_across;             /* 1: an EP group spans nodes (plan_nodes.c) */
+  int tier;                  /* the rank class: status, then ep_across when avoided */
   memest_status status;
   int64_t peak, tensor_peak, headroom, capacity, chunks, nonpt, frag;
   double bubble;             /* pipeline bubble over the step (planner.c) */
@@ -56,6 +63,19 @@ typedef struct plan_row {
 
 #define PLAN_REASONS_MAX 24
 #define PLAN_NOTE_CHARS 768   /* sizeof memest_error.message */
+#define PLAN_WHY_CHARS 400
+
+/* A vary-nodes plan's answer beside the same nodes spent on pipeline
+** stages: --vary pp with ep, cp as given and the dp that makes one pipeline
+** rank whole nodes (plan_nodes.c). */
+typedef struct plan_pp_nodes {
+  int ran;                   /* 1: the second sweep ran */
+  int64_t dp;                /* its dp: lcm(ep*cp, G) / (ep*cp) */
+  int found;                 /* it has an OK pp */
+  plan_row row;              /* that answer (its figures; fail_err NULL) */
+  int agrees;                /* both answers name the same nodes, or both none */
+  char why[PLAN_WHY_CHARS];  /* why they differ, or "" */
+} plan_pp_nodes;
 
 typedef struct plan_reason {
   char key[48];              /* short class, e.g. "num_chunks < 2*pp" */
@@ -88,8 +108,13 @@ struct memest_plan {
   int64_t tried;             /* combinations tried, valid or not */
   int64_t work;              /* row_work over the rows to estimate (~4 us a unit) */
   int answer;                /* row index, or -1 */
+  int closest;               /* no answer: the estimated row with the most headroom, or -1 */
+  memest_ep_nodes ep_nodes;  /* layouts whose EP spans nodes: avoided or allowed */
+  plan_pp_nodes pp_nodes;    /* vary nodes: the answer over pipeline stages */
+  int no_margins;            /* 1: rows carry no routing margin (the core's own plans) */
   model_config *mc;          /* owned from begin until finish */
   est_cache *cache;          /* layer programs its rows share, begin to finish */
+  int cache_borrowed;        /* 1: cache is the caller's (memi_plan_run_parsed) */
   int finished;              /* memest_plan_finish has run */
 };
 
@@ -116,6 +141,29 @@ MEMEST_HIDDEN memest_code memi_plan_estimate(memest_plan *pl, const model_config
 /* w = W / F: the deferred expert weight-gradient share of the forward
 ** matmul FLOPs at sequence length seq (memi_plan_estimate.c). */
 MEMEST_HIDDEN double memi_plan_expert_share(const model_config *mc, int64_t seq);
+/* A plan of req on the parsed config mc, begun and finished in one call,
+** for the core's own questions (the nearest layout, pp over whole nodes):
+** cache, when not NULL, stays the caller's; with no_margins the rows get
+** no routing margin (planner.c). */
+MEMEST_HIDDEN memest_code memi_plan_run_parsed(const model_config *mc,
+                                          const memest_plan_request *req, est_cache *cache,
+                                          int no_margins, memest_plan **out, memest_error *err);
+/* 1 when an EP group of ep consecutive ranks spans nodes of g GPUs on the
+** trainer's row-major ("pp", "dp", "cp", "ep") mesh; 0 for g = 0, nodes
+** not given (plan_dims.c). */
+MEMEST_HIDDEN int memi_plan_ep_across(int64_t ep, int64_t g);
+/* The greatest common divisor of a and b, for GPUs in whole nodes
+** (plan_dims.c). */
+MEMEST_HIDDEN int64_t memi_plan_gcd(int64_t a, int64_t b);
+/* Estimates what is left, settles failed rows, sorts and picks the answer
+** (planner.c); MEMEST_E_VALUE for a finished plan. */
+MEMEST_HIDDEN memest_code memi_plan_conclude(memest_plan *plan, memest_error *err);
+/* Frees the parsed config and the cache the rows shared (unless
+** borrowed); the plan is finished (planner.c). */
+MEMEST_HIDDEN void memi_plan_release(memest_plan *plan);
+/* A finished vary-nodes plan's pp_nodes: the second sweep and why the two
+** answers differ (plan_nodes.c); MEMEST_E_NOMEM only. */
+MEMEST_HIDDEN memest_code memi_plan_pp_nodes(memest_plan *pl, memest_error *err);
 /* Builds pl->variants from the option lists: their product for a plan,
 ** column by column for a compare (plan_request.c). */
 MEMEST_HIDDEN memest_code memi_plan_variants(memest_plan *pl, const memest_plan_request *req,

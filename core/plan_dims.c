@@ -1,8 +1,8 @@
 /*
 ** plan_dims.c — the inputs a plan sweeps, as one table (name, flag, the
 ** short name --vary takes, the estimate parameter behind each, its list in
-** the request, and whether more of it costs memory), and a plan row's
-** inputs as one estimate's parameters. The planner's other files build on
+** the request, and whether more of it costs memory), a plan row's inputs
+** as one estimate's parameters, and whether its EP group spans nodes. The planner's other files build on
 ** this one; it calls none of them. Design note: docs/planner.md.
 */
 #include <stddef.h>
@@ -57,6 +57,24 @@ void memi_plan_row_params(const memest_plan *pl, const plan_row *row, memest_par
   for (d = 0; d < D_COUNT; d++) {
     if (dims[d].param >= 0) p->given |= 1u << dims[d].param;
   }
+}
+
+int64_t memi_plan_gcd(int64_t a, int64_t b) {
+  while (b != 0) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* On the trainer's row-major ("pp", "dp", "cp", "ep") mesh an EP group is
+** ep consecutive ranks: it spans nodes when it is larger than a node, or
+** when a node does not hold a whole number of groups (ranks of whole nodes,
+** as the planner keeps them). Its all-to-all then crosses the network. */
+int memi_plan_ep_across(int64_t ep, int64_t g) {
+  if (ep <= 1 || g <= 0) return 0;
+  return ep > g || g % ep != 0;
 }
 
 memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,

@@ -116,7 +116,7 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
     d = es->scratch->lo.d;
     row_figures(es, row);
     memi_est_release(es->scratch);
-    rc = memi_routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+    if (!es->pl->no_margins) rc = memi_routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
                         ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
   }
   if (rc == MEMEST_E_NOMEM) {

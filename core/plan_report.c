@@ -25,6 +25,11 @@ static const char *row_status(const plan_row *r) {
   return r->reason >= 0 ? "INVALID" : memi_status_name(r->status);
 }
 
+/* Whether the answer prefers layouts that keep EP inside a node. */
+static int ep_inside_first(const memest_plan *pl) {
+  return pl->gpus_per_node > 0 && pl->ep_nodes == MEMEST_EP_NODES_AVOID;
+}
+
 static const char *answer_rule(const memest_plan *pl, char *buf, size_t size) {
   if (pl->mode == MEMEST_PLAN_VARY) {
     snprintf(buf, size, "the %s OK %s", pl->vary_largest ? "largest" : "smallest",
@@ -32,6 +37,7 @@ static const char *answer_rule(const memest_plan *pl, char *buf, size_t size) {
   } else {
     snprintf(buf, size, "the most headroom");
   }
+  if (ep_inside_first(pl)) snprintf(buf + strlen(buf), size - strlen(buf), ", ep inside a node first");
   return buf;
 }
 
@@ -120,6 +126,9 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
       put_option(sb, id, &pl->variants[r->variant], memi_layout_capacity(&pl->variants[r->variant]));
     }
   }
+  if (pl->gpus_per_node > 0) {
+    memi_sb_printf(sb, ",\"ep_across_nodes\":%s", r->ep_across ? "true" : "false");
+  }
   memi_sb_printf(sb, ",\"status\":\"%s\"", row_status(r));
   if (r->reason >= 0) {
     memi_sb_put(sb, ",\"reason\":");
@@ -158,7 +167,11 @@ static void put_inputs(strbuf *sb, const memest_plan *pl) {
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (!((opts >> id) & 1u)) put_option(sb, id, p, memi_layout_capacity(p));
   }
-  if (pl->gpus_per_node > 0) memi_sb_printf(sb, ",\"gpus_per_node\":%lld", (long long)pl->gpus_per_node);
+  if (pl->gpus_per_node > 0) {
+    memi_sb_printf(sb, ",\"gpus_per_node\":%lld,\"ep_across_nodes\":\"%s\"",
+                   (long long)pl->gpus_per_node,
+                   pl->ep_nodes == MEMEST_EP_NODES_ALLOW ? "allow" : "avoid");
+  }
   memi_sb_put(sb, "}");
 }
 
@@ -199,6 +212,47 @@ static void put_invalid(strbuf *sb, const memest_plan *pl) {
   memi_sb_put(sb, "}");
 }
 
+/* What the rows and the invalid counts add up to:
+** tried = valid + invalid, rows = valid + invalid_rows. */
+static void put_counts(strbuf *sb, const memest_plan *pl) {
+  int64_t invalid = 0, st[3] = {0, 0, 0}, across = 0, invalid_rows = 0;
+  int i;
+  for (i = 0; i < pl->n_reasons; i++) invalid += pl->reasons[i].count;
+  for (i = 0; i < pl->n_rows; i++) {
+    const plan_row *r = &pl->rows[i];
+    if (r->reason >= 0) {
+      invalid_rows++;
+      continue;
+    }
+    st[r->status == MEMEST_FITS_OK ? 0 : r->status == MEMEST_FITS_TIGHT ? 1 : 2]++;
+    across += r->ep_across;
+  }
+  memi_sb_printf(sb,
+            ",\"counts\":{\"tried\":%lld,\"valid\":%lld,\"invalid\":%lld,\"rows\":%d,"
+            "\"invalid_rows\":%lld,\"ok\":%lld,\"tight\":%lld,\"oom\":%lld,"
+            "\"ep_across_nodes\":%lld}",
+            (long long)pl->tried, (long long)(st[0] + st[1] + st[2]), (long long)invalid,
+            pl->n_rows, (long long)invalid_rows, (long long)st[0], (long long)st[1],
+            (long long)st[2], (long long)across);
+}
+
+/* A vary-nodes plan's answer beside pp over whole nodes (plan_nodes.c);
+** null in other plans. */
+static void put_pp_nodes(strbuf *sb, const memest_plan *pl) {
+  const plan_pp_nodes *c = &pl->pp_nodes;
+  memi_sb_put(sb, ",\"pp_over_nodes\":");
+  if (!c->ran) {
+    memi_sb_put(sb, "null");
+    return;
+  }
+  memi_sb_printf(sb, "{\"dp\":%lld,\"answer\":", (long long)c->dp);
+  if (c->found) put_row(sb, pl, &c->row);
+  else memi_sb_put(sb, "null");
+  memi_sb_printf(sb, ",\"agrees\":%s,\"why\":", c->agrees ? "true" : "false");
+  memi_sb_json_str(sb, c->why);
+  memi_sb_put(sb, "}");
+}
+
 /* The answer rule as fields: which row answers, read from them alone. */
 static void put_answer_by(strbuf *sb, const memest_plan *pl) {
   const char *rule = "most_headroom";
@@ -206,12 +260,13 @@ static void put_answer_by(strbuf *sb, const memest_plan *pl) {
   memi_sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
   if (pl->mode == MEMEST_PLAN_VARY) memi_sb_json_str(sb, memi_plan_dim_name(pl->vary));
   else memi_sb_put(sb, "null");
-  memi_sb_printf(sb, ",\"ok_min_free_percent\":%d}", CHOICE_TIGHT_PERCENT);
+  memi_sb_printf(sb, ",\"ok_min_free_percent\":%d,\"ep_inside_node_first\":%s}",
+                 CHOICE_TIGHT_PERCENT, ep_inside_first(pl) ? "true" : "false");
 }
 
 char *memest_plan_json(const memest_plan *pl) {
   strbuf sb;
-  char rule[64];
+  char rule[96];
   int i;
   if (pl == NULL || !pl->finished) return NULL;
   memi_sb_init(&sb);
@@ -240,6 +295,11 @@ char *memest_plan_json(const memest_plan *pl) {
   memi_sb_put(&sb, "],\"answer\":");
   if (pl->answer >= 0) put_row(&sb, pl, &pl->rows[pl->answer]);
   else memi_sb_put(&sb, "null");
+  memi_sb_put(&sb, ",\"closest\":");
+  if (pl->closest >= 0) put_row(&sb, pl, &pl->rows[pl->closest]);
+  else memi_sb_put(&sb, "null");
+  put_counts(&sb, pl);
+  put_pp_nodes(&sb, pl);
   put_invalid(&sb, pl);
   memi_sb_put(&sb, "}");
   return memi_sb_finish(&sb);
@@ -360,12 +420,18 @@ static const char *margin_text(const memest_routing_info *ri, char *buf, size_t 
   return buf;
 }
 
+/* A row's inputs up to its nodes; with GPUs per node, ep is marked '*'
+** when its group spans nodes. */
+static void row_inputs(strbuf *sb, const memest_plan *pl, int k, const plan_row *r) {
+  memi_sb_printf(sb, "  %4d %4lld %3lld%s %3lld %4lld %5lld", k, (long long)r->in[D_PP],
+            (long long)r->in[D_EP], pl->gpus_per_node > 0 ? (r->ep_across ? "*" : " ") : "",
+            (long long)r->in[D_CP], (long long)r->in[D_DP], (long long)r->in[D_TOTAL]);
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
+}
+
 static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row *r) {
   char a[32], b[32], l[160];
-  memi_sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", k, (long long)r->in[D_PP],
-            (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
-            (long long)r->in[D_TOTAL]);
-  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
+  row_inputs(sb, pl, k, r);
   memi_sb_printf(sb, " %4lld %6lld %8lld %9s %9s  %-6s %6.2f%%", (long long)r->in[D_MBS],
             (long long)r->in[D_SEQ], (long long)r->chunks, memi_fmt_gib(a, sizeof a, r->peak),
             memi_fmt_gib(b, sizeof b, r->headroom), row_status(r), 100.0 * r->bubble);
@@ -375,7 +441,8 @@ static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row
 }
 
 static void layout_head(strbuf *sb, const memest_plan *pl) {
-  memi_sb_printf(sb, "  %4s %4s %3s %3s %4s %5s", "#", "pp", "ep", "cp", "dp", "GPUs");
+  memi_sb_printf(sb, "  %4s %4s %3s%s %3s %4s %5s", "#", "pp", "ep", pl->gpus_per_node > 0 ? " " : "",
+            "cp", "dp", "GPUs");
   if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5s", "nodes");
   memi_sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s%s\n", "mbs", "seq", "chunks", "peak",
             "headroom", "status", "bubble", "margin", pl->varied_options ? "  options" : "");
@@ -400,10 +467,7 @@ static void text_vary(strbuf *sb, const memest_plan *pl) {
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
     if (r->reason >= 0) {
-      memi_sb_printf(sb, "  %4d %4lld %3lld %3lld %4lld %5lld", i + 1, (long long)r->in[D_PP],
-                (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
-                (long long)r->in[D_TOTAL]);
-      if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5lld", (long long)r->in[D_NODES]);
+      row_inputs(sb, pl, i + 1, r);
       memi_sb_printf(sb, " %4lld %6lld  INVALID: %s\n", (long long)r->in[D_MBS], (long long)r->in[D_SEQ],
                 pl->reasons[r->reason].key);
     } else {
@@ -434,8 +498,8 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
     if (d == D_PP) {
-      snprintf(a, sizeof a, "%lld/%lld/%lld/%lld", (long long)r->in[D_PP], (long long)r->in[D_EP],
-               (long long)r->in[D_CP], (long long)r->in[D_DP]);
+      snprintf(a, sizeof a, "%lld/%lld%s/%lld/%lld", (long long)r->in[D_PP], (long long)r->in[D_EP],
+               r->ep_across ? "*" : "", (long long)r->in[D_CP], (long long)r->in[D_DP]);
     } else if (d == D_MBS) {
       snprintf(a, sizeof a, "%lld/%lld/%lld", (long long)r->in[D_MBS], (long long)r->in[D_GBS],
                (long long)r->in[D_SEQ]);
@@ -514,13 +578,64 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   cmp_text_line(sb, pl, "routing margin", -3);
 }
 
+/* A row in words: "pp 2, ep 8, cp 1, dp 1 = 16 GPUs (2 nodes), mbs 1: peak
+** ..., headroom ... (...%), OK, bubble ...%". */
+static void row_words(strbuf *sb, const memest_plan *pl, const plan_row *r) {
+  char a[32], b[32];
+  memi_sb_printf(sb, "pp %lld, ep %lld, cp %lld, dp %lld = %lld GPUs", (long long)r->in[D_PP],
+            (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
+            (long long)r->in[D_TOTAL]);
+  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " (%lld nodes)", (long long)r->in[D_NODES]);
+  memi_sb_printf(sb, ", mbs %lld: peak %s GiB, headroom %s GiB (%.1f%%), %s, bubble %.2f%%",
+            (long long)r->in[D_MBS], memi_fmt_gib(a, sizeof a, r->peak),
+            memi_fmt_gib(b, sizeof b, r->headroom),
+            r->capacity > 0 ? 100.0 * (double)r->headroom / (double)r->capacity : 0.0,
+            row_status(r), 100.0 * r->bubble);
+}
+
+/* No answer: that nothing qualifies, and the closest row. */
+static void text_no_answer(strbuf *sb, const memest_plan *pl) {
+  if (pl->mode == MEMEST_PLAN_VARY) {
+    memi_sb_printf(sb, "\nAnswer: none; no tried %s is OK (OK: at least %d%% of the GPU left free)\n",
+              memi_plan_dim_name(pl->vary), CHOICE_TIGHT_PERCENT);
+  } else if (pl->closest < 0) {
+    memi_sb_put(sb, "\nAnswer: none; every combination was dropped (the reasons below)\n");
+  } else {
+    memi_sb_printf(sb, "\nAnswer: none; no %s fits: every one is out of memory\n",
+              pl->mode == MEMEST_PLAN_COMPARE ? "configuration" : "layout");
+  }
+  if (pl->closest < 0) return;
+  memi_sb_printf(sb, "Closest    #%d, ", pl->closest + 1);
+  if (pl->mode == MEMEST_PLAN_VARY) {
+    memi_sb_printf(sb, "%s %lld; ", memi_plan_dim_name(pl->vary),
+              (long long)pl->rows[pl->closest].in[pl->vary]);
+  }
+  row_words(sb, pl, &pl->rows[pl->closest]);
+  memi_sb_put(sb, "\n");
+}
+
+/* A vary-nodes answer beside the same nodes spent on pipeline stages. */
+static void text_pp_nodes(strbuf *sb, const memest_plan *pl) {
+  const plan_pp_nodes *c = &pl->pp_nodes;
+  if (!c->ran) return;
+  memi_sb_printf(sb, "Pipeline   pp over whole nodes (--vary pp with dp %lld): ", (long long)c->dp);
+  if (c->found) {
+    memi_sb_printf(sb, "pp %lld = %lld nodes", (long long)c->row.in[D_PP],
+              (long long)c->row.in[D_NODES]);
+  } else {
+    memi_sb_put(sb, "no pp is OK");
+  }
+  if (c->agrees) memi_sb_put(sb, c->found ? ", the same answer\n" : " either\n");
+  else memi_sb_printf(sb, "; this plan holds pp %lld and adds data parallelism with each node: %s\n",
+                 (long long)pl->dims[D_PP].v[0], c->why);
+}
+
 static void text_answer(strbuf *sb, const memest_plan *pl) {
   const plan_row *r = pl->answer >= 0 ? &pl->rows[pl->answer] : NULL;
-  char a[32], b[32], rule[64];
+  char a[32], rule[96];
   if (r == NULL) {
-    memi_sb_printf(sb, "\nAnswer: none; no tried %s is OK (OK: at least %d%% of the GPU left free)\n",
-              pl->mode == MEMEST_PLAN_VARY ? memi_plan_dim_name(pl->vary) : "layout",
-              CHOICE_TIGHT_PERCENT);
+    text_no_answer(sb, pl);
+    text_pp_nodes(sb, pl);
     return;
   }
   memi_sb_printf(sb, "\nAnswer (%s): ", answer_rule(pl, rule, sizeof rule));
@@ -529,16 +644,36 @@ static void text_answer(strbuf *sb, const memest_plan *pl) {
   } else if (pl->mode == MEMEST_PLAN_COMPARE) {
     memi_sb_printf(sb, "#%d; ", pl->answer + 1);
   }
-  memi_sb_printf(sb, "pp %lld, ep %lld, cp %lld, dp %lld = %lld GPUs", (long long)r->in[D_PP],
-            (long long)r->in[D_EP], (long long)r->in[D_CP], (long long)r->in[D_DP],
-            (long long)r->in[D_TOTAL]);
-  if (pl->gpus_per_node > 0) memi_sb_printf(sb, " (%lld nodes)", (long long)r->in[D_NODES]);
-  memi_sb_printf(sb, ", mbs %lld: peak %s GiB, headroom %s GiB (%.1f%%), %s, bubble %.2f%%\n",
-            (long long)r->in[D_MBS], memi_fmt_gib(a, sizeof a, r->peak),
-            memi_fmt_gib(b, sizeof b, r->headroom),
-            r->capacity > 0 ? 100.0 * (double)r->headroom / (double)r->capacity : 0.0,
-            row_status(r), 100.0 * r->bubble);
+  row_words(sb, pl, r);
+  memi_sb_put(sb, "\n");
+  if (r->ep_across) {
+    memi_sb_printf(sb, "Nodes      its expert parallelism spans nodes (ep %lld, %lld GPUs per node)%s\n",
+              (long long)r->in[D_EP], (long long)pl->gpus_per_node,
+              pl->ep_nodes == MEMEST_EP_NODES_AVOID
+                  ? ": no layout that keeps it inside a node qualifies"
+                  : "; --ep-across-nodes allow ranks such layouts by their figures alone");
+  }
   memi_sb_printf(sb, "Routing    the answer fits up to routing factor %s\n", margin_text(&r->routing, a, sizeof a));
+  text_pp_nodes(sb, pl);
+}
+
+/* Under a table with GPUs per node: what the '*' after ep means. */
+static void text_ep_note(strbuf *sb, const memest_plan *pl) {
+  int i, any = 0;
+  for (i = 0; i < pl->n_rows; i++) any |= pl->rows[i].ep_across;
+  if (!any) return;
+  memi_sb_printf(sb, "\n* ep spans nodes: each expert-parallel group takes ep consecutive ranks of "
+            "the (pp, dp, cp, ep) mesh, so its all-to-all crosses the network; %s\n",
+            pl->ep_nodes == MEMEST_EP_NODES_ALLOW
+                ? "ranked by its figures alone (--ep-across-nodes allow)"
+                : pl->mode == MEMEST_PLAN_VARY
+                ? "the answer is one only when no value that keeps ep inside a node is OK "
+                  "(--ep-across-nodes allow lifts that)"
+                : pl->mode == MEMEST_PLAN_COMPARE
+                ? "the answer is one only when no configuration that keeps ep inside a node "
+                  "fits as well (--ep-across-nodes allow lifts that)"
+                : "ranked after the layouts of its status that keep ep inside a node "
+                  "(--ep-across-nodes allow ranks them by their figures alone)");
 }
 
 char *memest_plan_text(const memest_plan *pl) {
@@ -549,6 +684,7 @@ char *memest_plan_text(const memest_plan *pl) {
   if (pl->mode == MEMEST_PLAN_LAYOUTS) text_layouts(&sb, pl);
   if (pl->mode == MEMEST_PLAN_VARY) text_vary(&sb, pl);
   if (pl->mode == MEMEST_PLAN_COMPARE) text_compare(&sb, pl);
+  text_ep_note(&sb, pl);
   text_answer(&sb, pl);
   text_reasons(&sb, pl);
   memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n", bubble_note,

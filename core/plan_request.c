@@ -36,17 +36,16 @@ static void snake(const char *name, char *out, size_t size) {
 }
 
 /* Count rule: optional spaces, decimal digits, optional spaces. */
-/* --min-routing-margin F: a factor within 1..MEMEST_MAX_ROUTING_FACTOR. */
+/* --min-routing-margin F: a factor within 1..MEMEST_MAX_ROUTING_FACTOR,
+** read by the rule every number of an estimate follows (decimal only). */
 static memest_code set_min_margin(memest_plan_request *req, const char *text, memest_error *err) {
-  char *end = NULL;
-  double f = strtod(text, &end);
-  if (end == text || end == NULL || *end != '\0' || !(f >= 1.0 && f <= MEMEST_MAX_ROUTING_FACTOR)) {
-    return memi_err_set(err, MEMEST_E_VALUE, "min_routing_margin",
-                   "--min-routing-margin must be a routing factor from 1 to %g, got '%.40s'",
-                   MEMEST_MAX_ROUTING_FACTOR, text);
-  }
-  req->min_routing_margin = f;
-  return MEMEST_OK;
+  static const memest_param_info margin = {
+      "min_routing_margin", "--min-routing-margin", "number", "the routing margin a row keeps",
+      "", "", "", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", 0};
+  double f;
+  memest_code rc = memi_parse_num(&margin, text, &f, err);
+  if (rc == MEMEST_OK) req->min_routing_margin = f;
+  return rc;
 }
 
 static memest_code parse_count(const char *flag, const char *field, const char *text,
@@ -198,6 +197,21 @@ static memest_code set_option(memest_plan_request *req, int id, const char *name
   return MEMEST_OK;
 }
 
+/* --ep-across-nodes avoid|allow (memest_ep_nodes). */
+static memest_code set_ep_nodes(memest_plan_request *req, const char *value, memest_error *err) {
+  if (strcmp(value, "avoid") == 0) req->ep_across_nodes = MEMEST_EP_NODES_AVOID;
+  else if (strcmp(value, "allow") == 0) req->ep_across_nodes = MEMEST_EP_NODES_ALLOW;
+  else {
+    return memi_err_set(err, MEMEST_E_UNKNOWN, "ep_across_nodes",
+                   "--ep-across-nodes '%.40s' is not one of: avoid, allow; avoid (the default) "
+                   "ranks a layout whose expert parallelism spans nodes after the others, allow "
+                   "ranks it by its figures alone",
+                   value);
+  }
+  req->ep_across_nodes_given = 1;
+  return MEMEST_OK;
+}
+
 static memest_code set_vary(memest_plan_request *req, const char *value, memest_error *err) {
   char s[32];
   int d;
@@ -207,9 +221,15 @@ static memest_code set_vary(memest_plan_request *req, const char *value, memest_
   }
   snake(value, s, sizeof s);
   if ((d = memi_plan_dim_find(s, 1)) < 0) {
-    return memi_err_set(err, MEMEST_E_UNKNOWN, "vary",
-                   "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq",
-                   value);
+    size_t i;
+    for (i = 0; s[i]; i++) s[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+    d = memi_plan_dim_find(s, 1);
+    memi_err_set(err, MEMEST_E_UNKNOWN, "vary",
+                 "--vary '%.40s' is not one of: pp, ep, cp, dp, gpus, nodes, mbs, gbs, seq%s%s%s",
+                 value, d >= 0 ? "; did you mean " : "", d >= 0 ? memi_plan_dim(d)->short_name : "",
+                 d >= 0 ? "?" : "");
+    if (d >= 0) memi_err_fix(err, "vary=%s", memi_plan_dim(d)->short_name);
+    return MEMEST_E_UNKNOWN;
   }
   snprintf(req->vary, sizeof req->vary, "%s", memi_plan_dim_name(d));
   req->mode = MEMEST_PLAN_VARY;
@@ -231,6 +251,7 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
   }
   if (strcmp(s, "top") == 0) return parse_count("--top", s, value, 0, 1000000, &req->top, err);
   if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
+  if (strcmp(s, "ep_across_nodes") == 0) return set_ep_nodes(req, value, err);
   if ((d = memi_plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {
@@ -270,6 +291,9 @@ static int missing(const memest_plan_request *req, int vary, char *buf, size_t s
        "--total-gpus N, --nodes N with --gpus-per-node G, or --dp N (the GPUs)");
   NEED((req->nodes.n > 0 || vary == D_NODES) && req->gpus_per_node == 0,
        "--gpus-per-node G (to count nodes)");
+  NEED(req->ep_across_nodes_given && req->nodes.n == 0 && vary != D_NODES &&
+           req->gpus_per_node == 0,
+       "--gpus-per-node G (--ep-across-nodes is about expert parallelism across nodes)");
   for (d = D_PP; d <= D_MBS && req->mode != MEMEST_PLAN_LAYOUTS; d++) {
     char what[64];
     if (d == D_DP || d == D_TOTAL || d == D_NODES || d == vary) continue;
@@ -358,7 +382,9 @@ memest_code memi_plan_prepare(memest_plan *pl, const memest_plan_request *req, i
   pl->gpus_per_node = req->gpus_per_node;
   pl->top = req->top;
   pl->min_margin = req->min_routing_margin;
+  pl->ep_nodes = req->ep_across_nodes;
   pl->answer = -1;
+  pl->closest = -1;
   if (req->mode == MEMEST_PLAN_VARY && (vary = memi_plan_dim_find(req->vary, 0)) < 0) {
     return memi_err_set(err, MEMEST_E_VALUE, "vary", "--vary names no input; give e.g. --vary pp");
   }

@@ -2,10 +2,12 @@
 ** planner.c — memest plan and compare, in pieces: begin (the values each
 ** input is swept over, each combination checked, invalid ones counted by
 ** reason), the estimates of ranges of rows on a config parsed once (no
-** advice, no timeline; see memi_plan_estimate.c), and finish (failed estimates
-** settled, rows sorted, the answer). It builds on plan_request.c (the
-** request), memi_plan_estimate.c and plan_dims.c; the writers, plan_report.c,
-** read what it leaves. Design: docs/planner.md.
+** advice, no timeline; see plan_estimate.c), and the conclusion (failed
+** estimates settled, rows sorted, the answer) with the config's release,
+** which plan_run.c's finish puts around what the answer needs beside it.
+** It builds on plan_request.c (the request), plan_estimate.c and
+** plan_dims.c; the writers, plan_report.c, read what it leaves. Design:
+** docs/planner.md.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,15 +57,6 @@ static int cp_fits_some_seq(const dim_list *seq, int64_t cp) {
   return 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b != 0) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* The default list of dimension d (docs/planner.md "Enumeration"). */
 static void dim_default(memest_plan *pl, const model_config *mc, int d) {
   dim_list *l = &pl->dims[d];
@@ -95,7 +88,7 @@ static void dim_default(memest_plan *pl, const model_config *mc, int d) {
       break;
     case D_TOTAL:
       unit = pl->dims[D_PP].v[0] * pl->dims[D_EP].v[0] * pl->dims[D_CP].v[0];
-      if (pl->gpus_per_node > 0) unit = unit / gcd64(unit, pl->gpus_per_node) * pl->gpus_per_node;
+      if (pl->gpus_per_node > 0) unit = unit / memi_plan_gcd(unit, pl->gpus_per_node) * pl->gpus_per_node;
       for (v = 1; v <= MEMEST_PLAN_VALUES && unit * v <= MEMEST_MAX_GPUS; v++) dim_add(l, unit * v);
       break;
     default: /* D_DP, D_NODES */
@@ -309,6 +302,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
     memi_err_reason(&e, MEMEST_R_DP_MISMATCH);
     return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
   }
+  row->ep_across = memi_plan_ep_across(row->in[D_EP], pl->gpus_per_node);
   pl->work += row_work(pl->layers, &p);
   if (pl->work > MEMEST_MAX_PLAN_WORK) {
     return memi_err_set(err, MEMEST_E_LIMIT, "",
@@ -439,9 +433,13 @@ static memest_code sweep_columns(sweep *sw, int cols, memest_error *err) {
   return MEMEST_OK;
 }
 
+/* A layouts plan's order: OK, TIGHT, then OOM rows, each with the layouts
+** whose EP spans nodes after the others unless they are allowed; then the
+** most headroom, the smallest bubble, the inputs. */
 static int by_headroom(const void *a, const void *b) {
   const plan_row *x = a, *y = b;
   int d;
+  if (x->tier != y->tier) return x->tier - y->tier;
   if (x->headroom != y->headroom) return x->headroom > y->headroom ? -1 : 1;
   if (x->bubble != y->bubble) return x->bubble < y->bubble ? -1 : 1;
   for (d = 0; d < D_COUNT; d++) {
@@ -450,21 +448,53 @@ static int by_headroom(const void *a, const void *b) {
   return x->variant - y->variant;
 }
 
-static void choose_answer(memest_plan *pl) {
-  int i;
-  pl->answer = -1;
-  if (pl->mode == MEMEST_PLAN_LAYOUTS) {
-    qsort(pl->rows, (size_t)pl->n_rows, sizeof pl->rows[0], by_headroom);
-    pl->answer = pl->n_rows > 0 ? 0 : -1;
-    return;
-  }
+/* Whether row r may answer: a vary plan takes OK rows; layouts and
+** compare take rows that fit (OK or TIGHT). */
+static int qualifies(const memest_plan *pl, const plan_row *r) {
+  if (r->reason >= 0) return 0;
+  if (pl->mode == MEMEST_PLAN_VARY) return r->status == MEMEST_FITS_OK;
+  return r->status != MEMEST_FITS_OOM;
+}
+
+/* The answer among the rows of rank class tier that qualify: the first
+** row of a layouts plan (sorted), the most headroom of a compare, the
+** first or last of a vary plan; -1 for none. */
+static int answer_among(const memest_plan *pl, int tier) {
+  int i, best = -1;
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
+    if (!qualifies(pl, r) || r->tier != tier) continue;
+    if (pl->mode == MEMEST_PLAN_LAYOUTS) return i;
     if (pl->mode == MEMEST_PLAN_COMPARE) {
-      if (pl->answer < 0 || r->headroom > pl->rows[pl->answer].headroom) pl->answer = i;
-    } else if (r->reason < 0 && r->status == MEMEST_FITS_OK &&
-               (pl->answer < 0 || pl->vary_largest)) {
-      pl->answer = i;
+      if (best < 0 || r->headroom > pl->rows[best].headroom) best = i;
+    } else if (best < 0 || pl->vary_largest) {
+      best = i;
+    }
+  }
+  return best;
+}
+
+/* Sorts a layouts plan and picks the answer from the best rank class that
+** has one: OK before TIGHT and, unless allowed, a layout whose EP spans
+** nodes after those of its status that keep it inside a node. With no
+** answer, the closest row is the estimated one with the most headroom. */
+static void choose_answer(memest_plan *pl) {
+  int i, tier, avoid = pl->ep_nodes == MEMEST_EP_NODES_AVOID;
+  for (i = 0; i < pl->n_rows; i++) {
+    plan_row *r = &pl->rows[i];
+    r->tier = 2 * (r->status == MEMEST_FITS_OK ? 0 : r->status == MEMEST_FITS_TIGHT ? 1 : 2) +
+              (avoid && r->ep_across);
+  }
+  if (pl->mode == MEMEST_PLAN_LAYOUTS) {
+    qsort(pl->rows, (size_t)pl->n_rows, sizeof pl->rows[0], by_headroom);
+  }
+  pl->answer = -1;
+  for (tier = 0; tier < 4 && pl->answer < 0; tier++) pl->answer = answer_among(pl, tier);
+  pl->closest = -1;
+  for (i = 0; i < pl->n_rows && pl->answer < 0; i++) {
+    const plan_row *r = &pl->rows[i];
+    if (r->reason < 0 && (pl->closest < 0 || r->headroom > pl->rows[pl->closest].headroom)) {
+      pl->closest = i;
     }
   }
 }
@@ -502,6 +532,38 @@ static memest_code plan_check(memest_plan *pl, int cols, memest_error *err) {
   return pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);
 }
 
+/* A new plan with room for its config, or NULL (err set). */
+static memest_plan *plan_new(memest_error *err) {
+  memest_plan *pl = calloc(1, sizeof *pl);
+  if (pl != NULL) pl->mc = malloc(sizeof *pl->mc);
+  if (pl == NULL || pl->mc == NULL) {
+    free(pl);
+    memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
+    return NULL;
+  }
+  return pl;
+}
+
+/* Begins prepared plan pl on its parsed config: the swept values, the
+** option variants and every combination checked; frees pl on failure. */
+static memest_code plan_sweep(memest_plan *pl, const memest_plan_request *req, int cols,
+                              memest_plan **out, memest_error *err) {
+  memest_code rc;
+  snprintf(pl->model_title, sizeof pl->model_title, "%s", pl->mc->arch->title);
+  pl->layers = pl->mc->layers;
+  pl->experts = pl->mc->experts;
+  dims_build(pl, req, pl->mc);
+  rc = memi_plan_variants(pl, req, cols, err);
+  if (rc == MEMEST_OK) rc = check_size(pl, err);
+  if (rc == MEMEST_OK) rc = plan_check(pl, cols, err);
+  if (rc != MEMEST_OK) {
+    memest_plan_free(pl);
+    return rc;
+  }
+  *out = pl;
+  return MEMEST_OK;
+}
+
 memest_code memest_plan_begin(const char *config, size_t config_len,
                               const memest_plan_request *req, memest_plan **out,
                               memest_error *err) {
@@ -511,30 +573,42 @@ memest_code memest_plan_begin(const char *config, size_t config_len,
   memi_err_clear(err);
   if (req == NULL || out == NULL) return memi_err_set(err, MEMEST_E_VALUE, "", "no plan request given");
   *out = NULL;
-  pl = calloc(1, sizeof *pl);
-  if (pl != NULL) pl->mc = malloc(sizeof *pl->mc);
-  if (pl == NULL || pl->mc == NULL) {
-    free(pl);
-    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
-  }
+  if ((pl = plan_new(err)) == NULL) return MEMEST_E_NOMEM;
   rc = memi_plan_prepare(pl, req, &cols, err);
   if (rc == MEMEST_OK) rc = load_config(config, config_len, &req->base, pl->mc, err);
-  if (rc == MEMEST_OK) {
-    memi_model_source_settle(&pl->base, config == NULL);
-    snprintf(pl->model_title, sizeof pl->model_title, "%s", pl->mc->arch->title);
-    pl->layers = pl->mc->layers;
-    pl->experts = pl->mc->experts;
-    dims_build(pl, req, pl->mc);
-    rc = memi_plan_variants(pl, req, cols, err);
-  }
-  if (rc == MEMEST_OK) rc = check_size(pl, err);
-  if (rc == MEMEST_OK) rc = plan_check(pl, cols, err);
+  if (rc == MEMEST_OK) memi_model_source_settle(&pl->base, config == NULL);
   if (rc != MEMEST_OK) {
     memest_plan_free(pl);
     return rc;
   }
-  *out = pl;
-  return MEMEST_OK;
+  return plan_sweep(pl, req, cols, out, err);
+}
+
+memest_code memi_plan_run_parsed(const model_config *mc, const memest_plan_request *req,
+                                 est_cache *cache, int no_margins, memest_plan **out,
+                                 memest_error *err) {
+  memest_plan *pl;
+  memest_code rc;
+  int cols = 0;
+  *out = NULL;
+  if ((pl = plan_new(err)) == NULL) return MEMEST_E_NOMEM;
+  *pl->mc = *mc;
+  pl->cache = cache;
+  pl->cache_borrowed = cache != NULL;
+  pl->no_margins = no_margins;
+  rc = memi_plan_prepare(pl, req, &cols, err);
+  if (rc != MEMEST_OK) {
+    memest_plan_free(pl);
+    return rc;
+  }
+  rc = plan_sweep(pl, req, cols, out, err);
+  if (rc == MEMEST_OK) rc = memi_plan_conclude(*out, err);
+  if (rc == MEMEST_OK) memi_plan_release(*out);
+  if (rc != MEMEST_OK && *out != NULL) {
+    memest_plan_free(*out);
+    *out = NULL;
+  }
+  return rc;
 }
 
 static memest_code refuse_finished(const memest_plan *plan, memest_error *err) {
@@ -559,9 +633,8 @@ memest_code memest_plan_estimate_rows(memest_plan *plan, int from, int to, memes
   return memi_plan_estimate(plan, plan->mc, from, to, err);
 }
 
-memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
+memest_code memi_plan_conclude(memest_plan *plan, memest_error *err) {
   memest_code rc;
-  memi_err_clear(err);
   if ((rc = refuse_finished(plan, err)) != MEMEST_OK) return rc;
   rc = memi_plan_estimate(plan, plan->mc, 0, plan->n_rows, err);
   if (rc == MEMEST_OK) rc = settle(plan, err);
@@ -569,24 +642,15 @@ memest_code memest_plan_finish(memest_plan *plan, memest_error *err) {
   choose_answer(plan);
   plan->expert_share =
       plan->n_rows > 0 ? memi_plan_expert_share(plan->mc, plan->rows[0].in[D_SEQ]) : 0.0;
-  free(plan->mc);
-  plan->mc = NULL;
-  memi_est_cache_free(plan->cache);
-  plan->cache = NULL;
-  plan->finished = 1;
   return MEMEST_OK;
 }
 
-memest_code memest_plan_run(const char *config, size_t config_len,
-                            const memest_plan_request *req, memest_plan **out,
-                            memest_error *err) {
-  memest_code rc = memest_plan_begin(config, config_len, req, out, err);
-  if (rc == MEMEST_OK) rc = memest_plan_finish(*out, err);
-  if (rc != MEMEST_OK && out != NULL) {
-    memest_plan_free(*out);
-    *out = NULL;
-  }
-  return rc;
+void memi_plan_release(memest_plan *plan) {
+  free(plan->mc);
+  plan->mc = NULL;
+  if (!plan->cache_borrowed) memi_est_cache_free(plan->cache);
+  plan->cache = NULL;
+  plan->finished = 1;
 }
 
 int memest_plan_row_count(const memest_plan *plan) { return plan != NULL ? plan->n_rows : 0; }
@@ -599,7 +663,7 @@ void memest_plan_free(memest_plan *plan) {
   if (plan == NULL) return;
   for (i = 0; i < plan->n_rows; i++) free(plan->rows[i].fail_err);
   free(plan->mc);
-  memi_est_cache_free(plan->cache);
+  if (!plan->cache_borrowed) memi_est_cache_free(plan->cache);
   free(plan->rows);
   free(plan->notes);
   free(plan->variants);

@@ -309,6 +309,30 @@ static void put_suggestions(strbuf *sb, const memest_result *r) {
   memi_sb_put(sb, "]");
 }
 
+/* The nearest OK layout (nearest.c): null when it was not searched for. */
+static void put_nearest(strbuf *sb, const memest_result *r) {
+  const nearest_layout *n = &r->nearest;
+  memi_sb_put(sb, ",\"nearest_layout\":");
+  if (!n->searched) {
+    memi_sb_put(sb, "null");
+    return;
+  }
+  memi_sb_printf(sb, "{\"found\":%s,\"gpus_searched\":%lld,\"plans\":%d", n->found ? "true" : "false",
+            (long long)n->gpus_max, n->plans);
+  if (n->found) {
+    memi_sb_printf(sb,
+              ",\"pp_size\":%lld,\"ep_size\":%lld,\"cp_size\":%lld,\"dp\":%lld,"
+              "\"total_gpus\":%lld,\"micro_batch_size\":%lld,\"peak_bytes\":%lld,"
+              "\"headroom_bytes\":%lld,\"status\":\"%s\",\"gpus_added\":%lld,\"changed\":%d,"
+              "\"fix\":",
+              (long long)n->pp, (long long)n->ep, (long long)n->cp, (long long)n->dp,
+              (long long)n->total, (long long)n->mbs, (long long)n->peak, (long long)n->headroom,
+              memi_status_name(n->status), (long long)(n->total - r->params.total_gpus), n->changed);
+    memi_sb_json_str(sb, n->fix);
+  }
+  memi_sb_put(sb, "}");
+}
+
 static void put_detail(strbuf *sb, const memest_result *r) {
   const rank_result *rr = &r->ranks[r->worst];
   int i;
@@ -382,6 +406,7 @@ char *memest_result_json(const memest_result *r) {
   if (r->every != NULL) put_every_rank(&sb, r->every);
   put_ranked(&sb, r);
   put_suggestions(&sb, r);
+  put_nearest(&sb, r);
   if (r->params.detail) put_detail(&sb, r);
   memi_sb_put(&sb, "}");
   return memi_sb_finish(&sb);

@@ -147,6 +147,38 @@ static void total_section(strbuf *sb, const memest_result *r) {
   }
 }
 
+/* The nearest OK layout in one line, as the flags that change. */
+static void nearest_line(strbuf *sb, const memest_result *r) {
+  const nearest_layout *n = &r->nearest;
+  const memest_params *b = &r->params;
+  const int64_t now[5] = {b->pp_size, b->ep_size, b->cp_size, b->total_gpus, b->micro_batch_size};
+  const int64_t to[5] = {n->pp, n->ep, n->cp, n->total, n->mbs};
+  static const memest_param_id ids[5] = {MEMEST_P_PP_SIZE, MEMEST_P_EP_SIZE, MEMEST_P_CP_SIZE,
+                                         MEMEST_P_TOTAL_GPUS, MEMEST_P_MICRO_BATCH_SIZE};
+  char g[32], h[32];
+  int i;
+  if (!n->searched) return;
+  if (!n->found) {
+    memi_sb_printf(sb, "  no layout over pp, ep, cp and micro batch is OK on up to %lld GPUs\n",
+              (long long)n->gpus_max);
+    return;
+  }
+  memi_sb_put(sb, "  nearest OK layout:");
+  for (i = 0; i < 5; i++) {
+    if (to[i] != now[i]) {
+      memi_sb_printf(sb, " %s %lld", memest_param_describe(ids[i])->flag, (long long)to[i]);
+    }
+  }
+  memi_sb_printf(sb, " (dp %lld): peak %s GiB, headroom %s GiB (OK); ", (long long)n->dp,
+            memi_fmt_gib(g, sizeof g, n->peak), memi_fmt_gib(h, sizeof h, n->headroom));
+  if (n->total > b->total_gpus) {
+    memi_sb_printf(sb, "%lld GPUs more, ", (long long)(n->total - b->total_gpus));
+  } else {
+    memi_sb_put(sb, "the same GPUs, ");
+  }
+  memi_sb_printf(sb, "%d input%s changed\n", n->changed, n->changed == 1 ? "" : "s");
+}
+
 static void suggestions_section(strbuf *sb, const memest_result *r) {
   const comp_vec *v = &r->ranks[r->worst].at_peak;
   int used[C_COUNT] = {0}, k, c, i;
@@ -176,6 +208,7 @@ static void suggestions_section(strbuf *sb, const memest_result *r) {
               pi != NULL ? pi->flag : s->knob, s->from, s->to, memi_fmt_gib(g, sizeof g, s->peak),
               memi_fmt_gib(h, sizeof h, s->saves), memi_status_name(s->status), s->advice);
   }
+  nearest_line(sb, r);
 }
 
 static void ranks_section(strbuf *sb, const memest_result *r) {

@@ -43,6 +43,21 @@ typedef struct suggestion {
   char fix[96];              /* the change as "name=value[,name=value]" */
 } suggestion;
 
+/* The nearest layout that is OK when no single-knob suggestion is
+** (nearest.c): the planner's search over pp, ep, cp, total GPUs and micro
+** batch, fewest GPUs first, then fewest inputs changed, then most headroom. */
+typedef struct nearest_layout {
+  int searched;              /* 1: the search ran */
+  int found;                 /* 1: a layout below is OK */
+  int64_t pp, ep, cp, dp, total, mbs;
+  int64_t peak, headroom;
+  memest_status status;
+  int changed;               /* how many of pp, ep, cp, total_gpus, mbs differ */
+  char fix[96];              /* the change as "name=value[,name=value]" */
+  int64_t gpus_max;          /* the most GPUs searched */
+  int plans;                 /* GPU counts tried, one plan each */
+} nearest_layout;
+
 struct memest_result {
   memest_params params;
   model_config mc;
@@ -61,6 +76,7 @@ struct memest_result {
   int n_warnings;      /* the last one says how many more there were, if any */
   suggestion sugg[8];
   int n_sugg;
+  nearest_layout nearest;    /* searched only when no suggestion is OK */
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
   memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
   int timeline_columns;      /* a view: events' components as one array per component */
@@ -92,6 +108,9 @@ MEMEST_HIDDEN memest_code memi_est_estimate(const char *config, size_t config_le
 /* MEMEST_E_NOMEM when out of memory; a candidate that fails otherwise is
 ** no suggestion. */
 MEMEST_HIDDEN memest_code memi_advice_build(memest_result *r, est_cache *cache, memest_error *err);
+/* r->nearest: the planner's nearest OK layout (nearest.c); MEMEST_E_NOMEM
+** only, a search that cannot run is recorded as not found. */
+MEMEST_HIDDEN memest_code memi_nearest_build(memest_result *r, est_cache *cache, memest_error *err);
 MEMEST_HIDDEN void memi_nonpt_parts(const layout *lo, int64_t parts[5]);
 MEMEST_HIDDEN const char *memi_tl_describe(const tl_event *e, char *buf, size_t size);
 MEMEST_HIDDEN const char *memi_peak_label(const tl_event *e, char *buf, size_t size);

@@ -454,6 +454,16 @@ typedef enum memest_plan_mode {
   MEMEST_PLAN_COMPARE = 2   /* side by side, with per-component deltas */
 } memest_plan_mode;
 
+/* What a plan does with a layout whose expert-parallel group spans nodes
+** (with gpus_per_node given): the trainer's all-to-all then crosses the
+** network. AVOID marks it and ranks it after the layouts of its status
+** that keep EP inside a node, so it answers only when none of them does;
+** ALLOW marks it and ranks it by its figures alone (docs/planner.md). */
+typedef enum memest_ep_nodes {
+  MEMEST_EP_NODES_AVOID = 0,
+  MEMEST_EP_NODES_ALLOW = 1
+} memest_ep_nodes;
+
 typedef struct memest_plan_request {
   memest_plan_mode mode;
   memest_params base;          /* model, GPU and options, one value each */
@@ -462,6 +472,8 @@ typedef struct memest_plan_request {
   char vary[24];               /* MEMEST_PLAN_VARY: "pp_size", "nodes", ... */
   int64_t top;                 /* rows the text report shows; 0 = all */
   double min_routing_margin;   /* 0: none; else keep rows whose routing margin reaches it */
+  memest_ep_nodes ep_across_nodes;   /* AVOID unless "ep_across_nodes" says allow */
+  int ep_across_nodes_given;   /* 1: set by name (then gpus_per_node is needed) */
   /* An option given as a comma list ("adamw,muon"), by memest_param_id;
   ** "" where it has one value (in base). */
   char option_lists[MEMEST_P_COUNT][MEMEST_PLAN_TEXT];
@@ -472,7 +484,8 @@ void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode);
 
 /* Sets input `name` from `value`, mirroring memest_params_set(): the name is
 ** a CLI flag ("--pp-size") or its snake_case form ("pp_size"), plus "dp",
-** "nodes", "gpus_per_node", "vary", "top" and "min_routing_margin"; numeric values may be comma
+** "nodes", "gpus_per_node", "vary", "top", "min_routing_margin" and "ep_across_nodes"
+** ("avoid" | "allow"); numeric values may be comma
 ** lists ("1,2,4"), each item checked as a single estimate checks it.
 ** Returns MEMEST_OK or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT. */
 memest_code memest_plan_request_set(memest_plan_request *req, const char *name,

@@ -92,6 +92,38 @@ static memest_code run_estimate(void) {
   return rc;
 }
 
+/* An estimate no single knob makes OK, so that its suggestions end with the
+** planner's search for the nearest OK layout (two plans, on 2 and 4 GPUs):
+** the small test config, 16 GiB GPUs, seq 8192, mbs 2. */
+static memest_code run_nearest(void) {
+  size_t len = 0;
+  char *cfg = check_read_file("tests/data/tiny.json", &len);
+  memest_params p;
+  memest_result *r = NULL;
+  memest_error err;
+  memest_code rc;
+  char *json = NULL;
+  if (cfg == NULL) return MEMEST_E_NOMEM;
+  check_params(&p, "tiny.json", 1, 1, 1, 2, 2, 64, 8192, "h100");
+  p.given &= ~(1u << MEMEST_P_GPU);   /* a 16 GiB GPU instead */
+  p.gpu[0] = '\0';
+  if (memest_params_set(&p, "gpu_memory_gb", "16", &err) != MEMEST_OK) {
+    free(cfg);
+    return MEMEST_E_VALUE;
+  }
+  rc = memest_estimate(cfg, len, &p, &r, &err);
+  free(cfg);
+  if (rc == MEMEST_OK) {
+    json = memest_result_json(r);
+    if (json == NULL) rc = MEMEST_E_NOMEM;
+    else if (strstr(json, "\"nearest_layout\":{\"found\":true") == NULL) rc = MEMEST_E_VALUE;
+    answer_add(json);
+  }
+  memest_free(json);
+  memest_result_free(r);
+  return rc;
+}
+
 static memest_code run_config(void) {
   size_t len = 0;
   char *cfg = check_read_file("presets/deepseek-v3.json", &len);
@@ -118,30 +150,29 @@ static memest_code run_config(void) {
   return rc;
 }
 
-/* A small vary plan (two values), so that failing each of its allocations
-** in turn stays within seconds. */
-static memest_code run_plan(void) {
+/* Runs the plan the n (name, value) pairs of set ask for, on the config
+** file `config` (NULL: the preset named), its JSON and text added to the
+** answer; the JSON must hold `must`. */
+static memest_code run_plan_of(const char *const (*set)[2], size_t n, const char *config,
+                               const char *must) {
   memest_plan_request req;
   memest_plan *plan = NULL;
   memest_error err;
   memest_code rc;
-  char *json = NULL, *text = NULL;
-  static const char *const set[][2] = {
-      {"model", "qwen3-30b-a3b"}, {"gpu", "h100"},        {"gpus_per_node", "8"},
-      {"ep_size", "8"},           {"cp_size", "1"},       {"dp", "1"},
-      {"micro_batch_size", "1"},  {"global_batch_size", "64"},
-      {"sequence_length", "2048"}, {"pp_size", "2,4"},    {"vary", "pp"},
-  };
-  size_t i;
+  char *json = NULL, *text = NULL, *cfg = NULL;
+  size_t i, len = 0;
   memest_plan_request_init(&req, MEMEST_PLAN_LAYOUTS);
-  for (i = 0; i < sizeof set / sizeof set[0]; i++) {
+  for (i = 0; i < n; i++) {
     if (memest_plan_request_set(&req, set[i][0], set[i][1], &err) != MEMEST_OK) return err.code;
   }
-  rc = memest_plan_run(NULL, 0, &req, &plan, &err);
+  if (config != NULL && (cfg = check_read_file(config, &len)) == NULL) return MEMEST_E_NOMEM;
+  rc = memest_plan_run(cfg, len, &req, &plan, &err);
+  free(cfg);
   if (rc == MEMEST_OK) {
     json = memest_plan_json(plan);
     text = memest_plan_text(plan);
     if (json == NULL || text == NULL) rc = MEMEST_E_NOMEM;
+    else if (strstr(json, must) == NULL) rc = MEMEST_E_VALUE;
     answer_add(json);
     answer_add(text);
   }
@@ -149,6 +180,30 @@ static memest_code run_plan(void) {
   memest_free(text);
   memest_plan_free(plan);
   return rc;
+}
+
+/* A small vary plan (two values), so that failing each of its allocations
+** in turn stays within seconds. */
+static memest_code run_plan(void) {
+  static const char *const set[][2] = {
+      {"model", "qwen3-30b-a3b"}, {"gpu", "h100"},        {"gpus_per_node", "8"},
+      {"ep_size", "8"},           {"cp_size", "1"},       {"dp", "1"},
+      {"micro_batch_size", "1"},  {"global_batch_size", "64"},
+      {"sequence_length", "2048"}, {"pp_size", "2,4"},    {"vary", "pp"},
+  };
+  return run_plan_of(set, sizeof set / sizeof set[0], NULL, "\"rows\":[");
+}
+
+/* A vary-nodes plan, which runs pp over whole nodes beside it. */
+static memest_code run_vary_nodes(void) {
+  static const char *const set[][2] = {
+      {"model", "tiny.json"},  {"gpu", "h100"},    {"gpus_per_node", "2"},
+      {"ep_size", "2"},        {"cp_size", "1"},   {"pp_size", "2"},
+      {"micro_batch_size", "1"}, {"global_batch_size", "64"},
+      {"sequence_length", "2048"}, {"nodes", "1,2,3"}, {"vary", "nodes"},
+  };
+  return run_plan_of(set, sizeof set / sizeof set[0], "tests/data/tiny.json",
+                     "\"pp_over_nodes\":{");
 }
 
 /* Fails each allocation of `run` in turn; returns the calls of a full run. */
@@ -197,5 +252,7 @@ int main(void) {
   fail_each("config parse", run_config);
   fail_each("estimate", run_estimate);
   fail_each("plan", run_plan);
+  fail_each("estimate with the nearest-layout search", run_nearest);
+  fail_each("vary nodes beside pp over whole nodes", run_vary_nodes);
   return check_done("test_alloc_failure");
 }

@@ -3,7 +3,9 @@
 ** on fixed inputs with their answers pinned (and why they are right),
 ** every row against a single estimate of its inputs, the invalid counts,
 ** the JSON shape, the bubble model's edges, the request's list parsing,
-** and the plan in pieces against one whole run.
+** the plan in pieces against one whole run; no answer when nothing fits,
+** EP groups across nodes against the mesh they come from, the counts that
+** add up, and a vary-nodes answer beside pp over whole nodes.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +349,12 @@ static void test_list_errors(void) {
   CHECK_I64(try_set(req, "--pp-rank", "1", &err), MEMEST_E_VALUE);
   CHECK_HAS(err.message, "a plan simulates every pipeline rank");
   CHECK_I64(try_set(req, "--vary", "layers", &err), MEMEST_E_UNKNOWN);
+  CHECK_STR(err.fix, "");
+  CHECK_I64(try_set(req, "--vary", "Nodes", &err), MEMEST_E_UNKNOWN);
+  CHECK_STR(err.fix, "vary=nodes");
+  CHECK_I64(try_set(req, "--min-routing-margin", "0x2", &err), MEMEST_E_VALUE);   /* not 2 */
+  CHECK_I64(try_set(req, "--min-routing-margin", "nan", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "give e.g. --min-routing-margin 1");
   CHECK_I64(try_set(req, "--bogus", "1", &err), MEMEST_E_UNKNOWN);
   CHECK_HAS(err.message, "unknown parameter");
   CHECK_I64(try_set(req, "--micro-batch-size", " 1, 2 ,4", &err), MEMEST_OK);
@@ -607,7 +615,304 @@ static void test_pieces(void) {
   free(req);
 }
 
+
+/* The plan's JSON, parsed (NULL on failure); frees nothing of plan. */
+static cJSON *plan_json(const memest_plan *plan) {
+  char *text = plan != NULL ? memest_plan_json(plan) : NULL;
+  cJSON *root = text != NULL ? cJSON_Parse(text) : NULL;
+  memest_free(text);
+  CHECK(root != NULL);
+  return root;
+}
+
+static double jnum(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+
+/* DeepSeek-V3 on 256 H100s (gbs 1024, seq 4096, mbs 1): all 135 layouts are
+** OOM, the best 174.15 GiB at pp 16, ep 8, cp 2. No answer; the closest is
+** that row. A compare of two OOM configurations has none either. */
+static void test_no_answer(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  memest_plan *plan;
+  set(req, "model", "deepseek-v3");
+  set(req, "gpu", "h100");
+  set(req, "total_gpus", "256");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "1024");
+  set(req, "sequence_length", "4096");
+  plan = run(req);
+  if (plan != NULL) {
+    cJSON *root = plan_json(plan);
+    char *text = memest_plan_text(plan);
+    CHECK_I64(memest_plan_row_count(plan), 135);
+    CHECK_I64(memest_plan_answer(plan), -1);
+    CHECK_I64(plan->closest, 0);
+    CHECK_I64(plan->rows[0].status, MEMEST_FITS_OOM);
+    CHECK_I64(plan->rows[0].in[D_PP], 16);
+    CHECK_I64(plan->rows[0].in[D_CP], 2);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(root, "answer")));
+    CHECK_I64(jnum(cJSON_GetObjectItem(root, "closest"), "peak_bytes"), (double)plan->rows[0].peak);
+    CHECK_HAS(text, "Answer: none; no layout fits: every one is out of memory");
+    CHECK_HAS(text, "Closest    #1, pp 16, ep 8, cp 2, dp 1 = 256 GPUs");
+    CHECK(strstr(text != NULL ? text : "", "Answer (") == NULL);
+    memest_free(text);
+    cJSON_Delete(root);
+    memest_plan_free(plan);
+  }
+  free(req);
+  req = example_compare();
+  set(req, "total_gpus", "32");
+  set(req, "micro_batch_size", "2");
+  set(req, "sequence_length", "16384,32768");
+  plan = run(req);
+  if (plan != NULL) {
+    cJSON *root = plan_json(plan);
+    CHECK_I64(memest_plan_answer(plan), -1);
+    CHECK_I64(plan->closest, 0);   /* the shorter sequence is the less short of memory */
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(root, "answer")));
+    CHECK(cJSON_IsObject(cJSON_GetObjectItem(root, "closest")));
+    cJSON_Delete(root);
+    memest_plan_free(plan);
+  }
+  free(req);
+}
+
+/* On the row-major ("pp", "dp", "cp", "ep") mesh, whether any EP group
+** (pp, dp and cp coordinates fixed, ep running) holds ranks of two nodes. */
+static int mesh_ep_spans(int64_t pp, int64_t dp, int64_t cp, int64_t ep, int64_t g) {
+  int64_t a, b, c, e;
+  for (a = 0; a < pp; a++)
+    for (b = 0; b < dp; b++)
+      for (c = 0; c < cp; c++)
+        for (e = 1; e < ep; e++) {
+          int64_t first = ((a * dp + b) * cp + c) * ep, rank = first + e;
+          if (rank / g != first / g) return 1;
+        }
+  return 0;
+}
+
+/* The rule against the mesh itself, for every layout of whole nodes. */
+static void test_ep_across_rule(void) {
+  int64_t g, pp, dp, cp, ep, layouts = 0, across = 0;
+  for (g = 1; g <= 16; g++)
+    for (pp = 1; pp <= 4; pp++)
+      for (dp = 1; dp <= 4; dp++)
+        for (cp = 1; cp <= 4; cp *= 2)
+          for (ep = 1; ep <= 32; ep++) {
+            if ((pp * dp * cp * ep) % g != 0) continue;   /* the planner keeps whole nodes */
+            layouts++;
+            across += mesh_ep_spans(pp, dp, cp, ep, g);
+            CHECK_I64(memi_plan_ep_across(ep, g), mesh_ep_spans(pp, dp, cp, ep, g));
+          }
+  CHECK(layouts > 1000 && across > 100 && across < layouts);
+  CHECK_I64(memi_plan_ep_across(16, 8), 1);
+  CHECK_I64(memi_plan_ep_across(8, 8), 0);
+  CHECK_I64(memi_plan_ep_across(6, 8), 1);    /* ranks 6..11 straddle 8 */
+  CHECK_I64(memi_plan_ep_across(16, 0), 0);   /* no nodes given */
+}
+
+static memest_plan_request *four_nodes(const char *policy) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "nodes", "4");
+  set(req, "gpus_per_node", "8");
+  set(req, "pp_size", "2");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "256");
+  set(req, "sequence_length", "2048");
+  if (policy != NULL) set(req, "ep_across_nodes", policy);
+  return req;
+}
+
+/* Qwen3-30B-A3B on 4 nodes of 8 H100s, pp 2: ep 16 (its groups span two
+** nodes) has the most headroom, 31.21 GiB, against ep 8's 23.07 GiB. Avoided
+** (the default), it ranks after ep 8 and ep 4, the other OK rows, and ep 8
+** answers; allowed, it answers. Every row of the 2-node sweep keeps the
+** order: status first, then the rows that keep EP inside a node. */
+static void test_ep_across_nodes(void) {
+  memest_plan_request *req = four_nodes(NULL);
+  memest_plan *plan = run(req);
+  memest_error err;
+  int i;
+  if (plan != NULL) {
+    cJSON *root = plan_json(plan);
+    const cJSON *rows = cJSON_GetObjectItem(root, "rows");
+    char *text = memest_plan_text(plan);
+    CHECK_I64(plan->rows[plan->answer].in[D_EP], 8);
+    CHECK_I64(plan->rows[2].in[D_EP], 16);
+    CHECK_I64(plan->rows[2].ep_across, 1);
+    CHECK_I64(plan->rows[2].status, MEMEST_FITS_OK);
+    CHECK(plan->rows[2].headroom > plan->rows[0].headroom);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 2), "ep_across_nodes")));
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "ep_across_nodes")));
+    CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "inputs"), "ep_across_nodes")->valuestring,
+              "avoid");
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer_by"),
+                                           "ep_inside_node_first")));
+    CHECK_HAS(text, "     3    2  16*   1    1    32     4");
+    CHECK_HAS(text, "* ep spans nodes");
+    memest_free(text);
+    cJSON_Delete(root);
+    memest_plan_free(plan);
+  }
+  free(req);
+  req = four_nodes("allow");
+  plan = run(req);
+  if (plan != NULL) {
+    CHECK_I64(plan->rows[0].in[D_EP], 16);
+    CHECK_I64(plan->rows[plan->answer].in[D_EP], 16);
+    CHECK_I64(plan->rows[0].ep_across, 1);   /* still marked */
+    memest_plan_free(plan);
+  }
+  free(req);
+  /* The whole 2-node sweep: the 16-H100 question. */
+  req = h100_16("256", "2048");
+  set(req, "gpus_per_node", "8");
+  plan = run(req);
+  if (plan != NULL) {
+    int across = 0;
+    for (i = 0; i < plan->n_rows; i++) {
+      across += plan->rows[i].ep_across;
+      CHECK_I64(plan->rows[i].ep_across, plan->rows[i].in[D_EP] == 16);
+      if (i > 0) CHECK(plan->rows[i - 1].tier <= plan->rows[i].tier);
+    }
+    CHECK_I64(across, 3);   /* ep 16 leaves pp = cp = dp = 1, at mbs 1, 2 and 4 */
+    CHECK_I64(plan->rows[plan->answer].ep_across, 0);
+    memest_plan_free(plan);
+  }
+  free(req);
+  /* The policy needs the nodes, and takes two words. */
+  req = h100_16("256", "2048");
+  CHECK_I64(try_set(req, "ep_across_nodes", "maybe", &err), MEMEST_E_UNKNOWN);
+  CHECK_HAS(err.message, "avoid, allow");
+  set(req, "--ep-across-nodes", "allow");
+  CHECK_I64(memest_plan_run(NULL, 0, req, &plan, &err), MEMEST_E_MISSING);
+  CHECK_HAS(err.message, "--gpus-per-node");
+  free(req);
+}
+
+/* What the JSON's counts add up to, in a layouts plan, one whose rows the
+** routing margin drops, and a vary plan that keeps INVALID rows. */
+static void check_counts(const memest_plan_request *req) {
+  memest_plan *plan = run(req);
+  cJSON *root = plan_json(plan);
+  const cJSON *c = cJSON_GetObjectItem(root, "counts"), *v, *row;
+  double invalid = 0, invalid_rows = 0, valid = 0;
+  cJSON_ArrayForEach(v, cJSON_GetObjectItem(root, "invalid")) invalid += v->valuedouble;
+  cJSON_ArrayForEach(row, cJSON_GetObjectItem(root, "rows")) {
+    if (strcmp(cJSON_GetObjectItem(row, "status")->valuestring, "INVALID") == 0) invalid_rows++;
+    else valid++;
+  }
+  CHECK_I64(jnum(c, "tried"), jnum(root, "tried"));
+  CHECK_I64(jnum(c, "tried"), jnum(c, "valid") + jnum(c, "invalid"));
+  CHECK_I64(jnum(c, "invalid"), invalid);
+  CHECK_I64(jnum(c, "valid"), valid);
+  CHECK_I64(jnum(c, "invalid_rows"), invalid_rows);
+  CHECK_I64(jnum(c, "rows"), cJSON_GetArraySize(cJSON_GetObjectItem(root, "rows")));
+  CHECK_I64(jnum(c, "ok") + jnum(c, "tight") + jnum(c, "oom"), valid);
+  cJSON_Delete(root);
+  memest_plan_free(plan);
+}
+
+static void test_counts(void) {
+  memest_plan_request *req = h100_16("32", "4096");
+  check_counts(req);
+  set(req, "min_routing_margin", "2.5");
+  check_counts(req);
+  free(req);
+  req = h100_16("256", "2048");
+  set(req, "vary", "pp");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "pp_size", "1,2,3,4,5");
+  check_counts(req);
+  free(req);
+}
+
+/* Qwen3-235B-A22B on B200 nodes of 8 (ep 8, cp 1, mbs 1, gbs 1024, seq
+** 2048): --vary pp with dp 1 answers pp 7 = 7 nodes. --vary nodes at pp 7
+** agrees. At pp 4 it answers 16 nodes: 7 nodes are no whole number of pp 4
+** pipelines, and at 8 nodes (dp 2) the fp32 gradient accumulators, which dp
+** does not shard, hold 33.42 GiB against 19.50 at pp 7. At pp 1 no node
+** count fits. Qwen3-30B-A3B at pp 4 needs 4 nodes; pp over whole nodes
+** fits on 3. */
+static memest_plan *vary_nodes(const char *model, const char *gpu, const char *pp,
+                               const char *gbs, const char *seq) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  memest_plan *plan;
+  set(req, "model", model);
+  set(req, "gpu", gpu);
+  set(req, "gpus_per_node", "8");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "pp_size", pp);
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", gbs);
+  set(req, "sequence_length", seq);
+  set(req, "vary", "nodes");
+  plan = run(req);
+  free(req);
+  return plan;
+}
+
+static void test_nodes_against_pp(void) {
+  memest_plan *plan = vary_nodes("qwen3-235b-a22b", "b200", "7", "1024", "2048");
+  if (plan != NULL) {
+    cJSON *root = plan_json(plan);
+    const cJSON *c = cJSON_GetObjectItem(root, "pp_over_nodes");
+    CHECK_I64(plan->rows[plan->answer].in[D_NODES], 7);
+    CHECK_I64(plan->pp_nodes.ran, 1);
+    CHECK_I64(plan->pp_nodes.agrees, 1);
+    CHECK_I64(plan->pp_nodes.dp, 1);
+    CHECK_I64(plan->pp_nodes.row.in[D_PP], 7);
+    CHECK_I64(plan->pp_nodes.row.peak, plan->rows[plan->answer].peak);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(c, "agrees")));
+    CHECK_I64(jnum(cJSON_GetObjectItem(c, "answer"), "nodes"), 7);
+    cJSON_Delete(root);
+    memest_plan_free(plan);
+  }
+  plan = vary_nodes("qwen3-235b-a22b", "b200", "4", "1024", "2048");
+  if (plan != NULL) {
+    char *text = memest_plan_text(plan);
+    CHECK_I64(plan->rows[plan->answer].in[D_NODES], 16);
+    CHECK_I64(plan->pp_nodes.agrees, 0);
+    CHECK_I64(plan->pp_nodes.row.in[D_NODES], 7);
+    CHECK_HAS(plan->pp_nodes.why, "at 7 nodes pp 4 is not a valid layout");
+    CHECK_HAS(plan->pp_nodes.why, "at 8 nodes pp 4, dp 2 peaks at");
+    CHECK_HAS(plan->pp_nodes.why, "fp32 gradient accumulators 33.42 GiB against 19.50 GiB");
+    CHECK_HAS(text, "Pipeline   pp over whole nodes (--vary pp with dp 1): pp 7 = 7 nodes; this "
+                    "plan holds pp 4");
+    memest_free(text);
+    memest_plan_free(plan);
+  }
+  plan = vary_nodes("qwen3-235b-a22b", "b200", "1", "1024", "2048");
+  if (plan != NULL) {
+    CHECK_I64(memest_plan_answer(plan), -1);
+    CHECK(plan->closest >= 0);
+    CHECK_I64(plan->pp_nodes.agrees, 0);
+    CHECK_I64(plan->pp_nodes.found, 1);
+    memest_plan_free(plan);
+  }
+  plan = vary_nodes("qwen3-30b-a3b", "h100", "4", "1024", "4096");
+  if (plan != NULL) {
+    CHECK_I64(plan->rows[plan->answer].in[D_NODES], 4);
+    CHECK_I64(plan->pp_nodes.row.in[D_NODES], 3);
+    CHECK_STR(plan->pp_nodes.why, "pp 4 x ep 8 x cp 1 = 32 GPUs take at least 4 nodes");
+    memest_plan_free(plan);
+  }
+}
+
 int main(void) {
+  test_no_answer();
+  test_ep_across_rule();
+  test_ep_across_nodes();
+  test_counts();
+  test_nodes_against_pp();
   test_vary_nodes();
   test_best_layout();
   test_invalid_counts();

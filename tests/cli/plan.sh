@@ -6,12 +6,6 @@
 set -u
 memest=${1:?usage: plan.sh path/to/memest}
 . "$(dirname "$0")/lib/checks.sh"
-json() { # file, python expression over d -> printed value
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
-}
-eq() { # got, want, description
-  [ "$1" = "$2" ] || bad "$3: got '$1', expected '$2'"
-}
 
 expect_code 0 "plan --help" "$memest" plan --help
 has "$tmp/out" "--vary" "plan --help"
@@ -117,6 +111,49 @@ has "$tmp/err" "--top is given twice; give each flag once" "repeated flag"
 # A negative --top is below its range, not "not a whole number".
 expect_code 1 "--top -1" "$memest" "${BEST[@]}" --top -1
 has "$tmp/err" "--top must be at least 0, got -1" "--top -1"
+# Nothing fits: no answer, the closest row named.
+DSV3=(plan --model deepseek-v3 --gpu h100 --total-gpus 256 --micro-batch-size 1
+      --global-batch-size 1024 --sequence-length 4096)
+expect_code 0 "nothing fits" "$memest" "${DSV3[@]}" --top 2
+has "$tmp/out" "Answer: none; no layout fits: every one is out of memory" "nothing fits"
+has "$tmp/out" "Closest    #1, pp 16, ep 8, cp 2, dp 1 = 256 GPUs" "closest row"
+expect_code 0 "nothing fits --json" "$memest" "${DSV3[@]}" --json
+eq "$(json "$tmp/out" "d['answer'], d['closest']['pp_size'], d['closest']['status']")" \
+  "None 16 OOM" "nothing fits JSON"
+
+# EP across nodes: marked, ranked after unless allowed; the flag needs the nodes.
+EPN=(plan --model qwen3-30b-a3b --gpu h100 --nodes 4 --gpus-per-node 8 --pp-size 2 --cp-size 1
+     --micro-batch-size 1 --global-batch-size 256 --sequence-length 2048)
+expect_code 0 "ep across nodes" "$memest" "${EPN[@]}" --json
+eq "$(json "$tmp/out" "[(r['ep_size'], r['ep_across_nodes']) for r in d['rows'][:3]], d['answer']['ep_size']")" \
+  "[(8, False), (4, False), (16, True)] 8" "avoid ranks ep 16 after"
+expect_code 0 "ep across nodes allowed" "$memest" "${EPN[@]}" --ep-across-nodes allow --json
+eq "$(json "$tmp/out" "d['answer']['ep_size'], d['answer']['ep_across_nodes']")" "16 True" "allow"
+expect_code 0 "ep across nodes text" "$memest" "${EPN[@]}"
+has "$tmp/out" "  16*" "ep marked"
+expect_code 2 "ep across nodes without nodes" "$memest" "${BEST[@]}" --ep-across-nodes allow
+has "$tmp/err" "--gpus-per-node" "ep across nodes without nodes"
+expect_code 1 "ep across nodes bad word" "$memest" "${EPN[@]}" --ep-across-nodes sometimes
+has "$tmp/err" "not one of: avoid, allow" "ep across nodes bad word"
+expect_code 0 "plan --help names --ep-across-nodes" "$memest" plan --help
+has "$tmp/out" "--ep-across-nodes avoid|allow" "plan --help"
+
+# The counts add up.
+expect_code 0 "counts" "$memest" "${BEST[@]}" --gpus-per-node 8 --json
+eq "$(json "$tmp/out" "d['counts']['tried'] == d['counts']['valid'] + d['counts']['invalid'] == d['tried'], d['counts']['rows'] == len(d['rows']), d['counts']['ep_across_nodes']")" \
+  "True True 3" "counts"
+
+# Vary nodes beside pp over whole nodes.
+VN=(plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8 --cp-size 1
+    --micro-batch-size 1 --global-batch-size 1024 --sequence-length 2048 --vary nodes)
+expect_code 0 "vary nodes agrees" "$memest" "${VN[@]}" --pp-size 7
+has "$tmp/out" "Pipeline   pp over whole nodes (--vary pp with dp 1): pp 7 = 7 nodes, the same answer" \
+  "vary nodes agrees"
+expect_code 0 "vary nodes differs" "$memest" "${VN[@]}" --pp-size 4 --json
+eq "$(json "$tmp/out" "d['answer']['nodes'], d['pp_over_nodes']['answer']['nodes'], d['pp_over_nodes']['agrees']")" \
+  "16 7 False" "vary nodes differs"
+has "$tmp/out" "at 8 nodes pp 4, dp 2 peaks at" "vary nodes says why"
+
 if [ "$fails" -ne 0 ]; then
   echo "plan.sh: $fails checks failed" >&2
   exit 1

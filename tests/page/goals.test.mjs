@@ -29,6 +29,18 @@ test('each goal picks its best layout among those that fit', () => {
   assert.deepEqual(order, ['OK', 'OK', 'TIGHT', 'OOM', 'INVALID']);
 });
 
+test('with EP inside a node first, a layout whose EP spans nodes follows the others of its status', () => {
+  // The 16-H100 question on two nodes: pp 1, ep 16 has no bubble but spans both nodes.
+  const across = { ...row(1, 1, 'OK', 10, 0, 16), ep_size: 16, ep_across_nodes: true };
+  const inside = [{ ...row(2, 1, 'OK', 11, 0.017, 16), ep_across_nodes: false },
+    { ...row(2, 2, 'TIGHT', 3, 0.008, 16), ep_across_nodes: false }];
+  const all = [across, ...inside];
+  assert.equal(bestRow(all, 'bubble'), across, 'ranked by figures alone (allow)');
+  assert.equal(bestRow(all, 'bubble', true), inside[0]);
+  assert.deepEqual(orderByGoal(all, 'bubble', true), [inside[0], across, inside[1]], 'OK before TIGHT still');
+  assert.equal(bestRow([across, inside[1]], 'headroom', true), across, 'an OK one before a TIGHT one inside');
+});
+
 test('the routing margin is a goal only when rows carry it', () => {
   assert.deepEqual(goalsFor({ rows }).map(([k]) => k), ['gpus', 'headroom', 'bubble']);
   const withMargin = rows.map((r, i) => ({ ...r, routing_margin: [1.2, 1.9, 1.5, 1.0, null][i] }));

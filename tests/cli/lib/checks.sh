@@ -12,3 +12,9 @@ expect_code() { # want, description, command...
 has() { # file, text, description
   grep -qF -- "$2" "$1" || bad "$3: missing '$2' in $(head -c 400 "$1")"
 }
+json() { # file, python expression over d -> printed value
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+eq() { # got, want, description
+  [ "$1" = "$2" ] || bad "$3: got '$1', expected '$2'"
+}

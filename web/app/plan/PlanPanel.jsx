@@ -33,8 +33,9 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
     if (!shown) return null;
     let v = foldInvalid(shown);
     if (v.mode !== 'vary') {
-      const ordered = orderByGoal(v.rows, goal);
-      v = { ...v, rows: ordered, answer: bestRow(ordered, goal) };
+      const inNodeFirst = v.answer_by?.ep_inside_node_first === true;
+      const ordered = orderByGoal(v.rows, goal, inNodeFirst);
+      v = { ...v, rows: ordered, answer: bestRow(ordered, goal, inNodeFirst) };
     }
     return okOnly ? { ...v, rows: v.rows.filter((r) => r.status === 'OK') } : v;
   }, [shown, goal, okOnly]);

@@ -39,19 +39,23 @@ function compare(goal, a, b) {
 /**
  * The rows in the order of `goal`: those that fit (OK, then TIGHT) best
  * first, then the ones that do not fit (OOM) by the same order, then the
- * invalid ones; ties keep the planner's order. Returns new arrays only.
+ * invalid ones; ties keep the planner's order. With `inNodeFirst` (the
+ * plan's answer_by.ep_inside_node_first), the rows whose expert parallelism
+ * spans nodes come after the others of their status, as the planner ranks
+ * them. Returns new arrays only.
  */
-export function orderByGoal(rows, goal) {
-  const tier = (r) => (r.status === 'OK' ? 0 : r.status === 'TIGHT' ? 1 : r.status === 'OOM' ? 2 : 3);
+export function orderByGoal(rows, goal, inNodeFirst = false) {
+  const status = (r) => (r.status === 'OK' ? 0 : r.status === 'TIGHT' ? 1 : r.status === 'OOM' ? 2 : 3);
+  const tier = (r) => 2 * status(r) + (inNodeFirst && r.ep_across_nodes === true ? 1 : 0);
   return rows
     .map((row, i) => ({ row, i }))
-    .sort((x, y) => tier(x.row) - tier(y.row) || (tier(x.row) < 3 ? compare(goal, x.row, y.row) : 0) || x.i - y.i)
+    .sort((x, y) => tier(x.row) - tier(y.row) || (status(x.row) < 3 ? compare(goal, x.row, y.row) : 0) || x.i - y.i)
     .map((x) => x.row);
 }
 
 /** The best row for `goal`: the first that fits in its order, or null. */
-export function bestRow(rows, goal) {
-  const first = orderByGoal(rows, goal)[0];
+export function bestRow(rows, goal, inNodeFirst = false) {
+  const first = orderByGoal(rows, goal, inNodeFirst)[0];
   return first && fits(first) ? first : null;
 }
 
