@@ -100,6 +100,7 @@ void memi_pk_free(pk_store *s) {
 
 pk_value memi_pk_root(const pk_store *s) { return s->root; }
 int64_t memi_pk_value_count(const pk_store *s) { return s->words; }
+int64_t memi_pk_container_count(const pk_store *s) { return (int64_t)s->nbox; }
 /* }====================================================================== */
 
 /* {======================================================================

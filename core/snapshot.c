@@ -12,6 +12,13 @@
 ** allocated_bytes. A block counts its size: the final block's size when it
 ** is still live at the end, else the request rounded up to 512 bytes (the
 ** allocator's rounding; docs/measured-runs.md says when it is larger).
+**
+** The pickle's memo lets one object be referenced any number of times, so
+** the work is done per object, never per reference: each segment, block
+** and trace entry dict is read once (PyTorch writes a new dict for each,
+** so one met twice is refused), and what the sites need of a frames list,
+** a frame dict and a string is worked out once and kept. The reading is
+** linear in the file in time and memory (docs/measured-runs.md).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +55,14 @@ typedef struct snap_map {
   size_t cap, n;          /* cap is a power of two */
 } snap_map;
 
+/* What was worked out for a value (a frames list, a frame dict, a
+** string), keyed by the value itself: a container's or a string's value is
+** its identity. Key 0 (None) marks an empty slot and is never kept. */
+typedef struct snap_known {
+  uint64_t *key, *val;
+  size_t cap, n;          /* cap is a power of two */
+} snap_known;
+
 struct memest_snapshot {
   memest_snapshot_summary sum;
   int64_t n;              /* curve points kept: one per trace entry */
@@ -57,16 +72,37 @@ struct memest_snapshot {
   int ntop;
   memest_snapshot_site sites[MEMEST_SNAPSHOT_TOP];
   int nsites;
+  int64_t steps;          /* the reader's work: children and members looked at */
 };
+
+/* What the reader knows of a container, a byte each: read as a segment,
+** block or trace entry; and as a frame dict, whether its bits below are
+** worked out, shown (a file and a function, neither hidden), in torch's
+** files, and its site's slot in the sites list (MARK_SLOT: 0 not looked up
+** yet, 1 not in the list, which was full, 2 + i slot i). */
+#define MARK_READ 1u
+#define MARK_FRAME 2u
+#define MARK_SHOWN 4u
+#define MARK_TORCH 8u
+#define MARK_SLOT_SHIFT 4
+#if MEMEST_SNAPSHOT_TOP + 2 > 15
+#error "a site's slot must fit in MARK_SLOT's four bits"
+#endif
 
 typedef struct snap_reader {
   const pk_store *pk;
   memest_error *err;
   int device;
   snap_event *ev;
-  int64_t nev;
+  int64_t nev, ev_cap;
   snap_map live;          /* final blocks, then the walk's live set */
   int64_t end_alloc, end_reserved, segments, blocks;
+  uint8_t *marks;         /* a byte per container: MARK_* */
+  snap_known lists;       /* frames list -> its site frame (a frame dict, or None) */
+  snap_known texts;       /* string -> TEXT_* bits */
+  int bare_slot;          /* the slot of "(no frames recorded)", coded as MARK_SLOT */
+  int oom;                /* a kept result could not be stored */
+  int64_t steps;          /* children and members looked at */
 } snap_reader;
 
 /* {======================================================================
@@ -146,8 +182,73 @@ static void map_del(snap_map *m, snap_live *e) {
 /* }====================================================================== */
 
 /* {======================================================================
-** Reading the schema
+** Results kept per value
 ** ======================================================================= */
+
+static int known_get(const snap_known *k, pk_value key, uint64_t *val) {
+  size_t i;
+  if (k->cap == 0) return 0;
+  for (i = map_hash(key, k->cap); k->key[i] != 0; i = (i + 1) & (k->cap - 1))
+    if (k->key[i] == key) {
+      *val = k->val[i];
+      return 1;
+    }
+  return 0;
+}
+
+/* Keeps or replaces key's result; 0 when out of memory. */
+static int known_put(snap_known *k, pk_value key, uint64_t val) {
+  size_t i;
+  if ((k->n + 1) * 2 > k->cap) {
+    snap_known big;
+    size_t j;
+    big.cap = k->cap ? k->cap * 2 : 256;
+    big.n = k->n;
+    big.key = calloc(big.cap, sizeof *big.key);
+    big.val = malloc(big.cap * sizeof *big.val);
+    if (big.key == NULL || big.val == NULL) {
+      free(big.key);
+      free(big.val);
+      return 0;
+    }
+    for (j = 0; j < k->cap; j++)
+      if (k->key[j] != 0) {
+        for (i = map_hash(k->key[j], big.cap); big.key[i] != 0; i = (i + 1) & (big.cap - 1)) {}
+        big.key[i] = k->key[j];
+        big.val[i] = k->val[j];
+      }
+    free(k->key);
+    free(k->val);
+    *k = big;
+  }
+  for (i = map_hash(key, k->cap); k->key[i] != 0 && k->key[i] != key; i = (i + 1) & (k->cap - 1)) {}
+  if (k->key[i] == 0) k->n++;
+  k->key[i] = key;
+  k->val[i] = val;
+  return 1;
+}
+
+static void known_free(snap_known *k) {
+  free(k->key);
+  free(k->val);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Reading the schema. Every child and member the reader looks at passes
+** through next() and member(), which count them in r->steps.
+** ======================================================================= */
+
+static int next(snap_reader *r, pk_iter *it, pk_value *v) {
+  if (!memi_pk_iter_next(it, v)) return 0;
+  r->steps++;
+  return 1;
+}
+
+static int member(snap_reader *r, pk_value dict, const char *key, pk_value *v) {
+  r->steps += memi_pk_len(r->pk, dict);
+  return memi_pk_dict_get(r->pk, dict, key, v);
+}
 
 static memest_code not_snapshot(snap_reader *r, const char *what) {
   return memi_err_set(r->err, MEMEST_E_VALUE, "snapshot",
@@ -163,16 +264,20 @@ static int64_t round_block(int64_t size) {
 }
 
 /* An integer member (0 when absent); -1 when present but not an integer. */
-static int get_int(const pk_store *pk, pk_value dict, const char *key, int64_t *v) {
+static int get_int(snap_reader *r, pk_value dict, const char *key, int64_t *v) {
   pk_value x;
   int ok;
-  if (!memi_pk_dict_get(pk, dict, key, &x)) return 0;
-  *v = memi_pk_int(pk, x, &ok);
+  if (!member(r, dict, key, &x)) return 0;
+  *v = memi_pk_int(r->pk, x, &ok);
   return ok ? 1 : -1;
 }
 
-static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
-  char msg[96];
+/* A segment, block or trace entry: a dict of at most SNAP_MAX_KEYS keys,
+** met for the first time. PyTorch writes a new dict for each, so a dict
+** met again (a memo reference) is refused rather than read twice. */
+static memest_code entry_dict(snap_reader *r, pk_value d, const char *what) {
+  char msg[160];
+  uint64_t i;
   if (pk_kind_of(d) != PK_DICT) {
     snprintf(msg, sizeof msg, "a %s is not a dict", what);
     return not_snapshot(r, msg);
@@ -181,6 +286,15 @@ static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
     snprintf(msg, sizeof msg, "a %s has more than %d keys", what, SNAP_MAX_KEYS);
     return not_snapshot(r, msg);
   }
+  i = pk_container_index(d);
+  if (r->marks[i] & MARK_READ) {
+    snprintf(msg, sizeof msg,
+             "one %s dict appears more than once (a memo reference), where PyTorch writes a "
+             "dict for each %s",
+             what, what);
+    return not_snapshot(r, msg);
+  }
+  r->marks[i] |= MARK_READ;
   return MEMEST_OK;
 }
 
@@ -199,7 +313,7 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
   int64_t i = 0, best = -1, most = 0;
   int seg_dev = -1;
   memi_pk_iter_init(&it, r->pk, traces);
-  while (memi_pk_iter_next(&it, &v)) {
+  while (next(r, &it, &v)) {
     int64_t n = memi_pk_len(r->pk, v);
     if (pk_kind_of(v) != PK_LIST) return not_snapshot(r, "a device's trace is not a list");
     if (n > most) {
@@ -209,11 +323,11 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
     i++;
   }
   memi_pk_iter_init(&it, r->pk, segs);
-  while (memi_pk_iter_next(&it, &v)) {
+  while (next(r, &it, &v)) {
     int64_t d = 0;
-    memest_code rc = small_dict(r, v, "segment");
+    memest_code rc = entry_dict(r, v, "segment");
     if (rc != MEMEST_OK) return rc;
-    if (get_int(r->pk, v, "device", &d) < 0 || d < 0 || d > 65535)
+    if (get_int(r, v, "device", &d) < 0 || d < 0 || d > 65535)
       return bad_member(r, "segment", "device");
     if (seg_dev < 0) seg_dev = (int)d;
   }
@@ -231,37 +345,35 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
   pk_value seg, blocks, b;
   int ovf = 0;
   memi_pk_iter_init(&it, r->pk, segs);
-  while (memi_pk_iter_next(&it, &seg)) {
+  while (next(r, &it, &seg)) {
     int64_t dev = 0, total = 0, addr = 0;
-    if (get_int(r->pk, seg, "device", &dev) == 1 && dev != r->device) continue;
-    if (get_int(r->pk, seg, "total_size", &total) != 1 || total < 0)
+    if (get_int(r, seg, "device", &dev) == 1 && dev != r->device) continue;
+    if (get_int(r, seg, "total_size", &total) != 1 || total < 0)
       return bad_member(r, "segment", "total_size");
-    if (get_int(r->pk, seg, "address", &addr) != 1 || addr < 0)
+    if (get_int(r, seg, "address", &addr) != 1 || addr < 0)
       return bad_member(r, "segment", "address");
     r->end_reserved = ck_add(&ovf, r->end_reserved, total);
     r->segments++;
-    if (!memi_pk_dict_get(r->pk, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
+    if (!member(r, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
       return not_snapshot(r, "a segment has no list of blocks");
     memi_pk_iter_init(&bit, r->pk, blocks);
-    while (memi_pk_iter_next(&bit, &b)) {
+    while (next(r, &bit, &b)) {
       int64_t size = 0, req = 0, baddr = addr;
       pk_value state, frames = PK_NONE;
-      memest_code rc = small_dict(r, b, "block");
+      memest_code rc = entry_dict(r, b, "block");
       if (rc != MEMEST_OK) return rc;
       if (++r->blocks > MEMEST_MAX_SNAPSHOT_BLOCKS)
         return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                        "the snapshot has more than MEMEST_MAX_SNAPSHOT_BLOCKS (%lld) blocks",
                        (long long)MEMEST_MAX_SNAPSHOT_BLOCKS);
-      if (get_int(r->pk, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
-      if (get_int(r->pk, b, "requested_size", &req) < 0 || req < 0)
+      if (get_int(r, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
+      if (get_int(r, b, "requested_size", &req) < 0 || req < 0)
         return bad_member(r, "block", "requested_size");
       /* PyTorch names it "address"; older versions "addr". */
-      if (get_int(r->pk, b, "address", &baddr) < 0 || get_int(r->pk, b, "addr", &baddr) < 0 ||
-          baddr < 0)
+      if (get_int(r, b, "address", &baddr) < 0 || get_int(r, b, "addr", &baddr) < 0 || baddr < 0)
         return bad_member(r, "block", "address");
-      if (!memi_pk_dict_get(r->pk, b, "state", &state))
-        return not_snapshot(r, "a block has no state");
-      memi_pk_dict_get(r->pk, b, "frames", &frames);
+      if (!member(r, b, "state", &state)) return not_snapshot(r, "a block has no state");
+      member(r, b, "frames", &frames);
       if (memi_pk_str_is(r->pk, state, "active_allocated")) {
         snap_live l;
         memset(&l, 0, sizeof l);
@@ -296,39 +408,47 @@ static snap_action action_of(const pk_store *pk, pk_value a) {
 static memest_code read_trace(snap_reader *r, pk_value traces) {
   pk_iter it;
   pk_value trace = PK_NONE, e;
-  int64_t i = 0, has_time = 1;
+  int64_t i = 0, n, has_time = 1;
   memi_pk_iter_init(&it, r->pk, traces);
-  while (memi_pk_iter_next(&it, &trace) && i < r->device) i++;
-  if (i != r->device || memi_pk_len(r->pk, trace) == 0) return MEMEST_OK;
-  r->nev = memi_pk_len(r->pk, trace);
-  if (r->nev > MEMEST_MAX_SNAPSHOT_EVENTS)
+  while (i < r->device && next(r, &it, &trace)) i++;
+  if (!next(r, &it, &trace) || memi_pk_len(r->pk, trace) == 0) return MEMEST_OK;
+  n = memi_pk_len(r->pk, trace);
+  if (n > MEMEST_MAX_SNAPSHOT_EVENTS)
     return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot's trace has %lld entries, over MEMEST_MAX_SNAPSHOT_EVENTS "
                    "(%lld); record one step with fewer entries",
-                   (long long)r->nev, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
-  r->ev = calloc((size_t)r->nev, sizeof *r->ev);
-  if (r->ev == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+                   (long long)n, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
   memi_pk_iter_init(&it, r->pk, trace);
-  i = 0;
-  while (memi_pk_iter_next(&it, &e)) {
-    snap_event *ev = &r->ev[i];
+  while (next(r, &it, &e)) {
+    snap_event *ev;
     pk_value a;
     int64_t addr = 0, size = 0, t = 0;
-    memest_code rc = small_dict(r, e, "trace entry");
+    memest_code rc = entry_dict(r, e, "trace entry");
     if (rc != MEMEST_OK) return rc;
-    if (!memi_pk_dict_get(r->pk, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
+    /* The table grows with the entries read, not with the list's length. */
+    if (r->nev == r->ev_cap) {
+      int64_t nc = r->ev_cap ? r->ev_cap * 2 : 1024;
+      snap_event *ne;
+      if (nc > n) nc = n;
+      ne = realloc(r->ev, (size_t)nc * sizeof *ne);
+      if (ne == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+      r->ev = ne;
+      r->ev_cap = nc;
+    }
+    ev = &r->ev[r->nev];
+    if (!member(r, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
     ev->action = (uint8_t)action_of(r->pk, a);
     if (ev->action != A_OTHER) {
-      if (get_int(r->pk, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
-      if (get_int(r->pk, e, "size", &size) != 1 || size < 0) return bad_member(r, "trace entry", "size");
+      if (get_int(r, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
+      if (get_int(r, e, "size", &size) != 1 || size < 0) return bad_member(r, "trace entry", "size");
     }
-    if (has_time && get_int(r->pk, e, "time_us", &t) != 1) has_time = 0;
+    if (has_time && get_int(r, e, "time_us", &t) != 1) has_time = 0;
     ev->addr = (uint64_t)addr;
     ev->size = size;
     ev->time_us = t;
     ev->frames = PK_NONE;
-    memi_pk_dict_get(r->pk, e, "frames", &ev->frames);
-    i++;
+    member(r, e, "frames", &ev->frames);
+    r->nev++;
   }
   if (!has_time)
     for (i = 0; i < r->nev; i++) r->ev[i].time_us = -1;
@@ -341,17 +461,22 @@ static memest_code read_trace(snap_reader *r, pk_value traces) {
 ** ======================================================================= */
 
 /* The frames PyTorch's memory viewer leaves out too (its frameFilter). */
-static int frame_hidden(const char *name, const char *file) {
+static int name_hidden(const char *name) {
   static const char *const funcs[] = {"unwind::unwind", "CapturedTraceback::gather",
                                       "gather_with_cpp", "_start", "__libc_start_main",
                                       "PyEval_", "PyObject_", "PyFunction_"};
+  size_t i;
+  for (i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
+    if (strstr(name, funcs[i])) return 1;
+  return 0;
+}
+
+static int file_hidden(const char *file) {
   static const char *const files[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c",
                                       "Modules/main.c", "Objects/call.c",
                                       "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
                                       "cpython/abstract.h"};
   size_t i;
-  for (i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
-    if (strstr(name, funcs[i])) return 1;
   for (i = 0; i < sizeof files / sizeof files[0]; i++)
     if (strstr(file, files[i])) return 1;
   return 0;
@@ -380,36 +505,129 @@ static void clip(char *dst, size_t size, const char *src) {
   dst[n] = '\0';
 }
 
-/* Fills a's site[] from a frames list; returns 1 when any frame was read.
-** `user` is set to the index of the innermost frame outside torch. */
-static void fill_sites(const pk_store *pk, pk_value frames, memest_snapshot_alloc *a,
-                       char *user, size_t user_size) {
+#define FILE_CHARS 256          /* a frame's file name as read */
+#define NAME_CHARS 128          /* a frame's function name as read */
+
+/* What a string says as a frame's file or function name, once per string. */
+#define TEXT_HIDDEN_NAME 1u     /* a function the viewer hides */
+#define TEXT_HIDDEN_FILE 2u     /* a file the viewer hides */
+#define TEXT_TORCH 4u           /* one of torch's own files */
+
+static unsigned text_bits(snap_reader *r, pk_value v) {
+  char file[FILE_CHARS], name[NAME_CHARS];
+  uint64_t bits;
+  if (v != PK_NONE && known_get(&r->texts, v, &bits)) return (unsigned)bits;
+  copy_str(r->pk, v, file, sizeof file);
+  copy_str(r->pk, v, name, sizeof name);
+  bits = (name_hidden(name) ? TEXT_HIDDEN_NAME : 0) | (file_hidden(file) ? TEXT_HIDDEN_FILE : 0) |
+         (strstr(file, "/torch/") ? TEXT_TORCH : 0);
+  if (v != PK_NONE && !known_put(&r->texts, v, bits)) r->oom = 1;
+  return (unsigned)bits;
+}
+
+/* A frame dict's MARK_* bits, worked out once per dict. */
+static unsigned frame_bits(snap_reader *r, pk_value f) {
+  uint8_t *mark;
+  pk_value fn, nm;
+  if (pk_kind_of(f) != PK_DICT) return 0;
+  mark = &r->marks[pk_container_index(f)];
+  if (*mark & MARK_FRAME) return *mark;
+  *mark |= MARK_FRAME;
+  if (memi_pk_len(r->pk, f) <= 2 * SNAP_MAX_KEYS && member(r, f, "filename", &fn) &&
+      member(r, f, "name", &nm)) {
+    unsigned file = text_bits(r, fn), name = text_bits(r, nm);
+    if (!(name & TEXT_HIDDEN_NAME) && !(file & TEXT_HIDDEN_FILE)) *mark |= MARK_SHOWN;
+    if (file & TEXT_TORCH) *mark |= MARK_TORCH;
+  }
+  return *mark;
+}
+
+/* A shown frame as "file:line:function" (the file's base name). */
+static void frame_site(snap_reader *r, pk_value f, char *out, size_t size) {
+  pk_value fn = PK_NONE, nm = PK_NONE, ln;
+  char file[FILE_CHARS], name[NAME_CHARS], line[24], one[FILE_CHARS + NAME_CHARS + 32];
+  const char *base;
+  member(r, f, "filename", &fn);
+  member(r, f, "name", &nm);
+  copy_str(r->pk, fn, file, sizeof file);
+  copy_str(r->pk, nm, name, sizeof name);
+  line[0] = '\0';
+  if (member(r, f, "line", &ln)) copy_str(r->pk, ln, line, sizeof line);
+  base = strrchr(file, '/');
+  base = base ? base + 1 : file;
+  snprintf(one, sizeof one, "%s:%s:%s", base, line, name);
+  clip(out, size, one);
+}
+
+/* The innermost MEMEST_SNAPSHOT_FRAMES shown frames of a frames list into
+** a->site[] (for the largest allocations only). */
+static void fill_frames(snap_reader *r, pk_value frames, memest_snapshot_alloc *a) {
   pk_iter it;
   pk_value f;
   int seen = 0;
-  user[0] = '\0';
   a->frames = 0;
   if (pk_kind_of(frames) != PK_LIST) return;
-  memi_pk_iter_init(&it, pk, frames);
-  while (memi_pk_iter_next(&it, &f) && seen++ < SNAP_MAX_FRAMES_SEEN) {
-    pk_value fn, ln, nm;
-    char file[256], name[128], line[24], one[420];
-    const char *base;
-    if (pk_kind_of(f) != PK_DICT || memi_pk_len(pk, f) > 2 * SNAP_MAX_KEYS) continue;
-    if (!memi_pk_dict_get(pk, f, "filename", &fn) || !memi_pk_dict_get(pk, f, "name", &nm)) continue;
-    copy_str(pk, fn, file, sizeof file);
-    copy_str(pk, nm, name, sizeof name);
-    line[0] = '\0';
-    if (memi_pk_dict_get(pk, f, "line", &ln)) copy_str(pk, ln, line, sizeof line);
-    if (frame_hidden(name, file)) continue;
-    base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    snprintf(one, sizeof one, "%s:%s:%s", base, line, name);
-    if (a->frames < MEMEST_SNAPSHOT_FRAMES) clip(a->site[a->frames++], sizeof a->site[0], one);
-    if (user[0] == '\0' && strstr(file, "/torch/") == NULL) clip(user, user_size, one);
-    if (a->frames == MEMEST_SNAPSHOT_FRAMES && user[0]) break;
+  memi_pk_iter_init(&it, r->pk, frames);
+  while (a->frames < MEMEST_SNAPSHOT_FRAMES && seen++ < SNAP_MAX_FRAMES_SEEN &&
+         next(r, &it, &f))
+    if (frame_bits(r, f) & MARK_SHOWN)
+      frame_site(r, f, a->site[a->frames++], sizeof a->site[0]);
+}
+
+/* The frame an allocation is counted under among the sites: the innermost
+** shown frame outside torch's files, else the innermost shown frame; None
+** when there is none. Once per frames list. */
+static pk_value list_site(snap_reader *r, pk_value frames) {
+  pk_iter it;
+  pk_value f, site = PK_NONE, first = PK_NONE;
+  uint64_t kept;
+  int seen = 0;
+  if (pk_kind_of(frames) != PK_LIST) return PK_NONE;
+  if (known_get(&r->lists, frames, &kept)) return kept;
+  memi_pk_iter_init(&it, r->pk, frames);
+  while (seen++ < SNAP_MAX_FRAMES_SEEN && next(r, &it, &f)) {
+    unsigned bits = frame_bits(r, f);
+    if (!(bits & MARK_SHOWN)) continue;
+    if (!(bits & MARK_TORCH)) {
+      site = f;
+      break;
+    }
+    if (first == PK_NONE) first = f;
   }
-  if (user[0] == '\0' && a->frames > 0) clip(user, user_size, a->site[0]);
+  if (site == PK_NONE) site = first;
+  if (!known_put(&r->lists, frames, site)) r->oom = 1;
+  return site;
+}
+
+/* The sites slot of allocation site `f` (a frame dict, or None for "(no
+** frames recorded)"): -1 when the list is full without it. The list keeps
+** the first MEMEST_SNAPSHOT_TOP sites met (largest allocations first); a
+** site's slot never changes once found, so it is looked up once per frame. */
+static int site_slot(snap_reader *r, memest_snapshot *s, pk_value f) {
+  char site[MEMEST_SNAPSHOT_SITE];
+  uint8_t *mark = NULL;
+  int code, j;
+  if (f == PK_NONE) {
+    code = r->bare_slot;
+  } else {
+    frame_bits(r, f);
+    mark = &r->marks[pk_container_index(f)];
+    code = *mark >> MARK_SLOT_SHIFT;
+  }
+  if (code == 0) {
+    if (f == PK_NONE) clip(site, sizeof site, "(no frames recorded)");
+    else frame_site(r, f, site, sizeof site);
+    for (j = 0; j < s->nsites && strcmp(s->sites[j].site, site) != 0; j++) {}
+    if (j == s->nsites && s->nsites < MEMEST_SNAPSHOT_TOP) {
+      memset(&s->sites[j], 0, sizeof s->sites[j]);
+      clip(s->sites[j].site, sizeof s->sites[j].site, site);
+      s->nsites++;
+    }
+    code = j < s->nsites ? j + 2 : 1;
+    if (mark) *mark = (uint8_t)((*mark & 0x0fu) | (unsigned)code << MARK_SLOT_SHIFT);
+    else r->bare_slot = code;
+  }
+  return code - 2;
 }
 /* }====================================================================== */
 
@@ -436,7 +654,7 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   int64_t peak_at;
   size_t k;
   int ovf = 0;
-  if (!map_init(&m, (int64_t)r->live.n + r->nev))
+  if (!map_init(&m, (int64_t)r->live.n))
     return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   for (k = 0; k < r->live.cap; k++)
     if (r->live.slot[k].used && !map_put(&m, &r->live.slot[k])) goto nomem;
@@ -503,7 +721,6 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
   int64_t i, stop = s->sum.peak_event;
   snap_live *all;
   size_t k, n = 0;
-  int j;
   for (i = r->nev - 1; i > stop; i--) {
     const snap_event *e = &r->ev[i];
     if (e->action == A_ALLOC) {
@@ -540,36 +757,25 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
     if (m->slot[k].used) all[n++] = m->slot[k];
   qsort(all, n, sizeof *all, by_bytes_desc);
   for (k = 0; k < n; k++) {
-    memest_snapshot_alloc a;
-    char user[MEMEST_SNAPSHOT_SITE];
-    int found = 0;
-    memset(&a, 0, sizeof a);
-    a.bytes = (uint64_t)all[k].bytes;
-    a.requested_bytes = (uint64_t)all[k].requested;
-    a.address = all[k].addr;
-    a.time_us = all[k].time_us;
-    a.before_recording = all[k].before;
-    fill_sites(r->pk, all[k].frames, &a, user, sizeof user);
-    if (k < MEMEST_SNAPSHOT_TOP) s->top[s->ntop++] = a;
-    if (user[0] == '\0') snprintf(user, sizeof user, "%s", "(no frames recorded)");
-    /* Sites: a short list kept by bytes; a new site past the list's end
-    ** enters only when the list has room. */
-    for (j = 0; j < s->nsites; j++)
-      if (strcmp(s->sites[j].site, user) == 0) {
-        s->sites[j].bytes += a.bytes;
-        s->sites[j].count++;
-        found = 1;
-        break;
-      }
-    if (!found && s->nsites < MEMEST_SNAPSHOT_TOP) {
-      memest_snapshot_site *st = &s->sites[s->nsites++];
-      st->bytes = a.bytes;
-      st->count = 1;
-      snprintf(st->site, sizeof st->site, "%s", user);
+    int slot = site_slot(r, s, list_site(r, all[k].frames));
+    if (k < MEMEST_SNAPSHOT_TOP) {
+      memest_snapshot_alloc *a = &s->top[s->ntop++];
+      memset(a, 0, sizeof *a);
+      a->bytes = (uint64_t)all[k].bytes;
+      a->requested_bytes = (uint64_t)all[k].requested;
+      a->address = all[k].addr;
+      a->time_us = all[k].time_us;
+      a->before_recording = all[k].before;
+      fill_frames(r, all[k].frames, a);
+    }
+    if (slot >= 0) {
+      s->sites[slot].bytes += (uint64_t)all[k].bytes;
+      s->sites[slot].count++;
     }
   }
   free(all);
   qsort(s->sites, (size_t)s->nsites, sizeof s->sites[0], site_desc);
+  if (r->oom) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   return MEMEST_OK;
 }
 /* }====================================================================== */
@@ -607,6 +813,11 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
                           "torch.cuda.memory._dump_snapshot() while recording history)");
     goto done;
   }
+  r.marks = calloc((size_t)memi_pk_container_count(pk) + 1, 1);
+  if (r.marks == NULL) {
+    rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    goto done;
+  }
   rc = pick_device(&r, segs, traces);
   if (rc == MEMEST_OK && !map_init(&r.live, 1024))
     rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
@@ -631,7 +842,7 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     pk_value v;
     int64_t n = 0;
     memi_pk_iter_init(&it, pk, traces);
-    while (memi_pk_iter_next(&it, &v)) n += memi_pk_len(pk, v) > 0;
+    while (next(&r, &it, &v)) n += memi_pk_len(pk, v) > 0;
     s->sum.devices_with_data = (int)(n ? n : 1);
   }
   rc = walk_curve(&r, s);
@@ -646,9 +857,13 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
       s->sum.peak_allocated_bytes > 0 && s->sum.peak_reserved_bytes > s->sum.peak_allocated_bytes
           ? (double)s->sum.peak_reserved_bytes / (double)s->sum.peak_allocated_bytes - 1.0
           : 0.0;
+  s->steps = r.steps;
 done:
   free(r.ev);
   free(r.live.slot);
+  free(r.marks);
+  known_free(&r.lists);
+  known_free(&r.texts);
   memi_pk_free(pk);
   if (rc != MEMEST_OK) {
     memest_snapshot_free(s);
@@ -668,6 +883,7 @@ void memest_snapshot_free(memest_snapshot *s) {
 const memest_snapshot_summary *memest_snapshot_summary_of(const memest_snapshot *s) {
   return &s->sum;
 }
+int64_t memi_snapshot_steps(const memest_snapshot *s) { return s->steps; }
 int memest_snapshot_top_count(const memest_snapshot *s) { return s->ntop; }
 const memest_snapshot_alloc *memest_snapshot_top(const memest_snapshot *s, int i) {
   return i >= 0 && i < s->ntop ? &s->top[i] : NULL;
