@@ -66,7 +66,7 @@ MEMEST_HIDDEN int memi_pk_str_is(const pk_store *s, pk_value v, const char *text
 MEMEST_HIDDEN int64_t memi_pk_len(const pk_store *s, pk_value v);
 typedef struct pk_iter {
   const pk_store *s;
-  uint64_t chunk;   /* page index of the current chunk header, or UINT64_MAX */
+  uint64_t chunk;   /* word index of the current chunk header, or UINT32_MAX */
   uint32_t pos, left;
 } pk_iter;
 MEMEST_HIDDEN void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value container);

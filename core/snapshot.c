@@ -42,26 +42,24 @@ typedef struct snap_event {
   uint8_t action;
 } snap_event;
 
-/* One allocation live at a point of the walk, keyed by address. */
+/* An allocation: an active block of the final segments, or one freed
+** after the peak (walk_peak). */
 typedef struct snap_live {
   uint64_t addr;
   int64_t bytes, requested, time_us;
   pk_value frames;
-  uint8_t used, before;  /* before: allocated before the recording */
+  uint8_t before;         /* allocated before the recording */
+  uint8_t live;           /* live at the peak */
 } snap_live;
 
+/* A map of 64-bit keys to 64-bit values: linear probing, backward-shift
+** deletion. Key 0 marks an empty slot, so an address is kept as address + 1
+** and a value (never None) as itself: a container's or a string's value is
+** its identity. */
 typedef struct snap_map {
-  snap_live *slot;
-  size_t cap, n;          /* cap is a power of two */
-} snap_map;
-
-/* What was worked out for a value (a frames list, a frame dict, a
-** string), keyed by the value itself: a container's or a string's value is
-** its identity. Key 0 (None) marks an empty slot and is never kept. */
-typedef struct snap_known {
   uint64_t *key, *val;
-  size_t cap, n;          /* cap is a power of two */
-} snap_known;
+  size_t cap, n;          /* cap is 0 or a power of two */
+} snap_map;
 
 struct memest_snapshot {
   memest_snapshot_summary sum;
@@ -95,28 +93,20 @@ typedef struct snap_reader {
   int device;
   snap_event *ev;
   int64_t nev, ev_cap;
-  snap_map live;          /* final blocks, then the walk's live set */
+  snap_live *rec;         /* the final active blocks, then frees after the peak */
+  int64_t nrec, rec_cap;
   int64_t end_alloc, end_reserved, segments, blocks;
   uint8_t *marks;         /* a byte per container: MARK_* */
-  snap_known lists;       /* frames list -> its site frame (a frame dict, or None) */
-  snap_known texts;       /* string -> TEXT_* bits */
+  snap_map lists;         /* frames list -> its site frame (a frame dict, or None) */
+  snap_map texts;         /* string -> TEXT_* bits */
   int bare_slot;          /* the slot of "(no frames recorded)", coded as MARK_SLOT */
   int oom;                /* a kept result could not be stored */
   int64_t steps;          /* children and members looked at */
 } snap_reader;
 
 /* {======================================================================
-** An address map with linear probing and backward-shift deletion
+** The map, and the allocations' table
 ** ======================================================================= */
-
-static int map_init(snap_map *m, int64_t expect) {
-  size_t cap = 64;
-  while ((int64_t)cap < expect * 2 + 64) cap *= 2;
-  m->slot = calloc(cap, sizeof *m->slot);
-  m->cap = cap;
-  m->n = 0;
-  return m->slot != NULL;
-}
 
 static size_t map_hash(uint64_t a, size_t cap) {
   a ^= a >> 33;
@@ -125,85 +115,30 @@ static size_t map_hash(uint64_t a, size_t cap) {
   return (size_t)a & (cap - 1);
 }
 
-static snap_live *map_find(const snap_map *m, uint64_t addr) {
-  size_t i = map_hash(addr, m->cap);
-  while (m->slot[i].used) {
-    if (m->slot[i].addr == addr) return &m->slot[i];
-    i = (i + 1) & (m->cap - 1);
-  }
-  return NULL;
+/* The slot of key, or of the empty slot where it would go. */
+static size_t map_slot(const snap_map *m, uint64_t key) {
+  size_t i = map_hash(key, m->cap);
+  while (m->key[i] != 0 && m->key[i] != key) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static int map_get(const snap_map *m, uint64_t key, uint64_t *val) {
+  size_t i;
+  if (m->cap == 0) return 0;
+  i = map_slot(m, key);
+  if (m->key[i] == 0) return 0;
+  *val = m->val[i];
+  return 1;
 }
 
 /* Inserts or replaces; 0 when out of memory. */
-static int map_put(snap_map *m, const snap_live *v) {
+static int map_put(snap_map *m, uint64_t key, uint64_t val) {
   size_t i;
   if ((m->n + 1) * 2 > m->cap) {
     snap_map big;
     size_t j;
-    big.cap = m->cap * 2;
-    big.n = 0;
-    big.slot = calloc(big.cap, sizeof *big.slot);
-    if (big.slot == NULL) return 0;
-    for (j = 0; j < m->cap; j++)
-      if (m->slot[j].used) {
-        size_t k = map_hash(m->slot[j].addr, big.cap);
-        while (big.slot[k].used) k = (k + 1) & (big.cap - 1);
-        big.slot[k] = m->slot[j];
-        big.n++;
-      }
-    free(m->slot);
-    *m = big;
-  }
-  i = map_hash(v->addr, m->cap);
-  while (m->slot[i].used && m->slot[i].addr != v->addr) i = (i + 1) & (m->cap - 1);
-  if (!m->slot[i].used) m->n++;
-  m->slot[i] = *v;
-  m->slot[i].used = 1;
-  return 1;
-}
-
-static void map_del(snap_map *m, snap_live *e) {
-  size_t i = (size_t)(e - m->slot), j = i;
-  m->slot[i].used = 0;
-  m->n--;
-  for (;;) {
-    size_t home;
-    j = (j + 1) & (m->cap - 1);
-    if (!m->slot[j].used) return;
-    home = map_hash(m->slot[j].addr, m->cap);
-    /* Move j back to i unless its home lies cyclically in (i, j]. */
-    if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
-      m->slot[i] = m->slot[j];
-      m->slot[j].used = 0;
-      i = j;
-    }
-  }
-}
-/* }====================================================================== */
-
-/* {======================================================================
-** Results kept per value
-** ======================================================================= */
-
-static int known_get(const snap_known *k, pk_value key, uint64_t *val) {
-  size_t i;
-  if (k->cap == 0) return 0;
-  for (i = map_hash(key, k->cap); k->key[i] != 0; i = (i + 1) & (k->cap - 1))
-    if (k->key[i] == key) {
-      *val = k->val[i];
-      return 1;
-    }
-  return 0;
-}
-
-/* Keeps or replaces key's result; 0 when out of memory. */
-static int known_put(snap_known *k, pk_value key, uint64_t val) {
-  size_t i;
-  if ((k->n + 1) * 2 > k->cap) {
-    snap_known big;
-    size_t j;
-    big.cap = k->cap ? k->cap * 2 : 256;
-    big.n = k->n;
+    big.cap = m->cap ? m->cap * 2 : 256;
+    big.n = m->n;
     big.key = calloc(big.cap, sizeof *big.key);
     big.val = malloc(big.cap * sizeof *big.val);
     if (big.key == NULL || big.val == NULL) {
@@ -211,26 +146,62 @@ static int known_put(snap_known *k, pk_value key, uint64_t val) {
       free(big.val);
       return 0;
     }
-    for (j = 0; j < k->cap; j++)
-      if (k->key[j] != 0) {
-        for (i = map_hash(k->key[j], big.cap); big.key[i] != 0; i = (i + 1) & (big.cap - 1)) {}
-        big.key[i] = k->key[j];
-        big.val[i] = k->val[j];
+    for (j = 0; j < m->cap; j++)
+      if (m->key[j] != 0) {
+        i = map_slot(&big, m->key[j]);
+        big.key[i] = m->key[j];
+        big.val[i] = m->val[j];
       }
-    free(k->key);
-    free(k->val);
-    *k = big;
+    free(m->key);
+    free(m->val);
+    *m = big;
   }
-  for (i = map_hash(key, k->cap); k->key[i] != 0 && k->key[i] != key; i = (i + 1) & (k->cap - 1)) {}
-  if (k->key[i] == 0) k->n++;
-  k->key[i] = key;
-  k->val[i] = val;
+  i = map_slot(m, key);
+  if (m->key[i] == 0) m->n++;
+  m->key[i] = key;
+  m->val[i] = val;
   return 1;
 }
 
-static void known_free(snap_known *k) {
-  free(k->key);
-  free(k->val);
+static void map_del(snap_map *m, uint64_t key) {
+  size_t i, j;
+  if (m->cap == 0) return;
+  i = j = map_slot(m, key);
+  if (m->key[i] == 0) return;
+  m->key[i] = 0;
+  m->n--;
+  for (;;) {
+    size_t home;
+    j = (j + 1) & (m->cap - 1);
+    if (m->key[j] == 0) return;
+    home = map_hash(m->key[j], m->cap);
+    /* Move j back to i unless its home lies cyclically in (i, j]. */
+    if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
+      m->key[i] = m->key[j];
+      m->val[i] = m->val[j];
+      m->key[j] = 0;
+      i = j;
+    }
+  }
+}
+
+static void map_free(snap_map *m) {
+  free(m->key);
+  free(m->val);
+  memset(m, 0, sizeof *m);
+}
+
+/* Appends an allocation to r->rec; its index, or -1 when out of memory. */
+static int64_t add_record(snap_reader *r, const snap_live *l) {
+  if (r->nrec == r->rec_cap) {
+    int64_t nc = r->rec_cap ? r->rec_cap * 2 : 1024;
+    snap_live *nr = realloc(r->rec, (size_t)nc * sizeof *nr);
+    if (nr == NULL) return -1;
+    r->rec = nr;
+    r->rec_cap = nc;
+  }
+  r->rec[r->nrec] = *l;
+  return r->nrec++;
 }
 /* }====================================================================== */
 
@@ -384,7 +355,7 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
         l.frames = frames;
         l.before = 1;
         r->end_alloc = ck_add(&ovf, r->end_alloc, size);
-        if (!map_put(&r->live, &l))
+        if (add_record(r, &l) < 0)
           return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory reading blocks");
       }
       addr = ck_add(&ovf, addr, size);
@@ -516,12 +487,12 @@ static void clip(char *dst, size_t size, const char *src) {
 static unsigned text_bits(snap_reader *r, pk_value v) {
   char file[FILE_CHARS], name[NAME_CHARS];
   uint64_t bits;
-  if (v != PK_NONE && known_get(&r->texts, v, &bits)) return (unsigned)bits;
+  if (v != PK_NONE && map_get(&r->texts, v, &bits)) return (unsigned)bits;
   copy_str(r->pk, v, file, sizeof file);
   copy_str(r->pk, v, name, sizeof name);
   bits = (name_hidden(name) ? TEXT_HIDDEN_NAME : 0) | (file_hidden(file) ? TEXT_HIDDEN_FILE : 0) |
          (strstr(file, "/torch/") ? TEXT_TORCH : 0);
-  if (v != PK_NONE && !known_put(&r->texts, v, bits)) r->oom = 1;
+  if (v != PK_NONE && !map_put(&r->texts, v, bits)) r->oom = 1;
   return (unsigned)bits;
 }
 
@@ -583,7 +554,7 @@ static pk_value list_site(snap_reader *r, pk_value frames) {
   uint64_t kept;
   int seen = 0;
   if (pk_kind_of(frames) != PK_LIST) return PK_NONE;
-  if (known_get(&r->lists, frames, &kept)) return kept;
+  if (map_get(&r->lists, frames, &kept)) return kept;
   memi_pk_iter_init(&it, r->pk, frames);
   while (seen++ < SNAP_MAX_FRAMES_SEEN && next(r, &it, &f)) {
     unsigned bits = frame_bits(r, f);
@@ -595,7 +566,7 @@ static pk_value list_site(snap_reader *r, pk_value frames) {
     if (first == PK_NONE) first = f;
   }
   if (site == PK_NONE) site = first;
-  if (!known_put(&r->lists, frames, site)) r->oom = 1;
+  if (!map_put(&r->lists, frames, site)) r->oom = 1;
   return site;
 }
 
@@ -647,17 +618,16 @@ static int site_desc(const void *x, const void *y) {
   return strcmp(a->site, b->site);
 }
 
-/* Pass 1: allocated and reserved after every entry, and the peak. */
+/* Pass 1: allocated and reserved after every entry, and the peak. The map
+** holds the live addresses and their bytes. */
 static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
-  snap_map m;
+  snap_map m = {NULL, NULL, 0, 0};
   int64_t cur = r->end_alloc, res = r->end_reserved, peak, peak_res, i;
   int64_t peak_at;
-  size_t k;
+  uint64_t bytes;
   int ovf = 0;
-  if (!map_init(&m, (int64_t)r->live.n))
-    return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  for (k = 0; k < r->live.cap; k++)
-    if (r->live.slot[k].used && !map_put(&m, &r->live.slot[k])) goto nomem;
+  for (i = 0; i < r->nrec; i++)
+    if (!map_put(&m, r->rec[i].addr + 1, (uint64_t)r->rec[i].bytes)) goto nomem;
   peak = cur;
   peak_at = r->nev - 1;
   peak_res = res;
@@ -672,30 +642,28 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
     if (res > peak_res) peak_res = res;
     /* Undo entry i. */
     if (e->action == A_ALLOC) {
-      snap_live *l = map_find(&m, e->addr);
-      int64_t bytes = l ? l->bytes : round_block(e->size);
-      if (l) map_del(&m, l);
-      else s->sum.inconsistent++;
-      cur -= bytes;
+      if (map_get(&m, e->addr + 1, &bytes)) {
+        map_del(&m, e->addr + 1);
+      } else {
+        bytes = (uint64_t)round_block(e->size);
+        s->sum.inconsistent++;
+      }
+      cur -= (int64_t)bytes;
       if (cur < 0) {
         s->sum.inconsistent++;
         cur = 0;
       }
     } else if (e->action == A_FREE) {
-      snap_live l;
-      memset(&l, 0, sizeof l);
-      l.addr = e->addr;
-      l.bytes = round_block(e->size);
-      if (map_find(&m, e->addr)) s->sum.inconsistent++;
-      if (!map_put(&m, &l)) goto nomem;
-      cur = ck_add(&ovf, cur, l.bytes);
+      if (map_get(&m, e->addr + 1, &bytes)) s->sum.inconsistent++;
+      if (!map_put(&m, e->addr + 1, (uint64_t)round_block(e->size))) goto nomem;
+      cur = ck_add(&ovf, cur, round_block(e->size));
     } else if (e->action == A_SEG_ADD) {
       res = res >= e->size ? res - e->size : 0;
     } else if (e->action == A_SEG_DROP) {
       res = ck_add(&ovf, res, e->size);
     }
   }
-  free(m.slot);
+  map_free(&m);
   if (ovf)
     return memi_err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
                    "the snapshot's trace adds up past 64 bits; the file is damaged");
@@ -710,24 +678,27 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   s->sum.peak_reserved_bytes = (uint64_t)(peak_res > r->end_reserved ? peak_res : r->end_reserved);
   return MEMEST_OK;
 nomem:
-  free(m.slot);
+  map_free(&m);
   return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
 }
 
 /* Pass 2: the allocations live at the peak, with their alloc entries'
-** frames found by walking on back from the peak. */
+** frames found by walking on back from the peak. The map takes a live
+** address to its allocation in r->rec. */
 static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
-  snap_map *m = &r->live;
-  int64_t i, stop = s->sum.peak_event;
-  snap_live *all;
-  size_t k, n = 0;
+  snap_map m = {NULL, NULL, 0, 0};
+  int64_t i, n = 0, stop = s->sum.peak_event;
+  uint64_t at;
+  size_t k;
+  for (i = 0; i < r->nrec; i++)
+    if (!map_put(&m, r->rec[i].addr + 1, (uint64_t)i)) goto nomem;
   for (i = r->nev - 1; i > stop; i--) {
     const snap_event *e = &r->ev[i];
     if (e->action == A_ALLOC) {
-      snap_live *l = map_find(m, e->addr);
-      if (l) map_del(m, l);
+      map_del(&m, e->addr + 1);
     } else if (e->action == A_FREE) {
       snap_live l;
+      int64_t j;
       memset(&l, 0, sizeof l);
       l.addr = e->addr;
       l.bytes = round_block(e->size);
@@ -735,48 +706,52 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
       l.time_us = -1;
       l.frames = e->frames;  /* the free's frames until the alloc is found */
       l.before = 1;
-      if (!map_put(m, &l)) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+      if ((j = add_record(r, &l)) < 0 || !map_put(&m, e->addr + 1, (uint64_t)j)) goto nomem;
     }
   }
   /* The most recent alloc at each live address before the peak is its own. */
   for (i = stop; i >= 0; i--) {
     const snap_event *e = &r->ev[i];
-    if (e->action == A_ALLOC) {
-      snap_live *l = map_find(m, e->addr);
-      if (l && l->before) {
-        l->before = 0;
-        l->time_us = e->time_us;
-        l->requested = e->size;
-        if (memi_pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
-      }
+    if (e->action == A_ALLOC && map_get(&m, e->addr + 1, &at) && r->rec[at].before) {
+      snap_live *l = &r->rec[at];
+      l->before = 0;
+      l->time_us = e->time_us;
+      l->requested = e->size;
+      if (memi_pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
     }
   }
-  all = malloc((m->n ? m->n : 1) * sizeof *all);
-  if (all == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  for (k = 0; k < m->cap; k++)
-    if (m->slot[k].used) all[n++] = m->slot[k];
-  qsort(all, n, sizeof *all, by_bytes_desc);
-  for (k = 0; k < n; k++) {
-    int slot = site_slot(r, s, list_site(r, all[k].frames));
-    if (k < MEMEST_SNAPSHOT_TOP) {
+  /* The live ones, largest first. */
+  for (k = 0; k < m.cap; k++)
+    if (m.key[k] != 0) r->rec[m.val[k]].live = 1;
+  map_free(&m);
+  for (i = 0; i < r->nrec; i++)
+    if (r->rec[i].live) r->rec[n++] = r->rec[i];
+  r->nrec = n;
+  qsort(r->rec, (size_t)n, sizeof *r->rec, by_bytes_desc);
+  for (i = 0; i < n; i++) {
+    const snap_live *l = &r->rec[i];
+    int slot = site_slot(r, s, list_site(r, l->frames));
+    if (i < MEMEST_SNAPSHOT_TOP) {
       memest_snapshot_alloc *a = &s->top[s->ntop++];
       memset(a, 0, sizeof *a);
-      a->bytes = (uint64_t)all[k].bytes;
-      a->requested_bytes = (uint64_t)all[k].requested;
-      a->address = all[k].addr;
-      a->time_us = all[k].time_us;
-      a->before_recording = all[k].before;
-      fill_frames(r, all[k].frames, a);
+      a->bytes = (uint64_t)l->bytes;
+      a->requested_bytes = (uint64_t)l->requested;
+      a->address = l->addr;
+      a->time_us = l->time_us;
+      a->before_recording = l->before;
+      fill_frames(r, l->frames, a);
     }
     if (slot >= 0) {
-      s->sites[slot].bytes += (uint64_t)all[k].bytes;
+      s->sites[slot].bytes += (uint64_t)l->bytes;
       s->sites[slot].count++;
     }
   }
-  free(all);
   qsort(s->sites, (size_t)s->nsites, sizeof s->sites[0], site_desc);
   if (r->oom) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   return MEMEST_OK;
+nomem:
+  map_free(&m);
+  return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
 }
 /* }====================================================================== */
 
@@ -819,8 +794,6 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     goto done;
   }
   rc = pick_device(&r, segs, traces);
-  if (rc == MEMEST_OK && !map_init(&r.live, 1024))
-    rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   if (rc == MEMEST_OK) rc = read_segments(&r, segs);
   if (rc == MEMEST_OK) rc = read_trace(&r, traces);
   if (rc != MEMEST_OK) goto done;
@@ -860,10 +833,10 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
   s->steps = r.steps;
 done:
   free(r.ev);
-  free(r.live.slot);
   free(r.marks);
-  known_free(&r.lists);
-  known_free(&r.texts);
+  free(r.rec);
+  map_free(&r.lists);
+  map_free(&r.texts);
   memi_pk_free(pk);
   if (rc != MEMEST_OK) {
     memest_snapshot_free(s);
