@@ -30,8 +30,8 @@ read -r -a HOT_OPT <<< "${WASM_HOT_OPT:--O3}"
 HOT_SRCS=" core/ops.c core/replay.c core/rank.c "
 OBJ="${WASM_BUILD_DIR:-build-wasm}"
 OUT=public
-MAX_RAW=248000   # bytes (the snapshot reader added 25 KB, routing 7 KB, the JSON check 9 KB, DBRX's keys 1 KB; docs/wasm.md)
-MAX_GZIP=104500  # bytes (routing added 3.5 KB, the JSON check 4.5 KB, more config spellings 0.8 KB, DBRX's 0.4 KB)
+MAX_RAW=253000   # bytes (the snapshot reader added 25 KB, routing 7 KB, the JSON check 9 KB, DBRX's keys 1 KB, the log's refusals and the reader's per-object work 4.7 KB; docs/wasm.md)
+MAX_GZIP=106500  # bytes (routing added 3.5 KB, the JSON check 4.5 KB, more config spellings 0.8 KB, DBRX's 0.4 KB, the log's refusals 2 KB)
 
 if [ ! -f third_party/cjson/cJSON.c ]; then
   echo "build-wasm: third_party/cjson/cJSON.c is missing; run scripts/setup.sh" >&2
