@@ -779,11 +779,11 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     rc = not_snapshot(&r, "its top level is not a dict");
     goto done;
   }
-  if (!memi_pk_dict_get(pk, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
+  if (!member(&r, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'segments' list");
     goto done;
   }
-  if (!memi_pk_dict_get(pk, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
+  if (!member(&r, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'device_traces' list (dump it with "
                           "torch.cuda.memory._dump_snapshot() while recording history)");
     goto done;
