@@ -99,11 +99,9 @@ static void entry(pk_buf *p, const char *action, long long addr, long long size,
 
 #define A0 0x7f0000000000LL
 
-/* One segment of 8 KiB: a 1 KiB block live before and after the window,
-** then a trace: alloc 600 B (1 KiB), alloc 3000 B (3 KiB), free the first,
-** free a 2000 B block allocated before the window (2 KiB), alloc 100 B
-** (512 B) that stays live at the end in a 1536 B block. */
-static void small_snapshot(pk_buf *p) {
+/* The top-level dict opened, and in its segments one of 8 KiB at A0,
+** whose dict is open. */
+static void segment_open(pk_buf *p) {
   begin(p);
   dict_open(p);
   str(p, "segments");
@@ -112,6 +110,14 @@ static void small_snapshot(pk_buf *p) {
   str(p, "device"); integer(p, 0);
   str(p, "address"); integer(p, A0);
   str(p, "total_size"); integer(p, 8192);
+}
+
+/* One segment of 8 KiB: a 1 KiB block live before and after the window,
+** then a trace: alloc 600 B (1 KiB), alloc 3000 B (3 KiB), free the first,
+** free a 2000 B block allocated before the window (2 KiB), alloc 100 B
+** (512 B) that stays live at the end in a 1536 B block. */
+static void small_snapshot(pk_buf *p) {
+  segment_open(p);
   str(p, "stream"); integer(p, 0);
   str(p, "segment_pool_id"); integer(p, 0); integer(p, 0); op(p, 0x86); memoize(p);
   str(p, "is_expandable"); op(p, 0x89);
@@ -385,6 +391,18 @@ static memest_runlog *log_of(const char *text) {
   return log;
 }
 
+/* A log read with every reading a measurement: its steps, largest and
+** compared figures. */
+static void expect_log(const char *text, int64_t steps, double max_gib, double steady_gib) {
+  memest_runlog *log = log_of(text);
+  if (log == NULL) return;
+  CHECK_I64(memest_runlog_summary_of(log)->steps, steps);
+  CHECK_I64(memest_runlog_summary_of(log)->refused, 0);
+  CHECK(memest_runlog_summary_of(log)->max_gib == max_gib);
+  CHECK(memest_runlog_summary_of(log)->steady_gib == steady_gib);
+  memest_runlog_free(log);
+}
+
 /* The text of note i. */
 static const char *note_text(const memest_runlog *log, int i) {
   static char buf[200];
@@ -468,35 +486,19 @@ static void test_runlog_readings(void) {
     memest_runlog_free(log);
   }
   /* Colours and other terminal control sequences are taken out. */
-  {
-    memest_runlog *log = log_of(
-        "\033[32m2026-04-13 10:00:09\033[0m | INFO | step 00000001/00000010 | "
-        "\033[1;33mpeak-gpu-memory 60.10 GB\033[0m\n"
-        "\033[2Kstep 00000002/00000010 | peak-gpu-memory \033[31m5\033[1m2.25\033[0m GB\n");
-    if (log) {
-      CHECK_I64(memest_runlog_summary_of(log)->steps, 2);
-      CHECK_I64(memest_runlog_summary_of(log)->refused, 0);
-      CHECK(memest_runlog_summary_of(log)->steady_gib == 52.25);
-      memest_runlog_free(log);
-    }
-  }
+  expect_log("\033[32m2026-04-13 10:00:09\033[0m | INFO | step 00000001/00000010 | "
+             "\033[1;33mpeak-gpu-memory 60.10 GB\033[0m\n"
+             "\033[2Kstep 00000002/00000010 | peak-gpu-memory \033[31m5\033[1m2.25\033[0m GB\n",
+             2, 60.10, 52.25);
   /* Not readings: the key inside a longer name (W&B's summary), a launch
   ** line; a unit written on to the number is its unit. */
-  {
-    memest_runlog *log = log_of(
-        "2026-04-13 10:00:01 | INFO | launch(cfg=PretrainLMCfg(training=TrainingCfg("
-        "max_steps=10, memory_profile_start=3)))\n"
-        "step 00000001/00000010 | peak-gpu-memory 60.10GB\n"
-        "step 00000002/00000010 | peak-gpu-memory 51.25 GB\n"
-        "wandb:  infra/peak-gpu-memory 99.00\n"
-        "wandb: max-peak-gpu-memory-limit 98.00 GB\n");
-    if (log) {
-      CHECK_I64(memest_runlog_summary_of(log)->steps, 2);
-      CHECK_I64(memest_runlog_summary_of(log)->refused, 0);
-      CHECK(memest_runlog_summary_of(log)->max_gib == 60.10);
-      memest_runlog_free(log);
-    }
-  }
+  expect_log("2026-04-13 10:00:01 | INFO | launch(cfg=PretrainLMCfg(training=TrainingCfg("
+             "max_steps=10, memory_profile_start=3)))\n"
+             "step 00000001/00000010 | peak-gpu-memory 60.10GB\n"
+             "step 00000002/00000010 | peak-gpu-memory 51.25 GB\n"
+             "wandb:  infra/peak-gpu-memory 99.00\n"
+             "wandb: max-peak-gpu-memory-limit 98.00 GB\n",
+             2, 60.10, 51.25);
 }
 
 /* Steps: a figure off its step line is refused when the others have one; a
@@ -577,14 +579,7 @@ static void test_ranks(void) {
 
 /* One segment of 8 KiB with nothing allocated, and no trace: a peak of 0. */
 static void idle_snapshot(pk_buf *p) {
-  begin(p);
-  dict_open(p);
-  str(p, "segments");
-  list_open(p);
-  dict_open(p);
-  str(p, "device"); integer(p, 0);
-  str(p, "address"); integer(p, A0);
-  str(p, "total_size"); integer(p, 8192);
+  segment_open(p);
   str(p, "blocks");
   list_open(p);
   block(p, A0, 8192, 0, "inactive");

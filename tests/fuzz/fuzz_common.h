@@ -24,6 +24,16 @@
     }                                                                             \
   } while (0)
 
+/* A JSON text the library returned: there, and it parses. Frees it. */
+static inline void fuzz_require_json(char *json) {
+  cJSON *doc;
+  FUZZ_REQUIRE(json != NULL);
+  doc = cJSON_Parse(json);
+  FUZZ_REQUIRE(doc != NULL);
+  cJSON_Delete(doc);
+  memest_free(json);
+}
+
 /* Sets one parameter that the harness knows to be valid. */
 static inline void fuzz_set(memest_params *p, const char *name, const char *value) {
   memest_error e;

@@ -26,8 +26,6 @@ static void read_log(const char *text, size_t size, log_reading *out) {
   const memest_runlog_summary *m;
   int64_t i, lines = 1, prev = 0, refused = 0, restarts = 0;
   double gib, top = 0;
-  char *json;
-  cJSON *doc;
   memset(out, 0, sizeof *out);
   out->rc = memest_runlog_read(text, size, &log, &e);
   if (out->rc != MEMEST_OK) {
@@ -65,12 +63,7 @@ static void read_log(const char *text, size_t size, log_reading *out) {
     out->note_lines[i] = prev = n->line;
   }
   FUZZ_REQUIRE(m->refused >= refused && m->restarts >= restarts);
-  json = memest_runlog_json(log);
-  FUZZ_REQUIRE(json != NULL);
-  doc = cJSON_Parse(json);
-  FUZZ_REQUIRE(doc != NULL);
-  cJSON_Delete(doc);
-  memest_free(json);
+  fuzz_require_json(memest_runlog_json(log));
   memest_runlog_free(log);
 }
 

@@ -20,8 +20,6 @@ static void check_snapshot(const uint8_t *bytes, size_t size) {
   int64_t t[64];
   uint64_t b[64], top = 0;
   int n, i;
-  char *json;
-  cJSON *doc;
   if (rc != MEMEST_OK) {
     FUZZ_REQUIRE(s == NULL);
     FUZZ_REQUIRE(e.code == rc && e.message[0] != '\0');
@@ -46,12 +44,7 @@ static void check_snapshot(const uint8_t *bytes, size_t size) {
   FUZZ_REQUIRE(m->fragmentation >= 0.0);
   for (i = 1; i < memest_snapshot_top_count(s); i++)
     FUZZ_REQUIRE(memest_snapshot_top(s, i)->bytes <= memest_snapshot_top(s, i - 1)->bytes);
-  json = memest_snapshot_json(s, 16);
-  FUZZ_REQUIRE(json != NULL);
-  doc = cJSON_Parse(json);
-  FUZZ_REQUIRE(doc != NULL);
-  cJSON_Delete(doc);
-  memest_free(json);
+  fuzz_require_json(memest_snapshot_json(s, 16));
   memest_snapshot_free(s);
 }
 

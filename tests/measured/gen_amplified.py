@@ -146,6 +146,15 @@ class Snapshot:
                 integer(512) + self.kv("state", "active_allocated") + get(self.key["frames"]) +
                 frames_ref + b"u")
 
+    def blocks_with_own_lists(self, count, frames):
+        """One segment of `count` blocks, each with a new list of `frames`
+        (the frames' bytes), and an empty trace."""
+        self.end_definitions()
+        self.segment_open()
+        self.repeat(None, count, lambda i: self.block(A0 + 512 * i, b"](" + frames + b"e"))
+        self.segment_close()
+        self.traces()
+
     def segment_open(self):
         self.w.put(get(self.key["segments"]) + b"](}(" + get(self.key["device"]) + integer(0) +
                    get(self.key["address"]) + integer(A0) + get(self.key["total_size"]) +
@@ -212,23 +221,12 @@ def build(shape, f, count, frames, size):
             w.put(b"(" + s.kv("filename", TORCH_FILE) + get(s.key["line"]) + integer(i) +
                   s.kv("name", LONG_NAME) + b"u")
         lists = b"".join(get(pool[j % 200]) for j in range(frames))
-        s.end_definitions()
-        s.segment_open()
-        s.repeat(None, count,
-                 lambda i: s.block(A0 + 512 * i, b"](" + lists + b"e"))
-        s.segment_close()
-        s.traces()
+        s.blocks_with_own_lists(count, lists)
     elif shape == "shared-strings":
         def frame(j):
             return (b"}(" + s.kv("filename", TORCH_FILE) + get(s.key["line"]) + integer(j % 250) +
                     s.kv("name", LONG_NAME) + b"u")
-        lists = b"".join(frame(j) for j in range(frames))
-        s.end_definitions()
-        s.segment_open()
-        s.repeat(None, count,
-                 lambda i: s.block(A0 + 512 * i, b"](" + lists + b"e"))
-        s.segment_close()
-        s.traces()
+        s.blocks_with_own_lists(count, b"".join(frame(j) for j in range(frames)))
     elif shape == "trace":
         def entry(action, i):
             return (b"}(" + s.kv("action", action) + get(s.key["addr"]) + integer(A0 + 512 * i) +
