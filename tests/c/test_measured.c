@@ -300,6 +300,31 @@ static void test_hostile(void) {
   expect_refused(deep, n, MEMEST_E_LIMIT, "nests containers deeper than MEMEST_MAX_PICKLE_DEPTH");
 }
 
+/* A segment dict listed twice (a memo reference) is refused, not read
+** twice: PyTorch writes a dict for each segment, block and trace entry. */
+static void test_shared_segment(void) {
+  pk_buf p;
+  unsigned seg;
+  segment_open(&p);
+  seg = p.memo - 4;  /* the segment dict, before its three keys' memo entries */
+  str(&p, "blocks");
+  list_open(&p);
+  block(&p, A0, 8192, 0, "inactive");
+  op(&p, 'e');
+  op(&p, 'u');
+  op(&p, 'h');
+  op(&p, (int)seg);
+  op(&p, 'e');
+  str(&p, "device_traces");
+  list_open(&p);
+  op(&p, ']');
+  memoize(&p);
+  op(&p, 'e');
+  op(&p, 'u');
+  op(&p, '.');
+  expect_refused(p.b, p.n, MEMEST_E_VALUE, "one segment dict appears more than once (a memo reference)");
+}
+
 static void test_truncated(void) {
   pk_buf p;
   size_t cut;
@@ -698,6 +723,7 @@ static void test_check(void) {
 int main(void) {
   test_small_snapshot();
   test_hostile();
+  test_shared_segment();
   test_truncated();
   test_runlog();
   test_runlog_line_ends();
