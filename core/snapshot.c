@@ -727,7 +727,7 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
   for (i = 0; i < r->nrec; i++)
     if (r->rec[i].live) r->rec[n++] = r->rec[i];
   r->nrec = n;
-  qsort(r->rec, (size_t)n, sizeof *r->rec, by_bytes_desc);
+  if (n > 0) qsort(r->rec, (size_t)n, sizeof *r->rec, by_bytes_desc);
   for (i = 0; i < n; i++) {
     const snap_live *l = &r->rec[i];
     int slot = site_slot(r, s, list_site(r, l->frames));
