@@ -143,13 +143,13 @@ static int line_reading(const char *s, size_t n, reading *r) {
   return found;
 }
 
-static memest_code add_note(memest_runlog *log, const memest_runlog_note *note) {
+/* Keeps a note while fewer than MEMEST_RUNLOG_NOTES of its kind are kept. */
+static void add_note(memest_runlog *log, const memest_runlog_note *note) {
   int *kept = note->restart ? &log->nrestarts : &log->nrefused;
   if (*kept < MEMEST_RUNLOG_NOTES) {
     log->notes[log->nnotes++] = *note;
     (*kept)++;
   }
-  return MEMEST_OK;
 }
 
 static int add_step(memest_runlog *log, int64_t step, double gib) {
