@@ -37,6 +37,8 @@ int64_t memest_pp_rank_of(int64_t rank, int64_t pp_size, int64_t total_gpus) {
   return rank / (total_gpus / pp_size);
 }
 
+/* The error of an estimate against a measurement; 0 (and never shown:
+** the reports print none) when nothing was measured. */
 static double error_of(uint64_t est, uint64_t meas) {
   return meas > 0 ? ((double)est - (double)meas) / (double)meas : 0.0;
 }
@@ -84,6 +86,7 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
   rc = estimate_rank(config, config_len, p, -1, &c->est_max, &c->result, err);
   if (rc != MEMEST_OK) goto fail;
   c->fragmentation_param = p->fragmentation;
+  c->snap_from = -1;
   for (i = 0; i < n; i++) {
     check_rank *r = &c->ranks[i];
     const memest_snapshot_summary *s = memest_snapshot_summary_of(inputs[i].snapshot);
@@ -130,9 +133,20 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
     }
     c->n++;
   }
+  if (c->n > 0) c->snap_from = c->max_from;
   if (log != NULL) {
     c->log = *memest_runlog_summary_of(log);
+    c->runlog = log;
     c->has_log = 1;
+    /* The log is a MAX over every rank and step read, the snapshots one
+    ** step of some ranks: far apart, the reports say so. */
+    if (c->n > 0 && c->meas_max > 0) {
+      c->log_vs_snapshots = ((double)c->log.compared_bytes - (double)c->meas_max) / (double)c->meas_max;
+      c->disagree = c->log_vs_snapshots > MEMEST_CHECK_DISAGREE ||
+                    c->log_vs_snapshots < -MEMEST_CHECK_DISAGREE;
+    } else if (c->n > 0) {
+      c->disagree = 1;  /* the snapshots allocated nothing; the log's figure is positive */
+    }
     if (c->log.compared_bytes > c->meas_max || c->n == 0) {
       c->meas_max = c->log.compared_bytes;
       c->max_from = -1;

@@ -94,15 +94,10 @@ char *memest_snapshot_json(const memest_snapshot *s, int points) {
 ** memest check: JSON
 ** ======================================================================= */
 
-static void log_json(strbuf *sb, const memest_runlog_summary *l) {
-  memi_sb_printf(sb,
-            "{\"steps\":%lld,\"first_step\":%lld,\"last_step\":%lld,\"max_gib\":%.15g,"
-            "\"max_step\":%lld,\"steady_gib\":%.15g,\"steady_from\":%lld,\"compared\":\"%s\","
-            "\"compared_bytes\":%llu}",
-            (long long)l->steps, (long long)l->first_step, (long long)l->last_step, l->max_gib,
-            (long long)l->max_step, l->steady_gib, (long long)l->steady_from,
-            l->steps == 1 ? "the only step" : "the largest after the first step",
-            (unsigned long long)l->compared_bytes);
+/* An error fraction, or null when nothing was measured to compare with. */
+static void error_json(strbuf *sb, uint64_t measured, double error) {
+  if (measured > 0) memi_sb_printf(sb, "%.6f", error);
+  else memi_sb_put(sb, "null");
 }
 
 char *memest_check_json(const memest_check *c) {
@@ -115,22 +110,42 @@ char *memest_check_json(const memest_check *c) {
     memi_sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
               (long long)r->pp_rank, (long long)r->global_rank);
     memi_sb_json_str(&sb, r->source);
-    memi_sb_printf(&sb,
-              ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
-              "\"error_fraction\":%.6f,\"snapshot\":{",
-              (unsigned long long)r->measured, (unsigned long long)r->estimated, r->error);
+    memi_sb_printf(&sb, ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
+              "\"error_fraction\":",
+              (unsigned long long)r->measured, (unsigned long long)r->estimated);
+    error_json(&sb, r->measured, r->error);
+    memi_sb_put(&sb, ",\"snapshot\":{");
     snapshot_members(&sb, r->snap);
     memi_sb_put(&sb, "}}");
   }
   memi_sb_printf(&sb,
             "],\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
-            "\"error_fraction\":%.6f,\"source\":",
-            (unsigned long long)c->meas_max, (unsigned long long)c->est_max, c->error_max);
+            "\"error_fraction\":",
+            (unsigned long long)c->meas_max, (unsigned long long)c->est_max);
+  error_json(&sb, c->meas_max, c->error_max);
+  memi_sb_put(&sb, ",\"source\":");
   if (c->max_from >= 0 && c->n > 0) memi_sb_json_str(&sb, c->ranks[c->max_from].source);
   else memi_sb_put(&sb, "\"log\"");
+  memi_sb_put(&sb, ",\"log_vs_snapshots\":");
+  if (c->has_log && c->n > 0) {
+    const check_rank *r = &c->ranks[c->snap_from];
+    memi_sb_printf(&sb, "{\"log_bytes\":%llu,\"snapshot_bytes\":%llu,\"snapshot\":",
+              (unsigned long long)c->log.compared_bytes, (unsigned long long)r->measured);
+    memi_sb_json_str(&sb, r->source);
+    memi_sb_put(&sb, ",\"difference_fraction\":");
+    error_json(&sb, r->measured, c->log_vs_snapshots);
+    memi_sb_printf(&sb, ",\"disagree\":%s}", c->disagree ? "true" : "false");
+  } else {
+    memi_sb_put(&sb, "null");
+  }
   memi_sb_put(&sb, "},\"log\":");
-  if (c->has_log) log_json(&sb, &c->log);
-  else memi_sb_put(&sb, "null");
+  if (c->has_log) {
+    memi_sb_put(&sb, "{");
+    memi_runlog_json_members(&sb, c->runlog, 0);
+    memi_sb_put(&sb, "}");
+  } else {
+    memi_sb_put(&sb, "null");
+  }
   memi_sb_put(&sb, ",\"fragmentation\":");
   if (c->n > 0) {
     const memest_snapshot_summary *m = memest_snapshot_summary_of(c->ranks[c->max_from >= 0 ? c->max_from : 0].snap);
@@ -159,6 +174,56 @@ char *memest_check_json(const memest_check *c) {
 static const char *gib(char *buf, size_t size, uint64_t bytes) {
   snprintf(buf, size, "%.2f GiB", (double)bytes / GIB);
   return buf;
+}
+
+/* An error as "+3.2%"; "none" when nothing was measured to compare with. */
+static const char *error_text(char *buf, size_t size, uint64_t measured, double error) {
+  if (measured > 0) snprintf(buf, size, "%+.1f%%", error * 100.0);
+  else snprintf(buf, size, "none");
+  return buf;
+}
+
+/* The log's line, the lines it did not take, and its restarts. */
+static void log_text(strbuf *sb, const memest_check *c) {
+  const memest_runlog_summary *l = &c->log;
+  char line[200];
+  int k, n = memest_runlog_note_count(c->runlog), refused = 0;
+  if (l->restarts == 0)
+    memi_sb_printf(sb,
+              "Log: %lld peak-gpu-memory line%s, steps %lld..%lld; compared: %s, %.2f GiB "
+              "(steps %lld..%lld); the largest is %.2f GiB at step %lld\n",
+              (long long)l->steps, l->steps == 1 ? "" : "s", (long long)l->first_step,
+              (long long)l->last_step,
+              memi_runlog_compared(l), l->steady_gib, (long long)l->steady_from,
+              (long long)l->last_step, l->max_gib, (long long)l->max_step);
+  else
+    memi_sb_printf(sb,
+              "Log: %lld peak-gpu-memory lines in %lld runs, from step %lld to step %lld; "
+              "compared: %s, %.2f GiB; the largest is %.2f GiB at step %lld\n",
+              (long long)l->steps, (long long)l->restarts + 1, (long long)l->first_step,
+              (long long)l->last_step, memi_runlog_compared(l), l->steady_gib, l->max_gib,
+              (long long)l->max_step);
+  if (l->numbered)
+    memi_sb_put(sb, "  no reading is on a step line: they are counted 1, 2, ... in the log's order\n");
+  if (l->refused > 0)
+    memi_sb_printf(sb, "  %lld reading%s, never compared:\n", (long long)l->refused,
+              l->refused == 1 ? " is not a measurement" : "s are not measurements");
+  for (k = 0; k < n; k++) {
+    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
+    if (note->restart) continue;
+    memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
+    refused++;
+  }
+  if (l->refused > refused)
+    memi_sb_printf(sb, "    and %lld more\n", (long long)(l->refused - refused));
+  if (l->restarts > 0)
+    memi_sb_printf(sb, "  the steps start again %lld time%s (each run's first step is left out of "
+                   "the steady state):\n",
+              (long long)l->restarts, l->restarts == 1 ? "" : "s");
+  for (k = 0; k < n; k++) {
+    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
+    if (note->restart) memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
+  }
 }
 
 static void peak_detail(strbuf *sb, const check_rank *r) {
@@ -196,7 +261,7 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
 
 char *memest_check_text(const memest_check *c) {
   strbuf sb;
-  char a[32], b[32], name[4 * sizeof c->ranks[0].source];
+  char a[32], b[32], e[32], name[4 * sizeof c->ranks[0].source];
   int i;
   memi_sb_init(&sb);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
@@ -211,26 +276,30 @@ char *memest_check_text(const memest_check *c) {
               "measured", "estimated", "error", "source");
     for (i = 0; i < c->n; i++) {
       const check_rank *r = &c->ranks[i];
-      memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %+7.1f%%  %s\n", (long long)r->pp_rank,
+      memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %8s  %s\n", (long long)r->pp_rank,
                 (long long)r->global_rank, gib(a, sizeof a, r->measured),
-                gib(b, sizeof b, r->estimated), r->error * 100.0,
+                gib(b, sizeof b, r->estimated), error_text(e, sizeof e, r->measured, r->error),
                 memi_text_line(name, sizeof name, r->source));
     }
   }
-  if (c->has_log) {
-    memi_sb_printf(&sb,
-              "Log: %lld peak-gpu-memory lines, steps %lld..%lld; compared: %s, %.2f GiB "
-              "(steps %lld..%lld); the largest is %.2f GiB at step %lld\n",
-              (long long)c->log.steps, (long long)c->log.first_step, (long long)c->log.last_step,
-              c->log.steps == 1 ? "the only step" : "the largest after the first step",
-              c->log.steady_gib, (long long)c->log.steady_from, (long long)c->log.last_step,
-              c->log.max_gib, (long long)c->log.max_step);
-  }
-  memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %+.1f%%\n",
+  if (c->has_log) log_text(&sb, c);
+  memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %s\n",
             gib(a, sizeof a, c->meas_max),
             c->max_from >= 0 && c->n > 0
                 ? memi_text_line(name, sizeof name, c->ranks[c->max_from].source) : "the log",
-            gib(b, sizeof b, c->est_max), c->error_max * 100.0);
+            gib(b, sizeof b, c->est_max), error_text(e, sizeof e, c->meas_max, c->error_max));
+  if (c->has_log && c->disagree) {
+    const check_rank *r = &c->ranks[c->snap_from];
+    memi_sb_printf(&sb,
+              "Note: the log's %s and the largest snapshot peak, %s (%s), differ by %s: the log "
+              "is a MAX over every rank and step read, a snapshot one step of one rank. Is the "
+              "rank of the log's peak among the snapshots, and is the snapshots' step a steady "
+              "one of the same run?\n",
+              gib(a, sizeof a, c->log.compared_bytes), gib(b, sizeof b, r->measured),
+              memi_text_line(name, sizeof name, r->source),
+              r->measured > 0 ? error_text(e, sizeof e, r->measured, c->log_vs_snapshots)
+                              : "all of it");
+  }
   if (c->n > 0) {
     const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
     const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);

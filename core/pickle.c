@@ -17,15 +17,17 @@
 
 #define PK_PAGE_BITS 20                    /* 1 Mi words (8 MiB) a page */
 #define PK_PAGE_WORDS ((uint64_t)1 << PK_PAGE_BITS)
-#define PK_NO_CHUNK UINT64_MAX
+#define PK_NO_CHUNK UINT32_MAX
 #define PK_STR_LEN_BITS 31
 #define PK_MAX_MARKS MEMEST_MAX_PICKLE_DEPTH
 
 /* A container: its children are chunks in the pages, each chunk a header
-** (next chunk, count) and `count` values. */
+** word (the next chunk's index in its high 32 bits, the count in the low
+** 32) and `count` values. Word indices fit in 32 bits: the budget of
+** MEMEST_MAX_PICKLE_VALUES words fills fewer than 2^9 pages of 2^20. */
 typedef struct pk_box {
-  uint64_t first, last;  /* chunk header indices, PK_NO_CHUNK when empty */
-  int64_t count;
+  uint32_t first, last;  /* chunk header indices, PK_NO_CHUNK when empty */
+  uint32_t count;
   uint8_t kind;          /* PK_LIST, PK_DICT, PK_TUPLE */
   uint8_t sealed;        /* used as a value: no more children */
   uint8_t depth;         /* 1 + the deepest child's depth */
@@ -72,6 +74,8 @@ static uint64_t *word_at(const pk_store *s, uint64_t i) {
 static int reserve_words(pk_store *s, uint64_t n, uint64_t *at) {
   if (s->npages == 0 || s->used + n > PK_PAGE_WORDS) {
     uint64_t *page;
+    /* Chunk indices are 32 bits; the budget never comes near. */
+    if (s->npages + 1 >= ((size_t)1 << (32 - PK_PAGE_BITS))) return 0;
     if (!grow((void **)&s->pages, &s->pages_cap, s->npages, sizeof *s->pages)) return 0;
     page = malloc(PK_PAGE_WORDS * sizeof *page);
     if (page == NULL) return 0;
@@ -81,6 +85,16 @@ static int reserve_words(pk_store *s, uint64_t n, uint64_t *at) {
   *at = ((uint64_t)(s->npages - 1) << PK_PAGE_BITS) | s->used;
   s->used += n;
   return 1;
+}
+
+static uint32_t chunk_count(const pk_store *s, uint64_t at) {
+  return (uint32_t)(*word_at(s, at) & 0xffffffffu);
+}
+static uint32_t chunk_next(const pk_store *s, uint64_t at) {
+  return (uint32_t)(*word_at(s, at) >> 32);
+}
+static void chunk_set(pk_store *s, uint64_t at, uint32_t next, uint64_t count) {
+  *word_at(s, at) = (uint64_t)next << 32 | count;
 }
 
 static uint64_t end_index(const pk_store *s) {
@@ -100,6 +114,7 @@ void memi_pk_free(pk_store *s) {
 
 pk_value memi_pk_root(const pk_store *s) { return s->root; }
 int64_t memi_pk_value_count(const pk_store *s) { return s->words; }
+int64_t memi_pk_container_count(const pk_store *s) { return (int64_t)s->nbox; }
 /* }====================================================================== */
 
 /* {======================================================================
@@ -162,7 +177,7 @@ static pk_box *box_of(const pk_store *s, pk_value v) { return &s->boxes[payload_
 static memest_code new_box(pk_machine *m, pk_kind kind, pk_value *out) {
   pk_store *s = m->s;
   pk_box *b;
-  if (!spend(m, 4)) return over_budget(m);
+  if (!spend(m, 2)) return over_budget(m);
   if (!grow((void **)&s->boxes, &s->box_cap, s->nbox, sizeof *s->boxes)) return nomem(m);
   b = &s->boxes[s->nbox];
   b->first = b->last = PK_NO_CHUNK;
@@ -204,31 +219,30 @@ static memest_code box_append(pk_machine *m, pk_value c, size_t from) {
     uint64_t at, room;
     /* Extend the last chunk in place when it ends where the pages end. */
     if (b->last != PK_NO_CHUNK) {
-      uint64_t cnt = *word_at(s, b->last + 1);
-      uint64_t tail = b->last + 2 + cnt;
+      uint64_t cnt = chunk_count(s, b->last);
+      uint64_t tail = b->last + 1 + cnt;
       if (tail == end_index(s) && s->used < PK_PAGE_WORDS) {
         room = PK_PAGE_WORDS - s->used;
         if (room > n - i) room = n - i;
         if (!spend(m, (int64_t)room)) return over_budget(m);
         memcpy(word_at(s, tail), vals + i, room * sizeof *vals);
         s->used += room;
-        *word_at(s, b->last + 1) = cnt + room;
-        b->count += (int64_t)room;
+        chunk_set(s, b->last, PK_NO_CHUNK, cnt + room);
+        b->count += (uint32_t)room;
         i += room;
         continue;
       }
     }
     room = n - i;
-    if (room > PK_PAGE_WORDS - 2) room = PK_PAGE_WORDS - 2;
-    if (!spend(m, (int64_t)room + 2)) return over_budget(m);
-    if (!reserve_words(s, room + 2, &at)) return nomem(m);
-    *word_at(s, at) = PK_NO_CHUNK;
-    *word_at(s, at + 1) = room;
-    memcpy(word_at(s, at + 2), vals + i, room * sizeof *vals);
-    if (b->last == PK_NO_CHUNK) b->first = at;
-    else *word_at(s, b->last) = at;
-    b->last = at;
-    b->count += (int64_t)room;
+    if (room > PK_PAGE_WORDS - 1) room = PK_PAGE_WORDS - 1;
+    if (!spend(m, (int64_t)room + 1)) return over_budget(m);
+    if (!reserve_words(s, room + 1, &at)) return nomem(m);
+    chunk_set(s, at, PK_NO_CHUNK, room);
+    memcpy(word_at(s, at + 1), vals + i, room * sizeof *vals);
+    if (b->last == PK_NO_CHUNK) b->first = (uint32_t)at;
+    else chunk_set(s, b->last, (uint32_t)at, chunk_count(s, b->last));
+    b->last = (uint32_t)at;
+    b->count += (uint32_t)room;
     i += room;
   }
   return MEMEST_OK;
@@ -706,18 +720,18 @@ void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value container) {
   it->s = s;
   it->chunk = is_box(container) ? box_of(s, container)->first : PK_NO_CHUNK;
   it->pos = 0;
-  it->left = it->chunk == PK_NO_CHUNK ? 0 : (uint32_t)*word_at(s, it->chunk + 1);
+  it->left = it->chunk == PK_NO_CHUNK ? 0 : chunk_count(s, it->chunk);
 }
 
 int memi_pk_iter_next(pk_iter *it, pk_value *v) {
   while (it->left == 0) {
     if (it->chunk == PK_NO_CHUNK) return 0;
-    it->chunk = *word_at(it->s, it->chunk);
+    it->chunk = chunk_next(it->s, it->chunk);
     if (it->chunk == PK_NO_CHUNK) return 0;
     it->pos = 0;
-    it->left = (uint32_t)*word_at(it->s, it->chunk + 1);
+    it->left = chunk_count(it->s, it->chunk);
   }
-  *v = *word_at(it->s, it->chunk + 2 + it->pos);
+  *v = *word_at(it->s, it->chunk + 1 + it->pos);
   it->pos++;
   it->left--;
   return 1;

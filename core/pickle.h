@@ -48,6 +48,10 @@ MEMEST_HIDDEN pk_value memi_pk_root(const pk_store *s);
 MEMEST_HIDDEN int64_t memi_pk_value_count(const pk_store *s);
 
 static inline pk_kind pk_kind_of(pk_value v) { return (pk_kind)(v & 7u); }
+/* Containers read, and a container's index among them (0..count-1): its
+** identity, the same for every memo reference to it. */
+MEMEST_HIDDEN int64_t memi_pk_container_count(const pk_store *s);
+static inline uint64_t pk_container_index(pk_value v) { return v >> 3; }
 
 /* The integer in v (PK_INT, PK_BIGINT or a bool); 0 with *ok = 0 otherwise. */
 MEMEST_HIDDEN int64_t memi_pk_int(const pk_store *s, pk_value v, int *ok);
@@ -62,7 +66,7 @@ MEMEST_HIDDEN int memi_pk_str_is(const pk_store *s, pk_value v, const char *text
 MEMEST_HIDDEN int64_t memi_pk_len(const pk_store *s, pk_value v);
 typedef struct pk_iter {
   const pk_store *s;
-  uint64_t chunk;   /* page index of the current chunk header, or UINT64_MAX */
+  uint64_t chunk;   /* word index of the current chunk header, or UINT32_MAX */
   uint32_t pos, left;
 } pk_iter;
 MEMEST_HIDDEN void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value container);
@@ -70,5 +74,10 @@ MEMEST_HIDDEN void memi_pk_iter_init(pk_iter *it, const pk_store *s, pk_value co
 MEMEST_HIDDEN int memi_pk_iter_next(pk_iter *it, pk_value *v);
 /* The value under the string key `key` of a PK_DICT; 0 when absent. */
 MEMEST_HIDDEN int memi_pk_dict_get(const pk_store *s, pk_value dict, const char *key, pk_value *v);
+
+/* snapshot.c: the children and members a snapshot's reading looked at
+** (its work beyond the unpickler's; docs/measured-runs.md bounds it by the
+** file's size). */
+MEMEST_HIDDEN int64_t memi_snapshot_steps(const memest_snapshot *s);
 
 #endif /* MEMEST_PICKLE_H */

@@ -12,6 +12,13 @@
 ** allocated_bytes. A block counts its size: the final block's size when it
 ** is still live at the end, else the request rounded up to 512 bytes (the
 ** allocator's rounding; docs/measured-runs.md says when it is larger).
+**
+** The pickle's memo lets one object be referenced any number of times, so
+** the work is done per object, never per reference: each segment, block
+** and trace entry dict is read once (PyTorch writes a new dict for each,
+** so one met twice is refused), and what the sites need of a frames list,
+** a frame dict and a string is worked out once and kept. The reading is
+** linear in the file in time and memory (docs/measured-runs.md).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +42,23 @@ typedef struct snap_event {
   uint8_t action;
 } snap_event;
 
-/* One allocation live at a point of the walk, keyed by address. */
+/* An allocation: an active block of the final segments, or one freed
+** after the peak (walk_peak). */
 typedef struct snap_live {
   uint64_t addr;
   int64_t bytes, requested, time_us;
   pk_value frames;
-  uint8_t used, before;  /* before: allocated before the recording */
+  uint8_t before;         /* allocated before the recording */
+  uint8_t live;           /* live at the peak */
 } snap_live;
 
+/* A map of 64-bit keys to 64-bit values: linear probing, backward-shift
+** deletion. Key 0 marks an empty slot, so an address is kept as address + 1
+** and a value (never None) as itself: a container's or a string's value is
+** its identity. */
 typedef struct snap_map {
-  snap_live *slot;
-  size_t cap, n;          /* cap is a power of two */
+  uint64_t *key, *val;
+  size_t cap, n;          /* cap is 0 or a power of two */
 } snap_map;
 
 struct memest_snapshot {
@@ -57,30 +70,43 @@ struct memest_snapshot {
   int ntop;
   memest_snapshot_site sites[MEMEST_SNAPSHOT_TOP];
   int nsites;
+  int64_t steps;          /* the reader's work: children and members looked at */
 };
+
+/* What the reader knows of a container, a byte each: read as a segment,
+** block or trace entry; and as a frame dict, whether its bits below are
+** worked out, shown (a file and a function, neither hidden), in torch's
+** files, and its site's slot in the sites list (MARK_SLOT: 0 not looked up
+** yet, 1 not in the list, which was full, 2 + i slot i). */
+#define MARK_READ 1u
+#define MARK_FRAME 2u
+#define MARK_SHOWN 4u
+#define MARK_TORCH 8u
+#define MARK_SLOT_SHIFT 4
+#if MEMEST_SNAPSHOT_TOP + 2 > 15
+#error "a site's slot must fit in MARK_SLOT's four bits"
+#endif
 
 typedef struct snap_reader {
   const pk_store *pk;
   memest_error *err;
   int device;
   snap_event *ev;
-  int64_t nev;
-  snap_map live;          /* final blocks, then the walk's live set */
+  int64_t nev, ev_cap;
+  snap_live *rec;         /* the final active blocks, then frees after the peak */
+  int64_t nrec, rec_cap;
   int64_t end_alloc, end_reserved, segments, blocks;
+  uint8_t *marks;         /* a byte per container: MARK_* */
+  snap_map lists;         /* frames list -> its site frame (a frame dict, or None) */
+  snap_map texts;         /* string -> TEXT_* bits */
+  int bare_slot;          /* the slot of "(no frames recorded)", coded as MARK_SLOT */
+  int oom;                /* a kept result could not be stored */
+  int64_t steps;          /* children and members looked at */
 } snap_reader;
 
 /* {======================================================================
-** An address map with linear probing and backward-shift deletion
+** The map, and the allocations' table
 ** ======================================================================= */
-
-static int map_init(snap_map *m, int64_t expect) {
-  size_t cap = 64;
-  while ((int64_t)cap < expect * 2 + 64) cap *= 2;
-  m->slot = calloc(cap, sizeof *m->slot);
-  m->cap = cap;
-  m->n = 0;
-  return m->slot != NULL;
-}
 
 static size_t map_hash(uint64_t a, size_t cap) {
   a ^= a >> 33;
@@ -89,65 +115,111 @@ static size_t map_hash(uint64_t a, size_t cap) {
   return (size_t)a & (cap - 1);
 }
 
-static snap_live *map_find(const snap_map *m, uint64_t addr) {
-  size_t i = map_hash(addr, m->cap);
-  while (m->slot[i].used) {
-    if (m->slot[i].addr == addr) return &m->slot[i];
-    i = (i + 1) & (m->cap - 1);
-  }
-  return NULL;
+/* The slot of key, or of the empty slot where it would go. */
+static size_t map_slot(const snap_map *m, uint64_t key) {
+  size_t i = map_hash(key, m->cap);
+  while (m->key[i] != 0 && m->key[i] != key) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static int map_get(const snap_map *m, uint64_t key, uint64_t *val) {
+  size_t i;
+  if (m->cap == 0) return 0;
+  i = map_slot(m, key);
+  if (m->key[i] == 0) return 0;
+  *val = m->val[i];
+  return 1;
 }
 
 /* Inserts or replaces; 0 when out of memory. */
-static int map_put(snap_map *m, const snap_live *v) {
+static int map_put(snap_map *m, uint64_t key, uint64_t val) {
   size_t i;
   if ((m->n + 1) * 2 > m->cap) {
     snap_map big;
     size_t j;
-    big.cap = m->cap * 2;
-    big.n = 0;
-    big.slot = calloc(big.cap, sizeof *big.slot);
-    if (big.slot == NULL) return 0;
+    big.cap = m->cap ? m->cap * 2 : 256;
+    big.n = m->n;
+    big.key = calloc(big.cap, sizeof *big.key);
+    big.val = malloc(big.cap * sizeof *big.val);
+    if (big.key == NULL || big.val == NULL) {
+      free(big.key);
+      free(big.val);
+      return 0;
+    }
     for (j = 0; j < m->cap; j++)
-      if (m->slot[j].used) {
-        size_t k = map_hash(m->slot[j].addr, big.cap);
-        while (big.slot[k].used) k = (k + 1) & (big.cap - 1);
-        big.slot[k] = m->slot[j];
-        big.n++;
+      if (m->key[j] != 0) {
+        i = map_slot(&big, m->key[j]);
+        big.key[i] = m->key[j];
+        big.val[i] = m->val[j];
       }
-    free(m->slot);
+    free(m->key);
+    free(m->val);
     *m = big;
   }
-  i = map_hash(v->addr, m->cap);
-  while (m->slot[i].used && m->slot[i].addr != v->addr) i = (i + 1) & (m->cap - 1);
-  if (!m->slot[i].used) m->n++;
-  m->slot[i] = *v;
-  m->slot[i].used = 1;
+  i = map_slot(m, key);
+  if (m->key[i] == 0) m->n++;
+  m->key[i] = key;
+  m->val[i] = val;
   return 1;
 }
 
-static void map_del(snap_map *m, snap_live *e) {
-  size_t i = (size_t)(e - m->slot), j = i;
-  m->slot[i].used = 0;
+static void map_del(snap_map *m, uint64_t key) {
+  size_t i, j;
+  if (m->cap == 0) return;
+  i = j = map_slot(m, key);
+  if (m->key[i] == 0) return;
+  m->key[i] = 0;
   m->n--;
   for (;;) {
     size_t home;
     j = (j + 1) & (m->cap - 1);
-    if (!m->slot[j].used) return;
-    home = map_hash(m->slot[j].addr, m->cap);
+    if (m->key[j] == 0) return;
+    home = map_hash(m->key[j], m->cap);
     /* Move j back to i unless its home lies cyclically in (i, j]. */
     if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
-      m->slot[i] = m->slot[j];
-      m->slot[j].used = 0;
+      m->key[i] = m->key[j];
+      m->val[i] = m->val[j];
+      m->key[j] = 0;
       i = j;
     }
   }
 }
+
+static void map_free(snap_map *m) {
+  free(m->key);
+  free(m->val);
+  memset(m, 0, sizeof *m);
+}
+
+/* Appends an allocation to r->rec; its index, or -1 when out of memory. */
+static int64_t add_record(snap_reader *r, const snap_live *l) {
+  if (r->nrec == r->rec_cap) {
+    int64_t nc = r->rec_cap ? r->rec_cap * 2 : 1024;
+    snap_live *nr = realloc(r->rec, (size_t)nc * sizeof *nr);
+    if (nr == NULL) return -1;
+    r->rec = nr;
+    r->rec_cap = nc;
+  }
+  r->rec[r->nrec] = *l;
+  return r->nrec++;
+}
 /* }====================================================================== */
 
 /* {======================================================================
-** Reading the schema
+** Reading the schema. Every child and member the reader looks at passes
+** through next() and member(), which count them in r->steps.
 ** ======================================================================= */
+
+static int next(snap_reader *r, pk_iter *it, pk_value *v) {
+  if (!memi_pk_iter_next(it, v)) return 0;
+  r->steps++;
+  return 1;
+}
+
+static int member(snap_reader *r, pk_value dict, const char *key, pk_value *v) {
+  r->steps += memi_pk_len(r->pk, dict);
+  return memi_pk_dict_get(r->pk, dict, key, v);
+}
 
 static memest_code not_snapshot(snap_reader *r, const char *what) {
   return memi_err_set(r->err, MEMEST_E_VALUE, "snapshot",
@@ -163,16 +235,20 @@ static int64_t round_block(int64_t size) {
 }
 
 /* An integer member (0 when absent); -1 when present but not an integer. */
-static int get_int(const pk_store *pk, pk_value dict, const char *key, int64_t *v) {
+static int get_int(snap_reader *r, pk_value dict, const char *key, int64_t *v) {
   pk_value x;
   int ok;
-  if (!memi_pk_dict_get(pk, dict, key, &x)) return 0;
-  *v = memi_pk_int(pk, x, &ok);
+  if (!member(r, dict, key, &x)) return 0;
+  *v = memi_pk_int(r->pk, x, &ok);
   return ok ? 1 : -1;
 }
 
-static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
-  char msg[96];
+/* A segment, block or trace entry: a dict of at most SNAP_MAX_KEYS keys,
+** met for the first time. PyTorch writes a new dict for each, so a dict
+** met again (a memo reference) is refused rather than read twice. */
+static memest_code entry_dict(snap_reader *r, pk_value d, const char *what) {
+  char msg[160];
+  uint64_t i;
   if (pk_kind_of(d) != PK_DICT) {
     snprintf(msg, sizeof msg, "a %s is not a dict", what);
     return not_snapshot(r, msg);
@@ -181,6 +257,15 @@ static memest_code small_dict(snap_reader *r, pk_value d, const char *what) {
     snprintf(msg, sizeof msg, "a %s has more than %d keys", what, SNAP_MAX_KEYS);
     return not_snapshot(r, msg);
   }
+  i = pk_container_index(d);
+  if (r->marks[i] & MARK_READ) {
+    snprintf(msg, sizeof msg,
+             "one %s dict appears more than once (a memo reference), where PyTorch writes a "
+             "dict for each %s",
+             what, what);
+    return not_snapshot(r, msg);
+  }
+  r->marks[i] |= MARK_READ;
   return MEMEST_OK;
 }
 
@@ -199,7 +284,7 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
   int64_t i = 0, best = -1, most = 0;
   int seg_dev = -1;
   memi_pk_iter_init(&it, r->pk, traces);
-  while (memi_pk_iter_next(&it, &v)) {
+  while (next(r, &it, &v)) {
     int64_t n = memi_pk_len(r->pk, v);
     if (pk_kind_of(v) != PK_LIST) return not_snapshot(r, "a device's trace is not a list");
     if (n > most) {
@@ -209,11 +294,11 @@ static memest_code pick_device(snap_reader *r, pk_value segs, pk_value traces) {
     i++;
   }
   memi_pk_iter_init(&it, r->pk, segs);
-  while (memi_pk_iter_next(&it, &v)) {
+  while (next(r, &it, &v)) {
     int64_t d = 0;
-    memest_code rc = small_dict(r, v, "segment");
+    memest_code rc = entry_dict(r, v, "segment");
     if (rc != MEMEST_OK) return rc;
-    if (get_int(r->pk, v, "device", &d) < 0 || d < 0 || d > 65535)
+    if (get_int(r, v, "device", &d) < 0 || d < 0 || d > 65535)
       return bad_member(r, "segment", "device");
     if (seg_dev < 0) seg_dev = (int)d;
   }
@@ -231,37 +316,35 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
   pk_value seg, blocks, b;
   int ovf = 0;
   memi_pk_iter_init(&it, r->pk, segs);
-  while (memi_pk_iter_next(&it, &seg)) {
+  while (next(r, &it, &seg)) {
     int64_t dev = 0, total = 0, addr = 0;
-    if (get_int(r->pk, seg, "device", &dev) == 1 && dev != r->device) continue;
-    if (get_int(r->pk, seg, "total_size", &total) != 1 || total < 0)
+    if (get_int(r, seg, "device", &dev) == 1 && dev != r->device) continue;
+    if (get_int(r, seg, "total_size", &total) != 1 || total < 0)
       return bad_member(r, "segment", "total_size");
-    if (get_int(r->pk, seg, "address", &addr) != 1 || addr < 0)
+    if (get_int(r, seg, "address", &addr) != 1 || addr < 0)
       return bad_member(r, "segment", "address");
     r->end_reserved = ck_add(&ovf, r->end_reserved, total);
     r->segments++;
-    if (!memi_pk_dict_get(r->pk, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
+    if (!member(r, seg, "blocks", &blocks) || pk_kind_of(blocks) != PK_LIST)
       return not_snapshot(r, "a segment has no list of blocks");
     memi_pk_iter_init(&bit, r->pk, blocks);
-    while (memi_pk_iter_next(&bit, &b)) {
+    while (next(r, &bit, &b)) {
       int64_t size = 0, req = 0, baddr = addr;
       pk_value state, frames = PK_NONE;
-      memest_code rc = small_dict(r, b, "block");
+      memest_code rc = entry_dict(r, b, "block");
       if (rc != MEMEST_OK) return rc;
       if (++r->blocks > MEMEST_MAX_SNAPSHOT_BLOCKS)
         return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                        "the snapshot has more than MEMEST_MAX_SNAPSHOT_BLOCKS (%lld) blocks",
                        (long long)MEMEST_MAX_SNAPSHOT_BLOCKS);
-      if (get_int(r->pk, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
-      if (get_int(r->pk, b, "requested_size", &req) < 0 || req < 0)
+      if (get_int(r, b, "size", &size) != 1 || size < 0) return bad_member(r, "block", "size");
+      if (get_int(r, b, "requested_size", &req) < 0 || req < 0)
         return bad_member(r, "block", "requested_size");
       /* PyTorch names it "address"; older versions "addr". */
-      if (get_int(r->pk, b, "address", &baddr) < 0 || get_int(r->pk, b, "addr", &baddr) < 0 ||
-          baddr < 0)
+      if (get_int(r, b, "address", &baddr) < 0 || get_int(r, b, "addr", &baddr) < 0 || baddr < 0)
         return bad_member(r, "block", "address");
-      if (!memi_pk_dict_get(r->pk, b, "state", &state))
-        return not_snapshot(r, "a block has no state");
-      memi_pk_dict_get(r->pk, b, "frames", &frames);
+      if (!member(r, b, "state", &state)) return not_snapshot(r, "a block has no state");
+      member(r, b, "frames", &frames);
       if (memi_pk_str_is(r->pk, state, "active_allocated")) {
         snap_live l;
         memset(&l, 0, sizeof l);
@@ -272,7 +355,7 @@ static memest_code read_segments(snap_reader *r, pk_value segs) {
         l.frames = frames;
         l.before = 1;
         r->end_alloc = ck_add(&ovf, r->end_alloc, size);
-        if (!map_put(&r->live, &l))
+        if (add_record(r, &l) < 0)
           return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory reading blocks");
       }
       addr = ck_add(&ovf, addr, size);
@@ -296,39 +379,47 @@ static snap_action action_of(const pk_store *pk, pk_value a) {
 static memest_code read_trace(snap_reader *r, pk_value traces) {
   pk_iter it;
   pk_value trace = PK_NONE, e;
-  int64_t i = 0, has_time = 1;
+  int64_t i = 0, n, has_time = 1;
   memi_pk_iter_init(&it, r->pk, traces);
-  while (memi_pk_iter_next(&it, &trace) && i < r->device) i++;
-  if (i != r->device || memi_pk_len(r->pk, trace) == 0) return MEMEST_OK;
-  r->nev = memi_pk_len(r->pk, trace);
-  if (r->nev > MEMEST_MAX_SNAPSHOT_EVENTS)
+  while (i < r->device && next(r, &it, &trace)) i++;
+  if (!next(r, &it, &trace) || memi_pk_len(r->pk, trace) == 0) return MEMEST_OK;
+  n = memi_pk_len(r->pk, trace);
+  if (n > MEMEST_MAX_SNAPSHOT_EVENTS)
     return memi_err_set(r->err, MEMEST_E_LIMIT, "snapshot",
                    "the snapshot's trace has %lld entries, over MEMEST_MAX_SNAPSHOT_EVENTS "
                    "(%lld); record one step with fewer entries",
-                   (long long)r->nev, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
-  r->ev = calloc((size_t)r->nev, sizeof *r->ev);
-  if (r->ev == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+                   (long long)n, (long long)MEMEST_MAX_SNAPSHOT_EVENTS);
   memi_pk_iter_init(&it, r->pk, trace);
-  i = 0;
-  while (memi_pk_iter_next(&it, &e)) {
-    snap_event *ev = &r->ev[i];
+  while (next(r, &it, &e)) {
+    snap_event *ev;
     pk_value a;
     int64_t addr = 0, size = 0, t = 0;
-    memest_code rc = small_dict(r, e, "trace entry");
+    memest_code rc = entry_dict(r, e, "trace entry");
     if (rc != MEMEST_OK) return rc;
-    if (!memi_pk_dict_get(r->pk, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
+    /* The table grows with the entries read, not with the list's length. */
+    if (r->nev == r->ev_cap) {
+      int64_t nc = r->ev_cap ? r->ev_cap * 2 : 1024;
+      snap_event *ne;
+      if (nc > n) nc = n;
+      ne = realloc(r->ev, (size_t)nc * sizeof *ne);
+      if (ne == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+      r->ev = ne;
+      r->ev_cap = nc;
+    }
+    ev = &r->ev[r->nev];
+    if (!member(r, e, "action", &a)) return not_snapshot(r, "a trace entry has no action");
     ev->action = (uint8_t)action_of(r->pk, a);
     if (ev->action != A_OTHER) {
-      if (get_int(r->pk, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
-      if (get_int(r->pk, e, "size", &size) != 1 || size < 0) return bad_member(r, "trace entry", "size");
+      if (get_int(r, e, "addr", &addr) != 1 || addr < 0) return bad_member(r, "trace entry", "addr");
+      if (get_int(r, e, "size", &size) != 1 || size < 0) return bad_member(r, "trace entry", "size");
     }
-    if (has_time && get_int(r->pk, e, "time_us", &t) != 1) has_time = 0;
+    if (has_time && get_int(r, e, "time_us", &t) != 1) has_time = 0;
     ev->addr = (uint64_t)addr;
     ev->size = size;
     ev->time_us = t;
     ev->frames = PK_NONE;
-    memi_pk_dict_get(r->pk, e, "frames", &ev->frames);
-    i++;
+    member(r, e, "frames", &ev->frames);
+    r->nev++;
   }
   if (!has_time)
     for (i = 0; i < r->nev; i++) r->ev[i].time_us = -1;
@@ -341,17 +432,22 @@ static memest_code read_trace(snap_reader *r, pk_value traces) {
 ** ======================================================================= */
 
 /* The frames PyTorch's memory viewer leaves out too (its frameFilter). */
-static int frame_hidden(const char *name, const char *file) {
+static int name_hidden(const char *name) {
   static const char *const funcs[] = {"unwind::unwind", "CapturedTraceback::gather",
                                       "gather_with_cpp", "_start", "__libc_start_main",
                                       "PyEval_", "PyObject_", "PyFunction_"};
+  size_t i;
+  for (i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
+    if (strstr(name, funcs[i])) return 1;
+  return 0;
+}
+
+static int file_hidden(const char *file) {
   static const char *const files[] = {"core/boxing", "/Register", "/Redispatch", "pythonrun.c",
                                       "Modules/main.c", "Objects/call.c",
                                       "Objects/methodobject.c", "pycore_ceval.h", "ceval.c",
                                       "cpython/abstract.h"};
   size_t i;
-  for (i = 0; i < sizeof funcs / sizeof funcs[0]; i++)
-    if (strstr(name, funcs[i])) return 1;
   for (i = 0; i < sizeof files / sizeof files[0]; i++)
     if (strstr(file, files[i])) return 1;
   return 0;
@@ -380,36 +476,129 @@ static void clip(char *dst, size_t size, const char *src) {
   dst[n] = '\0';
 }
 
-/* Fills a's site[] from a frames list; returns 1 when any frame was read.
-** `user` is set to the index of the innermost frame outside torch. */
-static void fill_sites(const pk_store *pk, pk_value frames, memest_snapshot_alloc *a,
-                       char *user, size_t user_size) {
+#define FILE_CHARS 256          /* a frame's file name as read */
+#define NAME_CHARS 128          /* a frame's function name as read */
+
+/* What a string says as a frame's file or function name, once per string. */
+#define TEXT_HIDDEN_NAME 1u     /* a function the viewer hides */
+#define TEXT_HIDDEN_FILE 2u     /* a file the viewer hides */
+#define TEXT_TORCH 4u           /* one of torch's own files */
+
+static unsigned text_bits(snap_reader *r, pk_value v) {
+  char file[FILE_CHARS], name[NAME_CHARS];
+  uint64_t bits;
+  if (v != PK_NONE && map_get(&r->texts, v, &bits)) return (unsigned)bits;
+  copy_str(r->pk, v, file, sizeof file);
+  copy_str(r->pk, v, name, sizeof name);
+  bits = (name_hidden(name) ? TEXT_HIDDEN_NAME : 0) | (file_hidden(file) ? TEXT_HIDDEN_FILE : 0) |
+         (strstr(file, "/torch/") ? TEXT_TORCH : 0);
+  if (v != PK_NONE && !map_put(&r->texts, v, bits)) r->oom = 1;
+  return (unsigned)bits;
+}
+
+/* A frame dict's MARK_* bits, worked out once per dict. */
+static unsigned frame_bits(snap_reader *r, pk_value f) {
+  uint8_t *mark;
+  pk_value fn, nm;
+  if (pk_kind_of(f) != PK_DICT) return 0;
+  mark = &r->marks[pk_container_index(f)];
+  if (*mark & MARK_FRAME) return *mark;
+  *mark |= MARK_FRAME;
+  if (memi_pk_len(r->pk, f) <= 2 * SNAP_MAX_KEYS && member(r, f, "filename", &fn) &&
+      member(r, f, "name", &nm)) {
+    unsigned file = text_bits(r, fn), name = text_bits(r, nm);
+    if (!(name & TEXT_HIDDEN_NAME) && !(file & TEXT_HIDDEN_FILE)) *mark |= MARK_SHOWN;
+    if (file & TEXT_TORCH) *mark |= MARK_TORCH;
+  }
+  return *mark;
+}
+
+/* A shown frame as "file:line:function" (the file's base name). */
+static void frame_site(snap_reader *r, pk_value f, char *out, size_t size) {
+  pk_value fn = PK_NONE, nm = PK_NONE, ln;
+  char file[FILE_CHARS], name[NAME_CHARS], line[24], one[FILE_CHARS + NAME_CHARS + 32];
+  const char *base;
+  member(r, f, "filename", &fn);
+  member(r, f, "name", &nm);
+  copy_str(r->pk, fn, file, sizeof file);
+  copy_str(r->pk, nm, name, sizeof name);
+  line[0] = '\0';
+  if (member(r, f, "line", &ln)) copy_str(r->pk, ln, line, sizeof line);
+  base = strrchr(file, '/');
+  base = base ? base + 1 : file;
+  snprintf(one, sizeof one, "%s:%s:%s", base, line, name);
+  clip(out, size, one);
+}
+
+/* The innermost MEMEST_SNAPSHOT_FRAMES shown frames of a frames list into
+** a->site[] (for the largest allocations only). */
+static void fill_frames(snap_reader *r, pk_value frames, memest_snapshot_alloc *a) {
   pk_iter it;
   pk_value f;
   int seen = 0;
-  user[0] = '\0';
   a->frames = 0;
   if (pk_kind_of(frames) != PK_LIST) return;
-  memi_pk_iter_init(&it, pk, frames);
-  while (memi_pk_iter_next(&it, &f) && seen++ < SNAP_MAX_FRAMES_SEEN) {
-    pk_value fn, ln, nm;
-    char file[256], name[128], line[24], one[420];
-    const char *base;
-    if (pk_kind_of(f) != PK_DICT || memi_pk_len(pk, f) > 2 * SNAP_MAX_KEYS) continue;
-    if (!memi_pk_dict_get(pk, f, "filename", &fn) || !memi_pk_dict_get(pk, f, "name", &nm)) continue;
-    copy_str(pk, fn, file, sizeof file);
-    copy_str(pk, nm, name, sizeof name);
-    line[0] = '\0';
-    if (memi_pk_dict_get(pk, f, "line", &ln)) copy_str(pk, ln, line, sizeof line);
-    if (frame_hidden(name, file)) continue;
-    base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    snprintf(one, sizeof one, "%s:%s:%s", base, line, name);
-    if (a->frames < MEMEST_SNAPSHOT_FRAMES) clip(a->site[a->frames++], sizeof a->site[0], one);
-    if (user[0] == '\0' && strstr(file, "/torch/") == NULL) clip(user, user_size, one);
-    if (a->frames == MEMEST_SNAPSHOT_FRAMES && user[0]) break;
+  memi_pk_iter_init(&it, r->pk, frames);
+  while (a->frames < MEMEST_SNAPSHOT_FRAMES && seen++ < SNAP_MAX_FRAMES_SEEN &&
+         next(r, &it, &f))
+    if (frame_bits(r, f) & MARK_SHOWN)
+      frame_site(r, f, a->site[a->frames++], sizeof a->site[0]);
+}
+
+/* The frame an allocation is counted under among the sites: the innermost
+** shown frame outside torch's files, else the innermost shown frame; None
+** when there is none. Once per frames list. */
+static pk_value list_site(snap_reader *r, pk_value frames) {
+  pk_iter it;
+  pk_value f, site = PK_NONE, first = PK_NONE;
+  uint64_t kept;
+  int seen = 0;
+  if (pk_kind_of(frames) != PK_LIST) return PK_NONE;
+  if (map_get(&r->lists, frames, &kept)) return kept;
+  memi_pk_iter_init(&it, r->pk, frames);
+  while (seen++ < SNAP_MAX_FRAMES_SEEN && next(r, &it, &f)) {
+    unsigned bits = frame_bits(r, f);
+    if (!(bits & MARK_SHOWN)) continue;
+    if (!(bits & MARK_TORCH)) {
+      site = f;
+      break;
+    }
+    if (first == PK_NONE) first = f;
   }
-  if (user[0] == '\0' && a->frames > 0) clip(user, user_size, a->site[0]);
+  if (site == PK_NONE) site = first;
+  if (!map_put(&r->lists, frames, site)) r->oom = 1;
+  return site;
+}
+
+/* The sites slot of allocation site `f` (a frame dict, or None for "(no
+** frames recorded)"): -1 when the list is full without it. The list keeps
+** the first MEMEST_SNAPSHOT_TOP sites met (largest allocations first); a
+** site's slot never changes once found, so it is looked up once per frame. */
+static int site_slot(snap_reader *r, memest_snapshot *s, pk_value f) {
+  char site[MEMEST_SNAPSHOT_SITE];
+  uint8_t *mark = NULL;
+  int code, j;
+  if (f == PK_NONE) {
+    code = r->bare_slot;
+  } else {
+    frame_bits(r, f);
+    mark = &r->marks[pk_container_index(f)];
+    code = *mark >> MARK_SLOT_SHIFT;
+  }
+  if (code == 0) {
+    if (f == PK_NONE) clip(site, sizeof site, "(no frames recorded)");
+    else frame_site(r, f, site, sizeof site);
+    for (j = 0; j < s->nsites && strcmp(s->sites[j].site, site) != 0; j++) {}
+    if (j == s->nsites && s->nsites < MEMEST_SNAPSHOT_TOP) {
+      memset(&s->sites[j], 0, sizeof s->sites[j]);
+      clip(s->sites[j].site, sizeof s->sites[j].site, site);
+      s->nsites++;
+    }
+    code = j < s->nsites ? j + 2 : 1;
+    if (mark) *mark = (uint8_t)((*mark & 0x0fu) | (unsigned)code << MARK_SLOT_SHIFT);
+    else r->bare_slot = code;
+  }
+  return code - 2;
 }
 /* }====================================================================== */
 
@@ -429,17 +618,16 @@ static int site_desc(const void *x, const void *y) {
   return strcmp(a->site, b->site);
 }
 
-/* Pass 1: allocated and reserved after every entry, and the peak. */
+/* Pass 1: allocated and reserved after every entry, and the peak. The map
+** holds the live addresses and their bytes. */
 static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
-  snap_map m;
+  snap_map m = {NULL, NULL, 0, 0};
   int64_t cur = r->end_alloc, res = r->end_reserved, peak, peak_res, i;
   int64_t peak_at;
-  size_t k;
+  uint64_t bytes;
   int ovf = 0;
-  if (!map_init(&m, (int64_t)r->live.n + r->nev))
-    return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  for (k = 0; k < r->live.cap; k++)
-    if (r->live.slot[k].used && !map_put(&m, &r->live.slot[k])) goto nomem;
+  for (i = 0; i < r->nrec; i++)
+    if (!map_put(&m, r->rec[i].addr + 1, (uint64_t)r->rec[i].bytes)) goto nomem;
   peak = cur;
   peak_at = r->nev - 1;
   peak_res = res;
@@ -454,30 +642,28 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
     if (res > peak_res) peak_res = res;
     /* Undo entry i. */
     if (e->action == A_ALLOC) {
-      snap_live *l = map_find(&m, e->addr);
-      int64_t bytes = l ? l->bytes : round_block(e->size);
-      if (l) map_del(&m, l);
-      else s->sum.inconsistent++;
-      cur -= bytes;
+      if (map_get(&m, e->addr + 1, &bytes)) {
+        map_del(&m, e->addr + 1);
+      } else {
+        bytes = (uint64_t)round_block(e->size);
+        s->sum.inconsistent++;
+      }
+      cur -= (int64_t)bytes;
       if (cur < 0) {
         s->sum.inconsistent++;
         cur = 0;
       }
     } else if (e->action == A_FREE) {
-      snap_live l;
-      memset(&l, 0, sizeof l);
-      l.addr = e->addr;
-      l.bytes = round_block(e->size);
-      if (map_find(&m, e->addr)) s->sum.inconsistent++;
-      if (!map_put(&m, &l)) goto nomem;
-      cur = ck_add(&ovf, cur, l.bytes);
+      if (map_get(&m, e->addr + 1, &bytes)) s->sum.inconsistent++;
+      if (!map_put(&m, e->addr + 1, (uint64_t)round_block(e->size))) goto nomem;
+      cur = ck_add(&ovf, cur, round_block(e->size));
     } else if (e->action == A_SEG_ADD) {
       res = res >= e->size ? res - e->size : 0;
     } else if (e->action == A_SEG_DROP) {
       res = ck_add(&ovf, res, e->size);
     }
   }
-  free(m.slot);
+  map_free(&m);
   if (ovf)
     return memi_err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
                    "the snapshot's trace adds up past 64 bits; the file is damaged");
@@ -492,25 +678,27 @@ static memest_code walk_curve(snap_reader *r, memest_snapshot *s) {
   s->sum.peak_reserved_bytes = (uint64_t)(peak_res > r->end_reserved ? peak_res : r->end_reserved);
   return MEMEST_OK;
 nomem:
-  free(m.slot);
+  map_free(&m);
   return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
 }
 
 /* Pass 2: the allocations live at the peak, with their alloc entries'
-** frames found by walking on back from the peak. */
+** frames found by walking on back from the peak. The map takes a live
+** address to its allocation in r->rec. */
 static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
-  snap_map *m = &r->live;
-  int64_t i, stop = s->sum.peak_event;
-  snap_live *all;
-  size_t k, n = 0;
-  int j;
+  snap_map m = {NULL, NULL, 0, 0};
+  int64_t i, n = 0, stop = s->sum.peak_event;
+  uint64_t at;
+  size_t k;
+  for (i = 0; i < r->nrec; i++)
+    if (!map_put(&m, r->rec[i].addr + 1, (uint64_t)i)) goto nomem;
   for (i = r->nev - 1; i > stop; i--) {
     const snap_event *e = &r->ev[i];
     if (e->action == A_ALLOC) {
-      snap_live *l = map_find(m, e->addr);
-      if (l) map_del(m, l);
+      map_del(&m, e->addr + 1);
     } else if (e->action == A_FREE) {
       snap_live l;
+      int64_t j;
       memset(&l, 0, sizeof l);
       l.addr = e->addr;
       l.bytes = round_block(e->size);
@@ -518,59 +706,52 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
       l.time_us = -1;
       l.frames = e->frames;  /* the free's frames until the alloc is found */
       l.before = 1;
-      if (!map_put(m, &l)) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+      if ((j = add_record(r, &l)) < 0 || !map_put(&m, e->addr + 1, (uint64_t)j)) goto nomem;
     }
   }
   /* The most recent alloc at each live address before the peak is its own. */
   for (i = stop; i >= 0; i--) {
     const snap_event *e = &r->ev[i];
-    if (e->action == A_ALLOC) {
-      snap_live *l = map_find(m, e->addr);
-      if (l && l->before) {
-        l->before = 0;
-        l->time_us = e->time_us;
-        l->requested = e->size;
-        if (memi_pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
-      }
+    if (e->action == A_ALLOC && map_get(&m, e->addr + 1, &at) && r->rec[at].before) {
+      snap_live *l = &r->rec[at];
+      l->before = 0;
+      l->time_us = e->time_us;
+      l->requested = e->size;
+      if (memi_pk_len(r->pk, e->frames) > 0 || pk_kind_of(l->frames) != PK_LIST) l->frames = e->frames;
     }
   }
-  all = malloc((m->n ? m->n : 1) * sizeof *all);
-  if (all == NULL) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  for (k = 0; k < m->cap; k++)
-    if (m->slot[k].used) all[n++] = m->slot[k];
-  qsort(all, n, sizeof *all, by_bytes_desc);
-  for (k = 0; k < n; k++) {
-    memest_snapshot_alloc a;
-    char user[MEMEST_SNAPSHOT_SITE];
-    int found = 0;
-    memset(&a, 0, sizeof a);
-    a.bytes = (uint64_t)all[k].bytes;
-    a.requested_bytes = (uint64_t)all[k].requested;
-    a.address = all[k].addr;
-    a.time_us = all[k].time_us;
-    a.before_recording = all[k].before;
-    fill_sites(r->pk, all[k].frames, &a, user, sizeof user);
-    if (k < MEMEST_SNAPSHOT_TOP) s->top[s->ntop++] = a;
-    if (user[0] == '\0') snprintf(user, sizeof user, "%s", "(no frames recorded)");
-    /* Sites: a short list kept by bytes; a new site past the list's end
-    ** enters only when the list has room. */
-    for (j = 0; j < s->nsites; j++)
-      if (strcmp(s->sites[j].site, user) == 0) {
-        s->sites[j].bytes += a.bytes;
-        s->sites[j].count++;
-        found = 1;
-        break;
-      }
-    if (!found && s->nsites < MEMEST_SNAPSHOT_TOP) {
-      memest_snapshot_site *st = &s->sites[s->nsites++];
-      st->bytes = a.bytes;
-      st->count = 1;
-      snprintf(st->site, sizeof st->site, "%s", user);
+  /* The live ones, largest first. */
+  for (k = 0; k < m.cap; k++)
+    if (m.key[k] != 0) r->rec[m.val[k]].live = 1;
+  map_free(&m);
+  for (i = 0; i < r->nrec; i++)
+    if (r->rec[i].live) r->rec[n++] = r->rec[i];
+  r->nrec = n;
+  if (n > 0) qsort(r->rec, (size_t)n, sizeof *r->rec, by_bytes_desc);
+  for (i = 0; i < n; i++) {
+    const snap_live *l = &r->rec[i];
+    int slot = site_slot(r, s, list_site(r, l->frames));
+    if (i < MEMEST_SNAPSHOT_TOP) {
+      memest_snapshot_alloc *a = &s->top[s->ntop++];
+      memset(a, 0, sizeof *a);
+      a->bytes = (uint64_t)l->bytes;
+      a->requested_bytes = (uint64_t)l->requested;
+      a->address = l->addr;
+      a->time_us = l->time_us;
+      a->before_recording = l->before;
+      fill_frames(r, l->frames, a);
+    }
+    if (slot >= 0) {
+      s->sites[slot].bytes += (uint64_t)l->bytes;
+      s->sites[slot].count++;
     }
   }
-  free(all);
   qsort(s->sites, (size_t)s->nsites, sizeof s->sites[0], site_desc);
+  if (r->oom) return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   return MEMEST_OK;
+nomem:
+  map_free(&m);
+  return memi_err_set(r->err, MEMEST_E_NOMEM, "snapshot", "out of memory walking the trace");
 }
 /* }====================================================================== */
 
@@ -598,18 +779,21 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     rc = not_snapshot(&r, "its top level is not a dict");
     goto done;
   }
-  if (!memi_pk_dict_get(pk, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
+  if (!member(&r, root, "segments", &segs) || pk_kind_of(segs) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'segments' list");
     goto done;
   }
-  if (!memi_pk_dict_get(pk, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
+  if (!member(&r, root, "device_traces", &traces) || pk_kind_of(traces) != PK_LIST) {
     rc = not_snapshot(&r, "it has no 'device_traces' list (dump it with "
                           "torch.cuda.memory._dump_snapshot() while recording history)");
     goto done;
   }
-  rc = pick_device(&r, segs, traces);
-  if (rc == MEMEST_OK && !map_init(&r.live, 1024))
+  r.marks = calloc((size_t)memi_pk_container_count(pk) + 1, 1);
+  if (r.marks == NULL) {
     rc = memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+    goto done;
+  }
+  rc = pick_device(&r, segs, traces);
   if (rc == MEMEST_OK) rc = read_segments(&r, segs);
   if (rc == MEMEST_OK) rc = read_trace(&r, traces);
   if (rc != MEMEST_OK) goto done;
@@ -631,7 +815,7 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
     pk_value v;
     int64_t n = 0;
     memi_pk_iter_init(&it, pk, traces);
-    while (memi_pk_iter_next(&it, &v)) n += memi_pk_len(pk, v) > 0;
+    while (next(&r, &it, &v)) n += memi_pk_len(pk, v) > 0;
     s->sum.devices_with_data = (int)(n ? n : 1);
   }
   rc = walk_curve(&r, s);
@@ -646,9 +830,13 @@ memest_code memest_snapshot_read(const void *data, size_t len, memest_snapshot *
       s->sum.peak_allocated_bytes > 0 && s->sum.peak_reserved_bytes > s->sum.peak_allocated_bytes
           ? (double)s->sum.peak_reserved_bytes / (double)s->sum.peak_allocated_bytes - 1.0
           : 0.0;
+  s->steps = r.steps;
 done:
   free(r.ev);
-  free(r.live.slot);
+  free(r.marks);
+  free(r.rec);
+  map_free(&r.lists);
+  map_free(&r.texts);
   memi_pk_free(pk);
   if (rc != MEMEST_OK) {
     memest_snapshot_free(s);
@@ -668,6 +856,7 @@ void memest_snapshot_free(memest_snapshot *s) {
 const memest_snapshot_summary *memest_snapshot_summary_of(const memest_snapshot *s) {
   return &s->sum;
 }
+int64_t memi_snapshot_steps(const memest_snapshot *s) { return s->steps; }
 int memest_snapshot_top_count(const memest_snapshot *s) { return s->ntop; }
 const memest_snapshot_alloc *memest_snapshot_top(const memest_snapshot *s, int i) {
   return i >= 0 && i < s->ntop ? &s->top[i] : NULL;

@@ -624,26 +624,50 @@ int64_t memest_snapshot_rank_of_name(const char *name);
 int64_t memest_pp_rank_of(int64_t rank, int64_t pp_size, int64_t total_gpus);
 
 /* The trainer's log: every "peak-gpu-memory X GB" (GiB: max_memory_allocated
-** / 2^30, all-reduced with MAX over ranks) with the step of its line. */
+** / 2^30, all-reduced with MAX over ranks) with the step of its line. A
+** reading that is not a measurement (not a positive decimal number in GB,
+** or off its step line) is refused, kept as a note with its line, and never
+** compared (docs/measured-runs.md). */
 typedef struct memest_runlog memest_runlog;
 typedef struct memest_runlog_summary {
-  int64_t steps;                /* lines with a peak-gpu-memory figure */
+  int64_t steps;                /* readings that are measurements */
   int64_t first_step, last_step;
   double max_gib;               /* the largest figure */
   int64_t max_step;
-  double steady_gib;            /* the largest after the first step (or the only one) */
+  double steady_gib;            /* the largest after each run's first step (or the only one) */
   int64_t steady_from;          /* the first step of the steady state */
   uint64_t compared_bytes;      /* steady_gib * 2^30: what check compares */
+  int64_t refused;              /* readings that are not measurements: never compared */
+  int64_t restarts;             /* steps not after the one before: a new run in the log */
+  int numbered;                 /* 1: no reading has a step; they are counted 1, 2, ... */
 } memest_runlog_summary;
 
-/* Reads log text of `len` bytes. MEMEST_E_VALUE when no line has a figure. */
+/* A line of the log the reports name: a refused reading, or a restart. */
+typedef struct memest_runlog_note {
+  int64_t line;                 /* from 1; LF, CRLF and a lone CR each end a line */
+  int restart;                  /* 1: a restart; 0: a refused reading */
+  int64_t step, after;          /* a restart: its step, and the step before it */
+  char value[48];               /* a refused reading: its value as written (printable ASCII) */
+  char unit[16];                /*   its unit as written */
+  const char *why;              /*   why it is no measurement */
+} memest_runlog_note;
+#define MEMEST_RUNLOG_NOTES 32  /* notes kept of each kind, the first in the log */
+
+/* Reads log text of `len` bytes. MEMEST_E_VALUE when no reading is a
+** measurement (the message names the first refused line). */
 memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out,
                                memest_error *err);
 void memest_runlog_free(memest_runlog *log);
 const memest_runlog_summary *memest_runlog_summary_of(const memest_runlog *log);
 /* Step i's number as the log prints it (1-based) and its figure in GiB. */
 int64_t memest_runlog_step(const memest_runlog *log, int64_t i, double *gib);
-/* {steps:[{step, gib}], summary...}; free with memest_free(). */
+/* The notes kept, in the order of their lines, and one as the reports
+** print it ("line 3: peak-gpu-memory 0.00 GB is zero, ..."); returns buf. */
+int memest_runlog_note_count(const memest_runlog *log);
+const memest_runlog_note *memest_runlog_note_at(const memest_runlog *log, int i);
+char *memest_runlog_note_text(const memest_runlog_note *note, char *buf, size_t size);
+/* {steps:[{step, gib}], summary..., refused:[...], restarts:[...]}; free
+** with memest_free(). */
 char *memest_runlog_json(const memest_runlog *log);
 
 /* One measured-against-estimated comparison (`memest check`). */
@@ -657,7 +681,8 @@ typedef struct memest_check_input {
 /* Estimates each pipeline rank the snapshots come from (their tensor peak,
 ** like for like with max_memory_allocated) and puts them beside the
 ** measured peaks; `log` (may be NULL) adds the logged figure to the max.
-** At least one snapshot or a log. */
+** At least one snapshot or a log; the snapshots and the log must outlive
+** the check. */
 memest_code memest_check_run(const char *config, size_t config_len, const memest_params *p,
                              const memest_check_input *inputs, int n,
                              const memest_runlog *log, memest_check **out, memest_error *err);

@@ -99,11 +99,9 @@ static void entry(pk_buf *p, const char *action, long long addr, long long size,
 
 #define A0 0x7f0000000000LL
 
-/* One segment of 8 KiB: a 1 KiB block live before and after the window,
-** then a trace: alloc 600 B (1 KiB), alloc 3000 B (3 KiB), free the first,
-** free a 2000 B block allocated before the window (2 KiB), alloc 100 B
-** (512 B) that stays live at the end in a 1536 B block. */
-static void small_snapshot(pk_buf *p) {
+/* The top-level dict opened, and in its segments one of 8 KiB at A0,
+** whose dict is open. */
+static void segment_open(pk_buf *p) {
   begin(p);
   dict_open(p);
   str(p, "segments");
@@ -112,6 +110,14 @@ static void small_snapshot(pk_buf *p) {
   str(p, "device"); integer(p, 0);
   str(p, "address"); integer(p, A0);
   str(p, "total_size"); integer(p, 8192);
+}
+
+/* One segment of 8 KiB: a 1 KiB block live before and after the window,
+** then a trace: alloc 600 B (1 KiB), alloc 3000 B (3 KiB), free the first,
+** free a 2000 B block allocated before the window (2 KiB), alloc 100 B
+** (512 B) that stays live at the end in a 1536 B block. */
+static void small_snapshot(pk_buf *p) {
+  segment_open(p);
   str(p, "stream"); integer(p, 0);
   str(p, "segment_pool_id"); integer(p, 0); integer(p, 0); op(p, 0x86); memoize(p);
   str(p, "is_expandable"); op(p, 0x89);
@@ -294,6 +300,31 @@ static void test_hostile(void) {
   expect_refused(deep, n, MEMEST_E_LIMIT, "nests containers deeper than MEMEST_MAX_PICKLE_DEPTH");
 }
 
+/* A segment dict listed twice (a memo reference) is refused, not read
+** twice: PyTorch writes a dict for each segment, block and trace entry. */
+static void test_shared_segment(void) {
+  pk_buf p;
+  unsigned seg;
+  segment_open(&p);
+  seg = p.memo - 4;  /* the segment dict, before its three keys' memo entries */
+  str(&p, "blocks");
+  list_open(&p);
+  block(&p, A0, 8192, 0, "inactive");
+  op(&p, 'e');
+  op(&p, 'u');
+  op(&p, 'h');
+  op(&p, (int)seg);
+  op(&p, 'e');
+  str(&p, "device_traces");
+  list_open(&p);
+  op(&p, ']');
+  memoize(&p);
+  op(&p, 'e');
+  op(&p, 'u');
+  op(&p, '.');
+  expect_refused(p.b, p.n, MEMEST_E_VALUE, "one segment dict appears more than once (a memo reference)");
+}
+
 static void test_truncated(void) {
   pk_buf p;
   size_t cut;
@@ -371,8 +402,187 @@ static void test_runlog(void) {
   CHECK_I64(memest_runlog_read("a\nb\n", 4, &log, &err), MEMEST_E_VALUE);
   CHECK_HAS(err.message, "no line of the log has \"peak-gpu-memory X GB\"");
   CHECK_I64(memest_runlog_read("peak-gpu-memory 1e300 GB", 24, &log, &err), MEMEST_E_VALUE);
-  CHECK_HAS(err.message, "line 1 of the log");
+  CHECK_HAS(err.message, "no peak-gpu-memory reading of the log is a measurement: line 1: "
+                         "peak-gpu-memory 1e300 is not a number");
   CHECK_I64(memest_runlog_read("", 0, &log, &err), MEMEST_E_VALUE);
+}
+
+/* Reads text that must be read, with its summary. */
+static memest_runlog *log_of(const char *text) {
+  memest_runlog *log = NULL;
+  memest_error err;
+  CHECK_I64(memest_runlog_read(text, strlen(text), &log, &err), MEMEST_OK);
+  if (log == NULL) printf("  %s\n", err.message);
+  return log;
+}
+
+/* A log read with every reading a measurement: its steps, largest and
+** compared figures. */
+static void expect_log(const char *text, int64_t steps, double max_gib, double steady_gib) {
+  memest_runlog *log = log_of(text);
+  if (log == NULL) return;
+  CHECK_I64(memest_runlog_summary_of(log)->steps, steps);
+  CHECK_I64(memest_runlog_summary_of(log)->refused, 0);
+  CHECK(memest_runlog_summary_of(log)->max_gib == max_gib);
+  CHECK(memest_runlog_summary_of(log)->steady_gib == steady_gib);
+  memest_runlog_free(log);
+}
+
+/* The text of note i. */
+static const char *note_text(const memest_runlog *log, int i) {
+  static char buf[200];
+  const memest_runlog_note *n = memest_runlog_note_at(log, i);
+  buf[0] = '\0';
+  if (n) memest_runlog_note_text(n, buf, sizeof buf);
+  return buf;
+}
+
+/* LF, CRLF and a lone CR each end a line: the right step is compared, and
+** notes name the right line. */
+static void test_runlog_line_ends(void) {
+  static const char *const ends[] = {"\n", "\r\n", "\r"};
+  int k;
+  for (k = 0; k < 3; k++) {
+    char text[512];
+    memest_runlog *log;
+    snprintf(text, sizeof text,
+             "step 00000001/00000010 | peak-gpu-memory 60.10 GB%s"
+             "step 00000002/00000010 | peak-gpu-memory 51.25 GB%s"
+             "step 00000003/00000010 | peak-gpu-memory 0.00 GB%s"
+             "step 00000004/00000010 | peak-gpu-memory 51.50 GB%s",
+             ends[k], ends[k], ends[k], ends[k]);
+    log = log_of(text);
+    if (log == NULL) continue;
+    CHECK_I64(memest_runlog_summary_of(log)->steps, 3);
+    CHECK_I64(memest_runlog_summary_of(log)->last_step, 4);
+    CHECK(memest_runlog_summary_of(log)->steady_gib == 51.50);
+    CHECK_I64(memest_runlog_summary_of(log)->refused, 1);
+    CHECK_STR(note_text(log, 0), "line 3: peak-gpu-memory 0.00 GB is zero, which is no measurement");
+    memest_runlog_free(log);
+  }
+}
+
+/* A reading is a measurement only as the trainer prints it: a positive
+** decimal number in GB on its step line. Every other one is named by its
+** line and left out; colour codes around it are taken away. */
+static void test_runlog_readings(void) {
+  static const struct {
+    const char *reading, *note;
+  } refused[] = {
+      {"0.00 GB", "peak-gpu-memory 0.00 GB is zero, which is no measurement"},
+      {"0x10 GB", "peak-gpu-memory 0x10 is not a number as the trainer prints it"},
+      {"1e-400 GB", "peak-gpu-memory 1e-400 is not a number"},
+      {"-5 GB", "peak-gpu-memory -5 is not a number"},
+      {"+5.00 GB", "peak-gpu-memory +5.00 is not a number"},
+      {"1e400 GB", "peak-gpu-memory 1e400 is not a number"},
+      {"50,10 GB", "peak-gpu-memory 50,10 is not a number"},
+      {"1,024.00 GB", "peak-gpu-memory 1,024.00 is not a number"},
+      {"nan GB", "peak-gpu-memory nan is not a number"},
+      {"inf GB", "peak-gpu-memory inf is not a number"},
+      {".50 GB", "peak-gpu-memory .50 is not a number"},
+      {"5. GB", "peak-gpu-memory 5. is not a number"},
+      {"512 MB", "peak-gpu-memory 512 MB is not in GB, the unit the trainer prints (GiB)"},
+      {"0.50 MiB", "peak-gpu-memory 0.50 MiB is not in GB"},
+      {"50.00 GiB", "peak-gpu-memory 50.00 GiB is not in GB"},
+      {"50.00 TB", "peak-gpu-memory 50.00 TB is not in GB"},
+      {"50.00 GBs", "peak-gpu-memory 50.00 GBs is not in GB"},
+      {"50.00", "peak-gpu-memory 50.00 is not in GB"},
+      {"", "peak-gpu-memory (nothing) is not a number"},
+      {"2000000.00 GB", "peak-gpu-memory 2000000.00 GB is over 1 PiB"},
+      {"5\033]0;t\007.00 GB", "peak-gpu-memory 5?]0;t?.00 is not a number"},
+      {"50.00 GB | peak-gpu-memory 51.00 GB", "peak-gpu-memory 50.00 GB is a second reading on one line"},
+  };
+  size_t i;
+  for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    char text[512], want[160];
+    memest_runlog *log;
+    snprintf(text, sizeof text,
+             "step 00000001/00000010 | peak-gpu-memory 60.10 GB\n"
+             "step 00000002/00000010 | peak-gpu-memory %s\n"
+             "step 00000003/00000010 | peak-gpu-memory 51.50 GB\n",
+             refused[i].reading);
+    log = log_of(text);
+    if (log == NULL) continue;
+    CHECK_I64(memest_runlog_summary_of(log)->steps, 2);
+    CHECK_I64(memest_runlog_summary_of(log)->refused, 1);
+    CHECK(memest_runlog_summary_of(log)->steady_gib == 51.50);
+    snprintf(want, sizeof want, "line 2: %s", refused[i].note);
+    CHECK_HAS(note_text(log, 0), want);
+    memest_runlog_free(log);
+  }
+  /* Colours and other terminal control sequences are taken out. */
+  expect_log("\033[32m2026-04-13 10:00:09\033[0m | INFO | step 00000001/00000010 | "
+             "\033[1;33mpeak-gpu-memory 60.10 GB\033[0m\n"
+             "\033[2Kstep 00000002/00000010 | peak-gpu-memory \033[31m5\033[1m2.25\033[0m GB\n",
+             2, 60.10, 52.25);
+  /* Not readings: the key inside a longer name (W&B's summary), a launch
+  ** line; a unit written on to the number is its unit. */
+  expect_log("2026-04-13 10:00:01 | INFO | launch(cfg=PretrainLMCfg(training=TrainingCfg("
+             "max_steps=10, memory_profile_start=3)))\n"
+             "step 00000001/00000010 | peak-gpu-memory 60.10GB\n"
+             "step 00000002/00000010 | peak-gpu-memory 51.25 GB\n"
+             "wandb:  infra/peak-gpu-memory 99.00\n"
+             "wandb: max-peak-gpu-memory-limit 98.00 GB\n",
+             2, 60.10, 51.25);
+}
+
+/* Steps: a figure off its step line is refused when the others have one; a
+** log of figures only is counted 1, 2, ...; steps that do not go on are a
+** new run, whose first step is left out of the steady state. */
+static void test_runlog_steps(void) {
+  memest_runlog *log = log_of(
+      "step 00000001/00000010 | peak-gpu-memory 60.10 GB | tokens-per-second 1,234,567 |\n"
+      "peak-gpu-memory 70.00 GB\n"
+      "step 00000002/00000010 | peak-gpu-memory 51.25 GB\n");
+  char *json;
+  if (log) {
+    CHECK_I64(memest_runlog_summary_of(log)->steps, 2);
+    CHECK_STR(note_text(log, 0), "line 2: peak-gpu-memory 70.00 GB is on a line without a step, "
+                                 "where the log's readings have one");
+    memest_runlog_free(log);
+  }
+  log = log_of("peak-gpu-memory 61.00 GB\npeak-gpu-memory 62.00 GB\npeak-gpu-memory 60.00 GB\n");
+  if (log) {
+    CHECK_I64(memest_runlog_summary_of(log)->numbered, 1);
+    CHECK_I64(memest_runlog_summary_of(log)->last_step, 3);
+    CHECK(memest_runlog_summary_of(log)->steady_gib == 62.00);
+    memest_runlog_free(log);
+  }
+  log = log_of(
+      "step 00000001/00000100 | peak-gpu-memory 70.00 GB\n"
+      "step 00000002/00000100 | peak-gpu-memory 60.00 GB\n"
+      "step 00000003/00000100 | peak-gpu-memory 61.00 GB\n"
+      "step 00000002/00000100 | peak-gpu-memory 75.00 GB\n"
+      "step 00000003/00000100 | peak-gpu-memory 62.00 GB\n"
+      "step 00000003/00000100 | peak-gpu-memory 80.00 GB\n");
+  if (log) {
+    const memest_runlog_summary *s = memest_runlog_summary_of(log);
+    CHECK_I64(s->steps, 6);
+    CHECK_I64(s->restarts, 2);
+    CHECK(s->steady_gib == 62.00);  /* 70, 75 and 80 start their runs */
+    CHECK(s->max_gib == 80.00);
+    CHECK_STR(note_text(log, 0), "line 4: step 2 after step 3, a new run (a restart, or another run's log)");
+    CHECK_STR(note_text(log, 1), "line 6: step 3 again, a new run (a restart, or another run's log)");
+    json = memest_runlog_json(log);
+    CHECK(json != NULL);
+    if (json) {
+      CHECK_HAS(json, "\"restart_count\":2,\"restarts\":[{\"line\":4,\"step\":2,\"after\":3},"
+                      "{\"line\":6,\"step\":3,\"after\":3}]");
+      CHECK_HAS(json, "\"compared\":\"the largest after each run's first step\"");
+    }
+    memest_free(json);
+    memest_runlog_free(log);
+  }
+  log = log_of("step 1 | peak-gpu-memory 0.00 GB\nstep 2 | peak-gpu-memory 62.00 GB\n");
+  if (log) {
+    json = memest_runlog_json(log);
+    CHECK(json != NULL);
+    if (json)
+      CHECK_HAS(json, "\"refused_count\":1,\"refused\":[{\"line\":1,\"value\":\"0.00\","
+                      "\"unit\":\"GB\",\"why\":\"is zero, which is no measurement\"");
+    memest_free(json);
+    memest_runlog_free(log);
+  }
 }
 
 static void test_ranks(void) {
@@ -390,6 +600,84 @@ static void test_ranks(void) {
   CHECK_I64(memest_snapshot_rank_of_name("rank3/snapshot.pickle"), -1);
   CHECK_I64(memest_snapshot_rank_of_name("ranked-rank7.pickle"), 7);
   CHECK_I64(memest_snapshot_rank_of_name("snapshot.pickle"), -1);
+}
+
+/* One segment of 8 KiB with nothing allocated, and no trace: a peak of 0. */
+static void idle_snapshot(pk_buf *p) {
+  segment_open(p);
+  str(p, "blocks");
+  list_open(p);
+  block(p, A0, 8192, 0, "inactive");
+  op(p, 'e');
+  op(p, 'u');
+  op(p, 'e');
+  str(p, "device_traces");
+  list_open(p);
+  op(p, ']');
+  memoize(p);
+  op(p, 'e');
+  op(p, 'u');
+  op(p, '.');
+}
+
+/* A reading of 0.00 is never compared; the log far from the snapshots is
+** said; nothing measured has no error. */
+static void test_check_log(void) {
+  static const char text[] = "step 00000001/00000010 | peak-gpu-memory 60.00 GB\n"
+                             "step 00000002/00000010 | peak-gpu-memory 0.00 GB\n";
+  pk_buf p;
+  memest_snapshot *s = NULL, *idle = NULL;
+  memest_runlog *log = NULL;
+  memest_error err;
+  memest_params prm;
+  memest_check_input in[2];
+  memest_check *c = NULL;
+  char *json, *out;
+  check_params(&prm, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  small_snapshot(&p);
+  CHECK_I64(memest_snapshot_read(p.b, p.n, &s, &err), MEMEST_OK);
+  idle_snapshot(&p);
+  CHECK_I64(memest_snapshot_read(p.b, p.n, &idle, &err), MEMEST_OK);
+  CHECK_I64(memest_runlog_read(text, sizeof text - 1, &log, &err), MEMEST_OK);
+  if (s == NULL || idle == NULL || log == NULL) goto done;
+  CHECK_I64(memest_snapshot_summary_of(idle)->peak_allocated_bytes, 0);
+  in[0].source = "snapshot-rank00009.pickle";
+  in[0].global_rank = 9;
+  in[0].snapshot = s;
+  in[1].source = "snapshot-rank00000.pickle";
+  in[1].global_rank = 0;
+  in[1].snapshot = idle;
+  CHECK_I64(memest_check_run(NULL, 0, &prm, in, 2, log, &c, &err), MEMEST_OK);
+  if (c == NULL) goto done;
+  json = memest_check_json(c);
+  out = memest_check_text(c);
+  CHECK(json && out);
+  if (json) {
+    CHECK_HAS(json, "\"global_rank\":0,\"source\":\"snapshot-rank00000.pickle\","
+                    "\"measured_peak_bytes\":0,");
+    CHECK_HAS(json, "\"error_fraction\":null,\"snapshot\":{");
+    CHECK_HAS(json, "\"log_vs_snapshots\":{\"log_bytes\":64424509440,\"snapshot_bytes\":7168,"
+                    "\"snapshot\":\"snapshot-rank00009.pickle\",\"difference_fraction\":");
+    CHECK_HAS(json, "\"disagree\":true}");
+    CHECK_HAS(json, "\"compared\":\"the only step\",\"compared_bytes\":64424509440,");
+    CHECK_HAS(json, "\"refused_count\":1,\"refused\":[{\"line\":2,");
+  }
+  if (out) {
+    CHECK_HAS(out, "  0        0            0.00 GiB ");
+    CHECK_HAS(out, "none  snapshot-rank00000.pickle");
+    CHECK_HAS(out, "compared: the only step, 60.00 GiB");
+    CHECK_HAS(out, "1 reading is not a measurement, never compared:\n"
+                   "    line 2: peak-gpu-memory 0.00 GB is zero, which is no measurement\n");
+    CHECK_HAS(out, "Note: the log's 60.00 GiB and the largest snapshot peak, 0.00 GiB "
+                   "(snapshot-rank00009.pickle), differ by +898779328.6%");
+  }
+  memest_free(json);
+  memest_free(out);
+  memest_check_free(c);
+done:
+  memest_runlog_free(log);
+  memest_snapshot_free(s);
+  memest_snapshot_free(idle);
 }
 
 static void test_check(void) {
@@ -435,9 +723,14 @@ static void test_check(void) {
 int main(void) {
   test_small_snapshot();
   test_hostile();
+  test_shared_segment();
   test_truncated();
   test_runlog();
+  test_runlog_line_ends();
+  test_runlog_readings();
+  test_runlog_steps();
   test_ranks();
   test_check();
+  test_check_log();
   return check_done("test_measured");
 }

@@ -102,6 +102,37 @@ has "$tmp/out" '"steady_from":2' "check --log"
 expect_code 0 "check --log text" "$memest" check --log "$tmp/train.log" "${RUN[@]}"
 has "$tmp/out" "Log: 3 peak-gpu-memory lines, steps 1..3; compared: the largest after the first step, 51.50 GiB" "check --log text"
 
+# Log readings are measurements or are named: CR-only line ends are lines
+# (the right step is compared); 0.00, 0x10, MB and a figure off its step line
+# are refused by line and never compared; colour codes are taken out.
+printf 'step 00000001/00000010 | peak-gpu-memory 60.10 GB\rstep 00000002/00000010 | peak-gpu-memory 51.25 GB\rstep 00000003/00000010 | peak-gpu-memory 51.50 GB\r' >"$tmp/cr.log"
+expect_code 0 "check --log with CR line ends" "$memest" check --log "$tmp/cr.log" "${RUN[@]}"
+has "$tmp/out" "Log: 3 peak-gpu-memory lines, steps 1..3; compared: the largest after the first step, 51.50 GiB" "CR line ends"
+printf 'step 00000001/00000010 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | peak-gpu-memory 0.00 GB\nstep 00000003/00000010 | peak-gpu-memory 0x10 GB\nstep 00000004/00000010 | peak-gpu-memory 512 MB\npeak-gpu-memory 70.00 GB\nstep 00000005/00000010 | \033[32mpeak-gpu-memory 52.25 GB\033[0m\n' >"$tmp/odd.log"
+expect_code 0 "check --log with odd readings" "$memest" check --log "$tmp/odd.log" "${RUN[@]}"
+has "$tmp/out" "compared: the largest after the first step, 52.25 GiB" "odd readings"
+has "$tmp/out" "4 readings are not measurements, never compared:" "odd readings"
+has "$tmp/out" "line 2: peak-gpu-memory 0.00 GB is zero, which is no measurement" "odd readings"
+has "$tmp/out" "line 3: peak-gpu-memory 0x10 is not a number as the trainer prints it" "odd readings"
+has "$tmp/out" "line 4: peak-gpu-memory 512 MB is not in GB" "odd readings"
+has "$tmp/out" "line 5: peak-gpu-memory 70.00 GB is on a line without a step" "odd readings"
+expect_code 0 "check --log --json with odd readings" "$memest" check --log "$tmp/odd.log" --json "${RUN[@]}"
+python3 - "$tmp/out" >"$tmp/cmp" 2>&1 <<'PY' || bad "odd readings JSON: $(tail -1 "$tmp/cmp")"
+import json, sys
+d = json.load(open(sys.argv[1]))["log"]
+assert d["steps"] == 2 and d["refused_count"] == 4, d
+assert [r["line"] for r in d["refused"]] == [2, 3, 4, 5], d["refused"]
+assert d["compared_bytes"] == round(52.25 * 2**30), d
+PY
+printf 'step 1 | peak-gpu-memory 0.00 GB\nstep 2 | peak-gpu-memory 0.00 GB\n' >"$tmp/zero.log"
+expect_code 1 "a log of zeros" "$memest" check --log "$tmp/zero.log" "${RUN[@]}"
+has "$tmp/err" "no peak-gpu-memory reading of the log is a measurement: line 1: peak-gpu-memory 0.00 GB is zero" "a log of zeros"
+# The log far above the snapshots is said, not quietly taken.
+expect_code 0 "check --log with snapshots" "$memest" check --log "$tmp/train.log" --snapshot "$tmp/p2/snapshot-rank00000.pickle" "${RUN[@]}"
+has "$tmp/out" "Note: the log's 51.50 GiB and the largest snapshot peak" "log against snapshots"
+expect_code 0 "check --log with snapshots, JSON" "$memest" check --json --log "$tmp/train.log" --snapshot "$tmp/p2/snapshot-rank00000.pickle" "${RUN[@]}"
+has "$tmp/out" '"disagree":true}' "log against snapshots, JSON"
+
 # Refusals, each with a message and exit status 1 (2 when inputs are missing).
 expect_code 2 "check without files" "$memest" check "${RUN[@]}"
 has "$tmp/err" "give --snapshot FILE... or --log FILE" "check without files"

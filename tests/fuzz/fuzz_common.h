@@ -79,6 +79,17 @@ static inline cJSON *fuzz_strict_json(const char *text, size_t n) {
   return doc;
 }
 
+/* A JSON text the library returned: there, and strict UTF-8 JSON. Frees
+** it. */
+static inline void fuzz_require_json(char *json) {
+  cJSON *doc;
+  FUZZ_REQUIRE(json != NULL);
+  doc = fuzz_strict_json(json, strlen(json));
+  FUZZ_REQUIRE(doc != NULL);
+  cJSON_Delete(doc);
+  memest_free(json);
+}
+
 /* Sets one parameter that the harness knows to be valid. */
 static inline void fuzz_set(memest_params *p, const char *name, const char *value) {
   memest_error e;

@@ -69,12 +69,17 @@ test('dropped snapshots show their peaks, markers, curve, sites and fragmentatio
 });
 
 test('a pasted log is read; a hostile pickle is refused inline', async () => {
+  // CR-only line ends (a terminal's rewrites) are lines; a reading of 0.00
+  // is no measurement: named with its line, never compared.
   await page.getByTestId('measured-log').fill(
-    'step 00000001/00000010 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | peak-gpu-memory 51.25 GB\n');
+    'step 00000001/00000010 | peak-gpu-memory 60.10 GB\rstep 00000002/00000010 | peak-gpu-memory 51.25 GB\r' +
+    'step 00000003/00000010 | peak-gpu-memory 0.00 GB\n');
   await page.getByRole('button', { name: 'Read the log lines' }).click();
   await page.getByTestId('measured-log-summary').waitFor();
   assert.match(await page.getByTestId('measured-log-summary').textContent(),
     /2 steps read \(1–2\); compared: the largest after the first step, 51\.25 GiB/);
+  assert.match(await page.getByTestId('measured-log-notes').textContent(),
+    /Not compared: line 3: peak-gpu-memory 0\.00 GB is zero, which is no measurement/);
   const bad = path.join(dir, 'evil-rank00001.pickle');
   writeFileSync(bad, Buffer.from('8004636f730a73797374656d0a2e', 'hex'));
   await page.getByTestId('measured-files').setInputFiles([bad]);

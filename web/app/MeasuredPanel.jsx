@@ -104,6 +104,13 @@ function MeasuredPanelView({ measured, ranks, fragmentation, update }) {
           The trainer logs the largest over every rank.
         </p>
       )}
+      {log && (log.refused_count > 0 || log.restart_count > 0) && (
+        <ul class="measured-log-notes" data-testid="measured-log-notes">
+          {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: {r.text}</li>)}
+          {log.refused_count > log.refused.length && <li>and {log.refused_count - log.refused.length} more readings not compared</li>}
+          {log.restarts.map((r) => <li key={`s${r.line}`}>Line {r.line}: step {r.step} after step {r.after}, a new run; its first step is left out.</li>)}
+        </ul>
+      )}
       {top && (
         <p class="measured-frag" data-testid="measured-frag">
           Your run’s fragmentation is {percent(top.data.fragmentation)}: {gib(top.data.peak_reserved_bytes)} reserved at most
