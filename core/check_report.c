@@ -147,7 +147,9 @@ char *memest_check_json(const memest_check *c) {
             (unsigned long long)c->meas_max, (unsigned long long)c->est_max, c->error_max);
   if (c->max_from >= 0 && c->n > 0) json_text(&sb, c->ranks[c->max_from].source);
   else memi_sb_put(&sb, "\"log\"");
-  memi_sb_put(&sb, "},\"log\":");
+  memi_sb_put(&sb, "}");
+  memi_source_put_json(&sb, c->source_json);
+  memi_sb_put(&sb, ",\"log\":");
   if (c->has_log) log_json(&sb, &c->log);
   else memi_sb_put(&sb, "null");
   memi_sb_put(&sb, ",\"fragmentation\":");
@@ -212,6 +214,7 @@ char *memest_check_text(const memest_check *c) {
   char a[32], b[32];
   int i;
   memi_sb_init(&sb);
+  if (c->source_text != NULL) memi_sb_printf(&sb, "%s\n", c->source_text);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
               "torch.cuda.max_memory_allocated)\n");
   if (c->n > 0) {

@@ -67,9 +67,14 @@ static int line_figure(const char *s, size_t n, double *gib) {
 
 memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out,
                                memest_error *err) {
+  return memest_runlog_read_from(text, len, 1, out, err);
+}
+
+memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_line,
+                                    memest_runlog **out, memest_error *err) {
   memest_runlog *log;
   size_t pos = 0;
-  int64_t lines = 0, i;
+  int64_t lines = first_line > 0 ? first_line - 1 : 0, i;
   *out = NULL;
   memi_err_clear(err);
   if (len > (uint64_t)MEMEST_MAX_RUNLOG_BYTES)
