@@ -464,6 +464,14 @@ static void source_text(strbuf *sb, const memest_trainer_run *run, const memest_
 }
 /* }====================================================================== */
 
+char *memest_trainer_run_text(const memest_trainer_run *run) {
+  strbuf sb;
+  if (run == NULL) return NULL;
+  memi_sb_init(&sb);
+  source_text(&sb, run, NULL);
+  return memi_sb_finish(&sb);
+}
+
 /* {======================================================================
 ** Attaching a source to a result or a check
 ** ======================================================================= */

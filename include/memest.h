@@ -496,6 +496,8 @@ memest_code memest_trainer_run_apply(memest_trainer_run *run, memest_params *p,
 ** (docs/result-json.md) without a layout, for the page. Free with
 ** memest_free(); NULL when out of memory. */
 char *memest_trainer_run_json(const memest_trainer_run *run);
+/* The same as the lines a text report begins with. Free with memest_free(). */
+char *memest_trainer_run_text(const memest_trainer_run *run);
 
 /* Attaches the run's source to a result or a check: their JSON gains
 ** "source" with the differences older trainer commits make at this layout,
