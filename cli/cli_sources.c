@@ -485,12 +485,17 @@ int cli_source_apply_plan(const cli_args *a, FILE *err, cli_source *src, memest_
 }
 
 void cli_source_missing(const cli_args *a, FILE *err, const cli_source *src) {
+  static const char *const what[] = {"", "launch script", "log's launch line", "W&B run"};
+  char *text;
   if (a->json) return;
   if (src->no_launch) fprintf(err, "%s: %s\n", a->prog, src->hint);
-  else if (src->run != NULL && memest_trainer_run_kind(src->run) != MEMEST_SOURCE_FLAGS)
-    fprintf(err, "%s: the %s gives the inputs it holds; give the missing ones as flags (the GPU "
-                 "count is nodes x GPUs per node)\n",
-            a->prog, memest_source_kind_name(memest_trainer_run_kind(src->run)));
+  if (src->run == NULL || memest_trainer_run_kind(src->run) == MEMEST_SOURCE_FLAGS) return;
+  text = memest_trainer_run_text(src->run);
+  if (text != NULL) fputs(text, err);
+  memest_free(text);
+  fprintf(err, "%s: the %s gives the inputs above; give the missing ones as flags (the GPU count "
+               "is nodes x GPUs per node)\n",
+          a->prog, what[memest_trainer_run_kind(src->run)]);
 }
 
 void cli_source_free(cli_source *src) {

@@ -457,6 +457,8 @@ memest_code memest_launch_log_read(const char *text, size_t len, const char *lab
                        "(line %lld), and the steps compared are those after it",
                   label, run->launches, (long long)last_line);
   scan_init(run, text, len, after, last_line + 1, label);
+  memi_trainer_date_fields(run, 1);
+  memi_trainer_defaults(run);
   *out = run;
   return MEMEST_OK;
 }

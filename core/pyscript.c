@@ -1579,6 +1579,7 @@ static memest_code finish(script *sc, const char *label) {
     if (sc->objs[p].section[k] >= 0) take_section(sc, sc->objs[p].section[k]);
   for (k = 0; k < sc->n_amb; k++)
     memi_trainer_refuse(sc->run, sc->amb[k].section, sc->amb[k].name, &sc->amb[k].at, sc->amb[k].why);
+  memi_trainer_date_fields(sc->run, 0);
   memi_trainer_defaults(sc->run);
   {
     static const memest_param_id required[] = {MEMEST_P_MODEL, MEMEST_P_MICRO_BATCH_SIZE,

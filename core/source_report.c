@@ -135,6 +135,24 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
 }
 /* }====================================================================== */
 
+/* Whether a change applies to a run known only by its files (no layout). */
+static int applies_to_run(const memory_change *c, const memest_trainer_run *run, int before_c3a8cac) {
+  const char *model = run->in[MEMEST_P_MODEL].set ? run->in[MEMEST_P_MODEL].value : "";
+  int gptoss = strstr(model, "gpt-oss") != NULL || strstr(model, "gpt_oss") != NULL;
+#define IS(id, v) (run->in[id].set && strcmp(run->in[id].value, v) == 0)
+  switch (c->kind) {
+    case CH_GPTOSS: case CH_DEFERRAL_GPTOSS: return gptoss;
+    case CH_FP8_GPTOSS: return gptoss && IS(MEMEST_P_FP8_TRAINING, "deep-gemm");
+    case CH_CP: return run->in[MEMEST_P_CP_SIZE].set && !IS(MEMEST_P_CP_SIZE, "1");
+    case CH_NO_HSDP: return IS(MEMEST_P_SHARDING, "hsdp");
+    case CH_NO_MUON: return IS(MEMEST_P_OPTIMIZER, "muon");
+    case CH_NO_BENCHMARK: return IS(MEMEST_P_ROUTING, "balanced");
+    case CH_ROTARY_FP32: return !before_c3a8cac;
+    default: return 1;
+  }
+#undef IS
+}
+
 /* {======================================================================
 ** JSON
 ** ======================================================================= */
@@ -222,6 +240,7 @@ static void commit_json(strbuf *sb, const memest_trainer_run *run, const memest_
       if (!z.applies) continue;
     } else {
       memset(&z, 0, sizeof z);
+      if (!applies_to_run(c, run, before_c3a8cac)) continue;
     }
     memi_sb_printf(sb, "%s{\"commit\":\"%s\",\"date\":\"%s\",\"change\":", first ? "" : ",",
                    c->commit, memi_commit_at(ci)->date);
@@ -404,6 +423,7 @@ static void commit_text(strbuf *sb, const memest_trainer_run *run, const memest_
       if (!z.applies) continue;
     } else {
       memset(&z, 0, sizeof z);
+      if (!applies_to_run(c, run, before_c3a8cac)) continue;
     }
     memi_sb_put(sb, n++ ? "" : "; differences that apply to this run:");
     memi_sb_printf(sb, "\n  %s (%s) %s. Before it: %s", c->commit, memi_commit_at(ci)->date, c->what,

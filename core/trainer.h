@@ -149,6 +149,9 @@ struct memest_trainer_run {
   int launches, launch_line[TR_MAX_LAUNCHES];
   size_t steps_offset;
   int64_t steps_line;
+  /* Which rows of the field table the file held (log and W&B: every field
+  ** of its trainer's version), for dating the version by its fields. */
+  unsigned char seen[64];
   /* W&B: the last step's figure from wandb-summary.json, -1 when none. */
   double summary_gib;
   int64_t summary_step;
@@ -186,6 +189,8 @@ typedef enum tf_conv {
 typedef struct trainer_field {
   const char *section;   /* "distributed", "training" */
   const char *name;
+  const char *since;     /* the commit that added it, or NULL (the first) */
+  const char *until;     /* the commit that removed it, or NULL (it is at 889a408) */
   tf_conv conv;
   int input;             /* the memest_param_id it sets, or -1 */
   const char *dflt;      /* the trainer's default at 889a408 as memest takes it, or NULL */
@@ -211,6 +216,10 @@ MEMEST_HIDDEN int memi_trainer_field_matters(const char *section, const char *na
 /* The defaults of the fields a script left unset (DistributedCfg's sizes,
 ** fsdp, no FP8, no benchmark): the trainer's dataclass defaults. */
 MEMEST_HIDDEN void memi_trainer_defaults(memest_trainer_run *run);
+/* A note dating the run's trainer by the fields its file holds (a log's or
+** W&B's whole config: fields added later are absent), when they say more
+** than "the current one". */
+MEMEST_HIDDEN void memi_trainer_date_fields(memest_trainer_run *run, int complete);
 /* }====================================================================== */
 
 #endif /* MEMEST_TRAINER_H */

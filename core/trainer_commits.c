@@ -119,10 +119,13 @@ static const memory_change changes[] = {
   {"597e35c", CH_CP, "zigzag ring attention",
    "another context-parallel attention; no figure was published"},
   {"093a9e4", CH_NO_HSDP, "sharding_strategy and HSDP",
-   "no HSDP: every run sharded as FSDP"},
-  {"d2fffcc", CH_NO_MUON, "the Muon optimizer", "no Muon: every run used Adam"},
+   "no HSDP: every run sharded as FSDP, so this run's hsdp does not match its commit; check "
+   "both"},
+  {"d2fffcc", CH_NO_MUON, "the Muon optimizer",
+   "no Muon: every run used Adam, so this run's Muon does not match its commit; check both"},
   {"9d6634b", CH_NO_BENCHMARK, "training.benchmark (force-balanced routing)",
-   "no force-balanced routing: every run used the model's router"},
+   "no force-balanced routing: every run used the model's router, so this run's balanced "
+   "routing does not match its commit; check both"},
   {"c3a8cac", CH_ROTARY_NATIVE,
    "rotary tables of the sequence length (max_position_embeddings = sequence_length), one pair "
    "shared by the two V-chunk modules",

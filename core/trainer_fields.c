@@ -13,64 +13,66 @@
 #include <string.h>
 
 #include "trainer.h"
+#include "trainer_commits.h"
 
 #define DIST "distributed"
 #define TRAIN "training"
 
-/* section, name, conversion, input, the trainer's default (as memest takes it), note */
+/* section, name, since, until (the commits that added and removed the field), conversion,
+** input, the trainer's default (as memest takes it), note */
 static const trainer_field field_table[] = {
-  {DIST, "pipeline_parallel_size", TF_INT, MEMEST_P_PP_SIZE, "1",
+  {DIST, "pipeline_parallel_size", NULL, NULL, TF_INT, MEMEST_P_PP_SIZE, "1",
    "pipeline-parallel degree; DualPipeV runs two stages per rank"},
-  {DIST, "context_parallel_size", TF_INT, MEMEST_P_CP_SIZE, "1", "context-parallel degree"},
-  {DIST, "expert_parallel_size", TF_INT, MEMEST_P_EP_SIZE, "1", "expert-parallel degree"},
-  {DIST, "sharding_strategy", TF_SHARDING, MEMEST_P_SHARDING, "fsdp",
+  {DIST, "context_parallel_size", NULL, NULL, TF_INT, MEMEST_P_CP_SIZE, "1", "context-parallel degree"},
+  {DIST, "expert_parallel_size", NULL, NULL, TF_INT, MEMEST_P_EP_SIZE, "1", "expert-parallel degree"},
+  {DIST, "sharding_strategy", "093a9e4", NULL, TF_SHARDING, MEMEST_P_SHARDING, "fsdp",
    "since 093a9e4 (2026-05-16); every run before it was FSDP"},
-  {DIST, "timeout", TF_IGNORE, -1, NULL,
+  {DIST, "timeout", "fb6798d", NULL, TF_IGNORE, -1, NULL,
    "NCCL and heartbeat timeout, since fb6798d (2026-05-17)"},
-  {DIST, "nccl_timeout_seconds", TF_IGNORE, -1, NULL,
+  {DIST, "nccl_timeout_seconds", "093a9e4", "fb6798d", TF_IGNORE, -1, NULL,
    "NCCL timeout, from 093a9e4 until fb6798d made it timeout"},
-  {TRAIN, "dataset", TF_IGNORE, -1, NULL, "the token files read"},
-  {TRAIN, "sequence_length", TF_INT, MEMEST_P_SEQUENCE_LENGTH, NULL,
+  {TRAIN, "dataset", NULL, NULL, TF_IGNORE, -1, NULL, "the token files read"},
+  {TRAIN, "sequence_length", NULL, NULL, TF_INT, MEMEST_P_SEQUENCE_LENGTH, NULL,
    "tokens per sequence; also the rotary tables' length"},
-  {TRAIN, "seed", TF_IGNORE, -1, NULL, "random seed"},
-  {TRAIN, "lr", TF_IGNORE, -1, NULL, "learning rate, since cae7fb3 (2026-06-21)"},
-  {TRAIN, "min_lr", TF_IGNORE, -1, NULL, "learning rate, until cae7fb3"},
-  {TRAIN, "max_lr", TF_IGNORE, -1, NULL, "learning rate, until cae7fb3"},
-  {TRAIN, "warmup_steps", TF_IGNORE, -1, NULL, "learning-rate warmup, until cae7fb3"},
-  {TRAIN, "wsd_decay_type", TF_IGNORE, -1, NULL, "learning-rate decay, 941bfc0 to cae7fb3"},
-  {TRAIN, "wsd_decay_steps", TF_IGNORE, -1, NULL, "learning-rate decay, 941bfc0 to cae7fb3"},
-  {TRAIN, "max_steps", TF_IGNORE, -1, NULL, "steps to train"},
-  {TRAIN, "micro_batch_size", TF_INT, MEMEST_P_MICRO_BATCH_SIZE, NULL, "sequences per micro-batch"},
-  {TRAIN, "global_batch_size", TF_INT, MEMEST_P_GLOBAL_BATCH_SIZE, NULL,
+  {TRAIN, "seed", NULL, NULL, TF_IGNORE, -1, NULL, "random seed"},
+  {TRAIN, "lr", "cae7fb3", NULL, TF_IGNORE, -1, NULL, "learning rate, since cae7fb3 (2026-06-21)"},
+  {TRAIN, "min_lr", NULL, "cae7fb3", TF_IGNORE, -1, NULL, "learning rate, until cae7fb3"},
+  {TRAIN, "max_lr", NULL, "cae7fb3", TF_IGNORE, -1, NULL, "learning rate, until cae7fb3"},
+  {TRAIN, "warmup_steps", NULL, "cae7fb3", TF_IGNORE, -1, NULL, "learning-rate warmup, until cae7fb3"},
+  {TRAIN, "wsd_decay_type", "941bfc0", "cae7fb3", TF_IGNORE, -1, NULL, "learning-rate decay, 941bfc0 to cae7fb3"},
+  {TRAIN, "wsd_decay_steps", "941bfc0", "cae7fb3", TF_IGNORE, -1, NULL, "learning-rate decay, 941bfc0 to cae7fb3"},
+  {TRAIN, "max_steps", NULL, NULL, TF_IGNORE, -1, NULL, "steps to train"},
+  {TRAIN, "micro_batch_size", NULL, NULL, TF_INT, MEMEST_P_MICRO_BATCH_SIZE, NULL, "sequences per micro-batch"},
+  {TRAIN, "global_batch_size", NULL, NULL, TF_INT, MEMEST_P_GLOBAL_BATCH_SIZE, NULL,
    "sequences per optimizer step"},
-  {TRAIN, "optimizer", TF_OPTIMIZER, MEMEST_P_OPTIMIZER, NULL,
+  {TRAIN, "optimizer", NULL, NULL, TF_OPTIMIZER, MEMEST_P_OPTIMIZER, NULL,
    "make_muon_optimizer or make_adamw_optimizer, also in partial(...); before cae7fb3 the "
    "strings 'Adam' and (since d2fffcc) 'Muon'"},
-  {TRAIN, "scheduler", TF_IGNORE, -1, NULL, "learning-rate schedule"},
-  {TRAIN, "model", TF_MODEL, MEMEST_P_MODEL, NULL,
+  {TRAIN, "scheduler", NULL, NULL, TF_IGNORE, -1, NULL, "learning-rate schedule"},
+  {TRAIN, "model", NULL, NULL, TF_MODEL, MEMEST_P_MODEL, NULL,
    "a config.json path relative to the trainer's root, or a hub id"},
-  {TRAIN, "save_interval", TF_IGNORE, -1, NULL,
+  {TRAIN, "save_interval", NULL, NULL, TF_IGNORE, -1, NULL,
    "the checkpoint is saved after the step's peak is measured, from host memory"},
-  {TRAIN, "save_location", TF_SAVE_LOCATION, -1, NULL,
+  {TRAIN, "save_location", NULL, NULL, TF_SAVE_LOCATION, -1, NULL,
    "None: the run starts from scratch; a folder: the run loads its latest checkpoint (the "
    "regime)"},
-  {TRAIN, "moe_load_balance_coef", TF_IGNORE, -1, NULL,
+  {TRAIN, "moe_load_balance_coef", NULL, NULL, TF_IGNORE, -1, NULL,
    "auxiliary loss weight; a few per-expert buffers when above 0, negligible"},
-  {TRAIN, "moe_load_balance_type", TF_IGNORE, -1, NULL, "auxiliary loss kind"},
-  {TRAIN, "benchmark", TF_BENCHMARK, MEMEST_P_ROUTING, "measured",
+  {TRAIN, "moe_load_balance_type", NULL, NULL, TF_IGNORE, -1, NULL, "auxiliary loss kind"},
+  {TRAIN, "benchmark", "9d6634b", NULL, TF_BENCHMARK, MEMEST_P_ROUTING, "measured",
    "force-balanced routing, since 9d6634b (2026-06-23)"},
-  {TRAIN, "fp8", TF_FP8, MEMEST_P_FP8_TRAINING, "disabled",
+  {TRAIN, "fp8", "f53f32d", NULL, TF_FP8, MEMEST_P_FP8_TRAINING, "disabled",
    "FP8 through DeepGEMM, since f53f32d (2026-07-14)"},
-  {TRAIN, "fp8_training", TF_FP8_STRING, MEMEST_P_FP8_TRAINING, NULL,
+  {TRAIN, "fp8_training", NULL, "f53f32d", TF_FP8_STRING, MEMEST_P_FP8_TRAINING, NULL,
    "'deep-gemm' or 'disabled', until f53f32d made it fp8"},
-  {TRAIN, "init_std", TF_IGNORE, -1, NULL, "weight initialisation"},
-  {TRAIN, "nsys_start", TF_IGNORE, -1, NULL, "profiler window"},
-  {TRAIN, "nsys_stop", TF_IGNORE, -1, NULL, "profiler window"},
-  {TRAIN, "memory_profile_start", TF_IGNORE, -1, NULL,
+  {TRAIN, "init_std", NULL, NULL, TF_IGNORE, -1, NULL, "weight initialisation"},
+  {TRAIN, "nsys_start", NULL, NULL, TF_IGNORE, -1, NULL, "profiler window"},
+  {TRAIN, "nsys_stop", NULL, NULL, TF_IGNORE, -1, NULL, "profiler window"},
+  {TRAIN, "memory_profile_start", "d80a5e6", NULL, TF_IGNORE, -1, NULL,
    "the allocation history is kept on the host: no effect on the GPU peak"},
-  {TRAIN, "memory_profile_stop", TF_IGNORE, -1, NULL,
+  {TRAIN, "memory_profile_stop", "d80a5e6", NULL, TF_IGNORE, -1, NULL,
    "the allocation history is kept on the host: no effect on the GPU peak"},
-  {TRAIN, "memory_profile_output", TF_ROOT_HINT, -1, NULL,
+  {TRAIN, "memory_profile_output", "d80a5e6", NULL, TF_ROOT_HINT, -1, NULL,
    "the folder of the snapshots; the working directory at import, the trainer's root"},
 };
 
@@ -240,6 +242,7 @@ void memi_trainer_take(memest_trainer_run *run, const char *section, const char 
     return;
   }
   f = memi_trainer_field(section, name);
+  if (f != NULL && (size_t)(f - field_table) < sizeof run->seen) run->seen[f - field_table] = 1;
   if (f == NULL) {
     memi_run_warn(run,
                   "%s: %s is not a field memest knows (the trainer's %s at 889a408 has none of "
@@ -282,6 +285,7 @@ void memi_trainer_refuse(memest_trainer_run *run, const char *section, const cha
   const trainer_field *f = memi_trainer_field(section, name);
   char field[96];
   field_name(field, sizeof field, section, name);
+  if (f != NULL && (size_t)(f - field_table) < sizeof run->seen) run->seen[f - field_table] = 1;
   if (f == NULL || f->input < 0) {
     if (f != NULL && f->conv == TF_SAVE_LOCATION) {
       run->init = TR_INIT_UNKNOWN;
@@ -317,4 +321,46 @@ void memi_trainer_defaults(memest_trainer_run *run) {
     run->init = TR_INIT_SCRATCH;
     run->init_at = at;
   }
+}
+
+/* The place of a commit in memest's list; -1 for NULL or unknown. */
+static int commit_at(const char *hash) {
+  int m;
+  return hash ? memi_commit_find(hash, &m) : -1;
+}
+
+void memi_trainer_date_fields(memest_trainer_run *run, int complete) {
+  int i, after = -1, before = memi_commit_count(), last = memi_commit_count() - 1;
+  const tr_input *opt = &run->in[MEMEST_P_OPTIMIZER];
+  int opt_string = opt->set && strncmp(opt->how, "make_", 5) != 0 && strncmp(opt->how, "partial(", 8) != 0;
+  char why_after[96] = "", why_before[96] = "";
+  for (i = 0; i < FIELD_COUNT && (size_t)i < sizeof run->seen; i++) {
+    const trainer_field *f = &field_table[i];
+    int s = commit_at(f->since), u = commit_at(f->until);
+    if (run->seen[i] && s > after) {
+      after = s;
+      snprintf(why_after, sizeof why_after, "it has %.60s", f->name);
+    }
+    if ((run->seen[i] && u >= 0 && u < before) ||
+        (!run->seen[i] && complete && s >= 0 && f->until == NULL && s < before)) {
+      before = run->seen[i] ? u : s;
+      snprintf(why_before, sizeof why_before, "it %s %.60s", run->seen[i] ? "has" : "has no", f->name);
+    }
+  }
+  if (opt_string && strcmp(opt->how, "Muon") == 0 && commit_at("d2fffcc") > after) {
+    after = commit_at("d2fffcc");
+    snprintf(why_after, sizeof why_after, "its optimizer is 'Muon'");
+  }
+  if (opt_string && commit_at("cae7fb3") < before) {
+    before = commit_at("cae7fb3");
+    snprintf(why_before, sizeof why_before, "its optimizer is a string");
+  }
+  if (before > last) return;   /* the fields are the current version's */
+  if (after >= 0)
+    memi_run_note(run, "the config's fields date its trainer from %.7s (%s: %s) to before %.7s (%s: %s)",
+                  memi_commit_at(after)->hash, memi_commit_at(after)->date, why_after,
+                  memi_commit_at(before)->hash, memi_commit_at(before)->date, why_before);
+  else
+    memi_run_note(run, "the config's fields date its trainer before %.7s (%s: %s)",
+                  memi_commit_at(before)->hash, memi_commit_at(before)->date, why_before);
 }

@@ -477,7 +477,10 @@ memest_code memest_wandb_read(const memest_wandb_files *f, memest_trainer_run **
     return rc;
   }
   apply_env(run, &env, err);
-  if (f->config_yaml != NULL) memi_trainer_defaults(run);
+  if (f->config_yaml != NULL) {
+    memi_trainer_date_fields(run, 1);
+    memi_trainer_defaults(run);
+  }
   *out = run;
   return MEMEST_OK;
 }
