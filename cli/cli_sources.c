@@ -415,10 +415,12 @@ static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
   } else {
     for (k = 0; k < 2; k++) {
       if (bases[k][0] == '\0') continue;
+      char shown[2 * CLI_PATH];
       join(path, sizeof path, bases[k], model);
       if (!is_file(path)) continue;
       snprintf(how, sizeof how, "found %s %.4000s", what[k], bases[k]);
-      if (memest_trainer_run_resolve_model(src->run, path, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);
+      label_of(path, shown, sizeof shown);
+      if (memest_trainer_run_resolve_model(src->run, shown, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);
       return -1;
     }
   }

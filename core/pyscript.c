@@ -345,7 +345,10 @@ static void lib_name(const char *dotted, const char *name, ev *e) {
 }
 
 static int builtin(const char *name, ev *e) {
-  static const char *const names[] = {"dict", "print", "setattr", NULL};
+  static const char *const names[] = {
+    "dict", "print", "setattr", "int", "float", "str", "bool", "len", "min", "max", "sum", "abs",
+    "round", "list", "tuple", "set", "range", "getattr", "open", "any", "all", "sorted", "eval",
+    "exec", "input", NULL};
   int k;
   for (k = 0; names[k]; k++) {
     if (strcmp(name, names[k]) == 0) {
@@ -1112,7 +1115,8 @@ static memest_code target_object(script *sc, module *m, int lo, int hi, int *o, 
   return MEMEST_OK;
 }
 
-/* A field set through a lost name: which section it is of is told by its name. */
+/* A field set through a lost name (why: how it was lost): which section it
+** is of is told by its name. */
 static void ambiguous_field(script *sc, module *m, int lo, const char *attr, int line,
                             const char *why) {
   const char *sections[2] = {"distributed", "training"};
@@ -1126,8 +1130,10 @@ static void ambiguous_field(script *sc, module *m, int lo, const char *attr, int
     snprintf(a->section, sizeof a->section, "%s", sections[k]);
     snprintf(a->name, sizeof a->name, "%s", attr);
     memi_tloc_set(&a->at, m->label, line);
-    snprintf(a->why, sizeof a->why, "%.200s:%d: %s.%s is set through %.60s, %.100s", m->label, line,
-             sections[k], attr, head, why);
+    snprintf(a->why, sizeof a->why,
+             "%.150s:%d: %s.%s is set through the name %.40s, %.120s: memest cannot tell which "
+             "config it names",
+             m->label, line, sections[k], attr, head, why);
   }
 }
 
@@ -1159,9 +1165,8 @@ static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, co
   }
   if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
   if (o == -2) {
-    ev h;
-    eval_name(m, tok_text(m, &m->t[lo], buf, sizeof buf), &h);
-    ambiguous_field(sc, m, lo, attr, line, h.why);
+    binding *b = lookup(m, tok_text(m, &m->t[lo], buf, sizeof buf));
+    ambiguous_field(sc, m, lo, attr, line, b != NULL ? b->why : "which is not defined at this point");
     return MEMEST_OK;
   }
   if (o < 0) return MEMEST_OK;   /* args.x = ..., os.environ[...] = ...: not a config's */

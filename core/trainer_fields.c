@@ -187,8 +187,8 @@ static void take_optimizer(memest_trainer_run *run, const trainer_field *f, cons
   opt = name[0] ? optimizer_of(name) : NULL;
   if (opt == NULL) {
     refuse_value(run, f, v, at,
-                 "memest knows make_muon_optimizer and make_adamw_optimizer (and the older "
-                 "'Muon' and 'Adam'): give --optimizer adamw|muon for what it builds");
+                 "memest knows what make_muon_optimizer and make_adamw_optimizer build (and the "
+                 "older 'Muon' and 'Adam'), not this");
     return;
   }
   snprintf(how, sizeof how, "%s%s%s", v->kind == TV_PARTIAL ? "partial(" : "", name,
@@ -245,10 +245,10 @@ void memi_trainer_take(memest_trainer_run *run, const char *section, const char 
   if (f != NULL && (size_t)(f - field_table) < sizeof run->seen) run->seen[f - field_table] = 1;
   if (f == NULL) {
     memi_run_warn(run,
-                  "%s: %s is not a field memest knows (the trainer's %s at 889a408 has none of "
-                  "that name); it was not read, and if it changes memory the estimate misses it",
+                  "%s: %s is not a field memest knows (the trainer's %s at 889a408 has no such "
+                  "field); it was not read, and if it changes memory the estimate misses it",
                   memi_tloc_show(at, where, sizeof where), field,
-                  memi_trainer_section_known(section) ? section : "config");
+                  strcmp(section, DIST) == 0 ? "DistributedCfg" : strcmp(section, TRAIN) == 0 ? "TrainingCfg" : "PretrainLMCfg");
     return;
   }
   switch (f->conv) {
