@@ -1466,6 +1466,9 @@ static memest_code run_range(script *sc, module *m, int lo, int hi) {
                           m->t[i].line);
     end = line_end(m, i, hi);
     next = end + 1 < hi && m->t[end + 1].kind == PT_INDENT ? block_end(m, end + 1, hi) : end + 1;
+    if (next > end + 1 && !starts_compound(m, i) && !(end > i && is_op(m, end - 1, ":")))
+      return memi_err_set(sc->err, MEMEST_E_VALUE, "script", "%s:%d: unexpected indent", m->label,
+                          m->t[end + 1].line);
     if (next > end + 1 || starts_compound(m, i) || is_op(m, i, "@")) {
       colon = header_colon(m, i, end);
       guard = colon > i && main_guard(m, i, colon);

@@ -356,7 +356,11 @@ void memi_trainer_date_fields(memest_trainer_run *run, int complete) {
     snprintf(why_before, sizeof why_before, "its optimizer is a string");
   }
   if (before > last) return;   /* the fields are the current version's */
-  if (after >= 0)
+  if (after >= before)
+    memi_run_note(run, "the config's fields fit no one version of the trainer memest knows: %s "
+                       "(since %.7s) and %s (before %.7s)",
+                  why_after, memi_commit_at(after)->hash, why_before, memi_commit_at(before)->hash);
+  else if (after >= 0)
     memi_run_note(run, "the config's fields date its trainer from %.7s (%s: %s) to before %.7s (%s: %s)",
                   memi_commit_at(after)->hash, memi_commit_at(after)->date, why_after,
                   memi_commit_at(before)->hash, memi_commit_at(before)->date, why_before);
