@@ -499,6 +499,18 @@ static void test_table_and_commits(void) {
     CHECK(memi_trainer_field(f->section, f->name) == f);
   }
   CHECK(memi_trainer_field("training", "nope") == NULL);
+  /* docs/trainer-files.md's table names every field. */
+  {
+    size_t len;
+    char *doc = check_read_file("docs/trainer-files.md", &len);
+    CHECK(doc != NULL);
+    for (i = 0; doc != NULL && i < n; i++) {
+      char name[80];
+      snprintf(name, sizeof name, "`%s`", memi_trainer_field_at(i)->name);
+      CHECK_HAS(doc, name);
+    }
+    free(doc);
+  }
   /* The list is the trainer's history, oldest first. */
   CHECK_I64(memi_commit_count(), 74);
   CHECK_STR(memi_commit_at(0)->hash, "e61042915c2e5e44cdefb919320dd51aba345b4e");
