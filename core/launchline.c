@@ -381,12 +381,64 @@ static void scan_init(memest_trainer_run *run, const char *text, size_t len, siz
   }
 }
 
+/* Finds the launch lines: counts them into run, and sets where the last
+** begins (its "launch(" and the end of its line), its line number, and the
+** offset after it. 0 when there is none. */
+static int find_launches(memest_trainer_run *run, const char *text, size_t len, size_t *at,
+                         size_t *end, int64_t *at_line, size_t *after) {
+  size_t pos = 0;
+  int64_t line = 1;
+  while (pos < len) {
+    const char *s = text + pos, *nl = s, *hit;
+    while (nl < text + len && *nl != '\n' && *nl != '\r') nl++;
+    hit = find_in(s, (size_t)(nl - s), LAUNCH_KEY);
+    if (hit != NULL) {
+      run->launch_line[run->launches < TR_MAX_LAUNCHES ? run->launches : TR_MAX_LAUNCHES - 1] = (int)line;
+      run->launches++;
+      *at = (size_t)(hit - text);
+      *end = (size_t)(nl - text);
+      *at_line = line;
+    }
+    pos = (size_t)(nl - text);
+    if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n') pos++;
+    if (pos < len) pos++;
+    if (hit != NULL) *after = pos;
+    line++;
+  }
+  return run->launches > 0;
+}
+
+/* Reads the launch line [at, end) of line `line` into run. */
+static memest_code read_launch(memest_trainer_run *run, const char *text, size_t at, size_t end,
+                               int64_t line, const char *label, memest_error *err) {
+  repr_parser p;
+  memest_code rc;
+  size_t b = at;
+  memset(&p, 0, sizeof p);
+  p.src = text + at;
+  p.label = label;
+  p.line = (int)line;
+  p.run = run;
+  p.err = err;
+  while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') b--;
+  p.col0 = (int)(at - b);
+  rc = memi_pylex(p.src, end - at, "launch(", 1, &p.t, &p.nt, err);
+  if (rc != MEMEST_OK) {
+    char why[400];
+    tr_copy(why, sizeof why, err->message);
+    memi_err_set(err, rc, "log", "%.200s:%lld: the launch line cannot be read as Python's repr "
+                 "(%.380s); is it cut short?", label, (long long)line, why);
+  }
+  if (rc == MEMEST_OK) rc = parse_launch(&p);
+  free(p.t);
+  return rc;
+}
+
 memest_code memest_launch_log_read(const char *text, size_t len, const char *label,
                                    memest_trainer_run **out, memest_error *err) {
   memest_trainer_run *run;
-  size_t pos = 0, last_at = 0, last_end = 0, after = 0;
-  int64_t line = 1, last_line = 0;
-  repr_parser p;
+  size_t at = 0, end = 0, after = 0;
+  int64_t line = 0;
   memest_code rc;
   *out = NULL;
   memi_err_clear(err);
@@ -399,64 +451,24 @@ memest_code memest_launch_log_read(const char *text, size_t len, const char *lab
   run = memi_run_new(MEMEST_SOURCE_LOG);
   if (run == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
   memi_run_file(run, label);
-  while (pos < len) {
-    const char *s = text + pos, *nl = s, *hit;
-    size_t n;
-    while (nl < text + len && *nl != '\n' && *nl != '\r') nl++;
-    n = (size_t)(nl - s);
-    hit = find_in(s, n, LAUNCH_KEY);
-    if (hit != NULL) {
-      if (run->launches < TR_MAX_LAUNCHES) run->launch_line[run->launches] = (int)line;
-      else run->launch_line[TR_MAX_LAUNCHES - 1] = (int)line;
-      run->launches++;
-      last_at = (size_t)(hit - text);
-      last_end = (size_t)(nl - text);
-      last_line = line;
-    }
-    pos = (size_t)(nl - text);
-    if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n') pos++;
-    if (pos < len) pos++;
-    if (hit != NULL) after = pos;
-    line++;
-  }
-  if (run->launches == 0) {
+  if (!find_launches(run, text, len, &at, &end, &line, &after)) {
     memest_trainer_run_free(run);
     return memi_err_set(err, MEMEST_E_MISSING, "log",
                         "no line of %.200s has launch(cfg=...): rank 0 prints it once the model "
                         "and optimizers are set up, in the log of node 0 from the start of the run",
                         label);
   }
-  memset(&p, 0, sizeof p);
-  p.src = text + last_at;
-  p.label = label;
-  p.line = (int)last_line;
-  p.run = run;
-  p.err = err;
-  {
-    size_t b = last_at;
-    while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') b--;
-    p.col0 = (int)(last_at - b);
-  }
-  rc = memi_pylex(p.src, last_end - last_at, "launch(", 1, &p.t, &p.nt, err);
-  if (rc != MEMEST_OK) {
-    char why[400];
-    tr_copy(why, sizeof why, err->message);
-    memi_err_set(err, rc, "log", "%.200s:%lld: the launch line cannot be read as Python's repr "
-                 "(%.380s); is it cut short?", label, (long long)last_line, why);
-  }
-  if (rc == MEMEST_OK) rc = parse_launch(&p);
-  free(p.t);
-  if (rc != MEMEST_OK) {
+  if ((rc = read_launch(run, text, at, end, line, label, err)) != MEMEST_OK) {
     memest_trainer_run_free(run);
     return rc;
   }
   run->steps_offset = after;
-  run->steps_line = last_line + 1;
+  run->steps_line = line + 1;
   if (run->launches > 1)
     memi_run_note(run, "%s has %d launch lines, a restarted run: the inputs are the last one's "
                        "(line %lld), and the steps compared are those after it",
-                  label, run->launches, (long long)last_line);
-  scan_init(run, text, len, after, last_line + 1, label);
+                  label, run->launches, (long long)line);
+  scan_init(run, text, len, after, line + 1, label);
   memi_trainer_date_fields(run, 1);
   memi_trainer_defaults(run);
   *out = run;

@@ -451,67 +451,54 @@ static memest_code check_text(lexer *lx) {
   return MEMEST_OK;
 }
 
-static memest_code lex_all(lexer *lx) {
+/* A name, or a string whose prefix it is, at lx->i. */
+static memest_code scan_word(lexer *lx) {
+  size_t start = lx->i;
+  int line = lx->line, col = col_of(lx, start), fl;
   memest_code rc;
-  int at_bol = 1, blank;
-  if (lx->n >= 3 && memcmp(lx->s, "\xef\xbb\xbf", 3) == 0) lx->i = lx->bol = 3;
-  for (;;) {
-    unsigned char c;
-    if (at_bol && lx->depth == 0) {
-      if ((rc = line_start(lx, &blank)) != MEMEST_OK) return rc;
-      if (blank) {
-        if (lx->i >= lx->n) break;
-        continue;
-      }
-      at_bol = 0;
-    }
-    if (lx->i >= lx->n) break;
-    c = (unsigned char)lx->s[lx->i];
-    if (c == ' ' || c == '\t' || c == '\f') {
-      lx->i++;
-    } else if (c == '#') {
-      while (lx->i < lx->n && !is_newline(lx->s[lx->i])) lx->i++;
-    } else if (is_newline((char)c)) {
-      int line = lx->line, col = col_of(lx, lx->i);
-      size_t at = lx->i;
-      eat_newline(lx);
-      if (lx->depth == 0) {
-        if (lx->line_has_tokens && (rc = push(lx, PT_NEWLINE, at, 0, line, col)) != MEMEST_OK)
-          return rc;
-        lx->line_has_tokens = 0;
-        at_bol = 1;
-      }
-    } else if (c == '\\') {
-      int col = col_of(lx, lx->i);
-      lx->i++;
-      if (lx->i >= lx->n) return lex_fail(lx, lx->line, col, "unexpected EOF while parsing%s", "");
-      if (!is_newline(lx->s[lx->i]))
-        return lex_fail(lx, lx->line, col + 1,
-                        "unexpected character after line continuation character%s", "");
-      eat_newline(lx);
-    } else if (is_id_start(c)) {
-      size_t start = lx->i;
-      int line = lx->line, col = col_of(lx, start), fl;
-      while (lx->i < lx->n && is_id_char((unsigned char)lx->s[lx->i])) lx->i++;
-      fl = prefix_flags(lx->s + start, lx->i - start);
-      if (fl != 0 && fl != 32 && lx->i < lx->n && (lx->s[lx->i] == '\'' || lx->s[lx->i] == '"')) {
-        if ((rc = scan_string(lx, lx->i, fl, line, col)) != MEMEST_OK) return rc;
-        rc = push(lx, PT_STRING, start, lx->i - start, line, col);
-      } else {
-        rc = push(lx, PT_NAME, start, lx->i - start, line, col);
-      }
-      if (rc != MEMEST_OK) return rc;
-    } else if (is_digit((char)c) || (c == '.' && lx->i + 1 < lx->n && is_digit(lx->s[lx->i + 1]))) {
-      if ((rc = scan_number(lx)) != MEMEST_OK) return rc;
-    } else if (c == '\'' || c == '"') {
-      size_t start = lx->i;
-      int line = lx->line, col = col_of(lx, start);
-      if ((rc = scan_string(lx, start, 0, line, col)) != MEMEST_OK) return rc;
-      if ((rc = push(lx, PT_STRING, start, lx->i - start, line, col)) != MEMEST_OK) return rc;
-    } else if ((rc = scan_operator(lx)) != MEMEST_OK) {
-      return rc;
-    }
+  while (lx->i < lx->n && is_id_char((unsigned char)lx->s[lx->i])) lx->i++;
+  fl = prefix_flags(lx->s + start, lx->i - start);
+  if (fl != 0 && fl != 32 && lx->i < lx->n && (lx->s[lx->i] == '\'' || lx->s[lx->i] == '"')) {
+    if ((rc = scan_string(lx, lx->i, fl, line, col)) != MEMEST_OK) return rc;
+    return push(lx, PT_STRING, start, lx->i - start, line, col);
   }
+  return push(lx, PT_NAME, start, lx->i - start, line, col);
+}
+
+/* What begins at lx->i (not a newline): blanks, a comment, a continuation,
+** or a token. */
+static memest_code scan_token(lexer *lx) {
+  unsigned char c = (unsigned char)lx->s[lx->i];
+  memest_code rc;
+  if (c == ' ' || c == '\t' || c == '\f') {
+    lx->i++;
+  } else if (c == '#') {
+    while (lx->i < lx->n && !is_newline(lx->s[lx->i])) lx->i++;
+  } else if (c == '\\') {
+    int col = col_of(lx, lx->i);
+    lx->i++;
+    if (lx->i >= lx->n) return lex_fail(lx, lx->line, col, "unexpected EOF while parsing%s", "");
+    if (!is_newline(lx->s[lx->i]))
+      return lex_fail(lx, lx->line, col + 1, "unexpected character after line continuation character%s", "");
+    eat_newline(lx);
+  } else if (is_id_start(c)) {
+    return scan_word(lx);
+  } else if (is_digit((char)c) || (c == '.' && lx->i + 1 < lx->n && is_digit(lx->s[lx->i + 1]))) {
+    return scan_number(lx);
+  } else if (c == '\'' || c == '"') {
+    size_t start = lx->i;
+    int line = lx->line, col = col_of(lx, start);
+    if ((rc = scan_string(lx, start, 0, line, col)) != MEMEST_OK) return rc;
+    return push(lx, PT_STRING, start, lx->i - start, line, col);
+  } else {
+    return scan_operator(lx);
+  }
+  return MEMEST_OK;
+}
+
+/* The end of the text: an unclosed bracket, the last NEWLINE, the DEDENTs, END. */
+static memest_code lex_end(lexer *lx) {
+  memest_code rc;
   if (lx->depth > 0) {
     char what[8];
     snprintf(what, sizeof what, "'%c'", lx->open[lx->depth - 1]);
@@ -525,6 +512,36 @@ static memest_code lex_all(lexer *lx) {
     if ((rc = push(lx, PT_DEDENT, lx->n, 0, lx->line, 1)) != MEMEST_OK) return rc;
   }
   return push(lx, PT_END, lx->n, 0, lx->line, col_of(lx, lx->n));
+}
+
+static memest_code lex_all(lexer *lx) {
+  memest_code rc;
+  int at_bol = 1, blank;
+  if (lx->n >= 3 && memcmp(lx->s, "\xef\xbb\xbf", 3) == 0) lx->i = lx->bol = 3;
+  for (;;) {
+    if (at_bol && lx->depth == 0) {
+      if ((rc = line_start(lx, &blank)) != MEMEST_OK) return rc;
+      if (blank) {
+        if (lx->i >= lx->n) break;
+        continue;
+      }
+      at_bol = 0;
+    }
+    if (lx->i >= lx->n) break;
+    if (is_newline(lx->s[lx->i])) {   /* a logical line ends outside brackets */
+      int line = lx->line, col = col_of(lx, lx->i);
+      size_t at = lx->i;
+      eat_newline(lx);
+      if (lx->depth == 0) {
+        if (lx->line_has_tokens && (rc = push(lx, PT_NEWLINE, at, 0, line, col)) != MEMEST_OK) return rc;
+        lx->line_has_tokens = 0;
+        at_bol = 1;
+      }
+    } else if ((rc = scan_token(lx)) != MEMEST_OK) {
+      return rc;
+    }
+  }
+  return lex_end(lx);
 }
 
 memest_code memi_pylex(const char *src, size_t len, const char *label, int repr_mode, pytok **toks,

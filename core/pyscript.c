@@ -690,76 +690,73 @@ static memest_code eval_call(script *sc, module *m, const ev *callee, int lo, in
 }
 
 /* Attribute name of e, in place. */
-static memest_code eval_attr(script *sc, ev *e, const char *name) {
+/* Attribute name of config object e->o, in place: a section of a
+** PretrainLMCfg, a field's value as set so far, or logging's (ignored). */
+static memest_code obj_attr(script *sc, ev *e, const char *name) {
+  const obj *o = &sc->objs[e->o];
   char what[200];
-  if (e->k == EV_OBJ) {
-    obj *o = &sc->objs[e->o];
-    int k;
-    if (o->c == CL_PRETRAIN) {
-      for (k = 0; k < 3; k++) {
-        if (strcmp(name, section_names[k]) == 0) {
-          int s = o->section[k];
-          if (s < 0) {
-            not_static(e, "%s", "a section replaced by something memest does not read");
-            return MEMEST_OK;
-          }
-          e->o = s;
-          return MEMEST_OK;
-        }
-      }
-      snprintf(what, sizeof what, "cfg.%.60s, which PretrainLMCfg does not have", name);
-      not_static(e, "%s", what);
+  int k, i;
+  if (o->c == CL_PRETRAIN) {
+    for (k = 0; k < 3; k++) {
+      if (strcmp(name, section_names[k]) != 0) continue;
+      if (o->section[k] < 0) not_static(e, "%s", "a section replaced by something memest does not read");
+      else e->o = o->section[k];
       return MEMEST_OK;
     }
-    if (o->c == CL_DIST || o->c == CL_TRAIN) {
-      int i, ob = e->o;
-      for (i = 0; i < sc->n_slots; i++) {
-        if (sc->slots[i].o == ob && strcmp(sc->slots[i].name, name) == 0 && !sc->slots[i].refused) {
-          memset(e, 0, sizeof *e);
-          e->k = EV_VALUE;
-          e->v = sc->slots[i].v;
-          return MEMEST_OK;
-        }
+    snprintf(what, sizeof what, "cfg.%.60s, which PretrainLMCfg does not have", name);
+    not_static(e, "%s", what);
+    return MEMEST_OK;
+  }
+  if (o->c == CL_DIST || o->c == CL_TRAIN) {
+    int ob = e->o;
+    for (i = 0; i < sc->n_slots; i++) {
+      if (sc->slots[i].o == ob && strcmp(sc->slots[i].name, name) == 0 && !sc->slots[i].refused) {
+        memset(e, 0, sizeof *e);
+        e->k = EV_VALUE;
+        e->v = sc->slots[i].v;
+        return MEMEST_OK;
       }
-      snprintf(what, sizeof what, "%s.%.60s read before the script sets it", section_of(sc, ob), name);
-      not_static(e, "%s", what);
-      return MEMEST_OK;
     }
-    if (sc->ignored_obj < 0) sc->ignored_obj = new_obj(sc, CL_IGNORED);   /* inside logging */
-    if (sc->ignored_obj < 0) return limit(sc, "config objects", MAX_OBJS, name);
-    e->o = sc->ignored_obj;
+    snprintf(what, sizeof what, "%s.%.60s read before the script sets it", section_of(sc, ob), name);
+    not_static(e, "%s", what);
     return MEMEST_OK;
   }
-  if (e->k == EV_PITH) {
-    char dotted[128];
-    snprintf(dotted, sizeof dotted, "%s", e->text);
-    pith_name(dotted, name, e);
-    return MEMEST_OK;
-  }
-  if (e->k == EV_LIB) {
-    char dotted[128];
-    snprintf(dotted, sizeof dotted, "%s", e->text);
-    lib_name(dotted, name, e);
-    return MEMEST_OK;
-  }
-  if (e->k == EV_MODULE) {
-    char dotted[128];
-    snprintf(dotted, sizeof dotted, "%s", e->text);
-    return import_name(sc, dotted, name, e);
-  }
-  if (e->k == EV_VALUE && e->v.kind == TV_PATH && strcmp(name, "parent") == 0) {
+  if (sc->ignored_obj < 0) sc->ignored_obj = new_obj(sc, CL_IGNORED);   /* inside logging */
+  if (sc->ignored_obj < 0) return limit(sc, "config objects", MAX_OBJS, name);
+  e->o = sc->ignored_obj;
+  return MEMEST_OK;
+}
+
+/* Attribute name of a path value, in place: .parent, or .resolve and
+** .absolute (the path relative to the working folder names the same file). */
+static int path_attr(ev *e, const char *name) {
+  if (strcmp(name, "parent") == 0) {
     char *slash = strrchr(e->v.text, '/');
     if (slash == NULL) snprintf(e->v.text, sizeof e->v.text, ".");
     else if (slash == e->v.text) e->v.text[1] = '\0';
     else *slash = '\0';
-    return MEMEST_OK;
+    return 1;
   }
-  if (e->k == EV_VALUE && e->v.kind == TV_PATH &&
-      (strcmp(name, "resolve") == 0 || strcmp(name, "absolute") == 0)) {
-    e->k = EV_LIB;   /* the path relative to the working directory names the same file */
+  if (strcmp(name, "resolve") == 0 || strcmp(name, "absolute") == 0) {
+    e->k = EV_LIB;
     snprintf(e->text, sizeof e->text, "path.resolve");
+    return 1;
+  }
+  return 0;
+}
+
+/* Attribute name of e, in place. */
+static memest_code eval_attr(script *sc, ev *e, const char *name) {
+  char what[200], dotted[128];
+  if (e->k == EV_OBJ) return obj_attr(sc, e, name);
+  if (e->k == EV_PITH || e->k == EV_LIB || e->k == EV_MODULE) {
+    tr_copy(dotted, sizeof dotted, e->text);
+    if (e->k == EV_MODULE) return import_name(sc, dotted, name, e);
+    if (e->k == EV_PITH) pith_name(dotted, name, e);
+    else lib_name(dotted, name, e);
     return MEMEST_OK;
   }
+  if (e->k == EV_VALUE && e->v.kind == TV_PATH && path_attr(e, name)) return MEMEST_OK;
   if (e->k != EV_NOT_STATIC) {
     snprintf(what, sizeof what, "an attribute (.%.60s) memest does not read", name);
     not_static(e, "%s", what);
@@ -837,69 +834,85 @@ static const char *form_of(const module *m, int i) {
 }
 
 /* One operand: an atom and its trailers, from *i in [*i, hi). */
-static memest_code eval_operand(script *sc, module *m, int *i, int hi, ev *e) {
-  int k = *i, name_tok = -1;
+/* A number token at k (negated when neg) as a value. */
+static void eval_number(const module *m, int k, int neg, ev *e) {
+  memset(e, 0, sizeof *e);
+  memi_pynum_value(m->src + m->t[k].start, m->t[k].len, &e->v);
+  e->k = e->v.kind == TV_OTHER ? EV_NOT_STATIC : EV_VALUE;
+  tr_copy(e->why, sizeof e->why, e->v.text);
+  if (neg) e->v.i = -e->v.i, e->v.f = -e->v.f;
+}
+
+/* A bracketed display at k: a parenthesised expression, else a tuple, a
+** dict (partial's kwargs), a set or a list. */
+static memest_code eval_display(script *sc, module *m, int k, int end, ev *e) {
+  int j, colon = end - 1 == k + 1;
+  if (is_op(m, k, "(")) {
+    if (next_comma(m, k + 1, end - 1) < end - 1 || end - 1 == k + 1) not_static(e, "%s", "a tuple");
+    else return eval_range(sc, m, k + 1, end - 1, e);
+    return MEMEST_OK;
+  }
+  if (is_op(m, k, "[")) {
+    not_static(e, "%s", "a list");
+    return MEMEST_OK;
+  }
+  for (j = k + 1; j < end - 1; j = is_op(m, j, "(") || is_op(m, j, "[") || is_op(m, j, "{") ? close_of(m, j, end) : j + 1)
+    colon |= is_op(m, j, ":");
+  memset(e, 0, sizeof *e);
+  if (colon) e->k = EV_DICT;
+  else not_static(e, "%s", "a set");
+  return MEMEST_OK;
+}
+
+/* An operand's atom from *i; *name_tok is its name token, or -1. Leaves
+** *i past it, or at hi when the operand is not one memest reads. */
+static memest_code eval_atom(script *sc, module *m, int *i, int hi, int *name_tok, ev *e) {
+  static const char *const keywords[] = {"lambda", "not", "await", "yield", "if", "for", NULL};
+  int k = *i, j;
   char buf[80];
-  memest_code rc;
   const pytok *t = &m->t[k];
+  *name_tok = -1;
   if (t->kind == PT_OP && (is_op(m, k, "-") || is_op(m, k, "+")) && k + 1 < hi &&
       m->t[k + 1].kind == PT_NUMBER) {
-    memset(e, 0, sizeof *e);
-    memi_pynum_value(m->src + m->t[k + 1].start, m->t[k + 1].len, &e->v);
-    e->k = e->v.kind == TV_OTHER ? EV_NOT_STATIC : EV_VALUE;
-    tr_copy(e->why, sizeof e->why, e->v.text);
-    if (is_op(m, k, "-")) e->v.i = -e->v.i, e->v.f = -e->v.f;
-    k += 2;
+    eval_number(m, k + 1, is_op(m, k, "-"), e);
+    *i = k + 2;
   } else if (t->kind == PT_NUMBER) {
-    memset(e, 0, sizeof *e);
-    memi_pynum_value(m->src + t->start, t->len, &e->v);
-    e->k = e->v.kind == TV_OTHER ? EV_NOT_STATIC : EV_VALUE;
-    tr_copy(e->why, sizeof e->why, e->v.text);
-    k++;
+    eval_number(m, k, 0, e);
+    *i = k + 1;
   } else if (t->kind == PT_STRING) {
     int end = k;
     while (end < hi && m->t[end].kind == PT_STRING) end++;
     eval_strings(m, k, end, e);
-    k = end;
+    *i = end;
   } else if (t->kind == PT_NAME) {
-    const char *kw[] = {"lambda", "not", "await", "yield", "if", "for", NULL};
-    int j;
     tok_text(m, t, buf, sizeof buf);
-    for (j = 0; kw[j]; j++) {
-      if (strcmp(buf, kw[j]) == 0) {
+    for (j = 0; keywords[j]; j++) {
+      if (strcmp(buf, keywords[j]) == 0) {
         not_static(e, "%s", form_of(m, k));
         *i = hi;
         return MEMEST_OK;
       }
     }
-    if ((rc = eval_name(m, buf, e)) != MEMEST_OK) return rc;
-    name_tok = k;
-    k++;
-  } else if (is_op(m, k, "(")) {
-    int end = close_of(m, k, hi);
-    if (next_comma(m, k + 1, end - 1) < end - 1 || end - 1 == k + 1) {
-      not_static(e, "%s", "a tuple");
-    } else if ((rc = eval_range(sc, m, k + 1, end - 1, e)) != MEMEST_OK) {
-      return rc;
-    }
-    k = end;
-  } else if (is_op(m, k, "{")) {
-    int end = close_of(m, k, hi), j, colon = end - 1 == k + 1;
-    for (j = k + 1; j < end - 1; j = is_op(m, j, "(") || is_op(m, j, "[") || is_op(m, j, "{") ? close_of(m, j, end) : j + 1)
-      colon |= is_op(m, j, ":");
-    memset(e, 0, sizeof *e);
-    if (colon) e->k = EV_DICT;
-    else not_static(e, "%s", "a set");
-    k = end;
-  } else if (is_op(m, k, "[")) {
-    not_static(e, "%s", "a list");
-    k = close_of(m, k, hi);
+    *name_tok = k;
+    *i = k + 1;
+    return eval_name(m, buf, e);
+  } else if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
+    *i = close_of(m, k, hi);
+    return eval_display(sc, m, k, *i, e);
   } else {
     not_static(e, "%s", form_of(m, k));
     *i = hi;
-    return MEMEST_OK;
   }
-  /* Trailers: .name, (args), [subscript]. */
+  return MEMEST_OK;
+}
+
+/* One operand: an atom and its trailers (.name, (args), [subscript]),
+** from *i in [*i, hi). */
+static memest_code eval_operand(script *sc, module *m, int *i, int hi, ev *e) {
+  int k = *i, name_tok;
+  char buf[80];
+  memest_code rc;
+  if ((rc = eval_atom(sc, m, &k, hi, &name_tok, e)) != MEMEST_OK) return rc;
   while (k < hi) {
     if (is_op(m, k, ".") && k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
       if (e->k != EV_NOT_STATIC && (rc = eval_attr(sc, e, tok_text(m, &m->t[k + 1], buf, sizeof buf))) != MEMEST_OK)
@@ -1245,22 +1258,24 @@ static memest_code run_import(script *sc, module *m, int lo, int hi) {
   return MEMEST_OK;
 }
 
-/* The names a statement inside a skipped block binds lose their values;
-** config fields it sets are refused. */
-static memest_code scan_statement(script *sc, module *m, int lo, int hi, const char *kind,
-                                  int header_line, int locals) {
-  char why[200], buf[80];
-  int k, eq = -1;
+/* Whether token k is an augmented assignment (+=, //=, ...). */
+static int is_augmented(const module *m, int k) {
+  return m->t[k].kind == PT_OP && m->t[k].len >= 2 &&
+         m->src[m->t[k].start + m->t[k].len - 1] == '=' && !is_op(m, k, "==") &&
+         !is_op(m, k, "!=") && !is_op(m, k, "<=") && !is_op(m, k, ">=") && !is_op(m, k, ":=");
+}
+
+/* The names a block's header or import binds (for x in, as x, def f,
+** class C, import a, x := ...) lose their values. */
+static memest_code scan_bound_names(script *sc, module *m, int lo, int hi, const char *why) {
+  char buf[80];
+  int k, j;
   memest_code rc;
-  snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
-  /* Names a block header or an import binds: for x in, as x, def f, class C,
-  ** import a; inside a function or class they are its own, not the module's. */
-  for (k = lo; k < hi && !locals; k++) {
+  for (k = lo; k < hi; k++) {
     if (m->t[k].kind != PT_NAME) continue;
     if ((is_name(m, k, "for") || is_name(m, k, "as") || is_name(m, k, "def") || is_name(m, k, "class") ||
          is_name(m, k, "import") || is_name(m, k, "del") || is_name(m, k, "global")) &&
         k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
-      int j;
       for (j = k + 1; j < hi && (m->t[j].kind == PT_NAME || is_op(m, j, ",")); j++) {
         if (m->t[j].kind == PT_NAME && !is_name(m, j, "in") &&
             (rc = bind_unknown(sc, m, tok_text(m, &m->t[j], buf, sizeof buf), why)) != MEMEST_OK)
@@ -1271,65 +1286,87 @@ static memest_code scan_statement(script *sc, module *m, int lo, int hi, const c
         (rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), why)) != MEMEST_OK)
       return rc;
   }
+  return MEMEST_OK;
+}
+
+/* One assignment target [lo, hi) inside a skipped block (at line `line`):
+** a name loses its value (not a function's own); a config's memory field
+** is refused. */
+static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, const char *kind,
+                               int header_line, int locals) {
+  char buf[80], attr[64], why[200];
+  int o;
+  slot *s;
+  memest_code rc;
+  snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
+  if (hi - lo == 1 && m->t[lo].kind == PT_NAME)
+    return locals ? MEMEST_OK : bind_unknown(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), why);
+  if (hi <= lo) return MEMEST_OK;
+  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
+  if (o == -2) {
+    snprintf(why, sizeof why, "inside %s (line %d), which memest does not run", kind, header_line);
+    ambiguous_field(sc, m, lo, attr, line, why);
+    return MEMEST_OK;
+  }
+  if (o < 0 || sc->objs[o].c == CL_PRETRAIN || sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED)
+    return MEMEST_OK;
+  if ((s = field_slot(sc, o, attr)) == NULL) return sc->err->code;
+  memset(&s->v, 0, sizeof s->v);
+  s->refused = 1;
+  memi_tloc_set(&s->at, m->label, line);
+  snprintf(s->why, sizeof s->why,
+           "%.200s:%d: %s.%s is set inside %s (line %d); memest reads only module-level "
+           "statements that always run: move it out of the block",
+           m->label, line, section_of(sc, o), attr, kind, header_line);
+  return MEMEST_OK;
+}
+
+/* The target of the assignment segment [lo, k): after an inline body's
+** header, up to an annotation's ':'. *lo -1 when there is none. */
+static void target_span(const module *m, int *lo, int k, int *hi) {
+  int c;
+  if (starts_compound(m, *lo)) {
+    c = header_colon(m, *lo, k);
+    if (c < 0) {
+      *lo = -1;
+      return;
+    }
+    *lo = c + 1;
+  }
+  *hi = k;
+  for (c = *lo; c < k; c++) {
+    if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, k) - 1;
+    else if (is_op(m, c, ":")) {
+      *hi = c;
+      return;
+    }
+  }
+}
+
+/* The names a statement inside a skipped block binds lose their values;
+** config fields it sets are refused. */
+static memest_code scan_statement(script *sc, module *m, int lo, int hi, const char *kind,
+                                  int header_line, int locals) {
+  char why[200];
+  int k, eq = -1;
+  memest_code rc;
+  snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
+  if (!locals && (rc = scan_bound_names(sc, m, lo, hi, why)) != MEMEST_OK) return rc;
   /* Assignment targets: each segment before a '=' at depth 0, or an augmented one. */
-  for (k = lo; k <= hi; k++) {
-    int at_end = k == hi, aug = 0;
-    if (!at_end && (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{"))) {
+  for (k = lo; k < hi; k++) {
+    int start, end, aug;
+    if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
       k = close_of(m, k, hi) - 1;
       continue;
     }
-    if (!at_end && m->t[k].kind == PT_OP && m->t[k].len >= 2 && m->src[m->t[k].start + m->t[k].len - 1] == '=' &&
-        !is_op(m, k, "==") && !is_op(m, k, "!=") && !is_op(m, k, "<=") && !is_op(m, k, ">=") && !is_op(m, k, ":="))
-      aug = 1;
-    if (at_end || !(is_op(m, k, "=") || aug)) continue;
-    {
-      int start = eq < 0 ? lo : eq + 1, tend = k, o, c;
-      char attr[64];
-      ev refused;
-      if (starts_compound(m, start)) {   /* an inline body after its header */
-        c = header_colon(m, start, k);
-        if (c < 0) {
-          eq = k;
-          continue;
-        }
-        start = c + 1;
-      }
-      for (c = start; c < k; c++) {      /* an annotation ends the target */
-        if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, k) - 1;
-        else if (is_op(m, c, ":")) {
-          tend = c;
-          break;
-        }
-      }
-      if (tend - start == 1 && m->t[start].kind == PT_NAME) {
-        if (!locals && (rc = bind_unknown(sc, m, tok_text(m, &m->t[start], buf, sizeof buf), why)) != MEMEST_OK)
-          return rc;
-      } else if (tend > start) {
-        if ((rc = target_object(sc, m, start, tend, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
-        snprintf(why, sizeof why, "inside %s (line %d), which memest does not run", kind, header_line);
-        not_static(&refused, "a value set %s", why);
-        if (o >= 0 && sc->objs[o].c != CL_PRETRAIN) {
-          slot *s;
-          if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
-            eq = k;
-            continue;
-          }
-          if ((s = field_slot(sc, o, attr)) == NULL) return sc->err->code;
-          memset(&s->v, 0, sizeof s->v);
-          s->refused = 1;
-          memi_tloc_set(&s->at, m->label, m->t[k].line);
-          snprintf(s->why, sizeof s->why,
-                   "%.200s:%d: %s.%s is set inside %s (line %d); memest reads only module-level "
-                   "statements that always run: move it out of the block",
-                   m->label, m->t[k].line, section_of(sc, o), attr, kind, header_line);
-        } else if (o == -2) {
-          ambiguous_field(sc, m, start, attr, m->t[k].line, why);
-        }
-        snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
-      }
-    }
-    eq = aug ? hi : k;
+    aug = is_augmented(m, k);
+    if (!is_op(m, k, "=") && !aug) continue;
+    start = eq < 0 ? lo : eq + 1;
+    target_span(m, &start, k, &end);
+    if (start >= 0 && (rc = scan_target(sc, m, start, end, m->t[k].line, kind, header_line, locals)) != MEMEST_OK)
+      return rc;
     if (aug) break;
+    eq = k;
   }
   return MEMEST_OK;
 }
@@ -1430,9 +1467,7 @@ static memest_code run_simple(script *sc, module *m, int lo, int hi) {
       continue;
     }
     if (is_op(m, k, "=") && n_eq < 64) eq[n_eq++] = k;
-    else if (m->t[k].kind == PT_OP && m->t[k].len >= 2 && m->src[m->t[k].start + m->t[k].len - 1] == '=' &&
-             !is_op(m, k, "==") && !is_op(m, k, "!=") && !is_op(m, k, "<=") && !is_op(m, k, ">=") &&
-             !is_op(m, k, ":=")) {
+    else if (is_augmented(m, k)) {
       /* An augmented assignment: the target's old value is read, memest refuses it. */
       return scan_statement(sc, m, lo, hi, "an augmented assignment", m->t[lo].line, 0);
     }

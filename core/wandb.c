@@ -358,7 +358,7 @@ static const char *gpu_preset(const char *name, double bytes) {
   return NULL;
 }
 
-static void apply_env(memest_trainer_run *run, const wb_env *env, memest_error *err) {
+static void apply_env(memest_trainer_run *run, const wb_env *env) {
   tloc at;
   char how[200], total[32];
   memi_tloc_set(&at, env->from, 0);
@@ -401,12 +401,46 @@ static void apply_env(memest_trainer_run *run, const wb_env *env, memest_error *
       memi_run_note(run, "%s: git.commit %.48s is not a commit memest can read", env->from, env->commit);
   }
   if (env->root[0] == '/') tr_copy(run->root_hint, sizeof run->root_hint, env->root);
-  (void)err;
 }
 /* }====================================================================== */
 
 static memest_code too_large(memest_error *err, const char *what, size_t len, long long max, const char *name) {
   return memi_err_set(err, MEMEST_E_LIMIT, "wandb", "%s is %zu bytes, over %s (%lld)", what, len, name, max);
+}
+
+/* Refuses the files before a byte is read: none of the two that hold
+** inputs, or one over its limit. */
+static memest_code check_files(const memest_wandb_files *f, const char *dir, memest_error *err) {
+  if (f->config_yaml == NULL && f->metadata_json == NULL)
+    return memi_err_set(err, MEMEST_E_MISSING, "wandb",
+                        "%.200s has neither config.yaml nor wandb-metadata.json: give a run's "
+                        "folder, wandb/run-<date>-<id> (or its files/)",
+                        dir);
+  if (f->config_yaml && f->config_len > (size_t)MEMEST_MAX_WANDB_CONFIG_BYTES)
+    return too_large(err, "config.yaml", f->config_len, MEMEST_MAX_WANDB_CONFIG_BYTES, "MEMEST_MAX_WANDB_CONFIG_BYTES");
+  if (f->metadata_json && f->metadata_len > (size_t)MEMEST_MAX_WANDB_JSON_BYTES)
+    return too_large(err, "wandb-metadata.json", f->metadata_len, MEMEST_MAX_WANDB_JSON_BYTES, "MEMEST_MAX_WANDB_JSON_BYTES");
+  if (f->summary_json && f->summary_len > (size_t)MEMEST_MAX_WANDB_JSON_BYTES)
+    return too_large(err, "wandb-summary.json", f->summary_len, MEMEST_MAX_WANDB_JSON_BYTES, "MEMEST_MAX_WANDB_JSON_BYTES");
+  return MEMEST_OK;
+}
+
+/* Parses JSON file `name` of the run (label dir/name) and reads it with fn. */
+static memest_code read_json_file(memest_trainer_run *run, const char *dir, const char *name,
+                                  const char *text, size_t len, wb_env *env, memest_error *err) {
+  char label[300];
+  cJSON *doc;
+  snprintf(label, sizeof label, "%.200s/%s", dir, name);
+  memi_run_file(run, label);
+  if ((doc = parse_json(text, len, label, err)) == NULL) return err->code;
+  if (env != NULL) {
+    snprintf(env->from, sizeof env->from, "%s", name);
+    read_metadata(doc, env);
+  } else {
+    read_summary(run, doc);
+  }
+  cJSON_Delete(doc);
+  return MEMEST_OK;
 }
 
 memest_code memest_wandb_read(const memest_wandb_files *f, memest_trainer_run **out,
@@ -420,24 +454,14 @@ memest_code memest_wandb_read(const memest_wandb_files *f, memest_trainer_run **
   memi_err_clear(err);
   if (f == NULL) return memi_err_set(err, MEMEST_E_VALUE, "wandb", "no W&B files were given");
   dir = f->dir && f->dir[0] ? f->dir : "the W&B run";
-  if (f->config_yaml == NULL && f->metadata_json == NULL)
-    return memi_err_set(err, MEMEST_E_MISSING, "wandb",
-                        "%.200s has neither config.yaml nor wandb-metadata.json: give a run's "
-                        "folder, wandb/run-<date>-<id> (or its files/)",
-                        dir);
-  if (f->config_yaml && f->config_len > (size_t)MEMEST_MAX_WANDB_CONFIG_BYTES)
-    return too_large(err, "config.yaml", f->config_len, MEMEST_MAX_WANDB_CONFIG_BYTES, "MEMEST_MAX_WANDB_CONFIG_BYTES");
-  if (f->metadata_json && f->metadata_len > (size_t)MEMEST_MAX_WANDB_JSON_BYTES)
-    return too_large(err, "wandb-metadata.json", f->metadata_len, MEMEST_MAX_WANDB_JSON_BYTES, "MEMEST_MAX_WANDB_JSON_BYTES");
-  if (f->summary_json && f->summary_len > (size_t)MEMEST_MAX_WANDB_JSON_BYTES)
-    return too_large(err, "wandb-summary.json", f->summary_len, MEMEST_MAX_WANDB_JSON_BYTES, "MEMEST_MAX_WANDB_JSON_BYTES");
+  if ((rc = check_files(f, dir, err)) != MEMEST_OK) return rc;
   run = memi_run_new(MEMEST_SOURCE_WANDB);
   if (run == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "wandb", "out of memory");
   memset(&env, 0, sizeof env);
   memset(&from_config, 0, sizeof from_config);
+  snprintf(from_config.from, sizeof from_config.from, "config.yaml _wandb");
   if (f->config_yaml != NULL) {
     snprintf(label, sizeof label, "%.200s/config.yaml", dir);
-    snprintf(from_config.from, sizeof from_config.from, "config.yaml _wandb");
     memi_run_file(run, label);
     rc = read_config(run, f->config_yaml, f->config_len, label, &from_config, err);
   } else {
@@ -447,36 +471,20 @@ memest_code memest_wandb_read(const memest_wandb_files *f, memest_trainer_run **
                   dir);
   }
   if (rc == MEMEST_OK && f->metadata_json != NULL) {
-    cJSON *m;
-    snprintf(label, sizeof label, "%.200s/wandb-metadata.json", dir);
-    memi_run_file(run, label);
-    if ((m = parse_json(f->metadata_json, f->metadata_len, label, err)) == NULL) rc = err->code;
-    else {
-      snprintf(env.from, sizeof env.from, "wandb-metadata.json");
-      read_metadata(m, &env);
-      cJSON_Delete(m);
-    }
+    rc = read_json_file(run, dir, "wandb-metadata.json", f->metadata_json, f->metadata_len, &env, err);
   } else if (rc == MEMEST_OK) {
     memi_run_note(run, "%s has no wandb-metadata.json (an offline run does not write it): the GPU "
                        "and the node count come from config.yaml's _wandb section if W&B kept them there",
                   dir);
     env = from_config;
   }
-  if (rc == MEMEST_OK && f->summary_json != NULL) {
-    cJSON *s;
-    snprintf(label, sizeof label, "%.200s/wandb-summary.json", dir);
-    memi_run_file(run, label);
-    if ((s = parse_json(f->summary_json, f->summary_len, label, err)) == NULL) rc = err->code;
-    else {
-      read_summary(run, s);
-      cJSON_Delete(s);
-    }
-  }
+  if (rc == MEMEST_OK && f->summary_json != NULL)
+    rc = read_json_file(run, dir, "wandb-summary.json", f->summary_json, f->summary_len, NULL, err);
   if (rc != MEMEST_OK) {
     memest_trainer_run_free(run);
     return rc;
   }
-  apply_env(run, &env, err);
+  apply_env(run, &env);
   if (f->config_yaml != NULL) {
     memi_trainer_date_fields(run, 1);
     memi_trainer_defaults(run);
