@@ -254,6 +254,30 @@ static memest_code bind_unknown(script *sc, module *m, const char *name, const c
   return bind_ev(sc, m, name, &e);
 }
 
+/* What binding b means as an expression; a lost name says which (name, or
+** NULL for the binding's reason alone). */
+static void binding_ev(const binding *b, ev *e, const char *name) {
+  memset(e, 0, sizeof *e);
+  switch (b->k) {
+    case B_VALUE: e->k = EV_VALUE; e->v = b->v; break;
+    case B_OBJ: e->k = EV_OBJ; e->o = b->o; break;
+    case B_CLASS: e->k = EV_CLASS; e->c = b->c; break;
+    case B_PITH: e->k = EV_PITH; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_LIB: e->k = EV_LIB; e->v = b->v; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_MODULE: e->k = EV_MODULE; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_DICT: e->k = EV_DICT; break;
+    case B_UNKNOWN:
+      if (name == NULL) {
+        not_static(e, "%s", b->why);
+      } else {
+        char what[240];
+        snprintf(what, sizeof what, "%.40s, %.190s", name, b->why);
+        not_static(e, "%s", what);
+      }
+      break;
+  }
+}
+
 /* The slot of field name of object o, made if new; NULL with sc->err set. */
 static slot *field_slot(script *sc, int o, const char *name) {
   int i;
@@ -450,16 +474,7 @@ static memest_code import_name(script *sc, const char *dotted, const char *name,
       not_static(e, "%s", what);
       return MEMEST_OK;
     }
-    switch (b->k) {
-      case B_VALUE: e->k = EV_VALUE; e->v = b->v; break;
-      case B_OBJ: e->k = EV_OBJ; e->o = b->o; break;
-      case B_CLASS: e->k = EV_CLASS; e->c = b->c; break;
-      case B_PITH: e->k = EV_PITH; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-      case B_LIB: e->k = EV_LIB; e->v = b->v; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-      case B_MODULE: e->k = EV_MODULE; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-      case B_DICT: e->k = EV_DICT; break;
-      case B_UNKNOWN: not_static(e, "%s", b->why); break;
-    }
+    binding_ev(b, e, NULL);
   }
   return MEMEST_OK;
 }
@@ -791,21 +806,7 @@ static memest_code eval_name(module *m, const char *name, ev *e) {
     not_static(e, "%s", what);
     return MEMEST_OK;
   }
-  switch (b->k) {
-    case B_VALUE: e->k = EV_VALUE; e->v = b->v; break;
-    case B_OBJ: e->k = EV_OBJ; e->o = b->o; break;
-    case B_CLASS: e->k = EV_CLASS; e->c = b->c; break;
-    case B_PITH: e->k = EV_PITH; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-    case B_LIB: e->k = EV_LIB; e->v = b->v; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-    case B_MODULE: e->k = EV_MODULE; snprintf(e->text, sizeof e->text, "%s", b->text); break;
-    case B_DICT: e->k = EV_DICT; break;
-    case B_UNKNOWN: {
-      char what[240];
-      snprintf(what, sizeof what, "%.40s, %.190s", name, b->why);
-      not_static(e, "%s", what);
-      break;
-    }
-  }
+  binding_ev(b, e, name);
   return MEMEST_OK;
 }
 

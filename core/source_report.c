@@ -153,6 +153,23 @@ static int applies_to_run(const memory_change *c, const memest_trainer_run *run,
 #undef IS
 }
 
+/* The first memory change from index i on that came after commit index
+** `at` and applies to the run (sized at r's layout when r is given), with
+** its size in z; -1 when none is left. */
+static int next_change(const memest_trainer_run *run, const memest_result *r, int at, int i,
+                       change_size *z) {
+  int m, before_c3a8cac = at < memi_commit_find("c3a8cac", &m);
+  for (; i < memi_memory_change_count(); i++) {
+    const memory_change *c = memi_memory_change_at(i);
+    if (memi_commit_find(c->commit, &m) <= at) continue;
+    memset(z, 0, sizeof *z);
+    if (r != NULL) size_change(c, r, before_c3a8cac, z);
+    else z->applies = applies_to_run(c, run, before_c3a8cac);
+    if (z->applies) return i;
+  }
+  return -1;
+}
+
 /* {======================================================================
 ** JSON
 ** ======================================================================= */
@@ -214,7 +231,8 @@ static void regime_json(strbuf *sb, const memest_trainer_run *run) {
 }
 
 static void commit_json(strbuf *sb, const memest_trainer_run *run, const memest_result *r) {
-  int at = commit_index(run), i, first = 1, before_c3a8cac = 0, m;
+  int at = commit_index(run), i, first = 1, m;
+  change_size z;
   if (run->commit[0] == '\0') {
     memi_sb_put(sb, ",\"trainer_commit\":null");
     return;
@@ -229,19 +247,9 @@ static void commit_json(strbuf *sb, const memest_trainer_run *run, const memest_
   }
   memi_sb_printf(sb, ",\"known\":true,\"date\":\"%s\",\"modelled\":\"%s\",\"differences\":[",
                  memi_commit_at(at)->date, memi_commit_at(memi_commit_count() - 1)->hash);
-  before_c3a8cac = at < memi_commit_find("c3a8cac", &m);
-  for (i = 0; i < memi_memory_change_count(); i++) {
+  for (i = 0; (i = next_change(run, r, at, i, &z)) >= 0; i++) {
     const memory_change *c = memi_memory_change_at(i);
     int ci = memi_commit_find(c->commit, &m);
-    change_size z;
-    if (ci <= at) continue;
-    if (r != NULL) {
-      size_change(c, r, before_c3a8cac, &z);
-      if (!z.applies) continue;
-    } else {
-      memset(&z, 0, sizeof z);
-      if (!applies_to_run(c, run, before_c3a8cac)) continue;
-    }
     memi_sb_printf(sb, "%s{\"commit\":\"%s\",\"date\":\"%s\",\"change\":", first ? "" : ",",
                    c->commit, memi_commit_at(ci)->date);
     first = 0;
@@ -392,7 +400,8 @@ static void inputs_text(strbuf *sb, const memest_trainer_run *run) {
 }
 
 static void commit_text(strbuf *sb, const memest_trainer_run *run, const memest_result *r) {
-  int at = commit_index(run), i, m, n = 0, before_c3a8cac;
+  int at = commit_index(run), i, m, n = 0;
+  change_size z;
   char gib[32];
   if (run->commit[0] == '\0') {
     if (run->kind != MEMEST_SOURCE_FLAGS)
@@ -412,19 +421,9 @@ static void commit_text(strbuf *sb, const memest_trainer_run *run, const memest_
                  run->commit, memi_commit_at(at)->date, run->commit_from,
                  memi_commit_at(memi_commit_count() - 1)->hash,
                  memi_commit_at(memi_commit_count() - 1)->date);
-  before_c3a8cac = at < memi_commit_find("c3a8cac", &m);
-  for (i = 0; i < memi_memory_change_count(); i++) {
+  for (i = 0; (i = next_change(run, r, at, i, &z)) >= 0; i++) {
     const memory_change *c = memi_memory_change_at(i);
     int ci = memi_commit_find(c->commit, &m);
-    change_size z;
-    if (ci <= at) continue;
-    if (r != NULL) {
-      size_change(c, r, before_c3a8cac, &z);
-      if (!z.applies) continue;
-    } else {
-      memset(&z, 0, sizeof z);
-      if (!applies_to_run(c, run, before_c3a8cac)) continue;
-    }
     memi_sb_put(sb, n++ ? "" : "; differences that apply to this run:");
     memi_sb_printf(sb, "\n  %s (%s) %s. Before it: %s", c->commit, memi_commit_at(ci)->date, c->what,
                    c->before);
@@ -496,50 +495,44 @@ char *memest_trainer_run_text(const memest_trainer_run *run) {
 ** Attaching a source to a result or a check
 ** ======================================================================= */
 
-static memest_code build(const memest_trainer_run *run, const memest_result *r, char **json,
-                         char **text, memest_error *err) {
+/* Builds the run's source JSON and text at r's layout into *json and
+** *text, replacing what they held. */
+static memest_code attach(const memest_trainer_run *run, const memest_result *r, char **json,
+                          char **text, memest_error *err) {
   strbuf a, b;
+  char *j, *t;
   memi_sb_init(&a);
   memi_sb_init(&b);
   source_json(&a, run, r);
   source_text(&b, run, r);
-  *json = memi_sb_finish(&a);
-  *text = memi_sb_finish(&b);
-  if (*json == NULL || *text == NULL) {
-    free(*json);
-    free(*text);
-    *json = *text = NULL;
+  j = memi_sb_finish(&a);
+  t = memi_sb_finish(&b);
+  if (j == NULL || t == NULL) {
+    free(j);
+    free(t);
     return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory describing the run's source");
   }
+  free(*json);
+  free(*text);
+  *json = j;
+  *text = t;
   return MEMEST_OK;
 }
 
 memest_code memest_result_set_source(memest_result *r, const memest_trainer_run *run,
                                      memest_error *err) {
-  char *json, *text;
   memi_err_clear(err);
   if (r == NULL || run == NULL)
     return memi_err_set(err, MEMEST_E_VALUE, "", "memest_result_set_source needs a result and a run");
-  if (build(run, r, &json, &text, err) != MEMEST_OK) return err->code;
-  free(r->source_json);
-  free(r->source_text);
-  r->source_json = json;
-  r->source_text = text;
-  return MEMEST_OK;
+  return attach(run, r, &r->source_json, &r->source_text, err);
 }
 
 memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *run,
                                     memest_error *err) {
-  char *json, *text;
   memi_err_clear(err);
   if (c == NULL || run == NULL)
     return memi_err_set(err, MEMEST_E_VALUE, "", "memest_check_set_source needs a check and a run");
-  if (build(run, c->result, &json, &text, err) != MEMEST_OK) return err->code;
-  free(c->source_json);
-  free(c->source_text);
-  c->source_json = json;
-  c->source_text = text;
-  return MEMEST_OK;
+  return attach(run, c->result, &c->source_json, &c->source_text, err);
 }
 
 const memest_result *memest_check_estimate(const memest_check *c) { return c->result; }
