@@ -243,7 +243,12 @@ static memest_code bind_ev(script *sc, module *m, const char *name, const ev *e)
     case EV_LIB: b->k = B_LIB; b->v = e->v; snprintf(b->text, sizeof b->text, "%s", e->text); break;
     case EV_MODULE: b->k = B_MODULE; snprintf(b->text, sizeof b->text, "%s", e->text); break;
     case EV_DICT: b->k = B_DICT; break;
-    case EV_NOT_STATIC: b->k = B_UNKNOWN; snprintf(b->why, sizeof b->why, "%s", e->why); break;
+    case EV_NOT_STATIC:   /* "a subscript" becomes "bound to a subscript" */
+      b->k = B_UNKNOWN;
+      snprintf(b->why, sizeof b->why, "%s%.220s",
+               strncmp(e->why, "bound", 5) == 0 || strstr(e->why, "imported from") != NULL ? "" : "bound to ",
+               e->why);
+      break;
   }
   return MEMEST_OK;
 }
