@@ -92,7 +92,7 @@ static int read_figures(const cli_args *args, FILE *err, const cli_source *src, 
                          "infra/peak-gpu-memory in wandb-summary.json: it holds no measurement to "
                          "compare");
   /* The summary keeps the last step's figure, in the trainer's own line form. */
-  snprintf(line, sizeof line, "step %08lld/%08lld | peak-gpu-memory %.6f GB\n", (long long)step,
+  snprintf(line, sizeof line, "step %08lld/%08lld | peak-gpu-memory %.17g GB\n", (long long)step,
            (long long)step, gib);
   if (memest_runlog_read(line, strlen(line), log, &e) != MEMEST_OK) return check_fail(args, err, &e, "wandb-summary.json");
   return -1;

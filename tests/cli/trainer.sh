@@ -146,6 +146,12 @@ expect_code 2 "check --wandb (legacy) without a node count" "$memest" check --wa
 has "$tmp/err" "no node count" "the legacy run's missing node count"
 expect_code 0 "check --wandb (legacy)" "$memest" check --wandb $T/wandb/run-20260516_090000-legacy --total-gpus 32 --json
 [ "$(json "$tmp/out" 'j["max"]["estimated_peak_bytes"]')" = "$want" ] || bad "the legacy config.yaml estimates otherwise"
+# Without output.log, the summary's last step is the figure compared.
+mkdir -p "$tmp/nolog/files"
+cp $T/wandb/run-20260723_100000-core/files/{config.yaml,wandb-metadata.json,wandb-summary.json} "$tmp/nolog/files/"
+expect_code 0 "a W&B run without output.log" "$memest" check --wandb "$tmp/nolog" --json
+[ "$(json "$tmp/out" 'j["log"]["steps"], j["log"]["first_step"], j["log"]["compared_bytes"]')" = "1 6 48727326720" ] ||
+  bad "the summary's infra/peak-gpu-memory at train/step 5 is not the figure compared: $(json "$tmp/out" 'j["log"]')"
 expect_code 2 "a crashed W&B run" "$memest" check --wandb $T/wandb/run-20260724_080000-crashed
 has "$tmp/err" "has no config.yaml" "the crashed run's missing config"
 expect_code 0 "a crashed W&B run with flags" "$memest" check --wandb $T/wandb/run-20260724_080000-crashed "${QWEN[@]}" --json
