@@ -47,6 +47,7 @@ static void print_help(FILE *out) {
   fprintf(out, "Usage: memest --model PATH|PRESET|ORG/NAME --pp-size N --ep-size N --cp-size N\n"
                "              --total-gpus N --micro-batch-size N --global-batch-size N\n"
                "              --sequence-length N (--gpu-memory-gb N | --gpu NAME) [options]\n"
+               "       memest --script PATH [flags]  the inputs from a trainer launch script\n"
                "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
                "       memest check ...  measured snapshots and logs beside the estimate\n\n");
   fprintf(out, "Parameters:\n");
@@ -58,6 +59,12 @@ static void print_help(FILE *out) {
             pi->required ? " [required]" : "", pi->default_text[0] ? "; default " : "",
             pi->default_text);
   }
+  fprintf(out, "  %-20s %s\n", "--script PATH", "read the inputs from a trainer launch script (never run); "
+               "flags given too win");
+  fprintf(out, "  %-20s %s\n", "--trainer-commit H", "the trainer commit the run uses: the report "
+               "names what older versions hold differently");
+  fprintf(out, "  %-20s %s\n", "--require fits|ok", "exit 3 when the verdict is OOM (fits) or "
+               "TIGHT or OOM (ok); the report is printed all the same");
   fprintf(out, "  %-20s %s\n", "--json", "print one JSON object instead of the text report");
   fprintf(out, "  %-20s %s\n", "--list-models", "list the model presets: name and hub id");
   fprintf(out, "  %-20s %s\n", "--list-gpus", "list the GPU presets");
@@ -97,7 +104,7 @@ static void list_gpus(FILE *out) {
 /* The inputs as cli_parse hands them over. */
 typedef struct estimate_args {
   memest_params p;
-  const char *config_path;   /* the --model value */
+  cli_source_args src;       /* --script, --trainer-commit, --require */
   FILE *err;
   const cli_args *args;
 } estimate_args;
@@ -106,9 +113,11 @@ static int estimate_set(void *target, const char *name, const char *value) {
   estimate_args *ea = target;
   memest_error e;
   if (value == NULL) {
-    return cli_no_value(ea->args, ea->err, name, memest_params_set(&ea->p, name, "", &e), &e);
+    memest_code code = cli_source_flag(&ea->src, name, NULL, 0)
+                           ? MEMEST_E_VALUE : memest_params_set(&ea->p, name, "", &e);
+    return cli_no_value(ea->args, ea->err, name, code, &e);
   }
-  if (strcmp(name, "--model") == 0) ea->config_path = value;
+  if (cli_source_flag(&ea->src, name, value, 0)) return -1;
   if (memest_params_set(&ea->p, name, value, &e) != MEMEST_OK) return cli_fail(ea->args, ea->err, &e);
   return -1;
 }
@@ -150,6 +159,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   static const char *const actions[] = {"--version", "--list-models", "--list-gpus", NULL};
   estimate_args ea;
   cli_args args = {"memest", NULL, 0, NULL};
+  cli_source src;
   memest_error e;
   memest_result *res = NULL;
   const char *config_path;
@@ -157,8 +167,10 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   size_t config_len = 0;
   int rc;
   memest_code code;
+  memest_status status;
   memest_params_init(&ea.p);
-  ea.config_path = NULL;
+  memset(&ea.src, 0, sizeof ea.src);
+  memset(&src, 0, sizeof src);
   ea.err = err;
   ea.args = &args;
   args.out = out;
@@ -169,8 +181,15 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   rc = cli_parse(argc, argv, 1, actions, &args, estimate_set, &ea, err);
   if (rc >= 0) return rc;
   if (args.action != NULL) return run_action(&args, err);
-  config_path = ea.config_path;
+  if ((rc = cli_source_read(&args, err, &ea.src, &src)) >= 0 ||
+      (rc = cli_source_apply(&args, err, &src, &ea.p)) >= 0) {
+    cli_source_free(&src);
+    return rc;
+  }
+  config_path = ea.p.model;
   if (memest_validate("{}", 2, &ea.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    cli_source_missing(&args, err, &src);
+    cli_source_free(&src);
     if (args.json) return cli_fail(&args, err, &e);
     print_required(err, &ea.p);
     return 2;
@@ -179,6 +198,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     char why[1200];
     cli_model m;
     if ((code = cli_load_model(config_path, args.prog, err, &m, why, sizeof why)) != MEMEST_OK) {
+      cli_source_free(&src);
       return cli_fail_text(&args, err, code, "model", "%s", why);
     }
     config = m.config;
@@ -187,13 +207,19 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   }
   code = memest_estimate(config, config_len, &ea.p, &res, &e);
   free(config);
-  if (code != MEMEST_OK) return cli_fail(&args, err, &e);
+  if (code == MEMEST_OK && src.run != NULL) code = memest_result_set_source(res, src.run, &e);
+  cli_source_free(&src);
+  if (code != MEMEST_OK) {
+    memest_result_free(res);
+    return cli_fail(&args, err, &e);
+  }
   report = args.json ? memest_result_json(res) : memest_result_text(res);
+  status = memest_result_status(res);
   memest_result_free(res);
   if (report == NULL) {
     return cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
   }
   fprintf(out, "%s%s", report, args.json ? "\n" : "");
   memest_free(report);
-  return 0;
+  return cli_gate(&args, err, ea.src.require, status, "the estimate");
 }

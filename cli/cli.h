@@ -7,7 +7,8 @@
 ** it builds on the public API only. Each command writes on the streams it
 ** is given and never exits the process; whether those writes succeeded is
 ** the caller's to check on the streams (main.c does, for every command).
-** Exit status: 0 done, 1 bad input or a failed write, 2 missing inputs.
+** Exit status: 0 done, 1 bad input or a failed write, 2 missing inputs, 3
+** the verdict is worse than --require asks.
 */
 #ifndef MEMEST_CLI_H
 #define MEMEST_CLI_H
@@ -85,6 +86,47 @@ typedef struct cli_model {
 ** file here gets cli_model_is_file's warning on err, after prog. */
 memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_model *m,
                            char *why, size_t why_size);
+
+/* {======================================================================
+** The trainer's own files as the run's inputs (cli_sources.c)
+** ======================================================================= */
+typedef struct cli_source_args {
+  const char *script;    /* --script PATH */
+  const char *log;       /* --log FILE (memest check) */
+  const char *wandb;     /* --wandb DIR (memest check) */
+  const char *commit;    /* --trainer-commit HASH */
+  const char *require;   /* --require fits|ok */
+} cli_source_args;
+
+typedef struct cli_source {
+  memest_trainer_run *run;   /* NULL: the inputs are flags only */
+  char root[4096];           /* the trainer's root above a script, or "" */
+  char *log_text;            /* --log's text, or the W&B run's output.log; NULL */
+  size_t log_len;
+  const char *log_label;
+  char log_name[4200];
+  size_t steps_offset;       /* where the steps after the last launch line begin */
+  int64_t steps_line;
+  int no_launch;             /* --log has no launch line: hint says so */
+  char hint[768];
+} cli_source;
+
+/* Takes a source flag (--script, --trainer-commit, --require; with check
+** also --log and --wandb) into s; 1 when name was one. */
+int cli_source_flag(cli_source_args *s, const char *name, const char *value, int check);
+/* Reads what the source flags name; -1 to go on, else the exit status. */
+int cli_source_read(const cli_args *a, FILE *err, const cli_source_args *s, cli_source *src);
+/* Resolves training.model and the checkpoint on this file system and sets
+** the run's inputs that no flag gave; -1 to go on, else the exit status. */
+int cli_source_apply(const cli_args *a, FILE *err, cli_source *src, memest_params *p);
+int cli_source_apply_plan(const cli_args *a, FILE *err, cli_source *src, memest_plan_request *req);
+/* A line on err saying what the source could not give (before a missing-input error). */
+void cli_source_missing(const cli_args *a, FILE *err, const cli_source *src);
+void cli_source_free(cli_source *src);
+/* --require: 0 when status meets it (or there is none), else 3 with a line on err. */
+int cli_gate(const cli_args *a, FILE *err, const char *require, memest_status status,
+             const char *what);
+/* }====================================================================== */
 
 /* `memest ...`, `memest plan ...` and `memest compare ...`. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);

@@ -1,7 +1,9 @@
 /*
 ** cli_check.c — the `memest check` subcommand: the trainer's memory
-** snapshots (--snapshot FILE...) and log (--log FILE) read beside the
-** estimate of the same run (the estimate's own flags), as text or JSON.
+** snapshots (--snapshot FILE...), log (--log FILE) or W&B run (--wandb DIR)
+** read beside the estimate of the same run, whose inputs come from the
+** log's launch line or the W&B config where no flag gives them, as text or
+** JSON.
 ** A plain client of the library: it includes memest.h and the command's
 ** shared parser (cli.h) only. Exit status:
 ** 0 done, 1 bad input, 2 missing inputs. Design note: docs/measured-runs.md.
@@ -18,18 +20,27 @@
 static void check_help(FILE *out) {
   fprintf(out,
           "memest check — the trainer's measured memory beside the estimate\n\n"
-          "Usage: memest check --snapshot FILE... [--log FILE] <the estimate's flags> [--json]\n\n"
+          "Usage: memest check --snapshot FILE... [--log FILE] <the estimate's flags> [--json]\n"
+          "       memest check --log FILE --total-gpus N --gpu NAME [--json]\n"
+          "       memest check --wandb DIR [--total-gpus N] [--json]\n\n"
           "  --snapshot FILE...  snapshot-rankNNNNN.pickle files the trainer writes with\n"
           "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
           "                      the global rank in each name gives its pipeline rank\n"
-          "  --log FILE          the trainer's output; its peak-gpu-memory lines are read\n"
+          "  --log FILE          the trainer's output: its launch(cfg=...) line gives the\n"
+          "                      inputs flags do not, and the peak-gpu-memory lines after\n"
+          "                      the last launch line are compared\n"
+          "  --wandb DIR         a W&B run's folder: config.yaml and wandb-metadata.json give\n"
+          "                      the inputs, output.log (else wandb-summary.json) the peaks\n"
+          "  --trainer-commit H  the trainer commit the run used (W&B names it itself)\n"
+          "  --require fits|ok   exit 3 when the estimate's verdict is worse\n"
           "  --json              one JSON object {ranks, max, log, fragmentation}, or for\n"
           "                      an error {\"error\": {code, message, field, fix}}\n"
           "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
           "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
           "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
           "largest live allocations at the measured peak and the run's fragmentation.\n"
-          "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/measured-runs.md\n");
+          "Exit status: 0 done, 1 bad input, 2 missing inputs, 3 --require refused.\n"
+          "More: docs/measured-runs.md, docs/trainer-files.md\n");
 }
 
 /* Reports e (after "what: " when what names the file it came from) as
@@ -61,8 +72,7 @@ static int refuse_same_rank(const cli_args *args, FILE *err, const memest_check_
 /* The inputs as cli_parse hands them over. */
 typedef struct check_args {
   memest_params p;
-  const char *config_path;   /* the --model value */
-  const char *log_path;      /* the --log value */
+  cli_source_args src;       /* --log, --wandb, --trainer-commit, --require */
   const cli_args *args;      /* where and how problems are reported */
   FILE *err;
 } check_args;
@@ -71,17 +81,42 @@ static int check_set(void *target, const char *name, const char *value) {
   check_args *ca = target;
   memest_error e;
   if (value == NULL) {
-    memest_code code = strcmp(name, "--log") == 0 ? MEMEST_OK : memest_params_set(&ca->p, name, "", &e);
+    memest_code code = cli_source_flag(&ca->src, name, NULL, 1)
+                           ? MEMEST_E_VALUE : memest_params_set(&ca->p, name, "", &e);
     return cli_no_value(ca->args, ca->err, name, code, &e);
   }
-  if (strcmp(name, "--log") == 0) {
-    ca->log_path = value;
-    return -1;
-  }
-  if (strcmp(name, "--model") == 0) ca->config_path = value;
+  if (cli_source_flag(&ca->src, name, value, 1)) return -1;
   if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) {
     return check_fail(ca->args, ca->err, &e, NULL);
   }
+  return -1;
+}
+
+/* The measured figures: the log's steps after its last launch line, or a
+** W&B run's output.log, else its summary's last step. -1 to go on. */
+static int read_figures(const cli_args *args, FILE *err, const cli_source *src, memest_runlog **log) {
+  memest_error e;
+  double gib;
+  int64_t step;
+  char line[128];
+  if (src->log_text != NULL) {
+    memest_code code = memest_runlog_read_from(src->log_text + src->steps_offset,
+                                               src->log_len - src->steps_offset, src->steps_line, log, &e);
+    if (code == MEMEST_OK) return -1;
+    if (src->run == NULL || memest_trainer_run_kind(src->run) != MEMEST_SOURCE_WANDB)
+      return check_fail(args, err, &e, src->log_label);
+  }
+  if (src->run == NULL || memest_trainer_run_kind(src->run) != MEMEST_SOURCE_WANDB) return -1;
+  gib = memest_trainer_run_summary_gib(src->run, &step);
+  if (gib < 0)
+    return cli_fail_text(args, err, MEMEST_E_VALUE, "wandb",
+                         "the W&B run has no output.log with peak-gpu-memory lines and no "
+                         "infra/peak-gpu-memory in wandb-summary.json: it holds no measurement to "
+                         "compare");
+  /* The summary keeps the last step's figure, in the trainer's own line form. */
+  snprintf(line, sizeof line, "step %08lld/%08lld | peak-gpu-memory %.17g GB\n", (long long)step,
+           (long long)step, gib);
+  if (memest_runlog_read(line, strlen(line), log, &e) != MEMEST_OK) return check_fail(args, err, &e, "wandb-summary.json");
   return -1;
 }
 
@@ -90,15 +125,18 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   memest_check_input *in = NULL;
   check_args ca;
   cli_args args = {"memest check", NULL, 0, NULL};
-  const char *log_path, *config_path;
+  cli_source src;
+  const char *config_path;
   char **rest = NULL;
   memest_runlog *log = NULL;
   memest_check *chk = NULL;
   char *config = NULL, *report = NULL;
   size_t config_len = 0;
   int n = 0, nrest = 0, i, rc = 1, in_snapshots = 0;
+  memest_status status = MEMEST_FITS_OK;
   memest_params_init(&ca.p);
-  ca.config_path = ca.log_path = NULL;
+  memset(&ca.src, 0, sizeof ca.src);
+  memset(&src, 0, sizeof src);
   ca.err = err;
   ca.args = &args;
   args.out = out;
@@ -144,19 +182,29 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     rc = 0;
     goto done;
   }
-  log_path = ca.log_path;
-  config_path = ca.config_path;
-  if (n == 0 && log_path == NULL) {
+  if (n == 0 && ca.src.log == NULL && ca.src.wandb == NULL) {
     rc = cli_fail_text(&args, err, MEMEST_E_MISSING, "snapshot",
-                       "give --snapshot FILE... or --log FILE; see memest check --help");
-    goto done;
-  }
-  if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
-    rc = check_fail(&args, err, &e, NULL);
+                       "give --snapshot FILE..., --log FILE or --wandb DIR; see memest check --help");
     goto done;
   }
   if ((rc = refuse_same_rank(&args, err, in, n)) >= 0) goto done;
   rc = 1;
+  if (ca.src.script != NULL) {
+    rc = cli_fail_text(&args, err, MEMEST_E_VALUE, "script",
+                       "memest check reads a run's log (--log) or W&B run (--wandb); a launch "
+                       "script is memest --script's");
+    goto done;
+  }
+  if ((rc = cli_source_read(&args, err, &ca.src, &src)) >= 0 ||
+      (rc = cli_source_apply(&args, err, &src, &ca.p)) >= 0)
+    goto done;
+  rc = 1;
+  config_path = ca.p.model;
+  if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    cli_source_missing(&args, err, &src);
+    rc = check_fail(&args, err, &e, NULL);
+    goto done;
+  }
   {
     char why[1200];
     cli_model m;
@@ -187,33 +235,21 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     }
     in[i].snapshot = s;
   }
-  if (log_path != NULL) {
-    size_t len = 0;
-    char why[1200];
-    char *text = cli_read_file(log_path, MEMEST_INPUT_LOG, &len, why, sizeof why);
-    memest_code code;
-    if (text == NULL) {
-      rc = cli_fail_text(&args, err, MEMEST_E_IO, "log", "%s", why);
-      goto done;
-    }
-    code = memest_runlog_read(text, len, &log, &e);
-    free(text);
-    if (code != MEMEST_OK) {
-      rc = check_fail(&args, err, &e, log_path);
-      goto done;
-    }
-  }
-  if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK) {
+  if ((rc = read_figures(&args, err, &src, &log)) >= 0) goto done;
+  rc = 1;
+  if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK ||
+      (src.run != NULL && memest_check_set_source(chk, src.run, &e) != MEMEST_OK)) {
     rc = check_fail(&args, err, &e, NULL);
     goto done;
   }
+  status = memest_result_status(memest_check_estimate(chk));
   report = args.json ? memest_check_json(chk) : memest_check_text(chk);
   if (report == NULL) {
     rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
     goto done;
   }
   fprintf(out, "%s%s", report, args.json ? "\n" : "");
-  rc = 0;
+  rc = cli_gate(&args, err, ca.src.require, status, "the estimate of the run");
 done:
   memest_free(report);
   memest_check_free(chk);
@@ -222,5 +258,6 @@ done:
   free(in);
   free(rest);
   free(config);
+  cli_source_free(&src);
   return rc;
 }

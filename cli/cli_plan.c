@@ -43,6 +43,9 @@ static void plan_help(FILE *out) {
       "                          receives F x the uniform tokens (each row shows its margin)\n"
       "  --vary NAME             answer \"which value of NAME?\" instead of ranking layouts\n"
       "  --top N                 rows in the text report (default 20, 0 = all)\n"
+      "  --script PATH           the model, batch, sequence, GPUs and options from a trainer\n"
+      "                          launch script; the plan sweeps the layout (flags win)\n"
+      "  --require fits|ok       exit 3 when no row fits (fits) or none is OK (ok)\n"
       "  --json                  one JSON object {rows, answer, invalid, ...}\n\n"
       "Example: memest plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8\n"
       "         --cp-size 1 --dp 1 --micro-batch-size 1 --global-batch-size 1024\n"
@@ -61,7 +64,9 @@ static void compare_help(FILE *out) {
       "many as there are configurations. Each configuration's static and dynamic\n"
       "components (its worst rank at its peak) are shown with their deltas against the\n"
       "first. --json prints {rows, answer, invalid, ...}, each row with its components and\n"
-      "a delta object. Exit status: 0 done, 1 bad input, 2 missing inputs.\n"
+      "a delta object. --script PATH takes every input flags do not give from a trainer\n"
+      "launch script; --require fits|ok exits 3 when any configuration is OOM (fits) or\n"
+      "TIGHT or OOM (ok). Exit status: 0 done, 1 bad input, 2 missing inputs, 3 refused.\n"
       "More: docs/planner.md\n");
 }
 
@@ -69,6 +74,7 @@ static void compare_help(FILE *out) {
 typedef struct plan_args {
   memest_plan_request *req;
   const char *cmd;   /* "plan" or "compare" */
+  cli_source_args src;   /* --script, --trainer-commit, --require */
   FILE *err;
   const cli_args *args;
 } plan_args;
@@ -87,9 +93,11 @@ static int plan_set(void *target, const char *name, const char *value) {
   plan_args *pa = target;
   memest_error err;
   if (value == NULL) {
-    return cli_no_value(pa->args, pa->err, name, memest_plan_request_set(pa->req, name, "", &err),
-                        &err);
+    memest_code code = cli_source_flag(&pa->src, name, NULL, 0)
+                           ? MEMEST_E_VALUE : memest_plan_request_set(pa->req, name, "", &err);
+    return cli_no_value(pa->args, pa->err, name, code, &err);
   }
+  if (cli_source_flag(&pa->src, name, value, 0)) return -1;
   if (memest_plan_request_set(pa->req, name, value, &err) != MEMEST_OK) return plan_fail(pa, &err);
   return -1;
 }
@@ -108,6 +116,28 @@ static int load_model(const plan_args *pa, char **config, size_t *len) {
   return -1;
 }
 
+/* --require over a plan's rows: plan passes when a row meets it, compare
+** when every configuration does. 0, or 3 with a line on err. */
+static int plan_gate(const plan_args *pa, const memest_plan *plan) {
+  int i, n = memest_plan_row_count(plan), pass = 0, fail = 0, worst = MEMEST_FITS_OK;
+  const char *req = pa->src.require;
+  if (req == NULL) return 0;
+  for (i = 0; i < n; i++) {
+    int s = memest_plan_row_status(plan, i);
+    int ok = s >= 0 && (strcmp(req, "ok") == 0 ? s == MEMEST_FITS_OK : s != MEMEST_FITS_OOM);
+    if (s < 0) continue;
+    pass += ok;
+    fail += !ok;
+    if (!ok && s > worst) worst = s;
+  }
+  if (pa->req->mode == MEMEST_PLAN_COMPARE ? fail == 0 && pass > 0 : pass > 0) return 0;
+  if (pa->req->mode == MEMEST_PLAN_COMPARE)
+    return cli_gate(pa->args, pa->err, req, (memest_status)worst, "a configuration");
+  fprintf(pa->err, "%s: --require %s: no layout of the plan is %s; exit 3\n", pa->args->prog, req,
+          strcmp(req, "ok") == 0 ? "OK" : "OK or TIGHT");
+  return 3;
+}
+
 int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
@@ -117,6 +147,9 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   int rc;
   plan_args pa;
   cli_args args;
+  cli_source src;
+  memset(&pa.src, 0, sizeof pa.src);
+  memset(&src, 0, sizeof src);
   pa.req = req;
   pa.cmd = argv[1];
   pa.err = errf;
@@ -138,19 +171,41 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
     else compare_help(out);
     rc = 0;
   }
+  if (rc < 0) rc = cli_source_read(&args, errf, &pa.src, &src);
+  if (rc < 0) rc = cli_source_apply_plan(&args, errf, &src, req);
   if (rc < 0) rc = load_model(&pa, &config, &len);
   if (rc < 0 && memest_plan_run(config, len, req, &plan, &err) != MEMEST_OK) {
+    if (err.code == MEMEST_E_MISSING) cli_source_missing(&args, errf, &src);
     rc = plan_fail(&pa, &err);
   }
   free(config);
-  free(req);
-  if (rc >= 0) return rc;
+  if (rc >= 0) {
+    free(req);
+    cli_source_free(&src);
+    return rc;
+  }
   text = args.json ? memest_plan_json(plan) : memest_plan_text(plan);
-  memest_plan_free(plan);
+  if (text != NULL && !args.json && src.run != NULL) {
+    char *head = memest_trainer_run_text(src.run);
+    if (head == NULL) {
+      memest_free(text);
+      text = NULL;
+    } else {
+      fprintf(out, "%s\n", head);
+      memest_free(head);
+    }
+  }
   if (text == NULL) {
+    memest_plan_free(plan);
+    free(req);
+    cli_source_free(&src);
     return cli_fail_text(&args, errf, MEMEST_E_NOMEM, "", "out of memory writing the report");
   }
   fprintf(out, "%s%s", text, args.json ? "\n" : "");
   memest_free(text);
-  return 0;
+  rc = plan_gate(&pa, plan);
+  memest_plan_free(plan);
+  free(req);
+  cli_source_free(&src);
+  return rc;
 }

@@ -39,6 +39,35 @@
 #ifndef MEMEST_MAX_RUNLOG_STEPS
 #define MEMEST_MAX_RUNLOG_STEPS (1LL << 20)
 #endif
+/* The trainer's own files (pylex.c, pyscript.c, launchline.c, wandb.c;
+** docs/trainer-files.md). */
+#ifndef MEMEST_MAX_SCRIPT_BYTES
+#define MEMEST_MAX_SCRIPT_BYTES (1024 * 1024)   /* a launch script is a few KB */
+#endif
+#ifndef MEMEST_MAX_SCRIPT_TOKENS
+#define MEMEST_MAX_SCRIPT_TOKENS (1 << 18)      /* tokens of one file */
+#endif
+#ifndef MEMEST_MAX_PY_NESTING
+#define MEMEST_MAX_PY_NESTING 200               /* Python's own limit on nested brackets */
+#endif
+#ifndef MEMEST_MAX_PY_INDENT
+#define MEMEST_MAX_PY_INDENT 100                /* Python's own limit on indentation levels */
+#endif
+#ifndef MEMEST_MAX_SCRIPT_MODULES
+#define MEMEST_MAX_SCRIPT_MODULES 16            /* files one script reaches through imports */
+#endif
+#ifndef MEMEST_MAX_SCRIPT_NAMES
+#define MEMEST_MAX_SCRIPT_NAMES 512             /* module-level names of one file */
+#endif
+#ifndef MEMEST_MAX_WANDB_CONFIG_BYTES
+#define MEMEST_MAX_WANDB_CONFIG_BYTES (16LL << 20) /* config.yaml: a few KB of cfg, W&B's telemetry */
+#endif
+#ifndef MEMEST_MAX_WANDB_JSON_BYTES
+#define MEMEST_MAX_WANDB_JSON_BYTES (64LL << 20)   /* wandb-summary.json may hold histograms */
+#endif
+#ifndef MEMEST_MAX_YAML_DEPTH
+#define MEMEST_MAX_YAML_DEPTH 64                /* config.yaml nests 4 deep */
+#endif
 #ifndef MEMEST_MAX_LAYERS
 #define MEMEST_MAX_LAYERS 1024
 #endif

@@ -163,6 +163,8 @@ fail:
 void memest_check_free(memest_check *c) {
   if (c == NULL) return;
   memest_result_free(c->result);
+  free(c->source_json);
+  free(c->source_text);
   free(c->ranks);
   free(c);
 }

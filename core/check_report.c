@@ -138,7 +138,9 @@ char *memest_check_json(const memest_check *c) {
   } else {
     memi_sb_put(&sb, "null");
   }
-  memi_sb_put(&sb, "},\"log\":");
+  memi_sb_put(&sb, "}");
+  memi_source_put_json(&sb, c->source_json);
+  memi_sb_put(&sb, ",\"log\":");
   if (c->has_log) {
     memi_sb_put(&sb, "{");
     memi_runlog_json_members(&sb, c->runlog, 0);
@@ -264,6 +266,7 @@ char *memest_check_text(const memest_check *c) {
   char a[32], b[32], e[32], name[4 * sizeof c->ranks[0].source];
   int i;
   memi_sb_init(&sb);
+  if (c->source_text != NULL) memi_sb_printf(&sb, "%s\n", c->source_text);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
               "torch.cuda.max_memory_allocated)\n");
   if (memi_model_source_shown(&c->result->params)) {

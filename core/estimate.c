@@ -160,6 +160,8 @@ void memest_result_free(memest_result *r) {
   if (r == NULL) return;
   memest_result_free(r->every);
   memi_est_release(r);
+  free(r->source_json);
+  free(r->source_text);
   free(r);
 }
 

@@ -20,6 +20,16 @@ static const memest_input_file_info input_files[MEMEST_INPUT_COUNT] = {
     {"log", (size_t)MEMEST_MAX_RUNLOG_BYTES, "MEMEST_MAX_RUNLOG_BYTES",
      "give only the part of the log that covers the run",
      "give the file the trainer's output was saved to"},
+    {"launch script", (size_t)MEMEST_MAX_SCRIPT_BYTES, "MEMEST_MAX_SCRIPT_BYTES",
+     "a launch script or its setup.py is a few kilobytes",
+     "give the .py file torchrun runs (examples/pretrain_lm/<model>/script.py, or a "
+     "benchmark's <name>.py beside its setup.py)"},
+    {"W&B config", (size_t)MEMEST_MAX_WANDB_CONFIG_BYTES, "MEMEST_MAX_WANDB_CONFIG_BYTES",
+     "a W&B run's config.yaml is a few kilobytes",
+     "give the run's folder, wandb/run-<date>-<id> (its files/config.yaml)"},
+    {"W&B file", (size_t)MEMEST_MAX_WANDB_JSON_BYTES, "MEMEST_MAX_WANDB_JSON_BYTES",
+     "a W&B run's wandb-metadata.json and wandb-summary.json are a few kilobytes",
+     "give the run's folder, wandb/run-<date>-<id>"},
 };
 
 const memest_input_file_info *memest_input_file_describe(memest_input_file kind) {

@@ -154,6 +154,9 @@ MEMEST_HIDDEN const char *memi_fmt_int(char *buf, size_t size, int64_t v);
 /* Formats a number for people: thousands separators, at most six decimals
 ** (error_json.c). */
 MEMEST_HIDDEN const char *memi_fmt_num(char *buf, size_t size, double v);
+/* The result's or check's "source" member (source_report.c): the attached
+** object, or the one of inputs from flags only when NULL. */
+MEMEST_HIDDEN void memi_source_put_json(strbuf *sb, const char *attached);
 /* }====================================================================== */
 
 /* {======================================================================

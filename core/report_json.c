@@ -388,6 +388,7 @@ char *memest_result_json(const memest_result *r) {
   memi_sb_put(&sb, "],");
   put_inputs(&sb, r);
   memi_model_source_json(&sb, &r->params);
+  memi_source_put_json(&sb, r->source_json);
   put_derived(&sb, r);
   put_routing(&sb, r);
   put_model(&sb, r);

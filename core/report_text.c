@@ -278,6 +278,7 @@ char *memest_result_text(const memest_result *r) {
   memi_sb_init(&sb);
   if (memest_params_command(&r->params, cmd, sizeof cmd) == 0) sb.failed = 1;
   memi_sb_printf(&sb, "%s\n\n", cmd);
+  if (r->source_text != NULL) memi_sb_printf(&sb, "%s\n", r->source_text);
   header(&sb, r);
   static_section(&sb, rr);
   dynamic_section(&sb, rr);

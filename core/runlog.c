@@ -217,6 +217,11 @@ static void summarize(memest_runlog *log) {
 
 memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out,
                                memest_error *err) {
+  return memest_runlog_read_from(text, len, 1, out, err);
+}
+
+memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_line,
+                                    memest_runlog **out, memest_error *err) {
   memest_runlog *log;
   log_lines it;
   int got, oom = 0, stepped;
@@ -233,6 +238,7 @@ memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out
   if (log == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
   stepped = has_steps(text, len, &oom);
   memi_log_lines_init(&it, text, len);
+  it.number = first_line > 0 ? first_line - 1 : 0;   /* the lines before text's first */
   while (!oom && (got = memi_log_lines_next(&it)) != 0) {
     reading r;
     int64_t step;

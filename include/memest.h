@@ -311,6 +311,9 @@ typedef enum memest_input_file {
   MEMEST_INPUT_CONFIG = 0,   /* a HuggingFace config.json */
   MEMEST_INPUT_SNAPSHOT,     /* a memory snapshot pickle */
   MEMEST_INPUT_LOG,          /* the trainer's log */
+  MEMEST_INPUT_SCRIPT,       /* a launch script or a module it imports */
+  MEMEST_INPUT_WANDB_CONFIG, /* a W&B run's config.yaml */
+  MEMEST_INPUT_WANDB_JSON,   /* a W&B run's wandb-metadata.json or wandb-summary.json */
   MEMEST_INPUT_COUNT
 } memest_input_file;
 
@@ -418,6 +421,146 @@ char *memest_result_text(const memest_result *r);
 char *memest_result_timeline_json(const memest_result *r);
 
 void memest_free(void *ptr);
+/* }====================================================================== */
+
+/* {======================================================================
+** The trainer's own files (docs/trainer-files.md): a launch script with the
+** modules it imports, the launch(cfg=...) line of its log, and a W&B run's
+** files. Each reader fills one memest_trainer_run: the inputs it found and
+** where each came from, the fields read and ignored, warnings, the run's
+** regime and trainer commit. Every reader goes through one table from the
+** trainer's fields to memest's inputs. Nothing is run, imported or opened:
+** a script's imports are asked of the caller (memest_module_finder), and
+** a path the run names is resolved by the caller.
+** ======================================================================= */
+typedef struct memest_trainer_run memest_trainer_run;
+
+typedef enum memest_source_kind {
+  MEMEST_SOURCE_FLAGS = 0,   /* the command line (or the page's fields) only */
+  MEMEST_SOURCE_SCRIPT,      /* a launch script */
+  MEMEST_SOURCE_LOG,         /* the launch line of the trainer's log */
+  MEMEST_SOURCE_WANDB        /* a W&B run */
+} memest_source_kind;
+
+/* "flags", "script", "log", "wandb"; NULL out of range. */
+const char *memest_source_kind_name(memest_source_kind k);
+
+/* Finds module `name` ("setup", "pkg.mod"; leading dots for a relative
+** import) that a script being read imports, as Python would find it. On
+** success sets *text and *len (valid until the reader returns) and *label
+** (the file as the report names it, valid as long) and returns 1. Returns 0
+** when there is no such module, with err->message saying where it looked;
+** -1 when the file was found but cannot be read, with err filled. */
+typedef int (*memest_module_finder)(void *ctx, const char *name, const char **text, size_t *len,
+                                    const char **label, memest_error *err);
+
+/* Reads a launch script of `len` bytes, named `label` (its path: the name
+** of its folder gives the GPU and GPU count when it is of the trainer's
+** benchmark form "h100-4n8g"). It is never run: module-level assignments
+** of literals, Path(...), builder names and partial(builder, ...) to
+** cfg.<section>.<field> or to an alias of a section are read; imports are
+** followed through `find` (may be NULL: no module is found); blocks that
+** set no memory field and `if __name__ == "__main__":` blocks of imported
+** modules are skipped. A memory field set in any other way is recorded as
+** refused (memest_trainer_run_apply reports it unless a flag gives the
+** input). Errors: MEMEST_E_VALUE (what Python would refuse, with
+** file:line), MEMEST_E_LIMIT, MEMEST_E_IO (from find), MEMEST_E_NOMEM. */
+memest_code memest_script_read(const char *text, size_t len, const char *label,
+                               memest_module_finder find, void *ctx,
+                               memest_trainer_run **out, memest_error *err);
+
+/* Reads the trainer's log for its launch line, "launch(cfg=PretrainLMCfg(
+** ...))", Python's dataclass repr: the inputs of the last such line (a log
+** with several is a restarted run), how the run began (the checkpoint
+** lines after it), and where the steps after it begin
+** (memest_trainer_run_steps). MEMEST_E_VALUE when no line has it or the
+** repr cannot be read (with the line). */
+memest_code memest_launch_log_read(const char *text, size_t len, const char *label,
+                                   memest_trainer_run **out, memest_error *err);
+/* Where a log's steps after its last launch line begin: the byte offset and
+** the 1-based line number there (0 and 1 for other runs). */
+void memest_trainer_run_steps(const memest_trainer_run *run, size_t *offset, int64_t *line);
+
+/* A W&B run's files, each NULL when missing (a crashed or offline run
+** lacks config.yaml and wandb-summary.json). dir names the run in messages. */
+typedef struct memest_wandb_files {
+  const char *dir;
+  const char *config_yaml;    size_t config_len;    /* files/config.yaml */
+  const char *metadata_json;  size_t metadata_len;  /* files/wandb-metadata.json */
+  const char *summary_json;   size_t summary_len;   /* files/wandb-summary.json */
+} memest_wandb_files;
+
+/* Reads a W&B run: the distributed and training sections of config.yaml
+** (both forms: value: only, and the older wandb_version: 1 with desc:),
+** the GPU at the capacity its driver reports, the GPUs per node, the node
+** count where the metadata gives one (slurm.nnodes, or the program's
+** benchmark folder), the trainer commit (git.commit) and the last step's
+** peak from the summary. MEMEST_E_VALUE for a file that is not what W&B
+** writes, with its line; MEMEST_E_MISSING when neither config.yaml nor the
+** metadata is given. */
+memest_code memest_wandb_read(const memest_wandb_files *files, memest_trainer_run **out,
+                              memest_error *err);
+/* The last step's peak-gpu-memory (GiB) in wandb-summary.json and its
+** 1-based step; -1 when the summary has none. */
+double memest_trainer_run_summary_gib(const memest_trainer_run *run, int64_t *step);
+
+/* A run record for inputs from flags only, to carry a trainer commit. */
+memest_trainer_run *memest_trainer_run_new(memest_source_kind kind);
+void memest_trainer_run_free(memest_trainer_run *run);
+memest_source_kind memest_trainer_run_kind(const memest_trainer_run *run);
+
+/* training.model as the run names it: the text, NULL when the run does not
+** name one; *is_path 1 for a Path, 0 for a string (a hub id), -1 when the
+** file cannot tell (W&B writes both as strings). */
+const char *memest_trainer_run_model(const memest_trainer_run *run, int *is_path);
+/* Where the run's trainer root was (memory_profile_output, W&B's root), or
+** NULL: a place to resolve relative paths against. */
+const char *memest_trainer_run_root_hint(const memest_trainer_run *run);
+/* The front end's resolution of training.model: the file or preset it
+** names and how it was found ("./examples/...", "preset named by the
+** folder"). The model input becomes `resolved`. */
+memest_code memest_trainer_run_resolve_model(memest_trainer_run *run, const char *resolved,
+                                             const char *how, memest_error *err);
+/* A save_location that the front end looked into: found 1 when a
+** checkpoint (torch-dcp/step-*) is there, so the run loads it; 0 when none,
+** so it starts from scratch. */
+void memest_trainer_run_checkpoint_seen(memest_trainer_run *run, int found, const char *where);
+/* The save_location of a run that loads its latest checkpoint there if it
+** finds one (the front end may look: memest_trainer_run_checkpoint_seen),
+** else NULL. */
+const char *memest_trainer_run_checkpoint(const memest_trainer_run *run);
+/* The GPU and GPU count from a folder named like the trainer's benchmark
+** folders ("h100-4n8g"), as for a script's folder; 0 when the name is not
+** of that form. */
+int memest_trainer_run_folder(memest_trainer_run *run, const char *folder, const char *label);
+
+/* The trainer commit the run used: a hash or a prefix of at least 7 hex
+** digits, matched against memest's list of the trainer's commits
+** (MEMEST_E_VALUE when the prefix is ambiguous or not hex; a hash not in
+** the list is kept and named as unknown). `from` says where it was named. */
+memest_code memest_trainer_run_set_commit(memest_trainer_run *run, const char *commit,
+                                          const char *from, memest_error *err);
+
+/* Sets each input the run read into p, unless p was given it already (a
+** flag on the command line wins; the run records the override). Errors
+** name the file and line: a value memest refuses, or an input the file
+** sets in a way memest cannot read (MEMEST_E_VALUE, the flag to give). */
+memest_code memest_trainer_run_apply(memest_trainer_run *run, memest_params *p,
+                                     memest_error *err);
+
+/* {kind, files, read: {input: "file:line"}, overridden, values, model,
+** ignored, warnings, notes, trainer_commit, regime}: the run's source object
+** (docs/result-json.md) without a layout, for the page. Free with
+** memest_free(); NULL when out of memory. */
+char *memest_trainer_run_json(const memest_trainer_run *run);
+/* The same as the lines a text report begins with. Free with memest_free(). */
+char *memest_trainer_run_text(const memest_trainer_run *run);
+
+/* Attaches the run's source to a result or a check: their JSON gains
+** "source" with the differences older trainer commits make at this layout,
+** and their text its lines. Without one, "source" is {"kind": "flags"}. */
+memest_code memest_result_set_source(memest_result *r, const memest_trainer_run *run,
+                                     memest_error *err);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -534,6 +677,17 @@ int memest_plan_answer(const memest_plan *plan);
 ** range. */
 memest_code memest_plan_row_params(const memest_plan *plan, int i, memest_params *p,
                                    memest_error *err);
+
+/* Row i's verdict (a memest_status), or -1 for a row that was not
+** estimated (an invalid value tried, a failed estimate) or out of range. */
+int memest_plan_row_status(const memest_plan *plan, int i);
+
+/* As memest_trainer_run_apply, into a plan request: each input the
+** request was not given. A plan of layouts leaves pp, ep, cp and
+** micro_batch_size to its sweep (and a vary plan its one input); GPUs given
+** as --nodes or --dp leave the total to them. */
+memest_code memest_trainer_run_apply_plan(memest_trainer_run *run, memest_plan_request *req,
+                                          memest_error *err);
 
 void memest_plan_free(memest_plan *plan);
 /* }====================================================================== */
@@ -657,6 +811,11 @@ typedef struct memest_runlog_note {
 ** measurement (the message names the first refused line). */
 memest_code memest_runlog_read(const char *text, size_t len, memest_runlog **out,
                                memest_error *err);
+/* memest_runlog_read of the part of a log that begins at its line
+** `first_line` (the steps after its last launch line): messages and steps
+** name the whole log's lines. */
+memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_line,
+                                    memest_runlog **out, memest_error *err);
 void memest_runlog_free(memest_runlog *log);
 const memest_runlog_summary *memest_runlog_summary_of(const memest_runlog *log);
 /* Step i's number as the log prints it (1-based) and its figure in GiB. */
@@ -691,6 +850,11 @@ void memest_check_free(memest_check *c);
 ** report; free with memest_free(). */
 char *memest_check_json(const memest_check *c);
 char *memest_check_text(const memest_check *c);
+/* The run's source in the check's JSON and text (as memest_result_set_source). */
+memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *run,
+                                    memest_error *err);
+/* The estimate the check compared against (every rank), owned by c. */
+const memest_result *memest_check_estimate(const memest_check *c);
 /* }====================================================================== */
 
 #ifdef __cplusplus

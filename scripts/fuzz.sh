@@ -68,6 +68,26 @@ main() {
     CJSON_LIB=(-lcjson)
   fi
 
+  # {== libyaml: the vendored parser when present (then the fuzzer sees inside
+  # it too, as for cJSON), else the system library ==
+  YAML_OBJ=()
+  YAML_LIB=()
+  if [ -f third_party/libyaml/scanner.c ] && [ -f third_party/libyaml/VERSION ]; then
+    IFS=. read -r ymaj ymin ypat <"third_party/libyaml/VERSION"
+    # gnu11: libyaml calls strdup, which strict C11 leaves undeclared (and a
+    # pointer returned through an implicit int is cut to 32 bits).
+    for part in api reader scanner parser; do
+      "$CC" -std=gnu11 -g -O2 "${SAN[@]}" -fsanitize=fuzzer-no-link -w -Ithird_party/libyaml \
+        -DYAML_VERSION_MAJOR="$ymaj" -DYAML_VERSION_MINOR="$ymin" -DYAML_VERSION_PATCH="$ypat" \
+        "-DYAML_VERSION_STRING=\"$ymaj.$ymin.$ypat\"" -c "third_party/libyaml/$part.c" -o "$OUT/obj/yaml_$part.o"
+      YAML_OBJ+=("$OUT/obj/yaml_$part.o")
+    done
+    CFLAGS+=(-Ithird_party/libyaml)
+  else
+    YAML_LIB=(-lyaml)
+  fi
+  # }== libyaml ==
+
   # The library: every core file but the CLI, plus the embedded presets.
   cmake -DPRESET_DIR=presets -DOUT="$OUT/presets_data.c" -P scripts/embed-presets.cmake
   core_objs=()
@@ -96,7 +116,8 @@ main() {
     [ "$t" = hub_id ] && extra=("$OUT/obj/hub_id.o")
     [ "$t" = cli ] && extra_libs=(-lcurl)   # libcurl: the CLI only
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer "$src" "${extra[@]}" "${core_objs[@]}" \
-      "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" "${extra_libs[@]}" -lm -o "$OUT/bin/fuzz_$t"
+      "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" "${YAML_OBJ[@]}" "${YAML_LIB[@]}" "${extra_libs[@]}" -lm \
+      -o "$OUT/bin/fuzz_$t"
     targets+=("$t")
   done
   [ "${#targets[@]}" -gt 0 ] || { echo "fuzz: no targets to run" >&2; exit 2; }

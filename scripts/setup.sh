@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing memest needs on Debian 12, and only what
-# is missing: compilers and cJSON (native), libcurl (the CLI), Emscripten and cJSON's Debian
-# source package (WebAssembly), Chromium (page tests), and the npm packages
-# pinned in package-lock.json. Safe to run again; quick when nothing is missing.
+# is missing: compilers, cJSON and libyaml (native), libcurl (the CLI), Emscripten and
+# the Debian source packages of cJSON and libyaml (WebAssembly), Chromium (page
+# tests), and the npm packages pinned in package-lock.json. Safe to run again;
+# quick when nothing is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,9 @@ done
 # libcurl, for the CLI's downloads of hub models' configs (the CLI only).
 have_pkg libcurl4-openssl-dev || need_apt+=(libcurl4-openssl-dev)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
+# {== libyaml: the W&B reader's YAML (core/wandb.c) ==
+have_pkg libyaml-dev || need_apt+=(libyaml-dev)
+# }== libyaml ==
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
@@ -30,9 +34,9 @@ if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt "$node_min" ]; then
   exit 1
 fi
 
-# cJSON's Debian source package, for the WebAssembly build (never committed).
-if [ ! -f third_party/cjson/cJSON.c ]; then
-  if ! ls /etc/apt/sources.list.d/memest-deb-src.sources >/dev/null 2>&1; then
+# Debian's source packages (deb-src), for the libraries the WebAssembly build compiles.
+ensure_deb_src() {
+  if ! ls /etc/apt/sources.list.d/memest-deb-src.* >/dev/null 2>&1; then
     src=/etc/apt/sources.list.d/debian.sources
     if [ -f "$src" ]; then
       # Derive deb-src stanzas from the existing deb822 sources.
@@ -42,6 +46,11 @@ if [ ! -f third_party/cjson/cJSON.c ]; then
     fi
     as_root apt-get update -q
   fi
+}
+
+# cJSON's Debian source package, for the WebAssembly build (never committed).
+if [ ! -f third_party/cjson/cJSON.c ]; then
+  ensure_deb_src
   rm -rf third_party/cjson-src
   mkdir -p third_party/cjson-src
   (cd third_party/cjson-src && apt-get source -q cjson >/dev/null)
@@ -54,6 +63,26 @@ if [ ! -f third_party/cjson/cJSON.c ]; then
   cp "$dir/cJSON.c" "$dir/cJSON.h" third_party/cjson/
   grep -m1 'CJSON_VERSION_PATCH' third_party/cjson/cJSON.h >/dev/null
 fi
+
+# {== libyaml's Debian source package, for the WebAssembly build (never committed) ==
+# Only the parser's files are kept (the reader needs no emitter), with the
+# package's version in VERSION for scripts/build-wasm.sh's defines.
+if [ ! -f third_party/libyaml/scanner.c ]; then
+  ensure_deb_src
+  rm -rf third_party/libyaml-src
+  mkdir -p third_party/libyaml-src
+  (cd third_party/libyaml-src && apt-get source -q libyaml >/dev/null)
+  dir=$(find third_party/libyaml-src -maxdepth 1 -mindepth 1 -type d -name 'libyaml-*' | head -n 1)
+  if [ -z "$dir" ] || [ ! -f "$dir/src/scanner.c" ] || [ ! -f "$dir/include/yaml.h" ]; then
+    echo "setup: 'apt-get source libyaml' did not yield src/scanner.c and include/yaml.h" >&2
+    exit 1
+  fi
+  mkdir -p third_party/libyaml
+  cp "$dir"/src/api.c "$dir"/src/reader.c "$dir"/src/scanner.c "$dir"/src/parser.c \
+     "$dir"/src/yaml_private.h "$dir"/include/yaml.h third_party/libyaml/
+  basename "$dir" | sed -e 's/^libyaml-//' > third_party/libyaml/VERSION
+fi
+# }== libyaml ==
 
 # npm packages, exactly as locked.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -124,6 +124,34 @@ import { attachTimeline, splitAnswer } from './timeline-apart.js';
  *   the pipeline rank of a global rank on the trainer's mesh, or -1
  * @property {(name: string) => number} rankOfName
  *   the global rank in a snapshot's name (snapshot-rank00012.pickle: 12), or -1
+ * @property {(request: TrainerFilesRequest) => TrainerFilesAnswer | ErrorResult} readTrainerFiles
+ *   the run's inputs from the trainer's own files (memest_wasm_trainer_read): a
+ *   launch script with its setup.py, a log's launch line or a W&B run's files
+ */
+
+/**
+ * What readTrainerFiles() reads (docs/trainer-files.md).
+ * @typedef {object} TrainerFilesRequest
+ * @property {'script'|'log'|'wandb'} kind
+ * @property {Record<string, string>} files  each file's name (a path where the
+ *   drop has one: "benchmarks/.../h100-4n8g/x.py") and its text; for a script,
+ *   the modules it imports (setup.py) are found among them
+ * @property {string} [script]  kind "script": the launch script's name among files
+ * @property {string} [folder]  a benchmark folder's name ("h100-4n8g") giving the GPU and count
+ * @property {string} [trainer_commit]  the trainer commit the run used
+ * @property {Params} [params]  inputs the page already has: they win over the files
+ */
+
+/**
+ * readTrainerFiles()'s answer.
+ * @typedef {object} TrainerFilesAnswer
+ * @property {object} source  {kind, files, read: {input: "file:line"}, values,
+ *   refused, model, ignored, warnings, notes, regime, trainer_commit}
+ *   (docs/result-json.md, "source")
+ * @property {Record<string, string>} params  the inputs the files give, as
+ *   memest_params_set takes them
+ * @property {Problem[]} problems  an input the files set in a way memest
+ *   cannot read or refuses (empty when every input read)
  */
 
 /**
@@ -470,6 +498,39 @@ export async function createEngine(options = {}) {
           w._free(ptr);
         }
       }, (e) => e);
+    },
+
+    readTrainerFiles(request) {
+      const r = /** @type {any} */ (request);
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+        return failure('value', '', 'the request must be an object {kind, files, ...}');
+      }
+      if (typeof r.files !== 'object' || r.files === null || Array.isArray(r.files) ||
+          !Object.values(r.files).every((t) => typeof t === 'string')) {
+        return failure('value', 'files', 'files must be an object of name: text');
+      }
+      /** @type {Record<string, unknown>} */
+      const files = {};
+      for (const [name, text] of Object.entries(r.files)) {
+        Object.defineProperty(files, wellFormed(name), { value: wellFormed(/** @type {string} */ (text)), enumerable: true });
+      }
+      const enc = encodeParams(r.params ?? {});
+      if ('error' in enc) return enc;
+      /** @type {Record<string, unknown>} */
+      const body = { kind: r.kind, files, params: JSON.parse(enc.json) };
+      for (const key of ['script', 'folder', 'trainer_commit']) {
+        if (typeof r[key] === 'string') body[key] = wellFormed(r[key]);
+      }
+      return /** @type {any} */ (guarded((w) => {
+        const arg = put(w, JSON.stringify(body));
+        try {
+          if (!arg) return failure('nomem', '', 'the engine ran out of memory');
+          const text = take(w, w._memest_wasm_trainer_read(arg));
+          return text === null ? failure('nomem', '', 'the engine ran out of memory') : JSON.parse(text);
+        } finally {
+          if (arg) w._free(arg);
+        }
+      }, (e) => e));
     },
 
     ppRankOf(rank, ppSize, totalGpus) {

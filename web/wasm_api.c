@@ -786,3 +786,203 @@ int memest_wasm_pp_rank_of(double rank, double pp_size, double total_gpus) {
   return (int)memest_pp_rank_of((int64_t)rank, (int64_t)pp_size, (int64_t)total_gpus);
 }
 /* }====================================================================== */
+
+/* {======================================================================
+** The trainer's own files: a launch script, a log's launch line, a W&B
+** run (docs/trainer-files.md). The page holds the files; the core reads
+** them and finds a script's imports among them.
+** ======================================================================= */
+
+/* The dropped files a script's imports are found among: {name: text}. */
+typedef struct wa_files {
+  const cJSON *files;
+  const char *script;   /* the script's name among them */
+} wa_files;
+
+/* Whether path names module rel ("setup.py", "pkg/mod.py"): the whole
+** name, or its end after a '/'. */
+static int wa_names_module(const char *path, const char *rel) {
+  size_t n = strlen(path), m = strlen(rel);
+  return n >= m && strcmp(path + n - m, rel) == 0 && (n == m || path[n - m - 1] == '/');
+}
+
+/* Finds module `name` among the dropped files: the file in the script's
+** own folder first, else any whose name ends in the module's path. */
+static int wa_find_module(void *ctx, const char *name, const char **text, size_t *len,
+                          const char **label, memest_error *err) {
+  const wa_files *f = ctx;
+  char rel[300], dir[300];
+  const char *slash = strrchr(f->script, '/');
+  const cJSON *it, *found = NULL;
+  size_t k;
+  int forms;
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - f->script) : 0, f->script);
+  for (forms = 0; forms < 2 && found == NULL; forms++) {
+    snprintf(rel, sizeof rel, forms == 0 ? "%.280s.py" : "%.280s/__init__.py", name + strspn(name, "."));
+    for (k = 0; k + 3 < strlen(rel); k++)   /* pkg.mod.py -> pkg/mod.py */
+      if (rel[k] == '.' && strcmp(rel + k, ".py") != 0) rel[k] = '/';
+    cJSON_ArrayForEach(it, f->files) {
+      if (!cJSON_IsString(it) || it->string == NULL || !wa_names_module(it->string, rel)) continue;
+      if (found == NULL || (dir[0] && strncmp(it->string, dir, strlen(dir)) == 0)) found = it;
+    }
+  }
+  if (found == NULL) {
+    snprintf(err->message, sizeof err->message,
+             "no module %.100s among the files given: drop %.100s.py with the script", name,
+             name + strspn(name, "."));
+    return 0;
+  }
+  *text = found->valuestring;
+  *len = strlen(found->valuestring);
+  *label = found->string;
+  return 1;
+}
+
+/* The text of the one file whose name ends in `suffix`, or NULL. */
+static const char *wa_file_named(const cJSON *files, const char *suffix, size_t *len) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, files) {
+    if (cJSON_IsString(it) && it->string != NULL && wa_names_module(it->string, suffix)) {
+      *len = strlen(it->valuestring);
+      return it->valuestring;
+    }
+  }
+  *len = 0;
+  return NULL;
+}
+
+/* Reads the run the request names. */
+static memest_code wa_read_run(const cJSON *req, memest_trainer_run **run, memest_error *err) {
+  const cJSON *files = cJSON_GetObjectItemCaseSensitive(req, "files");
+  const cJSON *kind = cJSON_GetObjectItemCaseSensitive(req, "kind");
+  const char *k = cJSON_IsString(kind) ? kind->valuestring : "";
+  if (!cJSON_IsObject(files)) {
+    wa_fail(err, MEMEST_E_VALUE, "files", "the request needs \"files\": {name: text, ...}");
+    return err->code;
+  }
+  if (strcmp(k, "script") == 0) {
+    const cJSON *script = cJSON_GetObjectItemCaseSensitive(req, "script");
+    const cJSON *text = cJSON_IsString(script) ? cJSON_GetObjectItemCaseSensitive(files, script->valuestring) : NULL;
+    wa_files f;
+    if (!cJSON_IsString(text)) {
+      wa_fail(err, MEMEST_E_VALUE, "script", "\"script\" must name one of the files: the launch script");
+      return err->code;
+    }
+    f.files = files;
+    f.script = script->valuestring;
+    return memest_script_read(text->valuestring, strlen(text->valuestring), script->valuestring,
+                              wa_find_module, &f, run, err);
+  }
+  if (strcmp(k, "log") == 0) {
+    const cJSON *first = files->child;
+    if (!cJSON_IsString(first) || first->string == NULL) {
+      wa_fail(err, MEMEST_E_VALUE, "log", "\"files\" must hold the log's text");
+      return err->code;
+    }
+    return memest_launch_log_read(first->valuestring, strlen(first->valuestring), first->string, run, err);
+  }
+  if (strcmp(k, "wandb") == 0) {
+    memest_wandb_files w;
+    memset(&w, 0, sizeof w);
+    w.dir = "files";
+    w.config_yaml = wa_file_named(files, "config.yaml", &w.config_len);
+    w.metadata_json = wa_file_named(files, "wandb-metadata.json", &w.metadata_len);
+    w.summary_json = wa_file_named(files, "wandb-summary.json", &w.summary_len);
+    return memest_wandb_read(&w, run, err);
+  }
+  wa_fail(err, MEMEST_E_UNKNOWN, "kind", "\"kind\" must be script, log or wandb");
+  return err->code;
+}
+
+/* The inputs the run set in p, by snake_case name, as memest_params_set takes them. */
+static cJSON *wa_run_params(const memest_params *before, const memest_params *p) {
+  cJSON *o = cJSON_CreateObject();
+  for (int id = 0; o && id < MEMEST_P_COUNT; id++) {
+    const memest_param_info *d = memest_param_describe((memest_param_id)id);
+    char text[600];
+    const void *f = (const char *)p + d->offset;
+    if (!((p->given >> id) & 1u) || ((before->given >> id) & 1u)) continue;
+    if (strcmp(d->kind, "int") == 0) snprintf(text, sizeof text, "%lld", (long long)*(const int64_t *)f);
+    else if (strcmp(d->kind, "number") == 0) wa_number_text(*(const double *)f, text, sizeof text);
+    else if (strcmp(d->kind, "text") == 0 || (strcmp(d->kind, "enum") == 0 && id == MEMEST_P_GPU))
+      snprintf(text, sizeof text, "%s", (const char *)f);
+    else if (id == MEMEST_P_OPTIMIZER) snprintf(text, sizeof text, "%s", memest_optimizer_name(p->optimizer));
+    else if (id == MEMEST_P_SHARDING) snprintf(text, sizeof text, "%s", memest_sharding_name(p->sharding));
+    else if (id == MEMEST_P_FP8_TRAINING) snprintf(text, sizeof text, "%s", memest_fp8_name(p->fp8_training));
+    else if (id == MEMEST_P_ROUTING) snprintf(text, sizeof text, "%s", memest_routing_name(p->routing));
+    else continue;
+    if (!wa_add_str(o, d->name, text)) {
+      cJSON_Delete(o);
+      return NULL;
+    }
+  }
+  return o;
+}
+
+/* Reads the trainer's files of `request_json`: {"kind": "script" | "log" |
+** "wandb", "files": {name: text}, "script": the launch script's name among
+** them (kind script), "folder": a benchmark folder's name such as
+** "h100-4n8g" (optional), "trainer_commit": a hash (optional), "params":
+** the inputs the page already has (optional; they win, as flags do)}.
+** Returns {"source": the run's source object (memest_trainer_run_json),
+** "params": {name: value} the run gives, "problems": [problem]} (a
+** problem: an input the run sets in a way memest cannot read, or refuses),
+** or {"error": {...}} when the files cannot be read. */
+char *memest_wasm_trainer_read(const char *request_json) {
+  memest_error err;
+  memest_trainer_run *run = NULL;
+  memest_params p, before;
+  cJSON *req, *root = NULL, *problems, *params, *item;
+  const cJSON *folder, *commit, *given;
+  char *source = NULL, *out;
+  memset(&err, 0, sizeof err);
+  req = wa_parse_object(request_json, "trainer files request", &err);
+  if (req == NULL) return wa_error_json(&err);
+  memest_params_init(&p);
+  given = cJSON_GetObjectItemCaseSensitive(req, "params");
+  if (cJSON_IsObject(given) && wa_set_all(wa_set_param, &p, given, NULL, 0, &err, 1)) {
+    cJSON_Delete(req);
+    return wa_error_json(&err);
+  }
+  before = p;
+  if (wa_read_run(req, &run, &err) != MEMEST_OK) {
+    cJSON_Delete(req);
+    return wa_error_json(&err);
+  }
+  folder = cJSON_GetObjectItemCaseSensitive(req, "folder");
+  if (cJSON_IsString(folder)) memest_trainer_run_folder(run, folder->valuestring, folder->valuestring);
+  commit = cJSON_GetObjectItemCaseSensitive(req, "trainer_commit");
+  if (cJSON_IsString(commit) && memest_trainer_run_set_commit(run, commit->valuestring, "the page", &err) != MEMEST_OK) {
+    memest_trainer_run_free(run);
+    cJSON_Delete(req);
+    return wa_error_json(&err);
+  }
+  cJSON_Delete(req);
+  root = cJSON_CreateObject();
+  problems = root ? cJSON_AddArrayToObject(root, "problems") : NULL;
+  if (problems == NULL) goto nomem;
+  if (memest_trainer_run_apply(run, &p, &err) != MEMEST_OK) {
+    item = wa_problem(&err);
+    if (item == NULL || !cJSON_AddItemToArray(problems, item)) {
+      cJSON_Delete(item);
+      goto nomem;
+    }
+  }
+  params = wa_run_params(&before, &p);
+  if (params == NULL || !cJSON_AddItemToObject(root, "params", params)) {
+    cJSON_Delete(params);
+    goto nomem;
+  }
+  source = memest_trainer_run_json(run);
+  if (source == NULL || !cJSON_AddRawToObject(root, "source", source)) goto nomem;
+  memest_free(source);
+  memest_trainer_run_free(run);
+  out = wa_print(root);
+  return out ? out : wa_nomem();
+nomem:
+  memest_free(source);
+  memest_trainer_run_free(run);
+  cJSON_Delete(root);
+  return wa_nomem();
+}
+/* }====================================================================== */

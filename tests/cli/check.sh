@@ -135,7 +135,7 @@ has "$tmp/out" '"disagree":true}' "log against snapshots, JSON"
 
 # Refusals, each with a message and exit status 1 (2 when inputs are missing).
 expect_code 2 "check without files" "$memest" check "${RUN[@]}"
-has "$tmp/err" "give --snapshot FILE... or --log FILE" "check without files"
+has "$tmp/err" "give --snapshot FILE..., --log FILE or --wandb DIR" "check without files"
 expect_code 2 "check without the run" "$memest" check --log "$tmp/train.log"
 expect_code 1 "missing snapshot" "$memest" check --snapshot "$tmp/nope-rank00001.pickle" "${RUN[@]}"
 has "$tmp/err" "cannot read snapshot" "missing snapshot"

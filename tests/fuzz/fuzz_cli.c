@@ -1,10 +1,12 @@
 /*
 ** fuzz_cli.c — libFuzzer target: the memest command's argument handling,
 ** through memest_cli_run() in cli/main.c (memest, memest plan and memest
-** compare, with the argument parser they share in cli/args.c). Every run
-** returns 0, 1 or 2 and prints: the report on stdout for 0, a message on
-** stderr otherwise; everything it prints is safe for a terminal, and with
-** --json stdout is one strict UTF-8 JSON object. Seeds: corpus/cli/.
+** compare, with the argument parser they share in cli/args.c, and the
+** trainer's files of cli/cli_sources.c). Every run returns 0, 1, 2 or 3
+** (--require refused the verdict) and prints: the report on stdout for 0
+** and 3 (with the reason on stderr for 3), a message on stderr otherwise;
+** everything it prints is safe for a terminal, and with --json stdout is
+** one strict UTF-8 JSON object. Seeds: corpus/cli/.
 */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -14,8 +16,9 @@
 
 /* The input is the argument list, NUL-separated. An argument that names a
 ** path (holds '/') is replaced by one of a few known files (a config, a
-** directory, a missing file), so that the target never reads what the
-** fuzzer invents. The command writes into two memory streams. */
+** directory, a missing file, a launch script, a log, a W&B run), so that
+** the target never reads what the fuzzer invents. The command writes into
+** two memory streams. */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,6 +30,10 @@ static const char *const known_paths[] = {
   "presets/mixtral-8x7b.json",
   "tests/fuzz",
   "tests/fuzz/no-such-config.json",
+  "tests/trainer/checkout/benchmarks/pretraining/tiny/h100-2n8g/pp2-dp2-cp1-ep4-seq2048-bf16.py",
+  "tests/trainer/scripts/refused-expression.py",
+  "tests/trainer/logs/restarted.log",
+  "tests/trainer/wandb/run-20260723_100000-core",
 };
 
 /* A stand-in for a path: the same known file for the same argument. */
@@ -72,8 +79,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rc = memest_cli_run(argc, argv, out, err);
   fclose(out);
   fclose(err);
-  FUZZ_REQUIRE(rc == 0 || rc == 1 || rc == 2);
+  FUZZ_REQUIRE(rc == 0 || rc == 1 || rc == 2 || rc == 3);
   if (rc == 0) FUZZ_REQUIRE(out_len > 0);
+  else if (rc == 3) FUZZ_REQUIRE(out_len > 0 && err_len > 0);
   /* With --json an error is one {"error": ...} object on stdout. */
   else FUZZ_REQUIRE(err_len > 0 || (out_len > 0 && strncmp(out_text, "{\"error\":", 9) == 0));
   /* Whatever the arguments held, nothing reaches a terminal raw. */

@@ -1,0 +1,1704 @@
+/*
+** pyscript.c — the launch-script reader (memest_script_read): a restricted
+** reader of Python source that never runs it. It walks a script's
+** module-level statements as Python would execute them, over pylex.c's
+** tokens, and keeps what they do to the trainer's config objects:
+** `cfg = PretrainLMCfg()`, aliases (`training = cfg.training`), and
+** assignments of literals, names bound to literals, Path("...") (with `/`,
+** .parent and __file__), builder names, partial(builder, ...) and dict(...)
+** kwargs to cfg.<section>.<field>. `from setup import cfg` is followed
+** through the caller's memest_module_finder, as Python imports it (its
+** `if __name__ == "__main__":` blocks do not run); the script's own such
+** block runs, for its launch(cfg). Any other block (if, for, with, try, def,
+** ...) is skipped, and a memory field set inside it, or set to anything
+** else (an expression, a call's result), is refused with file:line; names
+** it rebinds cannot be used afterwards. The fields of the config passed to
+** launch() then go through the field table (trainer_fields.c).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trainer.h"
+
+#define MAX_OBJS 64
+#define MAX_SLOTS 2048
+#define MAX_AMBIGUOUS 64
+
+/* {======================================================================
+** Objects and bindings
+** ======================================================================= */
+
+/* The classes of the trainer's config objects. */
+typedef enum cls { CL_PRETRAIN = 0, CL_DIST, CL_TRAIN, CL_LOGGING, CL_IGNORED, CL_COUNT } cls;
+
+static const char *const class_names[CL_COUNT] = {"PretrainLMCfg", "DistributedCfg", "TrainingCfg",
+                                                  "LoggingCfg", "LoggingWandbCfg"};
+static const char *const section_names[3] = {"distributed", "training", "logging"};
+
+typedef struct obj {
+  cls c;
+  int section[3];        /* CL_PRETRAIN: its distributed, training and logging objects */
+  int replaced;          /* a section set to something memest cannot read */
+  tloc replaced_at;
+  char replaced_why[300];
+} obj;
+
+/* One field of a section object as the script last set it. */
+typedef struct slot {
+  int o;
+  char name[64];
+  int refused;
+  tvalue v;
+  tloc at;
+  char why[512];
+} slot;
+
+typedef enum bind_kind {
+  B_VALUE = 0,  /* a value memest can read (v) */
+  B_OBJ,        /* a config object (o) */
+  B_CLASS,      /* a config class (c) */
+  B_PITH,       /* a name of the trainer's package (text: dotted) */
+  B_LIB,        /* a name of a library memest knows (text: "pathlib.Path", "os.path") */
+  B_MODULE,     /* a module of the user's (text: dotted) */
+  B_DICT,       /* a dict: partial's **kwargs */
+  B_UNKNOWN     /* something memest does not read (why) */
+} bind_kind;
+
+typedef struct binding {
+  char name[64];
+  bind_kind k;
+  int o;
+  cls c;
+  char text[128];
+  tvalue v;
+  char why[240];
+} binding;
+
+typedef struct module {
+  char name[128];
+  char label[256];
+  const char *src;
+  pytok *t;
+  int nt;
+  binding *names;
+  int n_names, cap_names;
+  int loading;
+  int is_main;
+} module;
+
+/* A field set through a name that may no longer be the object it was. */
+typedef struct ambiguous {
+  char section[16], name[64];
+  tloc at;
+  char why[400];
+} ambiguous;
+
+typedef struct script {
+  memest_trainer_run *run;
+  memest_module_finder find;
+  void *ctx;
+  module mods[MEMEST_MAX_SCRIPT_MODULES];
+  int n_mods;
+  obj objs[MAX_OBJS];
+  int n_objs;
+  slot *slots;
+  int n_slots, cap_slots;
+  ambiguous amb[MAX_AMBIGUOUS];
+  int n_amb;
+  int launch_obj;
+  int ignored_obj;           /* the one object standing for everything under logging */
+  char missing[600];         /* the last module the finder did not find, and where it looked */
+  int depth;
+  memest_error *err;
+} script;
+
+/* What an expression is. */
+typedef enum ev_kind {
+  EV_VALUE = 0, EV_OBJ, EV_CLASS, EV_PITH, EV_LIB, EV_MODULE, EV_DICT, EV_NOT_STATIC
+} ev_kind;
+
+typedef struct ev {
+  ev_kind k;
+  tvalue v;
+  int o;
+  cls c;
+  char text[128];   /* EV_PITH, EV_LIB, EV_MODULE: the dotted name; EV_LIB methods: "path.resolve" */
+  char why[240];    /* EV_NOT_STATIC */
+} ev;
+
+static void not_static(ev *e, const char *fmt, const char *what) {
+  memset(e, 0, sizeof *e);
+  e->k = EV_NOT_STATIC;
+  snprintf(e->why, sizeof e->why, fmt, what);
+}
+
+static const char *tok_text(const module *m, const pytok *t, char *buf, size_t size) {
+  size_t n = t->len < size - 1 ? t->len : size - 1;
+  memcpy(buf, m->src + t->start, n);
+  buf[n] = '\0';
+  return buf;
+}
+
+/* The source text of tokens [lo, hi), shortened, for messages. */
+static const char *span_text(const module *m, int lo, int hi, char *buf, size_t size) {
+  size_t a, b, n;
+  if (lo >= hi) {
+    snprintf(buf, size, "%s", "");
+    return buf;
+  }
+  a = m->t[lo].start;
+  b = m->t[hi - 1].start + m->t[hi - 1].len;
+  n = b - a;
+  if (n >= size - 4) {
+    snprintf(buf, size, "%.*s...", (int)(size - 4), m->src + a);
+  } else {
+    memcpy(buf, m->src + a, n);
+    buf[n] = '\0';
+  }
+  for (a = 0; buf[a]; a++)
+    if (buf[a] == '\n' || buf[a] == '\r' || buf[a] == '\t') buf[a] = ' ';
+  return buf;
+}
+
+static int is_op(const module *m, int i, const char *s) { return memi_tok_is(m->src, &m->t[i], s); }
+static int is_name(const module *m, int i, const char *s) {
+  return m->t[i].kind == PT_NAME && memi_tok_is(m->src, &m->t[i], s);
+}
+
+static memest_code limit(script *sc, const char *what, int max, const char *name) {
+  return memi_err_set(sc->err, MEMEST_E_LIMIT, "script",
+                      "the script reaches more than %d %s (%s); a launch script has a few", max, what,
+                      name);
+}
+
+static int new_obj(script *sc, cls c) {
+  obj *o;
+  int k;
+  if (sc->n_objs == MAX_OBJS) return -1;
+  o = &sc->objs[sc->n_objs];
+  memset(o, 0, sizeof *o);
+  o->c = c;
+  for (k = 0; k < 3; k++) o->section[k] = -1;
+  return sc->n_objs++;
+}
+
+/* A new PretrainLMCfg with its three sections made by their default factories. */
+static int new_cfg(script *sc) {
+  int p = new_obj(sc, CL_PRETRAIN), k;
+  if (p < 0) return -1;
+  for (k = 0; k < 3; k++) {
+    int s = new_obj(sc, (cls)(CL_DIST + k));
+    if (s < 0) return -1;
+    sc->objs[p].section[k] = s;
+  }
+  return p;
+}
+
+static binding *lookup(module *m, const char *name) {
+  int i;
+  for (i = m->n_names - 1; i >= 0; i--)
+    if (strcmp(m->names[i].name, name) == 0) return &m->names[i];
+  return NULL;
+}
+
+/* The binding of name in m, made if it is new; NULL with sc->err set. */
+static binding *bind(script *sc, module *m, const char *name) {
+  binding *b = lookup(m, name);
+  if (b != NULL) {
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    return b;
+  }
+  if (m->n_names == m->cap_names) {
+    int nc = m->cap_names ? m->cap_names * 2 : 32;
+    binding *nb;
+    if (m->cap_names >= MEMEST_MAX_SCRIPT_NAMES) {
+      limit(sc, "module-level names in one file (MEMEST_MAX_SCRIPT_NAMES)", MEMEST_MAX_SCRIPT_NAMES,
+            m->label);
+      return NULL;
+    }
+    nb = realloc(m->names, (size_t)nc * sizeof *nb);
+    if (nb == NULL) {
+      memi_err_set(sc->err, MEMEST_E_NOMEM, "script", "out of memory");
+      return NULL;
+    }
+    m->names = nb;
+    m->cap_names = nc;
+  }
+  b = &m->names[m->n_names++];
+  memset(b, 0, sizeof *b);
+  snprintf(b->name, sizeof b->name, "%s", name);
+  return b;
+}
+
+static memest_code bind_ev(script *sc, module *m, const char *name, const ev *e) {
+  binding *b = bind(sc, m, name);
+  if (b == NULL) return sc->err->code;
+  switch (e->k) {
+    case EV_VALUE: b->k = B_VALUE; b->v = e->v; break;
+    case EV_OBJ: b->k = B_OBJ; b->o = e->o; break;
+    case EV_CLASS: b->k = B_CLASS; b->c = e->c; break;
+    case EV_PITH: b->k = B_PITH; snprintf(b->text, sizeof b->text, "%s", e->text); break;
+    case EV_LIB: b->k = B_LIB; b->v = e->v; snprintf(b->text, sizeof b->text, "%s", e->text); break;
+    case EV_MODULE: b->k = B_MODULE; snprintf(b->text, sizeof b->text, "%s", e->text); break;
+    case EV_DICT: b->k = B_DICT; break;
+    case EV_NOT_STATIC:   /* "a subscript" becomes "bound to a subscript" */
+      b->k = B_UNKNOWN;
+      snprintf(b->why, sizeof b->why, "%s%.220s",
+               strncmp(e->why, "bound", 5) == 0 || strstr(e->why, "imported from") != NULL ? "" : "bound to ",
+               e->why);
+      break;
+  }
+  return MEMEST_OK;
+}
+
+static memest_code bind_unknown(script *sc, module *m, const char *name, const char *why) {
+  ev e;
+  not_static(&e, "%s", why);
+  return bind_ev(sc, m, name, &e);
+}
+
+/* What binding b means as an expression; a lost name says which (name, or
+** NULL for the binding's reason alone). */
+static void binding_ev(const binding *b, ev *e, const char *name) {
+  memset(e, 0, sizeof *e);
+  switch (b->k) {
+    case B_VALUE: e->k = EV_VALUE; e->v = b->v; break;
+    case B_OBJ: e->k = EV_OBJ; e->o = b->o; break;
+    case B_CLASS: e->k = EV_CLASS; e->c = b->c; break;
+    case B_PITH: e->k = EV_PITH; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_LIB: e->k = EV_LIB; e->v = b->v; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_MODULE: e->k = EV_MODULE; tr_copy(e->text, sizeof e->text, b->text); break;
+    case B_DICT: e->k = EV_DICT; break;
+    case B_UNKNOWN:
+      if (name == NULL) {
+        not_static(e, "%s", b->why);
+      } else {
+        char what[240];
+        snprintf(what, sizeof what, "%.40s, %.190s", name, b->why);
+        not_static(e, "%s", what);
+      }
+      break;
+  }
+}
+
+/* The slot of field name of object o, made if new; NULL with sc->err set. */
+static slot *field_slot(script *sc, int o, const char *name) {
+  int i;
+  for (i = 0; i < sc->n_slots; i++)
+    if (sc->slots[i].o == o && strcmp(sc->slots[i].name, name) == 0) return &sc->slots[i];
+  if (sc->n_slots == sc->cap_slots) {
+    int nc = sc->cap_slots ? sc->cap_slots * 2 : 64;
+    slot *ns;
+    if (sc->cap_slots >= MAX_SLOTS) {
+      limit(sc, "config fields set", MAX_SLOTS, name);
+      return NULL;
+    }
+    ns = realloc(sc->slots, (size_t)nc * sizeof *ns);
+    if (ns == NULL) {
+      memi_err_set(sc->err, MEMEST_E_NOMEM, "script", "out of memory");
+      return NULL;
+    }
+    sc->slots = ns;
+    sc->cap_slots = nc;
+  }
+  memset(&sc->slots[sc->n_slots], 0, sizeof sc->slots[0]);
+  sc->slots[sc->n_slots].o = o;
+  snprintf(sc->slots[sc->n_slots].name, sizeof sc->slots[0].name, "%s", name);
+  return &sc->slots[sc->n_slots++];
+}
+
+static const char *section_of(const script *sc, int o) {
+  cls c = sc->objs[o].c;
+  return c == CL_DIST ? "distributed" : c == CL_TRAIN ? "training" : "logging";
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Names memest knows: the trainer's package, a few libraries, builtins
+** ======================================================================= */
+
+static const char *const known_libs[] = {
+  "functools", "pathlib", "os", "sys", "datetime", "typing", "math", "json", "argparse",
+  "dataclasses", "logging", "subprocess", "shutil", "time", "re", "itertools", "collections",
+  "copy", "random", "warnings", "torch", "transformers", "huggingface_hub", "wandb", "numpy",
+  "__future__", "glob", "socket", "platform", "importlib", NULL};
+
+/* Whether a dotted module name is the trainer's package or a library
+** memest never looks into. */
+static int lib_module(const char *dotted, int *pith) {
+  char first[64];
+  int k;
+  snprintf(first, sizeof first, "%.*s", (int)strcspn(dotted, "."), dotted);
+  *pith = strcmp(first, "pithtrain") == 0;
+  if (*pith) return 1;
+  for (k = 0; known_libs[k]; k++)
+    if (strcmp(first, known_libs[k]) == 0) return 1;
+  return 0;
+}
+
+/* name's meaning inside the trainer's package. */
+static void pith_name(const char *dotted, const char *name, ev *e) {
+  int k;
+  memset(e, 0, sizeof *e);
+  for (k = 0; k < CL_COUNT; k++) {
+    if (strcmp(name, class_names[k]) == 0) {
+      e->k = EV_CLASS;
+      e->c = (cls)k;
+      return;
+    }
+  }
+  e->k = EV_PITH;
+  snprintf(e->text, sizeof e->text, "%.60s%s%.60s", dotted, dotted[0] ? "." : "", name);
+}
+
+/* A library's name: the few memest follows, or something it does not read. */
+static void lib_name(const char *dotted, const char *name, ev *e) {
+  static const char *const known[] = {
+    "pathlib.Path", "pathlib.PosixPath", "pathlib.PurePath", "pathlib.PurePosixPath",
+    "functools.partial", "datetime.timedelta", "os.path", "os.path.join", NULL};
+  char full[128];
+  int k;
+  memset(e, 0, sizeof *e);
+  snprintf(full, sizeof full, "%.60s%s%.60s", dotted, dotted[0] ? "." : "", name);
+  for (k = 0; known[k]; k++) {
+    if (strcmp(full, known[k]) == 0) {
+      e->k = EV_LIB;
+      snprintf(e->text, sizeof e->text, "%s", strncmp(full, "pathlib.", 8) == 0 ? "pathlib.Path" : full);
+      return;
+    }
+  }
+  e->k = EV_LIB;
+  snprintf(e->text, sizeof e->text, "%s", full);
+}
+
+static int builtin(const char *name, ev *e) {
+  static const char *const names[] = {
+    "dict", "print", "setattr", "int", "float", "str", "bool", "len", "min", "max", "sum", "abs",
+    "round", "list", "tuple", "set", "range", "getattr", "open", "any", "all", "sorted", "eval",
+    "exec", "input", NULL};
+  int k;
+  for (k = 0; names[k]; k++) {
+    if (strcmp(name, names[k]) == 0) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_LIB;
+      snprintf(e->text, sizeof e->text, "builtins.%s", name);
+      return 1;
+    }
+  }
+  return 0;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Modules: the script and what it imports
+** ======================================================================= */
+
+static memest_code run_range(script *sc, module *m, int lo, int hi);
+
+/* Loads module dotted through the finder and runs it; *idx is its index,
+** or -1 when the finder has no such module (*why says where it looked). */
+static memest_code load_module(script *sc, const char *dotted, int *idx, char *why, size_t why_size) {
+  const char *text = NULL, *label = NULL;
+  size_t len = 0;
+  memest_error e;
+  module *m;
+  int i, found;
+  memest_code rc;
+  *idx = -1;
+  for (i = 0; i < sc->n_mods; i++) {
+    if (strcmp(sc->mods[i].name, dotted) == 0) {
+      *idx = i;   /* loaded, or still loading: a circular import sees what is defined so far */
+      return MEMEST_OK;
+    }
+  }
+  memset(&e, 0, sizeof e);
+  found = sc->find != NULL ? sc->find(sc->ctx, dotted, &text, &len, &label, &e) : 0;
+  if (found < 0) {
+    return memi_err_set(sc->err, e.code != MEMEST_OK ? e.code : MEMEST_E_IO, "script", "%s",
+                        e.message[0] ? e.message : "a module of the script cannot be read");
+  }
+  if (found == 0 || text == NULL) {
+    tr_copy(why, why_size, e.message[0] ? e.message : "no module finder was given");
+    return MEMEST_OK;
+  }
+  if (sc->n_mods == MEMEST_MAX_SCRIPT_MODULES)
+    return limit(sc, "files (MEMEST_MAX_SCRIPT_MODULES)", MEMEST_MAX_SCRIPT_MODULES, dotted);
+  if (len > (size_t)MEMEST_MAX_SCRIPT_BYTES)
+    return memi_err_set(sc->err, MEMEST_E_LIMIT, "script",
+                        "%.200s is %zu bytes, over MEMEST_MAX_SCRIPT_BYTES (%d)",
+                        label ? label : dotted, len, (int)MEMEST_MAX_SCRIPT_BYTES);
+  m = &sc->mods[sc->n_mods];
+  memset(m, 0, sizeof *m);
+  snprintf(m->name, sizeof m->name, "%s", dotted);
+  snprintf(m->label, sizeof m->label, "%s", label ? label : dotted);
+  m->src = text;
+  rc = memi_pylex(text, len, m->label, 0, &m->t, &m->nt, sc->err);
+  if (rc != MEMEST_OK) return rc;
+  *idx = sc->n_mods++;
+  memi_run_file(sc->run, m->label);
+  if (++sc->depth > MEMEST_MAX_SCRIPT_MODULES)
+    return limit(sc, "nested imports", MEMEST_MAX_SCRIPT_MODULES, dotted);
+  m->loading = 1;
+  rc = run_range(sc, m, 0, m->nt);
+  m->loading = 0;
+  sc->depth--;
+  return rc;
+}
+
+/* The meaning of name imported from module dotted (a relative import has
+** its dots): the trainer's, a library's, or a user module's binding. */
+static memest_code import_name(script *sc, const char *dotted, const char *name, ev *e) {
+  int pith, idx;
+  char why[600] = "";
+  const char *plain = dotted + strspn(dotted, ".");
+  memest_code rc;
+  if (lib_module(plain, &pith)) {
+    if (pith) pith_name(plain, name, e);
+    else lib_name(plain, name, e);
+    return MEMEST_OK;
+  }
+  rc = load_module(sc, dotted, &idx, why, sizeof why);
+  if (rc != MEMEST_OK) return rc;
+  if (idx < 0) {
+    char what[240];
+    snprintf(sc->missing, sizeof sc->missing, "%.100s: %.480s", dotted, why);
+    snprintf(what, sizeof what, "%.60s, imported from %.100s, which memest could not find", name, dotted);
+    not_static(e, "%s", what);
+    snprintf(e->why + strlen(e->why), sizeof e->why - strlen(e->why), " (%.150s)", why);
+    return MEMEST_OK;
+  }
+  {
+    binding *b = lookup(&sc->mods[idx], name);
+    memset(e, 0, sizeof *e);
+    if (b == NULL) {
+      char what[240];
+      snprintf(what, sizeof what, "%.60s, which %.100s does not define at module level", name,
+               sc->mods[idx].label);
+      not_static(e, "%s", what);
+      return MEMEST_OK;
+    }
+    binding_ev(b, e, NULL);
+  }
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Expressions: what memest can read of a right-hand side
+** ======================================================================= */
+
+static memest_code eval_range(script *sc, module *m, int lo, int hi, ev *e);
+
+/* The index after the bracket that opens at i. */
+static int close_of(const module *m, int i, int hi) {
+  int depth = 0;
+  for (; i < hi; i++) {
+    if (m->t[i].kind != PT_OP) continue;
+    if (is_op(m, i, "(") || is_op(m, i, "[") || is_op(m, i, "{")) depth++;
+    else if (is_op(m, i, ")") || is_op(m, i, "]") || is_op(m, i, "}")) {
+      if (--depth == 0) return i + 1;
+    }
+  }
+  return hi;
+}
+
+/* The next comma at depth 0 in [i, hi), or hi. */
+static int next_comma(const module *m, int i, int hi) {
+  while (i < hi) {
+    if (is_op(m, i, "(") || is_op(m, i, "[") || is_op(m, i, "{")) i = close_of(m, i, hi);
+    else if (is_op(m, i, ",")) return i;
+    else i++;
+  }
+  return hi;
+}
+
+/* Adjacent string tokens [lo, hi) as one str value. */
+static void eval_strings(const module *m, int lo, int hi, ev *e) {
+  size_t o = 0;
+  int i, bytes = -1;
+  memset(e, 0, sizeof *e);
+  e->k = EV_VALUE;
+  e->v.kind = TV_STR;
+  for (i = lo; i < hi; i++) {
+    int flags;
+    char part[TV_TEXT];
+    if (!memi_pystr_value(m->src + m->t[i].start, m->t[i].len, part, sizeof part, &flags)) {
+      not_static(e, "%s", "a string longer than memest reads (511 bytes)");
+      return;
+    }
+    if (flags & PS_FIELDS) {
+      not_static(e, "%s", "an f-string with replacement fields");
+      return;
+    }
+    if (flags & PS_TEMPLATE) {
+      not_static(e, "%s", "a template string");
+      return;
+    }
+    if (flags & (PS_NAMED_ESCAPE | PS_SURROGATE)) {
+      not_static(e, "%s", "a string with a \\N{...} or surrogate escape");
+      return;
+    }
+    if (bytes >= 0 && bytes != ((flags & PS_BYTES) != 0)) {
+      not_static(e, "%s", "bytes joined to a str (a SyntaxError in Python)");
+      return;
+    }
+    bytes = (flags & PS_BYTES) != 0;
+    if (o + strlen(part) >= sizeof e->v.text) {
+      not_static(e, "%s", "a string longer than memest reads (511 bytes)");
+      return;
+    }
+    memcpy(e->v.text + o, part, strlen(part) + 1);
+    o += strlen(part);
+  }
+  if (bytes == 1) not_static(e, "%s", "a bytes literal");
+}
+
+/* Joins path b onto a as pathlib does ("/" and os.path.join). */
+static int path_join(char *a, size_t size, const char *b) {
+  size_t n = strlen(a);
+  if (b[0] == '/' || n == 0 || strcmp(a, ".") == 0) {
+    if (strlen(b) >= size) return 0;
+    memmove(a, b, strlen(b) + 1);
+    return 1;
+  }
+  if (b[0] == '\0') return 1;
+  if (n + 1 + strlen(b) >= size) return 0;
+  if (a[n - 1] != '/') a[n++] = '/';
+  memcpy(a + n, b, strlen(b) + 1);
+  return 1;
+}
+
+/* PurePath's normal form: no empty or "." parts, no trailing slash. */
+static void path_normal(char *p) {
+  char out[TV_TEXT];
+  size_t o = 0, i = 0, n = strlen(p);
+  if (n && p[0] == '/') out[o++] = '/';
+  while (i < n) {
+    size_t j = i;
+    while (j < n && p[j] != '/') j++;
+    if (j > i && !(j - i == 1 && p[i] == '.')) {
+      if (o > 0 && out[o - 1] != '/') out[o++] = '/';
+      memcpy(out + o, p + i, j - i);
+      o += j - i;
+    }
+    i = j + 1;
+  }
+  if (o == 0) out[o++] = '.';
+  out[o] = '\0';
+  memcpy(p, out, o + 1);
+}
+
+/* The arguments [lo, hi) of Path(...) or os.path.join(...) as one path. */
+static memest_code eval_path_args(script *sc, module *m, int lo, int hi, int is_path, ev *e) {
+  char acc[TV_TEXT] = "";
+  int i = lo;
+  memest_code rc;
+  while (i < hi) {
+    int end = next_comma(m, i, hi);
+    ev a;
+    if (m->t[i].kind == PT_OP && (is_op(m, i, "*") || is_op(m, i, "**"))) {
+      not_static(e, "%s", "a path from unpacked arguments");
+      return MEMEST_OK;
+    }
+    if (end > i + 1 && is_op(m, i + 1, "=")) {
+      not_static(e, "%s", "a path call with keyword arguments");
+      return MEMEST_OK;
+    }
+    if ((rc = eval_range(sc, m, i, end, &a)) != MEMEST_OK) return rc;
+    if (a.k != EV_VALUE || (a.v.kind != TV_STR && a.v.kind != TV_PATH)) {
+      not_static(e, "%s", a.k == EV_NOT_STATIC ? a.why : "a path built from something other than strings");
+      return MEMEST_OK;
+    }
+    if (!path_join(acc, sizeof acc, a.v.text)) {
+      not_static(e, "%s", "a path longer than memest reads (511 bytes)");
+      return MEMEST_OK;
+    }
+    i = end + 1;
+  }
+  memset(e, 0, sizeof *e);
+  e->k = EV_VALUE;
+  e->v.kind = is_path ? TV_PATH : TV_STR;
+  snprintf(e->v.text, sizeof e->v.text, "%s", acc[0] ? acc : ".");
+  if (is_path) path_normal(e->v.text);
+  return MEMEST_OK;
+}
+
+/* partial(func, ...): the wrapped function's name and the rest as written. */
+static memest_code eval_partial(script *sc, module *m, int lo, int hi, ev *e) {
+  int end = next_comma(m, lo, hi);
+  ev f;
+  memest_code rc;
+  char args[160];
+  if (lo >= hi || is_op(m, lo, "*") || is_op(m, lo, "**")) {
+    not_static(e, "%s", "partial() without a function first");
+    return MEMEST_OK;
+  }
+  if ((rc = eval_range(sc, m, lo, end, &f)) != MEMEST_OK) return rc;
+  if (f.k == EV_PITH) {
+    const char *dot = strrchr(f.text, '.');
+    memset(&f.v, 0, sizeof f.v);
+    memi_tv_set_text(&f.v, TV_FUNC, dot ? dot + 1 : f.text, strlen(dot ? dot + 1 : f.text));
+    f.k = EV_VALUE;
+  }
+  if (f.k != EV_VALUE || (f.v.kind != TV_FUNC && f.v.kind != TV_PARTIAL)) {
+    not_static(e, "%s", "partial() of something other than a function");
+    return MEMEST_OK;
+  }
+  memset(e, 0, sizeof *e);
+  e->k = EV_VALUE;
+  e->v.kind = TV_PARTIAL;
+  snprintf(e->v.text, sizeof e->v.text, "%s", f.v.text);
+  span_text(m, end + 1, hi, args, sizeof args);
+  snprintf(e->v.args, sizeof e->v.args, "%s", end < hi ? args : "");
+  return MEMEST_OK;
+}
+
+/* A call of callee with arguments [lo, hi) (inside the parentheses). */
+static memest_code eval_call(script *sc, module *m, const ev *callee, int lo, int hi, int name_tok,
+                             ev *e) {
+  char what[140], name[80];
+  if (callee->k == EV_CLASS) {
+    int o;
+    if (lo < hi) {
+      snprintf(what, sizeof what, "%s(...) with arguments, which the trainer's configs do not take",
+               class_names[callee->c]);
+      not_static(e, "%s", what);
+      return MEMEST_OK;
+    }
+    if (callee->c == CL_IGNORED) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_VALUE;
+      memi_tv_set_text(&e->v, TV_OBJECT, class_names[callee->c], strlen(class_names[callee->c]));
+      return MEMEST_OK;
+    }
+    o = callee->c == CL_PRETRAIN ? new_cfg(sc) : new_obj(sc, callee->c);
+    if (o < 0) return limit(sc, "config objects", MAX_OBJS, class_names[callee->c]);
+    memset(e, 0, sizeof *e);
+    e->k = EV_OBJ;
+    e->o = o;
+    return MEMEST_OK;
+  }
+  if (callee->k == EV_LIB) {
+    if (strcmp(callee->text, "pathlib.Path") == 0)
+      return eval_path_args(sc, m, lo, hi, 1, e);
+    if (strcmp(callee->text, "os.path.join") == 0) return eval_path_args(sc, m, lo, hi, 0, e);
+    if (strcmp(callee->text, "functools.partial") == 0) return eval_partial(sc, m, lo, hi, e);
+    if (strcmp(callee->text, "builtins.dict") == 0) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_DICT;
+      return MEMEST_OK;
+    }
+    if (strcmp(callee->text, "datetime.timedelta") == 0) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_VALUE;
+      memi_tv_set_text(&e->v, TV_OTHER, "a timedelta", 11);
+      return MEMEST_OK;
+    }
+    if (strcmp(callee->text, "path.resolve") == 0 && lo == hi) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_VALUE;
+      e->v = callee->v;
+      return MEMEST_OK;
+    }
+  }
+  tr_copy(name, sizeof name, name_tok >= 0 ? tok_text(m, &m->t[name_tok], what, 64) : "");
+  snprintf(what, sizeof what, "the result of a call to %.70s()", name[0] ? name : "a function");
+  not_static(e, "%s", what);
+  return MEMEST_OK;
+}
+
+/* Attribute name of e, in place. */
+/* Attribute name of config object e->o, in place: a section of a
+** PretrainLMCfg, a field's value as set so far, or logging's (ignored). */
+static memest_code obj_attr(script *sc, ev *e, const char *name) {
+  const obj *o = &sc->objs[e->o];
+  char what[200];
+  int k, i;
+  if (o->c == CL_PRETRAIN) {
+    for (k = 0; k < 3; k++) {
+      if (strcmp(name, section_names[k]) != 0) continue;
+      if (o->section[k] < 0) not_static(e, "%s", "a section replaced by something memest does not read");
+      else e->o = o->section[k];
+      return MEMEST_OK;
+    }
+    snprintf(what, sizeof what, "cfg.%.60s, which PretrainLMCfg does not have", name);
+    not_static(e, "%s", what);
+    return MEMEST_OK;
+  }
+  if (o->c == CL_DIST || o->c == CL_TRAIN) {
+    int ob = e->o;
+    for (i = 0; i < sc->n_slots; i++) {
+      if (sc->slots[i].o == ob && strcmp(sc->slots[i].name, name) == 0 && !sc->slots[i].refused) {
+        memset(e, 0, sizeof *e);
+        e->k = EV_VALUE;
+        e->v = sc->slots[i].v;
+        return MEMEST_OK;
+      }
+    }
+    snprintf(what, sizeof what, "%s.%.60s read before the script sets it", section_of(sc, ob), name);
+    not_static(e, "%s", what);
+    return MEMEST_OK;
+  }
+  if (sc->ignored_obj < 0) sc->ignored_obj = new_obj(sc, CL_IGNORED);   /* inside logging */
+  if (sc->ignored_obj < 0) return limit(sc, "config objects", MAX_OBJS, name);
+  e->o = sc->ignored_obj;
+  return MEMEST_OK;
+}
+
+/* Attribute name of a path value, in place: .parent, or .resolve and
+** .absolute (the path relative to the working folder names the same file). */
+static int path_attr(ev *e, const char *name) {
+  if (strcmp(name, "parent") == 0) {
+    char *slash = strrchr(e->v.text, '/');
+    if (slash == NULL) snprintf(e->v.text, sizeof e->v.text, ".");
+    else if (slash == e->v.text) e->v.text[1] = '\0';
+    else *slash = '\0';
+    return 1;
+  }
+  if (strcmp(name, "resolve") == 0 || strcmp(name, "absolute") == 0) {
+    e->k = EV_LIB;
+    snprintf(e->text, sizeof e->text, "path.resolve");
+    return 1;
+  }
+  return 0;
+}
+
+/* Attribute name of e, in place. */
+static memest_code eval_attr(script *sc, ev *e, const char *name) {
+  char what[200], dotted[128];
+  if (e->k == EV_OBJ) return obj_attr(sc, e, name);
+  if (e->k == EV_PITH || e->k == EV_LIB || e->k == EV_MODULE) {
+    tr_copy(dotted, sizeof dotted, e->text);
+    if (e->k == EV_MODULE) return import_name(sc, dotted, name, e);
+    if (e->k == EV_PITH) pith_name(dotted, name, e);
+    else lib_name(dotted, name, e);
+    return MEMEST_OK;
+  }
+  if (e->k == EV_VALUE && e->v.kind == TV_PATH && path_attr(e, name)) return MEMEST_OK;
+  if (e->k != EV_NOT_STATIC) {
+    snprintf(what, sizeof what, "an attribute (.%.60s) memest does not read", name);
+    not_static(e, "%s", what);
+  }
+  return MEMEST_OK;
+}
+
+/* A name's meaning in m at this point of the script. */
+static memest_code eval_name(module *m, const char *name, ev *e) {
+  binding *b = lookup(m, name);
+  memset(e, 0, sizeof *e);
+  if (strcmp(name, "True") == 0 || strcmp(name, "False") == 0) {
+    e->k = EV_VALUE;
+    e->v.kind = TV_BOOL;
+    e->v.i = name[0] == 'T';
+    return MEMEST_OK;
+  }
+  if (strcmp(name, "None") == 0) {
+    e->k = EV_VALUE;
+    e->v.kind = TV_NONE;
+    return MEMEST_OK;
+  }
+  if (b == NULL && strcmp(name, "__file__") == 0) {
+    e->k = EV_VALUE;
+    memi_tv_set_text(&e->v, TV_STR, m->label, strlen(m->label));
+    return MEMEST_OK;
+  }
+  if (b == NULL) {
+    char what[120];
+    if (builtin(name, e)) return MEMEST_OK;
+    snprintf(what, sizeof what, "the name %.60s, which is not defined at this point", name);
+    not_static(e, "%s", what);
+    return MEMEST_OK;
+  }
+  binding_ev(b, e, name);
+  return MEMEST_OK;
+}
+
+/* What a token starting a non-static form says it is. */
+static const char *form_of(const module *m, int i) {
+  static const char *const arith[] = {"+", "-", "*", "**", "//", "%", "@", "&", "|", "^", "<<",
+                                      ">>", "~", NULL};
+  int k;
+  if (m->t[i].kind == PT_NAME) {
+    if (is_name(m, i, "if") || is_name(m, i, "else")) return "a conditional expression";
+    if (is_name(m, i, "for")) return "a comprehension";
+    if (is_name(m, i, "lambda")) return "a lambda";
+    if (is_name(m, i, "and") || is_name(m, i, "or") || is_name(m, i, "not")) return "a boolean expression";
+    if (is_name(m, i, "in") || is_name(m, i, "is")) return "a comparison";
+    if (is_name(m, i, "await") || is_name(m, i, "yield")) return "an await or yield";
+  }
+  for (k = 0; arith[k]; k++)
+    if (is_op(m, i, arith[k])) return "an arithmetic expression";
+  if (is_op(m, i, ",")) return "a tuple";
+  if (is_op(m, i, "[")) return "a subscript";
+  if (is_op(m, i, "==") || is_op(m, i, "!=") || is_op(m, i, "<") || is_op(m, i, ">") ||
+      is_op(m, i, "<=") || is_op(m, i, ">="))
+    return "a comparison";
+  if (is_op(m, i, ":=")) return "an assignment expression";
+  return "an expression";
+}
+
+/* One operand: an atom and its trailers, from *i in [*i, hi). */
+/* A number token at k (negated when neg) as a value. */
+static void eval_number(const module *m, int k, int neg, ev *e) {
+  memset(e, 0, sizeof *e);
+  memi_pynum_value(m->src + m->t[k].start, m->t[k].len, &e->v);
+  e->k = e->v.kind == TV_OTHER ? EV_NOT_STATIC : EV_VALUE;
+  tr_copy(e->why, sizeof e->why, e->v.text);
+  if (neg) e->v.i = -e->v.i, e->v.f = -e->v.f;
+}
+
+/* A bracketed display at k: a parenthesised expression, else a tuple, a
+** dict (partial's kwargs), a set or a list. */
+static memest_code eval_display(script *sc, module *m, int k, int end, ev *e) {
+  int j, colon = end - 1 == k + 1;
+  if (is_op(m, k, "(")) {
+    if (next_comma(m, k + 1, end - 1) < end - 1 || end - 1 == k + 1) not_static(e, "%s", "a tuple");
+    else return eval_range(sc, m, k + 1, end - 1, e);
+    return MEMEST_OK;
+  }
+  if (is_op(m, k, "[")) {
+    not_static(e, "%s", "a list");
+    return MEMEST_OK;
+  }
+  for (j = k + 1; j < end - 1; j = is_op(m, j, "(") || is_op(m, j, "[") || is_op(m, j, "{") ? close_of(m, j, end) : j + 1)
+    colon |= is_op(m, j, ":");
+  memset(e, 0, sizeof *e);
+  if (colon) e->k = EV_DICT;
+  else not_static(e, "%s", "a set");
+  return MEMEST_OK;
+}
+
+/* An operand's atom from *i; *name_tok is its name token, or -1. Leaves
+** *i past it, or at hi when the operand is not one memest reads. */
+static memest_code eval_atom(script *sc, module *m, int *i, int hi, int *name_tok, ev *e) {
+  static const char *const keywords[] = {"lambda", "not", "await", "yield", "if", "for", NULL};
+  int k = *i, j;
+  char buf[80];
+  const pytok *t = &m->t[k];
+  *name_tok = -1;
+  if (t->kind == PT_OP && (is_op(m, k, "-") || is_op(m, k, "+")) && k + 1 < hi &&
+      m->t[k + 1].kind == PT_NUMBER) {
+    eval_number(m, k + 1, is_op(m, k, "-"), e);
+    *i = k + 2;
+  } else if (t->kind == PT_NUMBER) {
+    eval_number(m, k, 0, e);
+    *i = k + 1;
+  } else if (t->kind == PT_STRING) {
+    int end = k;
+    while (end < hi && m->t[end].kind == PT_STRING) end++;
+    eval_strings(m, k, end, e);
+    *i = end;
+  } else if (t->kind == PT_NAME) {
+    tok_text(m, t, buf, sizeof buf);
+    for (j = 0; keywords[j]; j++) {
+      if (strcmp(buf, keywords[j]) == 0) {
+        not_static(e, "%s", form_of(m, k));
+        *i = hi;
+        return MEMEST_OK;
+      }
+    }
+    *name_tok = k;
+    *i = k + 1;
+    return eval_name(m, buf, e);
+  } else if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
+    *i = close_of(m, k, hi);
+    return eval_display(sc, m, k, *i, e);
+  } else {
+    not_static(e, "%s", form_of(m, k));
+    *i = hi;
+  }
+  return MEMEST_OK;
+}
+
+/* One operand: an atom and its trailers (.name, (args), [subscript]),
+** from *i in [*i, hi). */
+static memest_code eval_operand(script *sc, module *m, int *i, int hi, ev *e) {
+  int k = *i, name_tok;
+  char buf[80];
+  memest_code rc;
+  if ((rc = eval_atom(sc, m, &k, hi, &name_tok, e)) != MEMEST_OK) return rc;
+  while (k < hi) {
+    if (is_op(m, k, ".") && k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
+      if (e->k != EV_NOT_STATIC && (rc = eval_attr(sc, e, tok_text(m, &m->t[k + 1], buf, sizeof buf))) != MEMEST_OK)
+        return rc;
+      name_tok = k + 1;
+      k += 2;
+    } else if (is_op(m, k, "(")) {
+      int end = close_of(m, k, hi);
+      ev callee = *e;
+      if (e->k != EV_NOT_STATIC && (rc = eval_call(sc, m, &callee, k + 1, end - 1, name_tok, e)) != MEMEST_OK)
+        return rc;
+      name_tok = -1;
+      k = end;
+    } else if (is_op(m, k, "[")) {
+      if (e->k != EV_NOT_STATIC) not_static(e, "%s", "a subscript");
+      k = close_of(m, k, hi);
+    } else {
+      break;
+    }
+  }
+  *i = k;
+  return MEMEST_OK;
+}
+
+/* An expression [lo, hi): one operand, or operands joined by "/" (a path). */
+static memest_code eval_range(script *sc, module *m, int lo, int hi, ev *e) {
+  int i = lo;
+  memest_code rc;
+  if (lo >= hi) {
+    not_static(e, "%s", "nothing");
+    return MEMEST_OK;
+  }
+  if ((rc = eval_operand(sc, m, &i, hi, e)) != MEMEST_OK) return rc;
+  while (i < hi) {
+    ev b;
+    if (!is_op(m, i, "/") || i + 1 >= hi) {
+      not_static(e, "%s", form_of(m, i));
+      return MEMEST_OK;
+    }
+    i++;
+    if ((rc = eval_operand(sc, m, &i, hi, &b)) != MEMEST_OK) return rc;
+    if (e->k == EV_NOT_STATIC) continue;
+    if (e->k == EV_VALUE && e->v.kind == TV_PATH && b.k == EV_VALUE &&
+        (b.v.kind == TV_STR || b.v.kind == TV_PATH)) {
+      if (!path_join(e->v.text, sizeof e->v.text, b.v.text)) not_static(e, "%s", "a path too long");
+      else path_normal(e->v.text);
+    } else {
+      not_static(e, "%s", b.k == EV_NOT_STATIC ? b.why : "an arithmetic expression");
+    }
+  }
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** Statements
+** ======================================================================= */
+
+/* The index of the NEWLINE that ends the logical line at i (or hi). */
+static int line_end(const module *m, int i, int hi) {
+  while (i < hi && m->t[i].kind != PT_NEWLINE && m->t[i].kind != PT_END) i++;
+  return i;
+}
+
+/* After the block whose INDENT is at i: the index after its DEDENT. */
+static int block_end(const module *m, int i, int hi) {
+  int depth = 0;
+  for (; i < hi; i++) {
+    if (m->t[i].kind == PT_INDENT) depth++;
+    else if (m->t[i].kind == PT_DEDENT && --depth == 0) return i + 1;
+  }
+  return hi;
+}
+
+static const char *const compound_words[] = {"if", "elif", "else", "for", "while", "with", "try",
+                                             "except", "finally", "def", "class", "async", NULL};
+
+static int starts_compound(const module *m, int i) {
+  int k;
+  if (m->t[i].kind != PT_NAME) return 0;
+  for (k = 0; compound_words[k]; k++)
+    if (is_name(m, i, compound_words[k])) return 1;
+  return 0;
+}
+
+/* The header's ':' of a compound statement on [i, end): the first at
+** depth 0 that no lambda takes. */
+static int header_colon(const module *m, int i, int end) {
+  int lambdas = 0;
+  while (i < end) {
+    if (is_op(m, i, "(") || is_op(m, i, "[") || is_op(m, i, "{")) {
+      i = close_of(m, i, end);
+      continue;
+    }
+    if (is_name(m, i, "lambda")) lambdas++;
+    if (is_op(m, i, ":")) {
+      if (lambdas == 0) return i;
+      lambdas--;
+    }
+    i++;
+  }
+  return -1;
+}
+
+/* What a block is, for messages. */
+static const char *block_kind(const module *m, int i) {
+  if (is_name(m, i, "if") || is_name(m, i, "elif") || is_name(m, i, "else")) return "an if block";
+  if (is_name(m, i, "for")) return "a for loop";
+  if (is_name(m, i, "while")) return "a while loop";
+  if (is_name(m, i, "with")) return "a with block";
+  if (is_name(m, i, "try") || is_name(m, i, "except") || is_name(m, i, "finally")) return "a try block";
+  if (is_name(m, i, "def") || is_name(m, i, "async")) return "a function";
+  if (is_name(m, i, "class")) return "a class";
+  if (is_op(m, i, "@")) return "a decorated definition";
+  return "a block";
+}
+
+/* Whether the header [i, colon) is `if __name__ == "__main__"`. */
+static int main_guard(const module *m, int i, int colon) {
+  char s[16];
+  int flags, name_at, str_at;
+  if (!is_name(m, i, "if") || colon - i != 4 || !is_op(m, i + 2, "==")) return 0;
+  name_at = is_name(m, i + 1, "__name__") ? i + 1 : i + 3;
+  str_at = name_at == i + 1 ? i + 3 : i + 1;
+  if (!is_name(m, name_at, "__name__") || m->t[str_at].kind != PT_STRING) return 0;
+  return memi_pystr_value(m->src + m->t[str_at].start, m->t[str_at].len, s, sizeof s, &flags) &&
+         flags == 0 && strcmp(s, "__main__") == 0;
+}
+
+/* Sets field name of section object o to e (refused when e is not a value). */
+static memest_code set_field(script *sc, module *m, int o, const char *name, const ev *e, int line,
+                             const char *rhs) {
+  slot *s;
+  const char *sec = section_of(sc, o);
+  if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
+    tloc at;
+    char field[96];
+    memi_tloc_set(&at, m->label, line);
+    snprintf(field, sizeof field, "logging.%.60s", name);
+    memi_run_ignored(sc->run, field, &at);
+    return MEMEST_OK;
+  }
+  if ((s = field_slot(sc, o, name)) == NULL) return sc->err->code;
+  memi_tloc_set(&s->at, m->label, line);
+  s->refused = 0;
+  s->why[0] = '\0';
+  if (e->k == EV_VALUE) {
+    s->v = e->v;
+    return MEMEST_OK;
+  }
+  if (e->k == EV_PITH) {   /* a name of the trainer's: a builder */
+    const char *dot = strrchr(e->text, '.');
+    memset(&s->v, 0, sizeof s->v);
+    memi_tv_set_text(&s->v, TV_FUNC, dot ? dot + 1 : e->text, strlen(dot ? dot + 1 : e->text));
+    return MEMEST_OK;
+  }
+  memset(&s->v, 0, sizeof s->v);
+  s->refused = 1;
+  if (e->k == EV_OBJ || e->k == EV_CLASS || e->k == EV_DICT || e->k == EV_MODULE) {
+    snprintf(s->why, sizeof s->why, "%s:%d: %s.%s is set to %s, not a value", m->label, line, sec,
+             name, e->k == EV_DICT ? "a dict" : "an object");
+  } else {
+    snprintf(s->why, sizeof s->why,
+             "%.120s:%d: %s.%.40s is set to %.100s (%.50s); memest reads literals, Path(...), builder "
+             "names and partial(builder, ...), and never runs the script: write the value",
+             m->label, line, sec, name, e->k == EV_NOT_STATIC ? e->why : "a name of a library", rhs);
+  }
+  return MEMEST_OK;
+}
+
+/* Sets section k of PretrainLMCfg object p to e. */
+static void set_section(script *sc, module *m, int p, int k, const ev *e, int line) {
+  obj *o = &sc->objs[p];
+  if (e->k == EV_OBJ && sc->objs[e->o].c == (cls)(CL_DIST + k)) {
+    o->section[k] = e->o;
+    return;
+  }
+  if (k == 2) return;   /* logging changes no memory */
+  o->section[k] = new_obj(sc, (cls)(CL_DIST + k));
+  if (o->section[k] < 0) return;
+  sc->objs[o->section[k]].replaced = 1;
+  memi_tloc_set(&sc->objs[o->section[k]].replaced_at, m->label, line);
+  snprintf(sc->objs[o->section[k]].replaced_why, sizeof sc->objs[0].replaced_why,
+           "%.150s:%d: cfg.%s is set to %.100s, which memest does not read", m->label, line,
+           section_names[k], e->k == EV_NOT_STATIC ? e->why : "something other than its config class");
+}
+
+/* The object and last attribute of an assignment target [lo, hi) of the
+** form NAME(.NAME)+; *o -1 when the target is not a config object's. */
+static memest_code target_object(script *sc, module *m, int lo, int hi, int *o, char *attr,
+                                 size_t size) {
+  ev e;
+  char buf[80];
+  int k;
+  memest_code rc;
+  *o = -1;
+  if (hi - lo < 3 || m->t[lo].kind != PT_NAME || !is_op(m, hi - 2, ".") || m->t[hi - 1].kind != PT_NAME)
+    return MEMEST_OK;
+  for (k = lo + 1; k < hi; k += 2)
+    if (!is_op(m, k, ".") || m->t[k + 1].kind != PT_NAME) return MEMEST_OK;
+  if ((rc = eval_name(m, tok_text(m, &m->t[lo], buf, sizeof buf), &e)) != MEMEST_OK) return rc;
+  for (k = lo + 1; k < hi - 2 && e.k == EV_OBJ; k += 2)
+    if ((rc = eval_attr(sc, &e, tok_text(m, &m->t[k + 1], buf, sizeof buf))) != MEMEST_OK) return rc;
+  if (e.k != EV_OBJ) {
+    if (e.k == EV_NOT_STATIC) {
+      *o = -2;   /* a name memest lost track of: which object is not known */
+      tr_copy(attr, size, tok_text(m, &m->t[hi - 1], buf, sizeof buf));
+    }
+    return MEMEST_OK;
+  }
+  *o = e.o;
+  tr_copy(attr, size, tok_text(m, &m->t[hi - 1], buf, sizeof buf));
+  return MEMEST_OK;
+}
+
+/* A field set through a lost name (why: how it was lost): which section it
+** is of is told by its name. */
+static void ambiguous_field(script *sc, module *m, int lo, const char *attr, int line,
+                            const char *why) {
+  const char *sections[2] = {"distributed", "training"};
+  char head[80];
+  int k;
+  tok_text(m, &m->t[lo], head, sizeof head);
+  for (k = 0; k < 2; k++) {
+    ambiguous *a;
+    if (!memi_trainer_field_matters(sections[k], attr) || sc->n_amb == MAX_AMBIGUOUS) continue;
+    a = &sc->amb[sc->n_amb++];
+    snprintf(a->section, sizeof a->section, "%s", sections[k]);
+    snprintf(a->name, sizeof a->name, "%s", attr);
+    memi_tloc_set(&a->at, m->label, line);
+    snprintf(a->why, sizeof a->why,
+             "%.150s:%d: %s.%s is set through the name %.40s, %.120s: memest cannot tell which "
+             "config it names",
+             m->label, line, sections[k], attr, head, why);
+  }
+}
+
+/* One assignment target [lo, hi) gets e. */
+static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, const char *rhs) {
+  char buf[80], attr[64];
+  int o, line = m->t[lo].line, k;
+  memest_code rc;
+  if (hi - lo == 1 && m->t[lo].kind == PT_NAME) return bind_ev(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), e);
+  if (is_op(m, lo, "(") || is_op(m, lo, "[") || next_comma(m, lo, hi) < hi) {
+    /* Unpacking: names lose their values; fields of configs are refused. */
+    for (k = lo; k < hi; k++) {
+      if (m->t[k].kind == PT_NAME && !(k > lo && is_op(m, k - 1, ".")) && !(k + 1 < hi && is_op(m, k + 1, "."))) {
+        if ((rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), "bound by unpacking")) != MEMEST_OK)
+          return rc;
+      }
+    }
+    for (k = lo; k < hi;) {
+      int end = k;
+      ev bad;
+      while (end < hi && !is_op(m, end, ",") && !is_op(m, end, ")") && !is_op(m, end, "]")) end++;
+      if ((rc = target_object(sc, m, k, end, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
+      not_static(&bad, "%s", "one of several values unpacked");
+      if (o >= 0 && sc->objs[o].c != CL_PRETRAIN && (rc = set_field(sc, m, o, attr, &bad, line, rhs)) != MEMEST_OK)
+        return rc;
+      k = end + 1;
+    }
+    return MEMEST_OK;
+  }
+  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
+  if (o == -2) {
+    binding *b = lookup(m, tok_text(m, &m->t[lo], buf, sizeof buf));
+    ambiguous_field(sc, m, lo, attr, line, b != NULL ? b->why : "which is not defined at this point");
+    return MEMEST_OK;
+  }
+  if (o < 0) return MEMEST_OK;   /* args.x = ..., os.environ[...] = ...: not a config's */
+  if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
+    tloc at;
+    char target[96];
+    memi_tloc_set(&at, m->label, line);
+    memi_run_ignored(sc->run, span_text(m, lo, hi, target, sizeof target), &at);
+    return MEMEST_OK;
+  }
+  if (sc->objs[o].c == CL_PRETRAIN) {
+    for (k = 0; k < 3; k++)
+      if (strcmp(attr, section_names[k]) == 0) set_section(sc, m, o, k, e, line);
+    return MEMEST_OK;
+  }
+  return set_field(sc, m, o, attr, e, line, rhs);
+}
+
+/* `import a.b [as c], d` and `from x import a [as b], (c, d), *`. */
+static memest_code run_import(script *sc, module *m, int lo, int hi) {
+  char dotted[128] = "", name[80], as[80];
+  int k = lo + 1;
+  memest_code rc;
+  if (is_name(m, lo, "import")) {
+    while (k < hi) {
+      int end = next_comma(m, k, hi), j, pith;
+      ev e;
+      dotted[0] = '\0';
+      for (j = k; j < end && !is_name(m, j, "as"); j++)
+        snprintf(dotted + strlen(dotted), sizeof dotted - strlen(dotted), "%s", tok_text(m, &m->t[j], name, sizeof name));
+      memset(&e, 0, sizeof e);
+      if (j + 1 < end) {   /* import a.b as c: c is a.b */
+        tok_text(m, &m->t[j + 1], as, sizeof as);
+        e.k = lib_module(dotted, &pith) ? (pith ? EV_PITH : EV_LIB) : EV_MODULE;
+        snprintf(e.text, sizeof e.text, "%s", dotted);
+      } else {             /* import a.b: a is bound */
+        snprintf(as, sizeof as, "%.*s", (int)strcspn(dotted, "."), dotted);
+        e.k = lib_module(as, &pith) ? (pith ? EV_PITH : EV_LIB) : EV_MODULE;
+        snprintf(e.text, sizeof e.text, "%s", as);
+      }
+      if ((rc = bind_ev(sc, m, as, &e)) != MEMEST_OK) return rc;
+      k = end + 1;
+    }
+    return MEMEST_OK;
+  }
+  /* from X import ... */
+  while (k < hi && !is_name(m, k, "import")) {
+    snprintf(dotted + strlen(dotted), sizeof dotted - strlen(dotted), "%s", tok_text(m, &m->t[k], name, sizeof name));
+    k++;
+  }
+  k++;
+  if (k < hi && is_op(m, k, "(")) {
+    hi = close_of(m, k, hi) - 1;
+    k++;
+  }
+  while (k < hi) {
+    int end = next_comma(m, k, hi);
+    ev e;
+    if (end == k) {
+      k++;
+      continue;
+    }
+    tok_text(m, &m->t[k], name, sizeof name);
+    if (strcmp(name, "*") == 0) {
+      memi_run_note(sc->run, "%s:%d: from %s import * binds names memest cannot list; a name used "
+                             "later that it does not know is refused", m->label, m->t[k].line, dotted);
+      k = end + 1;
+      continue;
+    }
+    if (end - k >= 3 && is_name(m, k + 1, "as")) tok_text(m, &m->t[k + 2], as, sizeof as);
+    else snprintf(as, sizeof as, "%s", name);
+    if ((rc = import_name(sc, dotted, name, &e)) != MEMEST_OK) return rc;
+    if ((rc = bind_ev(sc, m, as, &e)) != MEMEST_OK) return rc;
+    k = end + 1;
+  }
+  return MEMEST_OK;
+}
+
+/* Whether token k is an augmented assignment (+=, //=, ...). */
+static int is_augmented(const module *m, int k) {
+  return m->t[k].kind == PT_OP && m->t[k].len >= 2 &&
+         m->src[m->t[k].start + m->t[k].len - 1] == '=' && !is_op(m, k, "==") &&
+         !is_op(m, k, "!=") && !is_op(m, k, "<=") && !is_op(m, k, ">=") && !is_op(m, k, ":=");
+}
+
+/* The names a block's header or import binds (for x in, as x, def f,
+** class C, import a, x := ...) lose their values. */
+static memest_code scan_bound_names(script *sc, module *m, int lo, int hi, const char *why) {
+  char buf[80];
+  int k, j;
+  memest_code rc;
+  for (k = lo; k < hi; k++) {
+    if (m->t[k].kind != PT_NAME) continue;
+    if ((is_name(m, k, "for") || is_name(m, k, "as") || is_name(m, k, "def") || is_name(m, k, "class") ||
+         is_name(m, k, "import") || is_name(m, k, "del") || is_name(m, k, "global")) &&
+        k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
+      for (j = k + 1; j < hi && (m->t[j].kind == PT_NAME || is_op(m, j, ",")); j++) {
+        if (m->t[j].kind == PT_NAME && !is_name(m, j, "in") &&
+            (rc = bind_unknown(sc, m, tok_text(m, &m->t[j], buf, sizeof buf), why)) != MEMEST_OK)
+          return rc;
+      }
+    }
+    if (k + 1 < hi && is_op(m, k + 1, ":=") &&
+        (rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), why)) != MEMEST_OK)
+      return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* One assignment target [lo, hi) inside a skipped block (at line `line`):
+** a name loses its value (not a function's own); a config's memory field
+** is refused. */
+static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, const char *kind,
+                               int header_line, int locals) {
+  char buf[80], attr[64], why[200];
+  int o;
+  slot *s;
+  memest_code rc;
+  snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
+  if (hi - lo == 1 && m->t[lo].kind == PT_NAME)
+    return locals ? MEMEST_OK : bind_unknown(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), why);
+  if (hi <= lo) return MEMEST_OK;
+  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
+  if (o == -2) {
+    snprintf(why, sizeof why, "inside %s (line %d), which memest does not run", kind, header_line);
+    ambiguous_field(sc, m, lo, attr, line, why);
+    return MEMEST_OK;
+  }
+  if (o < 0 || sc->objs[o].c == CL_PRETRAIN || sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED)
+    return MEMEST_OK;
+  if ((s = field_slot(sc, o, attr)) == NULL) return sc->err->code;
+  memset(&s->v, 0, sizeof s->v);
+  s->refused = 1;
+  memi_tloc_set(&s->at, m->label, line);
+  snprintf(s->why, sizeof s->why,
+           "%.200s:%d: %s.%s is set inside %s (line %d); memest reads only module-level "
+           "statements that always run: move it out of the block",
+           m->label, line, section_of(sc, o), attr, kind, header_line);
+  return MEMEST_OK;
+}
+
+/* The target of the assignment segment [lo, k): after an inline body's
+** header, up to an annotation's ':'. *lo -1 when there is none. */
+static void target_span(const module *m, int *lo, int k, int *hi) {
+  int c;
+  if (starts_compound(m, *lo)) {
+    c = header_colon(m, *lo, k);
+    if (c < 0) {
+      *lo = -1;
+      return;
+    }
+    *lo = c + 1;
+  }
+  *hi = k;
+  for (c = *lo; c < k; c++) {
+    if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, k) - 1;
+    else if (is_op(m, c, ":")) {
+      *hi = c;
+      return;
+    }
+  }
+}
+
+/* The names a statement inside a skipped block binds lose their values;
+** config fields it sets are refused. */
+static memest_code scan_statement(script *sc, module *m, int lo, int hi, const char *kind,
+                                  int header_line, int locals) {
+  char why[200];
+  int k, eq = -1;
+  memest_code rc;
+  snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
+  if (!locals && (rc = scan_bound_names(sc, m, lo, hi, why)) != MEMEST_OK) return rc;
+  /* Assignment targets: each segment before a '=' at depth 0, or an augmented one. */
+  for (k = lo; k < hi; k++) {
+    int start, end, aug;
+    if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
+      k = close_of(m, k, hi) - 1;
+      continue;
+    }
+    aug = is_augmented(m, k);
+    if (!is_op(m, k, "=") && !aug) continue;
+    start = eq < 0 ? lo : eq + 1;
+    target_span(m, &start, k, &end);
+    if (start >= 0 && (rc = scan_target(sc, m, start, end, m->t[k].line, kind, header_line, locals)) != MEMEST_OK)
+      return rc;
+    if (aug) break;
+    eq = k;
+  }
+  return MEMEST_OK;
+}
+
+/* Every statement of a skipped block [lo, hi); locals: a function's or a
+** class's body, whose names are not the module's. */
+static memest_code scan_block(script *sc, module *m, int lo, int hi, const char *kind, int header_line,
+                              int locals) {
+  int i = lo;
+  memest_code rc;
+  while (i < hi) {
+    int end = line_end(m, i, hi), s = i;
+    if (m->t[i].kind == PT_INDENT || m->t[i].kind == PT_DEDENT || m->t[i].kind == PT_NEWLINE) {
+      i++;
+      continue;
+    }
+    while (s < end) {   /* statements on one line, split at ';' */
+      int e = s;
+      while (e < end && !is_op(m, e, ";")) e = is_op(m, e, "(") || is_op(m, e, "[") || is_op(m, e, "{") ? close_of(m, e, end) : e + 1;
+      if ((rc = scan_statement(sc, m, s, e, kind, header_line, locals)) != MEMEST_OK) return rc;
+      s = e + 1;
+    }
+    i = end + 1;
+  }
+  return MEMEST_OK;
+}
+
+/* An expression statement: launch(cfg) names the run's config; setattr on
+** a config is an assignment; a call given a config may change it. */
+static memest_code run_expression(script *sc, module *m, int lo, int hi) {
+  int open = lo, end, k;
+  ev callee, arg;
+  char buf[80];
+  memest_code rc;
+  while (open < hi && !is_op(m, open, "(")) {
+    if (m->t[open].kind != PT_NAME && !is_op(m, open, ".")) return MEMEST_OK;
+    open++;
+  }
+  if (open >= hi || open == lo || close_of(m, open, hi) != hi) return MEMEST_OK;
+  end = hi - 1;
+  if ((rc = eval_range(sc, m, lo, open, &callee)) != MEMEST_OK) return rc;
+  if (callee.k == EV_PITH && (strcmp(callee.text, "launch") == 0 ||
+                               (strlen(callee.text) > 7 &&
+                                strcmp(callee.text + strlen(callee.text) - 7, ".launch") == 0))) {
+    int comma = next_comma(m, open + 1, end);
+    if ((rc = eval_range(sc, m, open + 1, comma, &arg)) != MEMEST_OK) return rc;
+    if (arg.k == EV_OBJ && sc->objs[arg.o].c == CL_PRETRAIN) sc->launch_obj = arg.o;
+    return MEMEST_OK;
+  }
+  if (callee.k == EV_LIB && strcmp(callee.text, "builtins.setattr") == 0) {
+    int c1 = next_comma(m, open + 1, end), c2 = next_comma(m, c1 + 1, end), flags;
+    char attr[64], rhs[80];
+    ev val;
+    if ((rc = eval_range(sc, m, open + 1, c1, &arg)) != MEMEST_OK) return rc;
+    if (arg.k != EV_OBJ || sc->objs[arg.o].c == CL_PRETRAIN || c2 >= end) return MEMEST_OK;
+    if (c2 != c1 + 2 || m->t[c1 + 1].kind != PT_STRING ||
+        !memi_pystr_value(m->src + m->t[c1 + 1].start, m->t[c1 + 1].len, attr, sizeof attr, &flags) ||
+        flags != 0) {
+      memi_run_warn(sc->run, "%s:%d: setattr() on %s with a name memest cannot read; the field it sets "
+                    "is not known", m->label, m->t[lo].line, section_of(sc, arg.o));
+      return MEMEST_OK;
+    }
+    if ((rc = eval_range(sc, m, c2 + 1, end, &val)) != MEMEST_OK) return rc;
+    return set_field(sc, m, arg.o, attr, &val, m->t[lo].line, span_text(m, c2 + 1, end, rhs, sizeof rhs));
+  }
+  if (callee.k == EV_LIB && strcmp(callee.text, "builtins.print") == 0) return MEMEST_OK;
+  for (k = open + 1; k < end; k++) {
+    ev a;
+    if (m->t[k].kind != PT_NAME || (k > open + 1 && is_op(m, k - 1, "."))) continue;
+    if ((rc = eval_name(m, tok_text(m, &m->t[k], buf, sizeof buf), &a)) != MEMEST_OK) return rc;
+    if (a.k == EV_OBJ) {
+      char call[80];
+      memi_run_warn(sc->run, "%s:%d: %s passes a config to a call memest does not run; if it "
+                    "changes a memory field, the estimate misses it",
+                    m->label, m->t[lo].line, span_text(m, lo, hi, call, sizeof call));
+      break;
+    }
+  }
+  return MEMEST_OK;
+}
+
+/* One simple statement [lo, hi). */
+static memest_code run_simple(script *sc, module *m, int lo, int hi) {
+  int k, eq[64], n_eq = 0;
+  char rhs[80];
+  ev e;
+  memest_code rc;
+  if (lo >= hi) return MEMEST_OK;
+  if (is_name(m, lo, "import") || is_name(m, lo, "from")) return run_import(sc, m, lo, hi);
+  if (is_name(m, lo, "del") || is_name(m, lo, "global") || is_name(m, lo, "nonlocal"))
+    return scan_statement(sc, m, lo, hi, "a del or global statement", m->t[lo].line, 0);
+  if (is_name(m, lo, "pass") || is_name(m, lo, "assert") || is_name(m, lo, "raise") ||
+      is_name(m, lo, "return") || is_name(m, lo, "break") || is_name(m, lo, "continue"))
+    return MEMEST_OK;
+  for (k = lo; k < hi; k++) {
+    if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
+      k = close_of(m, k, hi) - 1;
+      continue;
+    }
+    if (is_op(m, k, "=") && n_eq < 64) eq[n_eq++] = k;
+    else if (is_augmented(m, k)) {
+      /* An augmented assignment: the target's old value is read, memest refuses it. */
+      return scan_statement(sc, m, lo, hi, "an augmented assignment", m->t[lo].line, 0);
+    }
+  }
+  if (n_eq == 0) return run_expression(sc, m, lo, hi);
+  if ((rc = eval_range(sc, m, eq[n_eq - 1] + 1, hi, &e)) != MEMEST_OK) return rc;
+  span_text(m, eq[n_eq - 1] + 1, hi, rhs, sizeof rhs);
+  for (k = 0; k < n_eq; k++) {
+    int start = k == 0 ? lo : eq[k - 1] + 1, end = eq[k], c;
+    for (c = start; c < end; c++) {   /* an annotation, x: int = ... */
+      if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, end) - 1;
+      else if (is_op(m, c, ":")) end = c;
+    }
+    if ((rc = assign(sc, m, start, end, &e, rhs)) != MEMEST_OK) return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* The statements of [lo, hi), as Python runs them at module level. */
+static memest_code run_range(script *sc, module *m, int lo, int hi) {
+  int i = lo;
+  memest_code rc;
+  while (i < hi && m->t[i].kind != PT_END) {
+    int end, next, colon, guard;
+    if (m->t[i].kind == PT_NEWLINE || m->t[i].kind == PT_DEDENT) {
+      i++;
+      continue;
+    }
+    if (m->t[i].kind == PT_INDENT)
+      return memi_err_set(sc->err, MEMEST_E_VALUE, "script", "%s:%d: unexpected indent", m->label,
+                          m->t[i].line);
+    end = line_end(m, i, hi);
+    next = end + 1 < hi && m->t[end + 1].kind == PT_INDENT ? block_end(m, end + 1, hi) : end + 1;
+    if (next > end + 1 && !starts_compound(m, i) && !(end > i && is_op(m, end - 1, ":")))
+      return memi_err_set(sc->err, MEMEST_E_VALUE, "script", "%s:%d: unexpected indent", m->label,
+                          m->t[end + 1].line);
+    if (next > end + 1 || starts_compound(m, i) || is_op(m, i, "@")) {
+      colon = header_colon(m, i, end);
+      guard = colon > i && main_guard(m, i, colon);
+      if (guard && m->is_main) {
+        if (colon + 1 < end) rc = run_range(sc, m, colon + 1, end + 1);
+        else rc = run_range(sc, m, end + 2, next - 1);
+      } else if (guard) {
+        rc = MEMEST_OK;   /* an imported module's __main__ block does not run */
+      } else {
+        const char *kind = block_kind(m, i);
+        int line = m->t[i].line;
+        if (is_name(m, i, "def") || is_name(m, i, "class")) {
+          char buf[80];
+          ev f;
+          memset(&f, 0, sizeof f);
+          f.k = EV_VALUE;
+          tok_text(m, &m->t[i + 1], buf, sizeof buf);
+          memi_tv_set_text(&f.v, is_name(m, i, "def") ? TV_FUNC : TV_OTHER, buf, strlen(buf));
+          if (m->t[i + 1].kind == PT_NAME && (rc = bind_ev(sc, m, buf, &f)) != MEMEST_OK) return rc;
+          rc = scan_block(sc, m, colon > 0 ? colon + 1 : end, next, kind, line, 1);
+        } else {
+          rc = scan_block(sc, m, i, next, kind, line, 0);
+        }
+      }
+      if (rc != MEMEST_OK) return rc;
+      i = next;
+      continue;
+    }
+    {
+      int s = i;
+      while (s < end) {
+        int e = s;
+        while (e < end && !is_op(m, e, ";")) e = is_op(m, e, "(") || is_op(m, e, "[") || is_op(m, e, "{") ? close_of(m, e, end) : e + 1;
+        if ((rc = run_simple(sc, m, s, e)) != MEMEST_OK) return rc;
+        s = e + 1;
+      }
+    }
+    i = end + 1;
+  }
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** The run: the config that reaches launch(), through the field table
+** ======================================================================= */
+
+/* The PretrainLMCfg the script runs: the one passed to launch(), else the
+** one named cfg, else the only one; -1 when there is none. */
+static int final_config(script *sc) {
+  binding *b = lookup(&sc->mods[0], "cfg");
+  int i, found = -1, n = 0;
+  if (sc->launch_obj >= 0) return sc->launch_obj;
+  if (b != NULL && b->k == B_OBJ && sc->objs[b->o].c == CL_PRETRAIN) return b->o;
+  for (i = 0; i < sc->n_objs; i++)
+    if (sc->objs[i].c == CL_PRETRAIN) found = i, n++;
+  return n == 1 ? found : -1;
+}
+
+static void take_section(script *sc, int s) {
+  const char *sec = section_of(sc, s);
+  int i;
+  for (i = 0; i < sc->n_slots; i++) {
+    const slot *f = &sc->slots[i];
+    if (f->o != s) continue;
+    if (f->refused) memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
+    else memi_trainer_take(sc->run, sec, f->name, &f->v, &f->at);
+  }
+  if (sc->objs[s].replaced) {
+    for (i = 0; i < memi_trainer_field_count(); i++) {
+      const trainer_field *tf = memi_trainer_field_at(i);
+      if (strcmp(tf->section, sec) == 0 && tf->input >= 0 && !sc->run->in[tf->input].set &&
+          !sc->run->in[tf->input].refused)
+        memi_trainer_refuse(sc->run, sec, tf->name, &sc->objs[s].replaced_at, sc->objs[s].replaced_why);
+    }
+  }
+}
+
+/* Checks a benchmark script's name (pp4-dp1-cp1-ep8-seq4096-bf16) against what it sets. */
+static void check_name(memest_trainer_run *run, const char *label) {
+  static const struct { const char *key; memest_param_id id; } parts[] = {
+    {"pp", MEMEST_P_PP_SIZE}, {"cp", MEMEST_P_CP_SIZE}, {"ep", MEMEST_P_EP_SIZE},
+    {"seq", MEMEST_P_SEQUENCE_LENGTH}};
+  const char *base = strrchr(label, '/');
+  size_t k;
+  base = base ? base + 1 : label;
+  for (k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+    const char *p = strstr(base, parts[k].key);
+    size_t n = strlen(parts[k].key);
+    long long v = 0;
+    if (p == NULL || (p != base && p[-1] != '-') || p[n] < '0' || p[n] > '9') continue;
+    for (p += n; *p >= '0' && *p <= '9' && v < 100000000; p++) v = v * 10 + (*p - '0');
+    if (*p != '-' && *p != '.' && *p != '\0') continue;
+    if (run->in[parts[k].id].set && atoll(run->in[parts[k].id].value) != v)
+      memi_run_warn(run, "the script's name says %s%lld, but it sets %s = %s", parts[k].key, v,
+                    memest_param_describe(parts[k].id)->name, run->in[parts[k].id].value);
+  }
+}
+
+static memest_code finish(script *sc, const char *label) {
+  int p = final_config(sc), k;
+  char folder[128];
+  const char *slash;
+  if (p < 0 && sc->missing[0])
+    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                        "%.200s builds no PretrainLMCfg that memest can follow: it imports module "
+                        "%.500s",
+                        label, sc->missing);
+  if (p < 0)
+    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                        "%s builds no PretrainLMCfg that memest can follow (cfg = PretrainLMCfg(), "
+                        "or from setup import cfg with setup.py found); is it a pretraining launch "
+                        "script?",
+                        label);
+  for (k = 0; k < 2; k++)
+    if (sc->objs[p].section[k] >= 0) take_section(sc, sc->objs[p].section[k]);
+  for (k = 0; k < sc->n_amb; k++)
+    memi_trainer_refuse(sc->run, sc->amb[k].section, sc->amb[k].name, &sc->amb[k].at, sc->amb[k].why);
+  memi_trainer_date_fields(sc->run, 0);
+  memi_trainer_defaults(sc->run);
+  {
+    static const memest_param_id required[] = {MEMEST_P_MODEL, MEMEST_P_MICRO_BATCH_SIZE,
+                                               MEMEST_P_GLOBAL_BATCH_SIZE, MEMEST_P_SEQUENCE_LENGTH,
+                                               MEMEST_P_OPTIMIZER};
+    static const char *const fields[] = {"model", "micro_batch_size", "global_batch_size",
+                                         "sequence_length", "optimizer"};
+    for (k = 0; k < 5; k++)
+      if (!sc->run->in[required[k]].set && !sc->run->in[required[k]].refused)
+        memi_run_note(sc->run, "the script never sets training.%s, which the trainer requires",
+                      fields[k]);
+  }
+  /* The folder: "h100-4n8g" gives the GPU and the GPU count. */
+  slash = strrchr(label, '/');
+  if (slash != NULL && slash > label) {
+    const char *start = slash;
+    while (start > label && start[-1] != '/') start--;
+    snprintf(folder, sizeof folder, "%.*s", (int)(slash - start), start);
+    memi_run_folder_layout(sc->run, folder, folder);
+  }
+  check_name(sc->run, label);
+  return MEMEST_OK;
+}
+
+memest_code memest_script_read(const char *text, size_t len, const char *label,
+                               memest_module_finder find, void *ctx, memest_trainer_run **out,
+                               memest_error *err) {
+  script *sc;
+  module *m;
+  memest_code rc;
+  int i;
+  *out = NULL;
+  memi_err_clear(err);
+  if (text == NULL) return memi_err_set(err, MEMEST_E_VALUE, "script", "no script text was given");
+  if (label == NULL || label[0] == '\0') label = "script.py";
+  if (len > (size_t)MEMEST_MAX_SCRIPT_BYTES)
+    return memi_err_set(err, MEMEST_E_LIMIT, "script",
+                        "%.200s is %zu bytes, over MEMEST_MAX_SCRIPT_BYTES (%d); a launch script "
+                        "is a few KB",
+                        label, len, (int)MEMEST_MAX_SCRIPT_BYTES);
+  sc = calloc(1, sizeof *sc);
+  if (sc == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "script", "out of memory");
+  sc->run = memi_run_new(MEMEST_SOURCE_SCRIPT);
+  if (sc->run == NULL) {
+    free(sc);
+    return memi_err_set(err, MEMEST_E_NOMEM, "script", "out of memory");
+  }
+  sc->find = find;
+  sc->ctx = ctx;
+  sc->err = err;
+  sc->launch_obj = -1;
+  sc->ignored_obj = -1;
+  m = &sc->mods[0];
+  snprintf(m->name, sizeof m->name, "__main__");
+  snprintf(m->label, sizeof m->label, "%s", label);
+  m->src = text;
+  m->is_main = 1;
+  sc->n_mods = 1;
+  memi_run_file(sc->run, m->label);
+  rc = memi_pylex(text, len, m->label, 0, &m->t, &m->nt, err);
+  if (rc == MEMEST_OK) rc = run_range(sc, m, 0, m->nt);
+  if (rc == MEMEST_OK) rc = finish(sc, m->label);
+  for (i = 0; i < sc->n_mods; i++) {
+    free(sc->mods[i].t);
+    free(sc->mods[i].names);
+  }
+  free(sc->slots);
+  if (rc == MEMEST_OK) *out = sc->run;
+  else memest_trainer_run_free(sc->run);
+  free(sc);
+  return rc;
+}
+/* }====================================================================== */

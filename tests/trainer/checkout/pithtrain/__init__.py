@@ -1,0 +1,1 @@
+# A stand-in package folder: memest looks for it, never reads it.

@@ -1,0 +1,19 @@
+from pathlib import Path
+
+from pithtrain.modules.training import make_muon_optimizer
+from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch
+
+cfg = PretrainLMCfg()
+training = cfg.training
+with open("/dev/null") as training:
+    pass
+training.micro_batch_size = 1
+cfg.training.model = Path("examples/pretrain_lm/qwen3-30b-a3b/config.json")
+cfg.training.optimizer = make_muon_optimizer
+cfg.training.global_batch_size = 1024
+cfg.training.sequence_length = 4096
+cfg.distributed.pipeline_parallel_size = 2
+cfg.distributed.expert_parallel_size = 8
+
+if __name__ == "__main__":
+    launch(cfg)
