@@ -130,6 +130,28 @@ static void keep_detail(rank_result *rr, const sim_rank *sr) {
   rr->detail_layer = layer;
 }
 
+int64_t memi_est_peak_immediate_wgrad(const memest_result *r) {
+  sim_rank *sr = calloc(1, sizeof *sr);
+  memest_params p = r->params;
+  memest_error err;
+  int64_t peak = -1;
+  int i;
+  if (sr == NULL) return -1;
+  p.timeline = 0;
+  sr->immediate_wgrad = 1;
+  for (i = 0; i < r->n_ranks; i++) {
+    if (memi_sim_rank_init(sr, &r->mc, &r->lo, &p, r->ranks[i].rank, NULL, &err) != MEMEST_OK ||
+        memi_sim_rank_run(sr, &err) != MEMEST_OK) {
+      peak = -1;
+      break;
+    }
+    if (sr->peak > peak) peak = sr->peak;
+  }
+  memi_sim_rank_free(sr);
+  free(sr);
+  return peak;
+}
+
 /* Simulates one rank in sr, scratch space reused across ranks. */
 static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache *progs,
                             rank_result *rr, memest_error *err) {

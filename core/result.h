@@ -96,6 +96,10 @@ MEMEST_HIDDEN void memi_est_cache_free(est_cache *c);
 ** cache may be NULL (then nothing is shared). */
 MEMEST_HIDDEN memest_code memi_est_run(const model_config *mc, const memest_params *p,
                                   memest_result *r, est_cache *cache, memest_error *err);
+/* The tensor peak of r's ranks replayed with every expert weight grad
+** computed in its backward, never deferred: the trainer before 287070f
+** (docs/model.md, Trainer versions). -1 when the replay fails. */
+MEMEST_HIDDEN int64_t memi_est_peak_immediate_wgrad(const memest_result *r);
 /* Frees what a result owns, but not the result itself. */
 MEMEST_HIDDEN void memi_est_release(memest_result *r);
 /* memest_estimate, with the suggestions or without them (estimate.c);

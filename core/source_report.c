@@ -91,14 +91,22 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
     case CH_NO_HSDP: z->applies = p->sharding == MEMEST_HSDP; break;
     case CH_NO_MUON: z->applies = p->optimizer == MEMEST_MUON; break;
     case CH_NO_BENCHMARK: z->applies = p->routing == MEMEST_ROUTING_BALANCED; break;
-    case CH_DEFERRAL:
-      z->applies = r->mc.experts > 0;
+    case CH_DEFERRAL: {
+      /* FP8's grouped GEMMs deferred before; only the BF16 path changed. */
+      int64_t then;
+      z->applies = r->mc.experts > 0 && p->fp8_training == MEMEST_FP8_DISABLED;
+      if (!z->applies) break;
+      then = memi_est_peak_immediate_wgrad(r);
+      if (then < 0) break;
       z->sized = 1;
-      z->bytes = rr->at_peak.b[C_WGS] + rr->at_peak.b[C_PENDING];
+      z->bytes = then - r->tensor_peak;
       snprintf(z->how, sizeof z->how,
-               "memest's peak holds this for deferred expert weight gradients (captured inputs "
-               "and pending bf16 gradients), which such a run does not keep");
+               "the same replay with every expert weight gradient computed in its backward: a "
+               "tensor peak of %.2f GiB against %.2f GiB",
+               (double)then / (1024.0 * 1024.0 * 1024.0),
+               (double)r->tensor_peak / (1024.0 * 1024.0 * 1024.0));
       break;
+    }
     case CH_ROTARY_NATIVE:
       if (r->mc.max_positions <= 0) {
         snprintf(z->how, sizeof z->how,

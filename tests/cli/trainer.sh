@@ -166,6 +166,17 @@ expect_code 0 "an older commit" "$memest" "${QWEN[@]}" --trainer-commit 287070f 
   bad "the router's kept input is not sized at 287070f"
 expect_code 0 "the modelled commit" "$memest" "${QWEN[@]}" --trainer-commit 889a4088adf3bf8c786d6d667b77fb69ad559a06 --json
 [ "$(json "$tmp/out" 'j["source"]["trainer_commit"]["differences"]')" = "[]" ] || bad "the modelled commit has differences"
+# Before 287070f the BF16 experts' weight grads were computed in each
+# backward: the difference is memest's own replay without deferral, which
+# reproduces the commit's measurement at pp 2, ep 8 (58.54 -> 55.16 GiB):
+# rank 0's module 1 keeps fp32 accumulators for 12 x 16 x 3 x 2048 x 768
+# expert weights.
+expect_code 0 "a commit before the deferral" "$memest" --model qwen3-30b-a3b --pp-size 2 \
+  --ep-size 8 --cp-size 1 --total-gpus 16 --micro-batch-size 1 --global-batch-size 1024 \
+  --sequence-length 2048 --gpu h100 --trainer-commit 976e410 --json
+deferral=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print([x["bytes"] for x in d["source"]["trainer_commit"]["differences"] if x["commit"] == "287070f"])' "$tmp/out")
+[ "$deferral" = "[3623878656]" ] || bad "the deferral's size at qwen3 pp 2 ep 8: $deferral, expected [3623878656]"
 expect_code 1 "an unknown short commit" "$memest" "${QWEN[@]}" --trainer-commit 1234567
 expect_code 1 "a commit that is not hex" "$memest" "${QWEN[@]}" --trainer-commit xyz1234
 OOM=(--model qwen3-30b-a3b --pp-size 1 --ep-size 8 --cp-size 1 --total-gpus 8 --micro-batch-size 1
