@@ -63,7 +63,6 @@ struct memest_result {
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
   memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
   int timeline_columns;      /* a view: events' components as one array per component */
-  int timeline_apart;        /* a view: the kept events go to memest_result_timeline_json */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built
