@@ -82,8 +82,8 @@ export const SORT_KEYS = Object.freeze([
 
 /** Longest config text a state (and so a link) may carry. */
 export const MAX_CONFIG_CHARS = 32768;
-/** Model labels: what a file name or a preset name may look like. */
-export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+/** Model labels: what a file name or a preset name may look like, and "<preset> (edited)". */
+export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+() -]{0,99}$/;
 const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,15}$/;
 
 const INT = { kind: 'int', min: -(2 ** 31), max: 2 ** 40 };

@@ -17,9 +17,10 @@ function summary(s, gpus) {
 
 /**
  * Props: a (the calculator's state), b (compareState), update(patch), gpus,
- * compare (useCompare), requestKey ('' when B equals A), onLoadB().
+ * models (the engine's presets), compare (useCompare), requestKey ('' when
+ * B equals A), onLoadB().
  */
-export function ComparePanel({ a, b, update, gpus, compare, requestKey, onLoadB }) {
+export function ComparePanel({ a, b, update, gpus, models, compare, requestKey, onLoadB }) {
   const current = requestKey !== '' && compare.key === requestKey;
   const shown = requestKey !== '' ? compare.result : null;
   return (
