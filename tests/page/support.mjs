@@ -116,18 +116,6 @@ export async function waitForResult(page, afterSeq = 0) {
 }
 
 /**
- * Waits until the timeline's canvas, drawn by the engine's worker, shows
- * the estimate the page renders (data-drawn = data-shows). `page` may be a
- * frame; `options` are waitForFunction's ({timeout}).
- */
-export function timelineDrawn(page, options = {}) {
-  return page.waitForFunction(() => {
-    const plot = document.querySelector('.timeline-plot');
-    return plot && plot.dataset.drawn === plot.dataset.shows;
-  }, null, options);
-}
-
-/**
  * Waits until the share link and the address bar follow the inputs on
  * screen: both wait for the inputs to be still (App.jsx, FRAGMENT_DELAY_MS).
  */

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
 import { DEFAULTS, applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
-import { staleNote } from './Card.jsx';
+import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
 import { usePageDrop } from './page-drop.js';
 import { readConfigFile } from './ModelPanel.jsx';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
@@ -30,6 +30,7 @@ import { PhoneSummary } from './PhoneSummary.jsx';
 import { MeasuredPanel } from './MeasuredPanel.jsx';
 import { useMeasured } from './measured.js';
 import { useSettled } from './settled.js';
+import { pageWords } from './wording.js';
 
 /** How long the inputs stay still before the address bar and the link follow them. */
 export const FRAGMENT_DELAY_MS = 250;
@@ -74,6 +75,8 @@ export function App({ initial }) {
   const { answer } = view;
   // The answer on screen is for these inputs, or the cards say so.
   const note = answer && answer.key !== inputsKey(state) ? staleNote(answer.state, state) : '';
+  const lasting = useSettled(note, NOTE_DELAY_MS);
+  const stale = useMemo(() => ({ note, shown: note !== '' && lasting === note }), [note, lasting]);
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
   const curve = useRoutingCurve(engine.client, answer, view.pending);
   const config = configOf(state);
@@ -169,7 +172,9 @@ export function App({ initial }) {
   // re-renders none of the fields that show them.
   const shownProblems = view.problems.length ? view.problems : NO_PROBLEMS;
   const problems = useMemo(() => ({ problems: shownProblems, applyFix }), [shownProblems, applyFix]);
-  const info = useMemo(() => Object.fromEntries((engine.parameters ?? []).map((p) => [p.name, p])), [engine.parameters]);
+  // The engine's help for each input, in the page's words once.
+  const info = useMemo(() => Object.fromEntries((engine.parameters ?? [])
+    .map((p) => [p.name, { ...p, meaning: pageWords(p.meaning), choose: pageWords(p.choose) }])), [engine.parameters]);
   const loadPreset = useCallback((name) => (engine.client ? engine.client.modelConfig(name) : Promise.resolve('')), [engine.client]);
 
   // What the layout help needs of the model, kept while it stays the same.
@@ -179,11 +184,45 @@ export function App({ initial }) {
   const models = engine.presets?.models ?? NO_MODELS;
   const gpus = engine.presets?.gpus ?? NO_MODELS;
 
-  if (embed) return <EmbedView view={view} note={note} state={state} models={models} engineError={engine.error} notice={notice} />;
-
-  const linkPending = settled !== state;
-  const share = <SharePanel state={settled} pending={linkPending} current={currentState} />;
+  // The form renders again only when the inputs or what it lists change,
+  // not when an answer arrives; its fields are memo components besides.
   const ready = engine.parameters !== null;
+  const inputs = useMemo(() => (ready ? (
+    <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
+      <div class="form-tools">
+        <button type="button" onClick={reset} data-testid="reset">Reset to defaults</button>
+      </div>
+      <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models}
+        loadPreset={loadPreset} problem={dropProblem} />
+      <ParallelPanel state={state} update={update} info={info} model={modelShape} />
+      <BatchPanel state={state} update={update} info={info} />
+      <HardwarePanel state={state} update={update} gpus={gpus} info={info} />
+      <TrainingPanel state={state} update={update} info={info} />
+    </form>
+  ) : (
+    <p class="loading inputs" role="status">{engine.error ?? 'Loading the calculator…'}</p>
+  )), [ready, state, models, gpus, info, loadPreset, update, modelShape, currentState, reset, dropProblem, engine.error]);
+  // An input's render changes the cards' note alone (StaleNote): the
+  // results are rendered again only when what they show changes.
+  const configKey = JSON.stringify(config);
+  const results = useMemo(() => (
+    <Results view={view} configKey={configKey} detail={state.detail} update={update} applyFix={applyFix}
+      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} curve={curve} />
+  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve]);
+
+  // The link is packed once the inputs are still, not at every render.
+  const linkPending = settled !== state;
+  const share = useMemo(() => <SharePanel state={settled} pending={linkPending} current={currentState} />,
+    [settled, linkPending, currentState]);
+
+  if (embed) {
+    return (
+      <StaleNote.Provider value={stale}>
+        <EmbedView view={view} note={note} state={state} models={models} engineError={engine.error} notice={notice} />
+      </StaleNote.Provider>
+    );
+  }
+
 
   return (
     <ProblemsContext.Provider value={problems}>
@@ -194,28 +233,14 @@ export function App({ initial }) {
       {tab === 'calculator' && (
         <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           <PhoneSummary view={view} note={note} />
-          {ready ? (
-            <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
-              <div class="form-tools">
-                <button type="button" onClick={reset} data-testid="reset">Reset to defaults</button>
-              </div>
-              <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models}
-                loadPreset={loadPreset} problem={dropProblem} />
-              <ParallelPanel state={state} update={update} info={info} model={modelShape} />
-              <BatchPanel state={state} update={update} info={info} />
-              <HardwarePanel state={state} update={update} gpus={gpus} info={info} />
-              <TrainingPanel state={state} update={update} info={info} />
-            </form>
-          ) : (
-            <p class="loading inputs" role="status">{engine.error ?? 'Loading the calculator…'}</p>
-          )}
+          {inputs}
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             {share}
-            <Results view={view} note={note} configKey={JSON.stringify(config)} detail={state.detail} update={update}
-              applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
-              curve={curve} />
-            <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}
-              fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} note={note} />
+            <StaleNote.Provider value={stale}>
+              {results}
+              <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}
+                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} />
+            </StaleNote.Provider>
           </div>
         </div>
       )}

@@ -4,7 +4,6 @@
 import { SliderField } from './SliderField.jsx';
 import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
-import { pageWords } from './wording.js';
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function BatchPanel({ state, update, info }) {
@@ -14,9 +13,9 @@ export function BatchPanel({ state, update, info }) {
       <legend>Batch</legend>
       <SliderField label={inputLabel('micro_batch_size')} field="micro_batch_size" value={state.micro_batch_size} min={1} max={64}
         scale="log2" onChange={set('micro_batch_size')} />
-      <SliderField label={inputLabel('global_batch_size')} field="global_batch_size" help={pageWords(info.global_batch_size?.choose)} value={state.global_batch_size} min={1}
+      <SliderField label={inputLabel('global_batch_size')} field="global_batch_size" help={info.global_batch_size?.choose} value={state.global_batch_size} min={1}
         max={65536} scale="log2" onChange={set('global_batch_size')} />
-      <SliderField label={inputLabel('sequence_length')} field="sequence_length" help={pageWords(info.sequence_length?.choose)} value={state.sequence_length} min={128}
+      <SliderField label={inputLabel('sequence_length')} field="sequence_length" help={info.sequence_length?.choose} value={state.sequence_length} min={128}
         max={1048576} scale="log2" onChange={set('sequence_length')} />
     </fieldset>
   );

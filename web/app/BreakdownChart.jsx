@@ -27,7 +27,7 @@ const pc = (x) => `${x.toFixed(3)}%`;
 /**
  * Props: rank (a result rank), capacity (bytes), answerFor and note (Card's),
  * compact.
- * @param {{rank: any, capacity: number, answerFor: string, note: string, compact?: boolean}} props
+ * @param {{rank: any, capacity: number, answerFor: string, note?: string, compact?: boolean}} props
  */
 export function BreakdownChart({ rank, capacity, answerFor, note, compact }) {
   const scheme = useColorScheme();

@@ -2,14 +2,18 @@
 // its answer is not the one for the inputs on screen. A card names the
 // answer it shows (data-answer-for: that answer's equivalent command) and,
 // while the inputs on screen are other (invalid, or their estimate on its
-// way), carries data-stale="true" and the note. The note and the dashed
-// frame show after a moment (style.css), so that a slider's move, answered
-// within a frame or two, does not flash them.
+// way), carries data-stale="true" at once and, once that has lasted
+// NOTE_DELAY_MS, the note and a dashed frame: a slider's move, answered
+// within a frame or two, flips an attribute and flashes nothing.
 
-import { h } from 'preact';
+import { createContext, h } from 'preact';
+import { useContext } from 'preact/hooks';
 import { configOf, toParams } from './state.js';
 import { shortName } from './names.js';
 import { enumTitle } from './enum-titles.js';
+
+/** How long a card is stale before its note shows. */
+export const NOTE_DELAY_MS = 300;
 
 /** Inputs the note names at most; more are "…". */
 const NOTE_ITEMS = 3;
@@ -39,12 +43,34 @@ export function staleNote(asked, now) {
 }
 
 /**
- * Props: answerFor (the command of the answer shown), note (staleNote(),
- * '' when the answer is current), as ('section' by default), and the
- * section's own attributes and children.
- * @param {{answerFor: string, note: string, as?: string, class?: string, children?: any} & Record<string, any>} props
+ * The note of the answer on screen against the inputs on screen (staleNote:
+ * '' when they are its own), which every card reads, and whether it has
+ * lasted long enough to show: {note, shown}. The cards take it from here
+ * rather than as a prop, so that an input's render, which changes the
+ * note alone, renders the cards' frames and not their bodies.
+ */
+export const StaleNote = createContext({ note: '', shown: false });
+
+/**
+ * Props: answerFor (the command of the answer shown), note (to override
+ * StaleNote's: '' for a card that is current whatever the inputs), as
+ * ('section' by default), and the element's own attributes and children.
+ * @param {{answerFor: string, note?: string, as?: string, class?: string, children?: any} & Record<string, any>} props
  */
 export function Card({ answerFor, note, as = 'section', class: cls = '', children, ...rest }) {
-  return h(as, { class: `card ${cls}`, 'data-answer-for': answerFor, 'data-stale': note ? 'true' : 'false', ...rest },
-    note ? <p class="stale-note" data-testid="stale-note">{note}</p> : null, children);
+  const shared = useContext(StaleNote);
+  const text = note ?? shared.note;
+  const shown = note === undefined ? shared.shown : text !== '';
+  return h(as, { class: cls ? `card ${cls}` : 'card', 'data-answer-for': answerFor, 'data-stale': text ? 'true' : 'false', ...rest },
+    text && shown ? <p class="stale-note" data-testid="stale-note">{text}</p> : null, children);
+}
+
+/**
+ * The results' frame: data-stale as the cards have it, for what reads the
+ * results whole (the phone summary, the tests).
+ * @param {{children?: any} & Record<string, any>} props
+ */
+export function ResultsFrame({ children, ...rest }) {
+  const { note } = useContext(StaleNote);
+  return <div class="results" data-testid="results" data-stale={note ? 'true' : 'false'} {...rest}>{children}</div>;
 }

@@ -33,11 +33,11 @@ export function EmbedView({ view, note, state, models, engineError, notice }) {
       {invalid && note && <p class="help">The full page explains what to change.</p>}
       {result && (
         <>
-          <PeakCard result={result} note={note} compact />
-          <Warnings warnings={result.warnings} compact answerFor={result.command} note={note} />
-          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={result.command} note={note} compact />
+          <PeakCard result={result} compact />
+          <Warnings warnings={result.warnings} compact answerFor={result.command} />
+          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={result.command} compact />
           {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} height={200} compact
-            answerFor={result.command} note={note} />}
+            answerFor={result.command} />}
         </>
       )}
     </main>

@@ -8,7 +8,6 @@ import { FieldProblems } from './FieldProblems.jsx';
 import { gib } from './format.js';
 import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
-import { pageWords } from './wording.js';
 
 const CUSTOM = '';
 
@@ -57,9 +56,9 @@ export function HardwarePanel({ state, update, gpus, info }) {
     <fieldset class="panel">
       <legend>Hardware</legend>
       <SelectField label={inputLabel('gpu')} field="gpu" value={state.gpu} options={options} onChange={onGpu}
-        help={pageWords(info.gpu?.choose)} />
+        help={info.gpu?.choose} />
       {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={set('gpu_memory_gb')} />}
-      <SliderField label={inputLabel('fragmentation')} field="fragmentation" help={pageWords(info.fragmentation?.meaning)} value={state.fragmentation}
+      <SliderField label={inputLabel('fragmentation')} field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
         min={0} max={0.5} step={0.01} integer={false} onChange={set('fragmentation')} />
     </fieldset>
   );

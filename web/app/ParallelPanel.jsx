@@ -8,7 +8,6 @@ import { derive } from './state.js';
 import { degree } from './format.js';
 import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
-import { pageWords } from './wording.js';
 
 function Derived({ label, value, formula, name }) {
   const whole = value !== null && Number.isInteger(value) && value > 0;
@@ -66,7 +65,7 @@ function NodesRow({ state, update }) {
  * ep_sizes and max_pp_size), or the engine's general help before that.
  */
 export function layoutHelp(model, info) {
-  if (!model?.ep_sizes) return { pp: pageWords(info.pp_size?.choose), ep: pageWords(info.ep_size?.choose) };
+  if (!model?.ep_sizes) return { pp: info.pp_size?.choose, ep: info.ep_size?.choose };
   const ep = model.experts > 0
     ? `a divisor of the model's ${model.experts} experts: ${model.ep_sizes.join(', ')}; usually the GPUs per node`
     : 'this model has no experts: 1';
@@ -86,9 +85,9 @@ export function ParallelPanel({ state, update, info, model = null }) {
         onChange={set('pp_size')} />
       <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
         onChange={set('ep_size')} />
-      <SliderField label={inputLabel('cp_size')} field="cp_size" help={pageWords(info.cp_size?.choose)} value={state.cp_size} min={1} max={64} scale="log2"
+      <SliderField label={inputLabel('cp_size')} field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
         onChange={set('cp_size')} />
-      <SliderField label={inputLabel('total_gpus')} field="total_gpus" help={pageWords(info.total_gpus?.choose)} value={state.total_gpus} min={1} max={16384} scale="log2"
+      <SliderField label={inputLabel('total_gpus')} field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
         onChange={set('total_gpus')} />
       <NodesRow state={state} update={update} />
       <dl class="derived-list" aria-live="polite">

@@ -18,9 +18,8 @@ export function shownRank(result) {
 }
 
 /**
- * Props: result, note (Card's: '' when the result is for the inputs on
- * screen), compact (embed: no facts).
- * @param {{result: any, note: string, compact?: boolean}} props
+ * Props: result, note (Card's), compact (embed: no facts).
+ * @param {{result: any, note?: string, compact?: boolean}} props
  */
 export function PeakCard({ result, note, compact }) {
   const rank = shownRank(result);

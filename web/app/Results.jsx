@@ -19,17 +19,18 @@ import { CommandLine } from './CommandLine.jsx';
 import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
+import { ResultsFrame } from './Card.jsx';
 
 /**
- * Props: view (useEstimate), note (staleNote() of its answer against the
- * inputs on screen, '' when it is theirs), invalid (the inputs on screen
- * are the ones the problems are for), configKey (JSON of the config on
- * screen), detail (the per-tensor table is open), update(patch),
+ * The cards read whether their answer is the inputs on screen's from
+ * StaleNote (Card.jsx); this renders only when the answer, the detail or
+ * the measured run changes.
+ * Props: view (useEstimate), configKey (JSON of the config on screen), detail (the per-tensor table is open), update(patch),
  * applyFix(fix), engineError, measured (useMeasured, or null): markers on
  * the rank chart and the measured curve under the timeline,
  * onSuggestionsShown(visible), curve (useRoutingCurve's, or null).
  */
-export function Results({ view, note, configKey, detail, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
+export function Results({ view, configKey, detail, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
   const { answer } = view;
   const result = answer?.result;
   const command = result?.command ?? '';
@@ -39,10 +40,9 @@ export function Results({ view, note, configKey, detail, update, applyFix, engin
   const error = engineError || view.error;
   const invalid = view.problems.length > 0;
   // The model as read follows a config on screen whose layout is not valid.
-  const alone = (note || !result) && view.model && view.model.key === configKey ? view.model : null;
+  const alone = invalid && view.model && view.model.key === configKey ? view.model : null;
   return (
-    <div class="results" data-testid="results" data-seq={view.seq} data-stale={note ? 'true' : 'false'}
-      aria-busy={view.pending ? 'true' : 'false'}>
+    <ResultsFrame data-seq={view.seq} aria-busy={view.pending ? 'true' : 'false'}>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       <FieldProblems match={(f) => !f} />
       {invalid && <ProblemSummary problems={view.problems} />}
@@ -50,25 +50,25 @@ export function Results({ view, note, configKey, detail, update, applyFix, engin
       {!result && alone && <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />}
       {result && (
         <>
-          <PeakCard result={result} note={note} />
-          <Warnings warnings={result.warnings} answerFor={command} note={note} />
+          <PeakCard result={result} />
+          <Warnings warnings={result.warnings} answerFor={command} />
           {alone
             ? <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />
-            : <ModelSummary model={result.model} ranks={answer.ranks.ranks} answerFor={command} note={note} />}
-          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={command} note={note} />
-          <RankChart result={answer.ranks} selected={answer.state.pp_rank} measured={marks} answerFor={command} note={note} />
+            : <ModelSummary model={result.model} ranks={answer.ranks.ranks} answerFor={command} />}
+          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={command} />
+          <RankChart result={answer.ranks} selected={answer.state.pp_rank} measured={marks} answerFor={command} />
           <RoutingChart routing={result.routing} curve={curve?.key === answer.key ? curve : null}
-            capacity={result.gpu_capacity_bytes} answerFor={command} note={note} />
-          {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} answerFor={command} note={note} />}
-          {shownSnap && <MeasuredCurve snap={shownSnap} timeline={answer.timeline} answerFor={command} note={note} />}
+            capacity={result.gpu_capacity_bytes} answerFor={command} />
+          {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} answerFor={command} />}
+          {shownSnap && <MeasuredCurve snap={shownSnap} timeline={answer.timeline} answerFor={command} />}
           <Suggestions suggestions={result.suggestions} computed={answer.suggested} applyFix={applyFix}
-            onShown={onSuggestionsShown} answerFor={command} note={note} />
+            onShown={onSuggestionsShown} answerFor={command} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })}
-            answerFor={command} note={note} />
+            answerFor={command} />
           <CommandLine command={command} config={answer.state.config} state={answer.state}
-            shownRank={answer.timeline?.pp_rank ?? result.worst_rank} note={note} />
+            shownRank={answer.timeline?.pp_rank ?? result.worst_rank} />
         </>
       )}
-    </div>
+    </ResultsFrame>
   );
 }

@@ -11,6 +11,7 @@ import { nearestPoint } from './routing-curve.js';
 import { ticks } from './timeline-plot.js';
 import { useWidth } from './use-width.js';
 import { Card } from './Card.jsx';
+import { pointerWord } from './Timeline.jsx';
 
 const H = 150; // plot height, px
 const L = 48; // room for the GiB axis
@@ -129,6 +130,5 @@ export function RoutingChart({ routing, curve, capacity, answerFor, note }) {
       ))}
     </svg>
   );
-  const pointer = window.matchMedia?.('(pointer: coarse)').matches ? 'Touch' : 'Hover';
-  return frame(true, svg, h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : `${pointer} the curve for the peak at a factor.`);
+  return frame(true, svg, h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : `${pointerWord()} the curve for the peak at a factor.`);
 }

@@ -101,9 +101,13 @@ function useSize(box) {
   return size;
 }
 
+/** Whether the page is used with a finger (read once: a screen does not change its pointer). */
+let coarse = /** @type {boolean | null} */ (null);
+
 /** "Hover" with a mouse, "Touch" on a touch screen. */
 export function pointerWord() {
-  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches ? 'Touch' : 'Hover';
+  coarse ??= typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+  return coarse ? 'Touch' : 'Hover';
 }
 
 /**

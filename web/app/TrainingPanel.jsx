@@ -8,7 +8,6 @@ import { useCallback, useMemo } from 'preact/hooks';
 import { enumOptions } from './enum-titles.js';
 import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
-import { pageWords } from './wording.js';
 
 const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
 const ROUTING_DETAIL = {
@@ -41,13 +40,13 @@ export function TrainingPanel({ state, update, info }) {
       <SelectField label={inputLabel('optimizer')} field="optimizer" value={state.optimizer} options={choices.optimizer}
         onChange={set('optimizer')} />
       <SelectField label={inputLabel('sharding')} field="sharding" value={state.sharding} options={choices.sharding}
-        onChange={set('sharding')} help={pageWords(info.sharding?.meaning)} />
+        onChange={set('sharding')} help={info.sharding?.meaning} />
       <SelectField label={inputLabel('fp8_training')} field="fp8_training" value={state.fp8_training} options={choices.fp8_training}
-        onChange={set('fp8_training')} help={pageWords(info.fp8_training?.choose)} />
+        onChange={set('fp8_training')} help={info.fp8_training?.choose} />
       <SelectField label={inputLabel('routing')} field="routing" value={state.routing} options={choices.routing}
-        onChange={set('routing')} help={pageWords(info.routing?.choose)} />
+        onChange={set('routing')} help={info.routing?.choose} />
       {state.routing === 'factor' && (
-        <SliderField label={inputLabel('routing_factor')} field="routing_factor" help={pageWords(info.routing_factor?.choose)}
+        <SliderField label={inputLabel('routing_factor')} field="routing_factor" help={info.routing_factor?.choose}
           value={state.routing_factor} min={1} max={8} step={0.01} integer={false}
           onChange={set('routing_factor')} />
       )}

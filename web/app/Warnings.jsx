@@ -1,14 +1,24 @@
-// Warnings.jsx — what the engine warns about (CP, FP8, imbalance, …), in the
-// page's own terms; in the embed, each cut to its first sentence.
+// Warnings.jsx — what the engine warns about (CP, FP8, the config, …), in
+// the page's own terms; in the embed, each shortened (shortWarning), the
+// whole text in its title.
 
 import { pageWords } from './wording.js';
 import { Card } from './Card.jsx';
 
-/** The first sentence (or clause before a semicolon) of `text`. */
-export function firstSentence(text) {
-  const m = /^(.*?[.;:])(\s|$)/.exec(text);
-  const cut = m ? m[1].replace(/[;:]$/, '.') : text;
-  return cut.length < text.length ? cut : text;
+/** The longest a shortened warning is, in characters. */
+const SHORT_CHARS = 110;
+
+/**
+ * A warning shortened: "topic: detail; caveat" as "topic: caveat" (the
+ * engine's option warnings end on what they mean for the figures), else
+ * its first clause; cut at a word under SHORT_CHARS with "…".
+ */
+export function shortWarning(text) {
+  const topic = /^([^:;]{1,40}): /.exec(text);
+  const clauses = text.split('; ');
+  let short = topic && clauses.length > 1 ? `${topic[1]}: ${clauses.at(-1)}` : clauses[0];
+  if (short.length > SHORT_CHARS) short = `${short.slice(0, short.lastIndexOf(' ', SHORT_CHARS - 1))}…`;
+  return short;
 }
 
 /** Props: warnings (strings), compact (embed: each shortened), answerFor and note (Card's). */
@@ -20,7 +30,7 @@ export function Warnings({ warnings, compact = false, answerFor, note }) {
       <ul>
         {warnings.map((w, i) => {
           const text = pageWords(w);
-          return <li key={i}>{compact ? firstSentence(text) : text}</li>;
+          return compact ? <li key={i} title={text}>{shortWarning(text)}</li> : <li key={i}>{text}</li>;
         })}
       </ul>
     </Card>

@@ -46,11 +46,11 @@ export function configIdentity(text) {
 export function nameFor({ text, before = '', model = '', preset = false, pasted = false, fileName = null }) {
   if (fileName) return labelFor(text, fileName);
   if (pasted) return labelFor(text, null);
-  if (preset) return `${model} (edited)`;
+  // Another model's config typed or filled over this one: its own name.
   const was = configIdentity(before);
   const now = configIdentity(text);
   if (now !== null && was !== null && now !== was) return labelFor(text, null);
-  return model;
+  return preset ? `${model} (edited)` : model;
 }
 
 /**

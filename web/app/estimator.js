@@ -77,8 +77,14 @@ export function inputsKey(state) {
   return key;
 }
 
-/** A layout every model can take, for reading a config while the inputs on screen are invalid. */
-const PROBE = { pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_size: 1, global_batch_size: 1 };
+/**
+ * Inputs every model can take (one GPU, two micro-batches, a capacity of
+ * its own), for reading a config while the inputs on screen are invalid.
+ */
+const PROBE = {
+  pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_size: 1, global_batch_size: 2, sequence_length: 4096,
+  gpu_memory_gb: 80, pp_rank: -1,
+};
 
 /**
  * The model as read from the config on screen, when the inputs are not
@@ -89,7 +95,8 @@ const PROBE = { pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_s
 async function modelAlone(client, state, problems) {
   const layoutOnly = problems.every((p) => p.field && isInputField(p.field));
   if (!layoutOnly) return null;
-  const params = { ...toParams(state), ...PROBE, pp_rank: -1 };
+  const { model, optimizer, sharding, fp8_training: fp8 } = toParams(state);
+  const params = { model, optimizer, sharding, fp8_training: fp8, ...PROBE };
   const r = await client.estimate(configOf(state), params, { view: { timeline_window: 1 } });
   return r && !r.error ? { key: JSON.stringify(configOf(state)), model: r.model, command: r.command } : null;
 }

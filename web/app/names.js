@@ -11,6 +11,8 @@
 let names = null;
 /** @type {Map<string, import('../engine.js').ParamInfo>} */
 let params = new Map();
+/** The inputs' snake_case names in a text, as one pattern (setNames builds it). */
+let namePattern = /(?!)/g;
 
 /**
  * What the page shows of things that are not the engine's parameters: the
@@ -29,6 +31,8 @@ const PAGE_NAMES = {
 export function setNames(n, parameters = []) {
   names = n;
   params = new Map(parameters.map((p) => [p.name, p]));
+  const snake = parameters.map((p) => p.name).filter((name) => name.includes('_'));
+  namePattern = snake.length ? new RegExp(`\\b(${snake.join('|')})\\b`, 'g') : /(?!)/g;
 }
 
 /** The label the core's reports give component `key`, or null if unknown. */
@@ -78,7 +82,7 @@ export function limitValue(limit) {
   return null;
 }
 
-/** The inputs' names, as the engine lists them. */
-export function inputNames() {
-  return [...params.keys()];
+/** A pattern that finds the inputs' snake_case names ("micro_batch_size") in a text. */
+export function inputNamePattern() {
+  return namePattern;
 }

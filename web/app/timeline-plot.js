@@ -100,9 +100,15 @@ export function ticks(lo, hi, px, space, whole = false) {
   return out;
 }
 
-/** The x axis title for a chart `width` px wide: shorter on a phone. */
-export function xAxisTitle(width) {
-  return width < 480 ? 'event (steps 1–8 above)' : 'event in the schedule (steps 1–8 marked above)';
+/**
+ * The x axis title for a chart `width` px wide (shorter on a phone), naming
+ * the schedule steps the rank has (`steps`: timelineData()'s), which are
+ * all labelled above the plot.
+ */
+export function xAxisTitle(width, steps = []) {
+  const numbered = steps.map((s) => s.step).filter((s) => s >= 1 && s <= 8);
+  const span = numbered.length ? `steps ${Math.min(...numbered)}–${Math.max(...numbered)}` : 'steps';
+  return width < 480 ? `event (${span} above)` : `event in the schedule (${span} marked above)`;
 }
 
 /**
@@ -180,7 +186,7 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   // Axis titles.
   ctx.font = scaledFont(TITLE_FONT, dpr);
   ctx.textBaseline = 'middle';
-  ctx.fillText(xAxisTitle(width), L + W / 2, (height - 9) * dpr);
+  ctx.fillText(xAxisTitle(width, data.steps), L + W / 2, (height - 9) * dpr);
   ctx.save();
   ctx.translate(9 * dpr, T + H / 2);
   ctx.rotate(-Math.PI / 2);

@@ -4,22 +4,20 @@
 // GPUs, micro batch, 16384), products read with a middle dot, and a config
 // position is said once. The words are names.js's, from the engine.
 
-import { flagShortName, inputNames, limitValue, shortName } from './names.js';
+import { flagShortName, inputNamePattern, limitValue, shortName } from './names.js';
 
 /** Flags of the CLI that are not inputs, as the page speaks of them. */
 const OTHER_FLAGS = { '--list-models': 'the model list', '--list-gpus': 'the GPU list' };
 
 /** `message` in the page's words. */
 export function pageWords(message) {
-  let text = String(message ?? '')
+  if (!message) return '';
+  return String(message)
     .replace(/--[a-z0-9]+(?:-[a-z0-9]+)*/g, (flag) => flagShortName(flag) ?? OTHER_FLAGS[flag] ?? flag)
-    .replace(/\bMEMEST_MAX_[A-Z_]+(?: = (\d+))?/g, (m, given) => given ?? String(limitValue(m) ?? 'its limit'));
-  const inputs = inputNames().filter((n) => n.includes('_'));
-  if (inputs.length) {
-    text = text.replace(new RegExp(`\\b(${inputs.join('|')})\\b`, 'g'), (n) => shortName(n));
-  }
-  // A product of names or numbers: "pp*cp*ep", "2*cp", "micro batch*dp*ep".
-  return text.replace(/(\w)\*(?=\w)/g, '$1·');
+    .replace(/\bMEMEST_MAX_[A-Z_]+(?: = (\d+))?/g, (m, given) => given ?? String(limitValue(m) ?? 'its limit'))
+    .replace(inputNamePattern(), (n) => shortName(n))
+    // A product of names or numbers: "pp*cp*ep", "2*cp", "micro batch*dp*ep".
+    .replace(/(\w)\*(?=\w)/g, '$1·');
 }
 
 /** " (line 25, column 2)" for a problem whose message does not say where already. */

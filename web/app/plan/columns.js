@@ -2,25 +2,30 @@
 // order of its rows when a column header sorts them. Pure functions.
 
 import { count, gib, percent, signedGib } from '../format.js';
-import { tightPercent } from '../names.js';
+import { shortName, tightPercent } from '../names.js';
 
 /** Statuses from best to worst; INVALID rows have no figures. */
 export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
 
-/** Every column a plan table may show: [key, header, description (or a function giving
- * it), direction of a first click]. */
+/**
+ * Every column a plan table may show: [key, header (null: the input's
+ * short name, names.js), description (or a function giving it), direction
+ * of a first click]. The verdict (status, peak) comes first, after the row's
+ * number and Load, so that a narrow screen keeps them in view (style.css:
+ * the first three columns stick), then the layout, then the other figures.
+ */
 const ALL = [
-  ['pp_size', 'pp', 'pipeline parallel', 'asc'],
-  ['ep_size', 'ep', 'expert parallel', 'asc'],
-  ['cp_size', 'cp', 'context parallel', 'asc'],
-  ['dp', 'dp', 'data parallel', 'asc'],
+  ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
+  ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
+  ['pp_size', null, 'pipeline parallel', 'asc'],
+  ['ep_size', null, 'expert parallel', 'asc'],
+  ['cp_size', null, 'context parallel', 'asc'],
+  ['dp', null, 'data parallel', 'asc'],
   ['total_gpus', 'GPUs', 'total GPUs', 'asc'],
   ['nodes', 'Nodes', 'nodes', 'asc'],
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
-  ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID`, 'asc'],
-  ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
   ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
@@ -35,10 +40,11 @@ export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;
   const hasNodes = plan.rows.some((r) => 'nodes' in r);
   const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key))
-    .map(([key, label, title, first]) => ({ key, label, title: typeof title === 'function' ? title() : title, first }));
+    .map(([key, label, title, first]) => ({ key, label: label ?? shortName(key), title: typeof title === 'function' ? title() : title, first }));
   if (vary) {
+    // A vary plan's varied input comes right after the verdict.
     const i = cols.findIndex((c) => c.key === vary);
-    if (i > 0) cols.unshift(...cols.splice(i, 1));
+    if (i > 2) cols.splice(2, 0, ...cols.splice(i, 1));
   }
   return cols;
 }
@@ -82,9 +88,9 @@ export function sortRows(rows, key, desc) {
   });
 }
 
-/** "pp 2, ep 8, cp 1, dp 1, mbs 1" for a row (labels, messages). */
+/** "pp 2, ep 8, cp 1, dp 1, micro batch 1" for a row (labels, messages). */
 export function layoutText(row) {
-  const parts = [`pp ${row.pp_size}`, `ep ${row.ep_size}`, `cp ${row.cp_size}`, `dp ${row.dp}`, `mbs ${row.micro_batch_size}`];
+  const parts = ['pp_size', 'ep_size', 'cp_size', 'dp', 'micro_batch_size'].map((k) => `${shortName(k)} ${row[k]}`);
   if (row.nodes !== undefined) parts.push(`${row.nodes} nodes`);
   parts.push(`${count(row.total_gpus)} GPUs`);
   return parts.join(', ');
