@@ -24,13 +24,13 @@ function barClass(bytes, capacity) {
   return 'bar-ok';
 }
 
-/** Round tick steps in `per` bytes (GiB by default): 1, 2 or 5 times a power of ten, about `n` of them. */
+/** Round tick steps in `per` bytes (GiB by default): 1, 2, 2.5 or 5 times a power of ten, about `n` of them. */
 export function gibTicks(topBytes, n = 4, per = GIB) {
   const top = topBytes / per;
   if (!(top > 0)) return [0];
   const raw = top / n;
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw);
   const ticks = [];
   for (let v = 0; v <= top + 1e-9; v += step) ticks.push(Math.round(v / step) * step * per);
   return ticks;

@@ -91,8 +91,8 @@ export function RoutingChart({ routing, curve, capacity, answerFor, note }) {
   const placed = placeMarks(marks.map((m) => ({ ...m, x: x(m.f) })));
   const capY = y(capacity);
   // The capacity's label sits at the left, on the side of the line the
-  // curve is not (it rises with the factor).
-  const capAbove = peaks[0] < capacity;
+  // curve is not (it rises with the factor), and inside the plot.
+  const capAbove = peaks[0] < capacity ? capY - 16 >= T : capY + 14 > T + H;
   const path = factors.map((f, i) => `${i ? 'L' : 'M'}${x(f).toFixed(1)},${y(peaks[i]).toFixed(1)}`).join(' ');
   const onMove = (e) => {
     const rect = e.currentTarget.getBoundingClientRect();

@@ -42,12 +42,12 @@ export function axisUnit(topBytes) {
   return Math.abs(topBytes) >= TIB ? { unit: 'TiB', per: TIB } : { unit: 'GiB', per: GIB };
 }
 
-/** A short figure for a chart's axis, in `per` bytes (GiB by default), e.g. "60" or "0.5". */
+/** A short figure for a chart's axis, in `per` bytes (GiB by default), e.g. "60", "5" or "0.5". */
 export function axisGib(bytes, per = GIB) {
   const g = bytes / per;
   if (g === 0) return '0';
   if (Math.abs(g) >= 10) return minus(g.toFixed(0));
-  return minus(g.toFixed(1));
+  return minus(g.toFixed(1).replace(/\.0$/, ''));
 }
 
 /** A fraction (0.21) as a percentage ("21.0%"). */
