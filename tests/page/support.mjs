@@ -65,9 +65,9 @@ export async function startSession() {
   const requests = [];
   const errors = [];
   const contexts = [];
-  /** A fresh browser context (its own storage and clipboard). */
-  async function newPage({ width = 1280, height = 900 } = {}) {
-    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  /** A fresh browser context (its own storage and clipboard); `touch`: a touch screen, as a phone's. */
+  async function newPage({ width = 1280, height = 900, touch = false } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', hasTouch: touch, isMobile: touch });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
     context.on('request', (r) => requests.push(r.url()));
     // The moment the first peak appears, measured inside the page, and

@@ -25,11 +25,11 @@ export function segments(rank) {
 const pc = (x) => `${x.toFixed(3)}%`;
 
 /**
- * Props: rank (a result rank), capacity (bytes), answerFor and note (Card's),
+ * Props: rank (a result rank), capacity (bytes), answerFor (Card's: the cards read their note from StaleNote),
  * compact.
- * @param {{rank: any, capacity: number, answerFor: string, note?: string, compact?: boolean}} props
+ * @param {{rank: any, capacity: number, answerFor: string, compact?: boolean}} props
  */
-export function BreakdownChart({ rank, capacity, answerFor, note, compact }) {
+export function BreakdownChart({ rank, capacity, answerFor, compact }) {
   const scheme = useColorScheme();
   const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));
   const total = parts.reduce((a, s) => a + s.bytes, 0);
@@ -44,7 +44,7 @@ export function BreakdownChart({ rank, capacity, answerFor, note, compact }) {
     g, bytes: parts.filter((s) => s.group === g).reduce((a, s) => a + s.bytes, 0),
   }));
   return (
-    <Card answerFor={answerFor} note={note} class="chart breakdown" aria-labelledby="breakdown-title" data-testid="breakdown">
+    <Card answerFor={answerFor} class="chart breakdown" aria-labelledby="breakdown-title" data-testid="breakdown">
       <h2 id="breakdown-title">Breakdown at the peak (rank {rank.pp_rank})</h2>
       <div class="bar" role="img"
         aria-label={`Stacked bar: ${groups.map((g) => `${g.g} ${gib(g.bytes)}`).join(', ')}; capacity ${gib(capacity)}. The table below lists each component.`}>

@@ -14,9 +14,9 @@ import { Card } from './Card.jsx';
 /**
  * Props: command (result.command), config (the pasted config's text, ''
  * for a preset), state (the inputs of the answer shown), shownRank (the
- * rank its timeline shows), note (Card's).
+ * rank its timeline shows).
  */
-export function CommandLine({ command, config, state, shownRank, note }) {
+export function CommandLine({ command, config, state, shownRank }) {
   const shown = commandFor(command, config);
   const commandEl = useRef(null);
   const scriptEl = useRef(null);
@@ -26,7 +26,7 @@ export function CommandLine({ command, config, state, shownRank, note }) {
     setProblem(failed ? pageWords(failed.message) : '');
   };
   return (
-    <Card answerFor={command} note={note} class="command" aria-labelledby="command-title" data-testid="command-card">
+    <Card answerFor={command} class="command" aria-labelledby="command-title" data-testid="command-card">
       <h2 id="command-title">Same estimate on the command line</h2>
       {shown.script && <p class="help">Save the pasted config as <code>{CONFIG_FILE}</code> in the current folder, then run:</p>}
       <pre><code data-testid="command" ref={commandEl}>{shown.command}</code></pre>

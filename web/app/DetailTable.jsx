@@ -47,12 +47,12 @@ export function factsOf(detail) {
   return Object.entries(detail).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every((x) => typeof x !== 'object')));
 }
 
-/** Props: open, onToggle(open), detail (result.detail or undefined), answerFor and note (Card's). */
-export function DetailTable({ open, onToggle, detail, answerFor, note }) {
+/** Props: open, onToggle(open), detail (result.detail or undefined), answerFor (Card's: the cards read their note from StaleNote). */
+export function DetailTable({ open, onToggle, detail, answerFor }) {
   const tables = open && detail ? tablesOf(detail) : [];
   const facts = open && detail ? factsOf(detail) : [];
   return (
-    <Card answerFor={answerFor} note={note} class="detail" aria-label="Per-tensor detail at the peak" data-testid="detail">
+    <Card answerFor={answerFor} class="detail" aria-label="Per-tensor detail at the peak" data-testid="detail">
     <details open={open} onToggle={(e) => e.currentTarget.open !== open && onToggle(e.currentTarget.open)}>
       <summary>Per-tensor detail at the peak</summary>
       {open && !detail && <p class="help">Loading…</p>}

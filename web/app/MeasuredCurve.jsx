@@ -40,9 +40,9 @@ function options(width, height, withEstimate, scheme) {
 
 /**
  * Props: snap ({name, ppRank, data}), timeline (the estimate's shown rank,
- * or null), answerFor and note (Card's).
+ * or null), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function MeasuredCurve({ snap, timeline, height = 220, answerFor, note }) {
+export function MeasuredCurve({ snap, timeline, height = 220, answerFor }) {
   const box = useRef(null);
   const plot = useRef(null);
   const same = timeline && timeline.pp_rank === snap.ppRank ? timeline : null;
@@ -67,7 +67,7 @@ export function MeasuredCurve({ snap, timeline, height = 220, answerFor, note })
   }, []);
   const d = snap.data;
   return (
-    <Card answerFor={answerFor} note={note} class="chart measured-curve" aria-labelledby="measured-curve-title" data-testid="measured-curve">
+    <Card answerFor={answerFor} class="chart measured-curve" aria-labelledby="measured-curve-title" data-testid="measured-curve">
       <h2 id="measured-curve-title">Measured across the recorded step ({snap.name}, pp rank {snap.ppRank >= 0 ? snap.ppRank : '?'})</h2>
       <p class="help">
         Peak {gib(d.peak_allocated_bytes)} allocated over {d.events} trace entries; {gib(d.start_allocated_bytes)} was

@@ -67,16 +67,16 @@ export function fragmentationReal(snap) {
  * against the tensors of the worst rank, and the run's fragmentation.
  * Props: measured, ranks (the answer's ranks), tensorPeak (the tensors
  * over every rank), fragmentation (the estimate's input), update(patch),
- * answerFor and note (Card's).
+ * answerFor (Card's: the cards read their note from StaleNote).
  */
-function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answerFor, note }) {
+function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
   const { snapshots, log } = measured;
   const byRank = new Map((ranks ?? []).map((r) => [r.pp_rank, r]));
   const top = largest(snapshots);
   const real = top ? fragmentationReal(top) : false;
   const frag = top && real ? fragmentationInput(top.data) : null;
   return (
-    <Card answerFor={answerFor} note={note} class="measured-comparison" aria-labelledby="measured-comparison-title"
+    <Card answerFor={answerFor} class="measured-comparison" aria-labelledby="measured-comparison-title"
       data-testid="measured-comparison">
       <h3 id="measured-comparison-title">Against the estimate</h3>
       <p class="help" data-testid="measured-like-for-like">
@@ -140,9 +140,9 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
  * files read, and the comparison with the answer shown.
  * Props: measured (useMeasured), ranks (the answer's ranks, or null),
  * tensorPeak, fragmentation (the estimate's input), update(patch),
- * answerFor and note (Card's).
+ * answerFor (Card's: the cards read their note from StaleNote).
  */
-export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor, note }) {
+export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const { snapshots, log, problems, busy } = measured;
@@ -180,7 +180,7 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
       {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert">{p.source}: {p.message}</p>)}
       {(snapshots.length > 0 || log) && ranks && (
         <Comparison measured={measured} ranks={ranks} tensorPeak={tensorPeak} fragmentation={fragmentation} update={update}
-          answerFor={answerFor} note={note} />
+          answerFor={answerFor} />
       )}
       {top && <Sites snap={top} />}
     </section>

@@ -37,9 +37,10 @@ function activeParts(m) {
 /**
  * Props: model (a result's model), ranks (the result's ranks, for the
  * parameters per GPU; null while the layout on screen is not valid),
- * answerFor and note (Card's).
+ * answerFor and note (Card's; by default StaleNote's).
+ * @param {{model: any, ranks: any, answerFor: string, note?: string}} props
  */
-export function ModelSummary({ model: m, ranks, answerFor, note }) {
+export function ModelSummary({ model: m, ranks, answerFor, note = undefined }) {
   if (!m) return null;
   const kinds = m.layers_by_kind ?? {};
   const keys = m.config_keys ?? {};

@@ -18,15 +18,15 @@ export function shownRank(result) {
 }
 
 /**
- * Props: result, note (Card's), compact (embed: no facts).
- * @param {{result: any, note?: string, compact?: boolean}} props
+ * Props: result, compact (embed: no facts).
+ * @param {{result: any, compact?: boolean}} props
  */
-export function PeakCard({ result, note, compact }) {
+export function PeakCard({ result, compact }) {
   const rank = shownRank(result);
   const cls = STATUS_CLASS[result.status] ?? 'ok';
   const selected = result.inputs.pp_rank >= 0;
   return (
-    <Card answerFor={result.command} note={note} class={`peak-card status-${cls}`} aria-labelledby="peak-title"
+    <Card answerFor={result.command} class={`peak-card status-${cls}`} aria-labelledby="peak-title"
       data-testid="peak-card">
       <h2 id="peak-title" class="visually-hidden">Peak memory per GPU</h2>
       <div class="peak-line" aria-live="polite">

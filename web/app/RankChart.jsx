@@ -39,9 +39,9 @@ export function gibTicks(topBytes, n = 4, per = GIB) {
 /**
  * Props: result (a result with every rank), selected (the rank shown, or
  * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]),
- * answerFor and note (Card's).
+ * answerFor (Card's: the cards read their note from StaleNote).
  */
-export function RankChart({ result, selected = -1, measured = [], answerFor, note }) {
+export function RankChart({ result, selected = -1, measured = [], answerFor }) {
   const ranks = result.ranks;
   const capacity = result.gpu_capacity_bytes;
   const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes), ...measured.map((m) => m.bytes)) * 1.06;
@@ -56,7 +56,7 @@ export function RankChart({ result, selected = -1, measured = [], answerFor, not
   const ticks = gibTicks(top, 4, per).filter((t) => Math.abs(y(t) - capY) >= 12);
   const height = TOP + H + BOTTOM;
   return (
-    <Card answerFor={answerFor} note={note} class="chart ranks" aria-labelledby="ranks-title" data-testid="rank-chart">
+    <Card answerFor={answerFor} class="chart ranks" aria-labelledby="ranks-title" data-testid="rank-chart">
       <h2 id="ranks-title">Peak per pipeline rank</h2>
       <div class="rank-plot" style={{ height: px(height) }}>
         <div class="rank-axis" aria-hidden="true" style={{ width: px(AXIS) }}>

@@ -60,9 +60,9 @@ export function placeMarks(marks) {
 
 /**
  * Props: routing (result.routing), curve (useRoutingCurve's for this
- * answer, or null), capacity (bytes), answerFor and note (Card's).
+ * answer, or null), capacity (bytes), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function RoutingChart({ routing, curve, capacity, answerFor, note }) {
+export function RoutingChart({ routing, curve, capacity, answerFor }) {
   const [hover, setHover] = useState(-1);
   const [box, width] = useWidth(480);
   if (!routing?.applies) return null;
@@ -70,7 +70,7 @@ export function RoutingChart({ routing, curve, capacity, answerFor, note }) {
   const plotW = Math.max(60, width - L - R);
   const height = T + H + B;
   const frame = (ready, body, hoverText) => (
-    <Card answerFor={answerFor} note={note} class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart"
+    <Card answerFor={answerFor} class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart"
       data-ready={ready ? 'true' : 'false'}>
       {title}
       <p class="routing-summary">{marginText(routing)}</p>

@@ -16,9 +16,9 @@ import { Card } from './Card.jsx';
 /**
  * Props: suggestions (result.suggestions), computed (the estimate was asked
  * for them), applyFix(fix), onShown(visible) (called as the section comes
- * into view and leaves it), answerFor and note (Card's).
+ * into view and leaves it), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function Suggestions({ suggestions, computed = true, applyFix, onShown, answerFor, note }) {
+export function Suggestions({ suggestions, computed = true, applyFix, onShown, answerFor }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current;
@@ -34,7 +34,7 @@ export function Suggestions({ suggestions, computed = true, applyFix, onShown, a
   }, [onShown]);
   const list = suggestions ?? [];
   return (
-    <Card answerFor={answerFor} note={note} class="suggestions" aria-labelledby="suggestions-title"
+    <Card answerFor={answerFor} class="suggestions" aria-labelledby="suggestions-title"
       aria-busy={computed ? 'false' : 'true'} data-testid="suggestions">
       <h2 id="suggestions-title" ref={ref}>Suggestions</h2>
       {!computed && <p class="help">Each suggestion is estimated for real; they are computed while this part of the page is shown.</p>}

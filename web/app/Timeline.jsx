@@ -112,9 +112,9 @@ export function pointerWord() {
 
 /**
  * Props: rank (a result rank with events), capacity (the GPU's bytes, drawn
- * as a line), height (px), compact (embed), answerFor and note (Card's).
+ * as a line), height (px), compact (embed), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function Timeline({ rank, capacity = 0, height = 260, compact = false, answerFor, note }) {
+export function Timeline({ rank, capacity = 0, height = 260, compact = false, answerFor }) {
   const box = useRef(null);
   const canvas = useRef(null);
   const n = keptEvents(rank);
@@ -168,7 +168,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
   };
   const cursorAt = hover !== null && n ? eventPx(x[hover], range, plot.width) : -1;
   return (
-    <Card answerFor={answerFor} note={note} class="chart timeline" aria-labelledby="timeline-title" data-testid="timeline">
+    <Card answerFor={answerFor} class="chart timeline" aria-labelledby="timeline-title" data-testid="timeline">
       <h2 id="timeline-title">Memory across the schedule (rank {rank.pp_rank})</h2>
       {n < rank.events_total && (
         <p class="help" data-testid="timeline-window">

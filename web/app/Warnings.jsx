@@ -21,11 +21,11 @@ export function shortWarning(text) {
   return short;
 }
 
-/** Props: warnings (strings), compact (embed: each shortened), answerFor and note (Card's). */
-export function Warnings({ warnings, compact = false, answerFor, note }) {
+/** Props: warnings (strings), compact (embed: each shortened), answerFor (Card's: the cards read their note from StaleNote). */
+export function Warnings({ warnings, compact = false, answerFor }) {
   if (!warnings?.length) return null;
   return (
-    <Card answerFor={answerFor} note={note} class="warnings" aria-labelledby="warnings-title" data-testid="warnings">
+    <Card answerFor={answerFor} class="warnings" aria-labelledby="warnings-title" data-testid="warnings">
       <h2 id="warnings-title">Warnings</h2>
       <ul>
         {warnings.map((w, i) => {

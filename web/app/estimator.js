@@ -147,21 +147,29 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
 export function useEstimate(client, state, { suggestions = false } = {}) {
   const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, pending: true, error: null, seq: 0 });
   const sent = useRef(0);
+  const shown = useRef(0);
   const latest = useRef(state);
   latest.current = state;
   const request = `${inputsKey(state)}|${suggestions}|${state.detail}`;
   // A layout effect starts the estimate right after the render instead of
-  // after the next frame, which a slider would feel.
+  // after the next frame, which a slider would feel. An answer that comes
+  // after a newer one (an invalid input's, explained by validate() while
+  // the next estimate ran) is dropped.
   useLayoutEffect(() => {
     if (!client) return;
     const seq = ++sent.current;
+    const fresh = () => {
+      if (seq < shown.current) return false;
+      shown.current = seq;
+      return true;
+    };
     setView((v) => (v.pending ? v : { ...v, pending: true }));
     estimateView(client, latest.current, { suggestions }).then((r) => {
-      if (!r) return;
+      if (!r || !fresh()) return;
       const pending = seq < sent.current;
       if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, pending, error: null, seq });
       else setView((v) => ({ ...v, problems: r.problems, model: r.model, pending, error: null, seq }));
-    }).catch((e) => setView((v) => ({ ...v, pending: false, error: `The estimate failed: ${e.message}`, seq })));
+    }).catch((e) => fresh() && setView((v) => ({ ...v, pending: false, error: `The estimate failed: ${e.message}`, seq })));
   }, [client, request]);
   return view;
 }
