@@ -267,8 +267,58 @@ export function usePlan(client, config, request, active) {
 }
 
 /**
+ * One side of a pair compare as a row of the planner's compare shape: the
+ * inputs, status and headline figures, and the worst rank's components.
+ * `bubble` is the planner's row of the same layout (layoutPlan), or null.
+ */
+function pairRow(result, bubble) {
+  const worst = result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
+  const i = result.inputs;
+  return {
+    model: i.model, pp_size: i.pp_size, ep_size: i.ep_size, cp_size: i.cp_size, dp: result.derived.dp, total_gpus: i.total_gpus,
+    micro_batch_size: i.micro_batch_size, global_batch_size: i.global_batch_size, sequence_length: i.sequence_length,
+    num_chunks: result.derived.num_chunks, routing: i.routing, routing_factor: result.routing?.factor ?? null,
+    status: result.status, peak_bytes: result.peak_bytes, headroom_bytes: result.headroom_bytes,
+    tensor_peak_bytes: result.tensor_peak_bytes, bubble_fraction: bubble?.bubble_fraction ?? null,
+    non_pytorch_bytes: worst.non_pytorch_bytes, fragmentation_bytes: worst.fragmentation_bytes,
+    static: worst.static, dynamic: worst.dynamic,
+  };
+}
+
+/** B − A of every figure of two pair rows (the planner's `delta`). */
+function pairDelta(a, b) {
+  const d = {};
+  for (const k of ['peak_bytes', 'headroom_bytes', 'tensor_peak_bytes', 'non_pytorch_bytes', 'fragmentation_bytes']) d[k] = b[k] - a[k];
+  for (const group of ['static', 'dynamic']) {
+    d[group] = Object.fromEntries(Object.keys({ ...a[group], ...b[group] }).map((k) => [k, (b[group][k] ?? 0) - (a[group][k] ?? 0)]));
+  }
+  return d;
+}
+
+/**
+ * Two configurations the planner cannot compare in one plan (two models,
+ * two routings): an estimate of each, with its pipeline bubble from a plan
+ * of its one layout; the planner's compare shape, {mode, rows: [a, b]}, or
+ * {error} naming the side.
+ */
+async function comparePair(client, request) {
+  const sides = [['A', request.a], ['B', request.b]];
+  const view = { suggestions: false, timeline_window: 1, every_rank: false, timeline_columns: true };
+  const results = await Promise.all(sides.map(([, s]) => client.estimate(s.config, s.params, { view })));
+  for (const [i, r] of results.entries()) {
+    if (r.error) return { error: { ...r.error, message: `${sides[i][0]}: ${r.error.message}` } };
+  }
+  const plans = await Promise.all(sides.map(([, s]) => client.plan(s.config, s.plan)));
+  const bubbles = plans.map((p) => (p.error ? null : p.rows?.find((r) => r.status !== 'INVALID') ?? null));
+  const a = pairRow(results[0], bubbles[0]);
+  const b = pairRow(results[1], bubbles[1]);
+  return { mode: 'compare', rows: [a, { ...b, delta: pairDelta(a, b) }] };
+}
+
+/**
  * The Compare tab's plan (`memest compare`) for `request`
- * (compareRequest(), or null), asked while `active`. Returns
+ * (compareRequest(), or null), asked while `active`; a pair request (two
+ * models or two routings) is two estimates (comparePair). Returns
  *   { result, error, pending, key, want }: the answer is current when
  *   key === want.
  */
@@ -286,7 +336,7 @@ export function useCompare(client, config, request, active) {
       settled.current = key;
       setView({ pending: false, key, ...next });
     };
-    client.plan(config, request).then(
+    (request.mode === 'pair' ? comparePair(client, request) : client.plan(config, request)).then(
       (r) => show(r.error ? { result: null, error: r.error } : { result: r, error: null }),
       (e) => show({ result: null, error: { message: `The comparison failed: ${e.message}` } }),
     );

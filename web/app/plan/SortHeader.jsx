@@ -8,7 +8,7 @@ export function SortHeader({ label, title, active, desc, onSort, cls }) {
     <th scope="col" aria-sort={sort} class={cls}>
       <button type="button" class="sort" title={title} onClick={onSort}>
         {label}
-        <span class="sort-mark" aria-hidden="true">{active ? (desc ? ' ▼' : ' ▲') : ' ↕'}</span>
+        <span class="sort-mark" aria-hidden="true">{active ? (desc ? '▼' : '▲') : '↕'}</span>
       </button>
     </th>
   );

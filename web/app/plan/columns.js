@@ -1,7 +1,7 @@
 // columns.js — the plan table's columns, how each cell reads, and the
 // order of its rows when a column header sorts them. Pure functions.
 
-import { count, gib, percent, signedGib } from '../format.js';
+import { count, percent } from '../format.js';
 import { shortName, tightPercent } from '../names.js';
 
 /** Statuses from best to worst; INVALID rows have no figures. */
@@ -16,7 +16,7 @@ export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
  */
 const ALL = [
   ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
-  ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
+  ['peak_bytes', 'Peak GiB', 'peak memory per GPU, in GiB', 'asc'],
   ['pp_size', null, 'pipeline parallel', 'asc'],
   ['ep_size', null, 'expert parallel', 'asc'],
   ['cp_size', null, 'context parallel', 'asc'],
@@ -26,7 +26,7 @@ const ALL = [
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
-  ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
+  ['headroom_bytes', 'Headroom GiB', 'memory left free, in GiB', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
 ];
@@ -49,13 +49,19 @@ export function planColumns(plan) {
   return cols;
 }
 
+/** Bytes as a GiB figure without its unit (the column's header has it): "62.48", "1,234.56". */
+export function gibFigure(bytes) {
+  const [whole, frac] = (bytes / 2 ** 30).toFixed(2).split('.');
+  return `${count(Number(whole))}.${frac}`;
+}
+
 /** A cell's text. */
 export function cellText(row, key) {
   const v = row[key];
   if (v === null || v === undefined) return '—';
   switch (key) {
-    case 'peak_bytes': return gib(v);
-    case 'headroom_bytes': return signedGib(v);
+    case 'peak_bytes': return gibFigure(v);
+    case 'headroom_bytes': return `${v < 0 ? '\u2212' : '+'}${gibFigure(Math.abs(v))}`;
     case 'bubble_fraction': return percent(v, 2);
     case 'routing_margin': return `${(Math.floor(v * 100 + 1e-9) / 100).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
     case 'num_chunks':
