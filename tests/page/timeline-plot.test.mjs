@@ -83,7 +83,7 @@ test('a drawing fills one band per component in the scheme\'s colours and labels
     const fills = ctx.calls.filter((c) => c[0] === 'fill').map((c) => c[1]);
     assert.deepEqual(fills, data.keys.slice().reverse().map((k) => chartColor(partColor(k), scheme)), scheme);
     const texts = ctx.calls.filter((c) => c[0] === 'text').map((c) => c[1]);
-    for (const want of ['0', '20', '40', '60', '80', 'GiB', 'capacity 80.0 GiB', 'peak', '1', '4', 'event in the schedule (steps 1–8 marked above)']) {
+    for (const want of ['0', '20', '40', '60', '80', 'GiB', 'capacity 80.0 GiB', 'peak', '1', '4', 'event in the schedule (steps 1–4 marked above)']) {
       assert.ok(texts.includes(want), `${scheme}: '${want}' in ${JSON.stringify(texts)}`);
     }
     assert.ok(ctx.calls.some((c) => c[0] === 'text' && /^24px /.test(c[2])), 'fonts scale with the pixel ratio');

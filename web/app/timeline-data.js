@@ -85,7 +85,9 @@ export function timelineData(rank) {
 /** Component `key`'s bytes at each of the `n` events (zeros where the rank has no column for it). */
 function column(rank, key, n) {
   const from = rank.event_components?.[key];
-  return Array.isArray(from) && from.length === n ? Float64Array.from(from) : new Float64Array(n);
+  const col = new Float64Array(n);
+  if (Array.isArray(from) && from.length === n) for (let i = 0; i < n; i++) col[i] = from[i];
+  return col;
 }
 
 /** Fragmentation as a share of each event's tensors: 0 when the rank has none. */
@@ -127,7 +129,10 @@ export function keptEvents(rank) {
 
 /** The kept events' indices, in order, as a Float64Array. */
 export function eventIndices(rank) {
-  return Float64Array.from(rank.events ?? [], (e) => e.index);
+  const events = rank.events ?? [];
+  const x = new Float64Array(events.length);
+  for (let i = 0; i < x.length; i++) x[i] = events[i].index;
+  return x;
 }
 
 /** The position of `rank`'s peak among its kept events, or -1. */
