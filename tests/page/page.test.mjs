@@ -14,6 +14,7 @@ import {
 } from './support.mjs';
 import { coldSliderMove, sliderMove, typeBatch } from '../../scripts/slider-move.mjs';
 import { speedIndex } from '../../scripts/speed-index.mjs';
+import { timelineEvents } from '../../web/app/estimator.js';
 
 // Targets on an idle machine; the first result's test fails above its own.
 const TARGET_FIRST_MS = 1500;
@@ -205,10 +206,10 @@ test('a long schedule shows a window of the timeline around the peak', async () 
   await waitForResult(fresh);
   const want = cli({ ...DEFAULT_PARAMS, pp_size: 2, global_batch_size: 32768 });
   const worst = want.ranks.find((r) => r.pp_rank === want.worst_rank);
-  assert.ok(worst.events_total > 1000, `the example has ${worst.events_total} events`);
+  assert.ok(worst.events_total > timelineEvents(1280), `the example has ${worst.events_total} events`);
   assert.equal((await headline(fresh)).peakBytes, want.peak_bytes);
   const note = await fresh.getByTestId('timeline-window').textContent();
-  assert.equal(note, `A window of 1,000 of the schedule’s ${worst.events_total.toLocaleString('en-US')} events, centred on the peak.`);
+  assert.equal(note, `A window of ${timelineEvents(1280).toLocaleString('en-US')} of the schedule’s ${worst.events_total.toLocaleString('en-US')} events, centred on the peak.`);
   assert.match(await fresh.getByTestId('timeline-hover').textContent(), new RegExp(`^Peak, event ${worst.peak_event_index}:`));
   await fresh.close();
 });

@@ -9,6 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { timelineEvents } from '../../web/app/estimator.js';
 import { MODELS, DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult, waitForLink, seqOf, headline } from './support.mjs';
 
 let session;
@@ -140,7 +141,7 @@ test('the model summary follows a pasted config as soon as it is valid, while th
   await page.close();
 });
 
-test('one render path: the page draws the timeline, of at most 1,000 events, and asks the engine for every move', async () => {
+test('one render path: the page draws the timeline, of about its plot\'s width in events, and asks the engine for every move', async () => {
   const page = await session.newPage();
   let estimates = 0;
   page.on('console', () => {});
@@ -156,9 +157,13 @@ test('one render path: the page draws the timeline, of at most 1,000 events, and
   await waitForResult(page);
   const want = cli({ ...DEFAULT_PARAMS, global_batch_size: 8192 });
   const worst = want.ranks.find((r) => r.pp_rank === want.worst_rank);
-  assert.ok(worst.events_total > 1000, `${worst.events_total} events`);
+  const kept = timelineEvents(1280);
+  assert.ok(worst.events_total > kept, `${worst.events_total} events`);
   assert.equal(await page.getByTestId('timeline-window').textContent(),
-    `A window of 1,000 of the schedule’s ${worst.events_total.toLocaleString('en-US')} events, centred on the peak.`);
+    `A window of ${kept.toLocaleString('en-US')} of the schedule’s ${worst.events_total.toLocaleString('en-US')} events, centred on the peak.`);
+  // About the plot's width in pixels.
+  const plot = await page.locator('.timeline-over').evaluate((el) => el.getBoundingClientRect().width);
+  assert.ok(Math.abs(kept - plot) <= 150, `${kept} events for a plot ${plot} px wide`);
   // The canvas is the page's own: it gives a 2D context with the chart drawn on it.
   const inked = await page.evaluate(() => {
     const c = document.querySelector('.timeline canvas');

@@ -4,7 +4,7 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
+import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve, useTimelineEvents } from './estimator.js';
 import { DEFAULTS, applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
 import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
@@ -71,7 +71,8 @@ export function App({ initial }) {
   const tab = embed ? 'calculator' : state.view;
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
-  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const events = useTimelineEvents();
+  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
   const { answer } = view;
   // The answer on screen is for these inputs, or the cards say so.
   const note = answer && answer.key !== inputsKey(state) ? staleNote(answer.state, state) : '';

@@ -61,8 +61,9 @@ export function Card({ answerFor, note, as = 'section', class: cls = '', childre
   const shared = useContext(StaleNote);
   const text = note ?? shared.note;
   const shown = note === undefined ? shared.shown : text !== '';
-  return h(as, { class: cls ? `card ${cls}` : 'card', 'data-answer-for': answerFor, 'data-stale': text ? 'true' : 'false', ...rest },
-    text && shown ? <p class="stale-note" data-testid="stale-note">{text}</p> : null, children);
+  const noted = text !== '' && shown;
+  return h(as, { class: `card${cls ? ` ${cls}` : ''}${noted ? ' stale-shown' : ''}`, 'data-answer-for': answerFor, 'data-stale': text ? 'true' : 'false', ...rest },
+    noted ? <p class="stale-note" data-testid="stale-note">{text}</p> : null, children);
 }
 
 /**

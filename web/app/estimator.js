@@ -11,11 +11,28 @@ import { setNames } from './names.js';
 import { timelineRank } from './timeline-data.js';
 
 /**
- * The most events the timeline is given: about the plot's width in pixels
- * (600–1,000 px on a desktop), so that a schedule of any length costs a
+ * The most events the timeline is given in a window `viewportWidth` CSS px
+ * wide: about its plot's width in pixels (the plot is the window less the
+ * form beside it on a wide screen, less the margins on a one-column one),
+ * to the nearest hundred, from 300 to 2,000; so that a schedule of any length costs a
  * move the same. A rank with more events gets this many around its peak.
  */
-export const TIMELINE_EVENTS = 1000;
+export function timelineEvents(viewportWidth) {
+  const plot = viewportWidth > 900 ? viewportWidth - 560 : viewportWidth - 110;
+  return Math.min(2000, Math.max(300, Math.round(plot / 100) * 100));
+}
+
+/** timelineEvents() of the window as it is, following its resizing. */
+export function useTimelineEvents() {
+  const width = () => (typeof innerWidth === 'number' ? innerWidth : 1280);
+  const [events, setEvents] = useState(() => timelineEvents(width()));
+  useEffect(() => {
+    const onResize = () => setEvents(timelineEvents(width()));
+    addEventListener('resize', onResize);
+    return () => removeEventListener('resize', onResize);
+  }, []);
+  return events;
+}
 
 /** The problems of inputs that have none (one array, so that it compares equal). */
 export const NO_PROBLEMS = /** @type {any[]} */ (Object.freeze([]));
@@ -109,7 +126,7 @@ function isInputField(field) {
 /**
  * The engine call behind one view of `state`: one estimate
  * (memest_estimate_view, latest wins while a slider moves) that carries the
- * shown rank's timeline (at most TIMELINE_EVENTS events, around its peak),
+ * shown rank's timeline (at most `events`, around its peak: timelineEvents()),
  * its components as one array per component; the suggestions only when
  * `suggestions` is true (they are on screen); and, when one rank is chosen
  * (pp_rank >= 0), every rank's peak for the per-rank chart. On invalid
@@ -118,10 +135,10 @@ function isInputField(field) {
  * problems, model}, or null when a newer request replaced this one;
  * `answer` is {key, state, result, timeline, ranks, suggested}.
  */
-export async function estimateView(client, state, { suggestions = false } = {}) {
+export async function estimateView(client, state, { suggestions = false, events = 1000 } = {}) {
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
-  const view = { suggestions, timeline_window: TIMELINE_EVENTS, every_rank: true, timeline_columns: true };
+  const view = { suggestions, timeline_window: events, every_rank: true, timeline_columns: true };
   const result = await client.estimate(config, params, { latestWins: true, view });
   if (result.superseded) return null;
   const key = inputsKey(state);
@@ -144,13 +161,13 @@ export async function estimateView(client, state, { suggestions = false } = {}) 
  * none, NO_PROBLEMS once they are valid; `model` is then the model as read
  * from their config, or null. `pending` while an estimate is on its way.
  */
-export function useEstimate(client, state, { suggestions = false } = {}) {
+export function useEstimate(client, state, { suggestions = false, events = 1000 } = {}) {
   const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, pending: true, error: null, seq: 0 });
   const sent = useRef(0);
   const shown = useRef(0);
   const latest = useRef(state);
   latest.current = state;
-  const request = `${inputsKey(state)}|${suggestions}|${state.detail}`;
+  const request = `${inputsKey(state)}|${suggestions}|${state.detail}|${events}`;
   // A layout effect starts the estimate right after the render instead of
   // after the next frame, which a slider would feel. An answer that comes
   // after a newer one (an invalid input's, explained by validate() while
@@ -164,7 +181,7 @@ export function useEstimate(client, state, { suggestions = false } = {}) {
       return true;
     };
     setView((v) => (v.pending ? v : { ...v, pending: true }));
-    estimateView(client, latest.current, { suggestions }).then((r) => {
+    estimateView(client, latest.current, { suggestions, events }).then((r) => {
       if (!r || !fresh()) return;
       const pending = seq < sent.current;
       if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, pending, error: null, seq });
