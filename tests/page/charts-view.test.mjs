@@ -4,20 +4,13 @@
 // timeline labels every step its caption promises, the routing chart uses
 // its card's width with ticks at round factors, and figures of 1,024 GiB
 // and more read in TiB. Needs public/ built and build/memest.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult } from './support.mjs';
+import { DEFAULT_PARAMS, cli, waitForResult, fileSession, stateLink } from './support.mjs';
 
-let session;
-before(async () => {
-  requireBuilds();
-  session = await startSession();
-});
-after(async () => {
-  await session?.close();
-});
+const session = fileSession();
 
-const link = (patch) => `${session.url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
+const link = (patch) => stateLink(session.url, patch);
 
 /**
  * Records every text the page writes on a canvas, with its box in canvas

@@ -5,21 +5,14 @@
 // expert parallelism spans nodes is marked where the plan's JSON says so,
 // and Compare puts two models side by side, B with its own routing.
 // Needs public/ built and build/memest.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { CLI, DEFAULT_PARAMS, requireBuilds, cli, startSession } from './support.mjs';
+import { CLI, DEFAULT_PARAMS, cli, fileSession, stateLink } from './support.mjs';
 
-let session;
-before(async () => {
-  requireBuilds();
-  session = await startSession();
-});
-after(async () => {
-  await session?.close();
-});
+const session = fileSession();
 
-const link = (patch) => `${session.url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
+const link = (patch) => stateLink(session.url, patch);
 
 /** Waits for the plan of the inputs on screen. */
 async function waitPlan(page) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:http';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { PAGE_FILES } from '../../scripts/page-files.mjs';
@@ -97,6 +98,28 @@ export async function startSession() {
     await server.close();
   }
   return { url: server.url, newPage, requests, errors, close };
+}
+
+/**
+ * One session for a test file: started before its tests (after checking
+ * the builds), closed after them. Returns an object that is the session
+ * once started ({url, newPage, requests, errors, close}).
+ */
+export function fileSession() {
+  const session = /** @type {any} */ ({});
+  before(async () => {
+    requireBuilds();
+    Object.assign(session, await startSession());
+  });
+  after(async () => {
+    await session.close?.();
+  });
+  return session;
+}
+
+/** A link to the page at `url` with the state `patch` (the fields that differ from the defaults). */
+export function stateLink(url, patch) {
+  return `${url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
 }
 
 /**

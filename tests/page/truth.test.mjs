@@ -5,24 +5,17 @@
 // the inputs on screen, drops going where they land, and names a config
 // takes. Each check is made against the native CLI's answer for the same
 // inputs. Needs public/ built and build/memest.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { timelineEvents } from '../../web/app/estimator.js';
-import { MODELS, DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult, waitForLink, seqOf, headline } from './support.mjs';
+import { MODELS, DEFAULT_PARAMS, cli, waitForResult, waitForLink, seqOf, headline, fileSession, stateLink } from './support.mjs';
 
-let session;
-before(async () => {
-  requireBuilds();
-  session = await startSession();
-});
-after(async () => {
-  await session?.close();
-});
+const session = fileSession();
 
 /** A link to the state `patch` (the fields that differ from the defaults). */
-const link = (patch) => `${session.url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
+const link = (patch) => stateLink(session.url, patch);
 
 /** The cards of the results as they are: [{card, answerFor, stale, note}]. */
 function cards(page) {

@@ -4,20 +4,13 @@
 // touch screen; invalid values from a link get fix buttons, and "Reset to
 // defaults" is always there. The labels come from the engine's parameter
 // table (names.js). Needs public/ built and build/memest.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult } from './support.mjs';
+import { DEFAULT_PARAMS, cli, waitForResult, fileSession, stateLink } from './support.mjs';
 
-let session;
-before(async () => {
-  requireBuilds();
-  session = await startSession();
-});
-after(async () => {
-  await session?.close();
-});
+const session = fileSession();
 
-const link = (patch) => `${session.url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
+const link = (patch) => stateLink(session.url, patch);
 
 /** A dense model (no experts), as a pasted config. */
 const DENSE = JSON.stringify({

@@ -72,14 +72,14 @@ export function App({ initial }) {
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
   const events = useTimelineEvents();
-  const view = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
+  const [view, pending] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
   const { answer } = view;
   // The answer on screen is for these inputs, or the cards say so.
   const note = answer && answer.key !== inputsKey(state) ? staleNote(answer.state, state) : '';
   const lasting = useSettled(note, NOTE_DELAY_MS);
-  const stale = useMemo(() => ({ note, shown: note !== '' && lasting === note }), [note, lasting]);
+  const stale = useMemo(() => ({ note, shown: note !== '' && lasting === note, pending }), [note, lasting, pending]);
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
-  const curve = useRoutingCurve(engine.client, answer, view.pending);
+  const curve = useRoutingCurve(engine.client, answer, pending);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
@@ -219,7 +219,7 @@ export function App({ initial }) {
   if (embed) {
     return (
       <StaleNote.Provider value={stale}>
-        <EmbedView view={view} note={note} state={state} models={models} engineError={engine.error} notice={notice} />
+        <EmbedView view={view} pending={pending} note={note} state={state} models={models} engineError={engine.error} notice={notice} />
       </StaleNote.Provider>
     );
   }

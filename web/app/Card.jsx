@@ -45,11 +45,12 @@ export function staleNote(asked, now) {
 /**
  * The note of the answer on screen against the inputs on screen (staleNote:
  * '' when they are its own), which every card reads, and whether it has
- * lasted long enough to show: {note, shown}. The cards take it from here
+ * lasted long enough to show, and whether an estimate is on its way:
+ * {note, shown, pending}. The cards take it from here
  * rather than as a prop, so that an input's render, which changes the
  * note alone, renders the cards' frames and not their bodies.
  */
-export const StaleNote = createContext({ note: '', shown: false });
+export const StaleNote = createContext({ note: '', shown: false, pending: false });
 
 /**
  * Props: answerFor (the command of the answer shown), note (to override
@@ -67,11 +68,16 @@ export function Card({ answerFor, note, as = 'section', class: cls = '', childre
 }
 
 /**
- * The results' frame: data-stale as the cards have it, for what reads the
- * results whole (the phone summary, the tests).
+ * The results' frame: data-stale as the cards have it, and aria-busy while
+ * an estimate is on its way, for what reads the results whole (assistive
+ * technology, the tests).
  * @param {{children?: any} & Record<string, any>} props
  */
 export function ResultsFrame({ children, ...rest }) {
-  const { note } = useContext(StaleNote);
-  return <div class="results" data-testid="results" data-stale={note ? 'true' : 'false'} {...rest}>{children}</div>;
+  const { note, pending } = useContext(StaleNote);
+  return (
+    <div class="results" data-testid="results" data-stale={note ? 'true' : 'false'} aria-busy={pending ? 'true' : 'false'} {...rest}>
+      {children}
+    </div>
+  );
 }

@@ -13,8 +13,8 @@ import { useFrameHeight } from './frame-height.js';
 import { pageWords } from './wording.js';
 import { modelTitle } from './config-name.js';
 
-/** Props: view (useEstimate), note (the cards' stale note), state, models (the engine's presets), engineError, notice. */
-export function EmbedView({ view, note, state, models, engineError, notice }) {
+/** Props: view and pending (useEstimate), note (the cards' stale note), state, models (the engine's presets), engineError, notice. */
+export function EmbedView({ view, pending, note, state, models, engineError, notice }) {
   const { answer } = view;
   const result = answer?.result;
   const invalid = view.problems.length > 0;
@@ -23,7 +23,7 @@ export function EmbedView({ view, note, state, models, engineError, notice }) {
   useFrameHeight(true);
   return (
     <main class="embed" data-testid="results" data-seq={view.seq} data-stale={note ? 'true' : 'false'}
-      aria-busy={view.pending ? 'true' : 'false'}>
+      aria-busy={pending ? 'true' : 'false'}>
       <div class="embed-head">
         <h1 class="embed-title" data-testid="embed-title"><span class="visually-hidden">memest estimate: </span>{modelTitle(state, models)} <span>{layout}</span></h1>
         <a href={linkTo(state)} target="_blank" rel="noopener noreferrer" class="embed-link">Open in memest ↗</a>

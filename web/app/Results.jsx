@@ -43,7 +43,7 @@ export function Results({ view, configKey, detail, update, applyFix, engineError
   // The model as read follows a config on screen whose layout is not valid.
   const alone = invalid && view.model && view.model.key === configKey ? view.model : null;
   return (
-    <ResultsFrame data-seq={view.seq} aria-busy={view.pending ? 'true' : 'false'}>
+    <ResultsFrame data-seq={view.seq}>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       <FieldProblems match={(f) => !f} />
       {invalid && <ProblemSummary problems={view.problems} />}

@@ -153,16 +153,21 @@ export async function estimateView(client, state, { suggestions = false, events 
 
 /**
  * Estimates `state` whenever its request changes (its inputs, the
- * suggestions on screen, the detail open) and keeps what came back:
- *   { answer, problems, model, pending, error, seq }
- * `answer` is the last valid estimate (estimateView's), whatever inputs it
- * was for: a card compares its key with inputsKey() of the state on screen.
- * `problems` (from validate) explain why the last inputs answered gave
- * none, NO_PROBLEMS once they are valid; `model` is then the model as read
- * from their config, or null. `pending` while an estimate is on its way.
+ * suggestions on screen, the detail open, the timeline's events) and keeps
+ * what came back. Returns [view, pending]:
+ *   view { answer, problems, model, error, seq }: `answer` is the last valid
+ * estimate (estimateView's), whatever inputs it was for: a card compares
+ * its key with inputsKey() of the state on screen. `problems` (from
+ * validate) explain why the last inputs answered gave none, NO_PROBLEMS
+ * once they are valid; `model` is then the model as read from their
+ * config, or null. The view changes only when an answer comes.
+ *   pending: an estimate is on its way (apart from the view, so that
+ * asking renders nothing the answer renders).
+ * @returns {[{answer: any, problems: any[], model: any, error: string | null, seq: number}, boolean]}
  */
 export function useEstimate(client, state, { suggestions = false, events = 1000 } = {}) {
-  const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, pending: true, error: null, seq: 0 });
+  const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, error: null, seq: 0 });
+  const [pending, setPending] = useState(true);
   const sent = useRef(0);
   const shown = useRef(0);
   const latest = useRef(state);
@@ -178,17 +183,17 @@ export function useEstimate(client, state, { suggestions = false, events = 1000 
     const fresh = () => {
       if (seq < shown.current) return false;
       shown.current = seq;
+      setPending(seq < sent.current);
       return true;
     };
-    setView((v) => (v.pending ? v : { ...v, pending: true }));
+    setPending(true);
     estimateView(client, latest.current, { suggestions, events }).then((r) => {
       if (!r || !fresh()) return;
-      const pending = seq < sent.current;
-      if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, pending, error: null, seq });
-      else setView((v) => ({ ...v, problems: r.problems, model: r.model, pending, error: null, seq }));
-    }).catch((e) => fresh() && setView((v) => ({ ...v, pending: false, error: `The estimate failed: ${e.message}`, seq })));
+      if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, error: null, seq });
+      else setView((v) => ({ ...v, problems: r.problems, model: r.model, error: null, seq }));
+    }).catch((e) => fresh() && setView((v) => ({ ...v, error: `The estimate failed: ${e.message}`, seq })));
   }, [client, request]);
-  return view;
+  return [view, pending];
 }
 
 /**
