@@ -72,7 +72,7 @@ export function App({ initial }) {
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
   const events = useTimelineEvents();
-  const [view, pending] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
+  const [view, pending, ask] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
   const { answer } = view;
   // The answer on screen is for these inputs, or the cards say so.
   const note = answer && answer.key !== inputsKey(state) ? staleNote(answer.state, state) : '';
@@ -143,8 +143,15 @@ export function App({ initial }) {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  // The one way the inputs change: the patch applies to the state as it is.
-  const update = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
+  // The one way the inputs change: the patch applies to the state as it
+  // is, and the new state's estimate starts in the input's own event, while
+  // the change renders (should the state have moved meanwhile, its render
+  // asks for what it is).
+  const update = useCallback((patch) => {
+    latest.current = { ...latest.current, ...patch };
+    setState((s) => ({ ...s, ...patch }));
+    ask(latest.current);
+  }, [ask]);
   const setTab = useCallback((id) => update({ view: id }), [update]);
   const currentState = useCallback(() => latest.current, []);
   // Files dropped on the page, outside a drop zone of their own.

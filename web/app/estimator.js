@@ -154,7 +154,7 @@ export async function estimateView(client, state, { suggestions = false, events 
 /**
  * Estimates `state` whenever its request changes (its inputs, the
  * suggestions on screen, the detail open, the timeline's events) and keeps
- * what came back. Returns [view, pending]:
+ * what came back. Returns [view, pending, ask]:
  *   view { answer, problems, model, error, seq }: `answer` is the last valid
  * estimate (estimateView's), whatever inputs it was for: a card compares
  * its key with inputsKey() of the state on screen. `problems` (from
@@ -163,37 +163,47 @@ export async function estimateView(client, state, { suggestions = false, events 
  * config, or null. The view changes only when an answer comes.
  *   pending: an estimate is on its way (apart from the view, so that
  * asking renders nothing the answer renders).
- * @returns {[{answer: any, problems: any[], model: any, error: string | null, seq: number}, boolean]}
+ *   ask(next): starts the estimate of a state about to be rendered, from
+ * the input's own event, so that the worker runs while the page renders
+ * the change; the render then asks nothing more for it. The change
+ * renders at once either way.
+ * @returns {[{answer: any, problems: any[], model: any, error: string | null, seq: number}, boolean, (next: any) => void]}
  */
 export function useEstimate(client, state, { suggestions = false, events = 1000 } = {}) {
   const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, error: null, seq: 0 });
   const [pending, setPending] = useState(true);
-  const sent = useRef(0);
+  const sent = useRef({ seq: 0, request: '' });
   const shown = useRef(0);
-  const latest = useRef(state);
-  latest.current = state;
-  const request = `${inputsKey(state)}|${suggestions}|${state.detail}|${events}`;
-  // A layout effect starts the estimate right after the render instead of
-  // after the next frame, which a slider would feel. An answer that comes
-  // after a newer one (an invalid input's, explained by validate() while
-  // the next estimate ran) is dropped.
-  useLayoutEffect(() => {
-    if (!client) return;
-    const seq = ++sent.current;
+  const options = useRef({ client, suggestions, events });
+  options.current = { client, suggestions, events };
+  const requestOf = (s) => `${inputsKey(s)}|${options.current.suggestions}|${s.detail}|${options.current.events}`;
+  /** Asks for `s` unless its request is the last one asked. An answer
+   * that comes after a newer one (an invalid input's, explained by
+   * validate() while the next estimate ran) is dropped. */
+  const ask = useCallback((s) => {
+    const { client: c, suggestions: withSuggestions, events: n } = options.current;
+    const request = requestOf(s);
+    if (!c || request === sent.current.request) return;
+    const seq = ++sent.current.seq;
+    sent.current.request = request;
     const fresh = () => {
       if (seq < shown.current) return false;
       shown.current = seq;
-      setPending(seq < sent.current);
+      setPending(seq < sent.current.seq);
       return true;
     };
     setPending(true);
-    estimateView(client, latest.current, { suggestions, events }).then((r) => {
+    estimateView(c, s, { suggestions: withSuggestions, events: n }).then((r) => {
       if (!r || !fresh()) return;
       if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, error: null, seq });
       else setView((v) => ({ ...v, problems: r.problems, model: r.model, error: null, seq }));
     }).catch((e) => fresh() && setView((v) => ({ ...v, error: `The estimate failed: ${e.message}`, seq })));
-  }, [client, request]);
-  return [view, pending];
+  }, []);
+  // Whatever changed the request without asking (a link, a fix, the
+  // suggestions coming on screen) is asked right after its render, not
+  // after the next frame, which a slider would feel.
+  useLayoutEffect(() => ask(state), [client, requestOf(state)]);
+  return [view, pending, ask];
 }
 
 /**
