@@ -43,8 +43,7 @@ const range = (name) => field(name).locator('input[type=range]');
 
 /**
  * Moves the pp slider between 4 and 2 and times each move, inside the page,
- * from the input event to every chart updated (the DOM, and the timeline's
- * canvas showing the same estimate, data-drawn = data-shows). The first
+ * from the input event to every chart updated (slider-move.mjs). The first
  * moves also compile the code paths and are left out. Ends at pp 4.
  */
 async function sliderTimes(p, { cold = false } = {}) {
@@ -149,7 +148,7 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   assert.ok(page.url().includes('#v=1&s='), 'the link follows the state');
   const index = await speedIndex(page);
   const warm = await sliderTimes(page);
-  report('slider move to every chart updated (to and fro, kept answers)', warm, TARGET_SLIDER_MS, index);
+  report('slider move to every chart updated (to and fro)', warm, TARGET_SLIDER_MS, index);
   const cold = await sliderTimes(page, { cold: true });
   report('slider move to every chart updated (each to a state not estimated before)', cold, TARGET_SLIDER_MS, index);
   assert.equal(await box('pp_size').inputValue(), '4');
@@ -165,7 +164,7 @@ test('with 4x CPU throttling a slider move still redraws every chart in time', a
   try {
     const index = await speedIndex(page);
     const warm = await sliderTimes(page);
-    report('slider move to every chart updated, 4x CPU throttling (to and fro, kept answers)', warm, TARGET_SLIDER_THROTTLED_MS, index);
+    report('slider move to every chart updated, 4x CPU throttling (to and fro)', warm, TARGET_SLIDER_THROTTLED_MS, index);
     const cold = await sliderTimes(page, { cold: true });
     report('slider move to every chart updated, 4x CPU throttling (each to a state not estimated before)', cold, TARGET_SLIDER_THROTTLED_MS, index);
     assert.ok(warm.median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled slider update ${warm.median} ms`);
@@ -214,7 +213,6 @@ test('a long schedule shows a window of the timeline around the peak', async () 
   await fresh.close();
 });
 
-/** Waits until the timeline's canvas shows what the page does. */
 /** The event the readout shows with the pointer at `fraction` of the plot's width. */
 async function eventAtFraction(p, fraction) {
   const over = await p.locator('.timeline .timeline-over').boundingBox();
