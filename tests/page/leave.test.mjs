@@ -4,23 +4,19 @@
 // timeline in bytes, and the printed page is the inputs as a summary, then
 // the results, with no controls, on two A4 or Letter pages. Needs public/
 // built and build/memest.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { CLI, DEFAULT_PARAMS, requireBuilds, cli, startSession, waitForResult } from './support.mjs';
+import { CLI, DEFAULT_PARAMS, cli, waitForResult, fileSession, stateLink } from './support.mjs';
 
-let session;
+const session = fileSession();
 let page;
 before(async () => {
-  requireBuilds();
-  session = await startSession();
+  await session.ready;
   page = await session.newPage();
-  await page.goto(`${session.url}#v=1&s=${encodeURIComponent(JSON.stringify({ pp_size: 2, optimizer: 'muon' }))}`);
+  await page.goto(stateLink(session.url, { pp_size: 2, optimizer: 'muon' }));
   await waitForResult(page);
-});
-after(async () => {
-  await session?.close();
 });
 
 const PARAMS = { ...DEFAULT_PARAMS, pp_size: 2, optimizer: 'muon' };

@@ -103,13 +103,16 @@ export async function startSession() {
 /**
  * One session for a test file: started before its tests (after checking
  * the builds), closed after them. Returns an object that is the session
- * once started ({url, newPage, requests, errors, close}).
+ * once started ({url, newPage, requests, errors, close}); its `ready`
+ * resolves then, for a file's own `before`.
  */
 export function fileSession() {
-  const session = /** @type {any} */ ({});
+  let started = () => {};
+  const session = /** @type {any} */ ({ ready: new Promise((ok) => { started = ok; }) });
   before(async () => {
     requireBuilds();
     Object.assign(session, await startSession());
+    started();
   });
   after(async () => {
     await session.close?.();
