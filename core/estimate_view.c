@@ -75,10 +75,7 @@ memest_code memest_estimate_view(const char *config, size_t config_len, const me
   q.timeline = 0;
   rc = memi_est_estimate(config, config_len, &q, o->suggestions != 0, cache, &r, err);
   if (rc == MEMEST_OK && o->shown_timeline) rc = view_timeline(r, p, o, cache, err);
-  if (rc == MEMEST_OK) {
-    r->timeline_columns = o->timeline_columns != 0;
-    r->timeline_apart = o->timeline_apart != 0;
-  }
+  if (rc == MEMEST_OK) r->timeline_columns = o->timeline_columns != 0;
   if (rc == MEMEST_OK && o->every_rank && p->pp_rank >= 0) {
     q.pp_rank = -1;
     rc = view_replay(r, &q, cache, &r->every, err);

@@ -41,7 +41,8 @@ static void snake(const char *name, char *out, size_t size) {
 static memest_code set_min_margin(memest_plan_request *req, const char *text, memest_error *err) {
   static const memest_param_info margin = {
       "min_routing_margin", "--min-routing-margin", "number", "the routing margin a row keeps",
-      "", "", "", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", 0};
+      "", "", "", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", 0,
+      "Minimum routing margin", "min margin"};
   double f;
   memest_code rc = memi_parse_num(&margin, text, &f, err);
   if (rc == MEMEST_OK) req->min_routing_margin = f;

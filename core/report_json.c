@@ -154,21 +154,6 @@ static void put_events(strbuf *sb, const memest_result *r, const rank_result *rr
   if (r->timeline_columns) put_event_columns(sb, rr);
 }
 
-/* In place of the events printed apart: how many are kept, the index of
-** the first (they run on one by one), and the peak's event with its
-** components, which a page shows before it reads the others. */
-static void put_events_kept(strbuf *sb, const rank_result *rr) {
-  int64_t at = rr->peak_index - rr->tl_from;
-  memi_sb_put(sb, ",\"events_kept\":");
-  memi_sb_put_i64(sb, rr->n_tl);
-  memi_sb_put(sb, ",\"events_first\":");
-  memi_sb_put_i64(sb, rr->tl_from);
-  if (at >= 0 && at < rr->n_tl) {
-    memi_sb_put(sb, ",\"peak_event_detail\":");
-    put_event(sb, &rr->tl[at], rr->peak_index, 1);
-  }
-}
-
 static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) {
   char label[400];
   memi_sb_printf(sb,
@@ -188,9 +173,7 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
   memi_sb_put(sb, ",\"dynamic\":");
   put_comps(sb, &rr->at_peak, C_FIRST_DYNAMIC, C_COUNT);
   memi_sb_printf(sb, ",\"events_total\":%lld", (long long)rr->n_events);
-  if (r->timeline_apart && rr->tl != NULL) {
-    put_events_kept(sb, rr);
-  } else if (r->params.timeline || rr->tl != NULL) {
+  if (r->params.timeline || rr->tl != NULL) {
     memi_sb_putn(sb, ",", 1);
     put_events(sb, r, rr);
   }
@@ -413,26 +396,3 @@ char *memest_result_json(const memest_result *r) {
   return memi_sb_finish(&sb);
 }
 
-/* The rank that keeps a timeline (a view keeps one), or NULL. */
-static const rank_result *kept_timeline(const memest_result *r) {
-  int i;
-  for (i = 0; i < r->n_ranks; i++) {
-    if (r->ranks[i].tl != NULL) return &r->ranks[i];
-  }
-  return NULL;
-}
-
-char *memest_result_timeline_json(const memest_result *r) {
-  strbuf sb;
-  const rank_result *rr;
-  if (r == NULL) return NULL;
-  memi_sb_init(&sb);
-  if ((rr = kept_timeline(r)) == NULL) {
-    memi_sb_put(&sb, "{}");
-  } else {
-    memi_sb_printf(&sb, "{\"pp_rank\":%d,", rr->rank);
-    put_events(&sb, r, rr);
-    memi_sb_put(&sb, "}");
-  }
-  return memi_sb_finish(&sb);
-}

@@ -80,7 +80,6 @@ struct memest_result {
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
   memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
   int timeline_columns;      /* a view: events' components as one array per component */
-  int timeline_apart;        /* a view: the kept events go to memest_result_timeline_json */
   char *source_json, *source_text;  /* memest_result_set_source, or NULL: flags only */
 };
 

@@ -240,6 +240,8 @@ typedef struct memest_param_info {
   double min, max;         /* accepted range of an "int" or "number"; else 0, 0 */
   const char *limit;       /* the bounds.h name of max ("MEMEST_MAX_PP"), or "" */
   size_t offset;           /* offsetof(memest_params, <name>) */
+  const char *label;       /* what a form calls it: "Pipeline parallel (pp)" */
+  const char *short_name;  /* the same in a sentence or a table: "pp", "total GPUs" */
 } memest_param_info;
 
 const memest_param_info *memest_param_describe(memest_param_id id);
@@ -347,11 +349,6 @@ typedef struct memest_view_options {
                             ** its "event_components" holds one array per
                             ** component, its bytes at each event, and
                             ** "event_steps" each event's step */
-  int timeline_apart;       /* 1: memest_result_json leaves the shown rank's
-                            ** "events" and "event_components" out, for
-                            ** memest_result_timeline_json, and gives the rank
-                            ** "events_kept", "events_first" and
-                            ** "peak_event_detail" instead */
 } memest_view_options;
 
 /* memest_estimate(p with its timeline off), with the suggestions only if
@@ -412,13 +409,6 @@ const char *memest_component_title(int i);
 ** out of memory. */
 char *memest_result_json(const memest_result *r);
 char *memest_result_text(const memest_result *r);
-
-/* The shown rank's timeline as one JSON object, {"pp_rank", "events",
-** "event_components" and "event_steps" (with timeline_columns)}: what memest_result_json
-** leaves out of a view with timeline_apart, so that a page can read the
-** result first and the events only when it shows them. {} when no rank
-** keeps a timeline. Free it with memest_free(); NULL when out of memory. */
-char *memest_result_timeline_json(const memest_result *r);
 
 void memest_free(void *ptr);
 /* }====================================================================== */

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // bench-page.mjs — what one slider move costs the page's main thread, in
 // Debian's Chromium: the pp slider of the default view moved between 4 and
-// 2, each move timed from the input event to every chart updated (the DOM,
-// and the timeline's canvas, drawn by the engine's worker, showing the same
-// estimate: the page test's measure, slider-move.mjs), and traced. Prints,
+// 2, each move timed from the input event to every chart updated (the
+// page test's measure, slider-move.mjs), and traced. Prints,
 // for the desktop profile and for 4x CPU throttling, the median wall time of a move and the median main-thread
 // CPU time of a move (the trace's thread clock), split by the browser's
 // phases, and the machine's benchmark index before each page's moves
@@ -11,7 +10,7 @@
 // display's frames, so a change smaller than a frame seldom moves it; the
 // CPU time shows it.
 //
-// Usage: node scripts/bench-page.mjs [--frame] [--cold] [rounds] [dir] [other-dir]
+// Usage: node scripts/bench-page.mjs [--frame] [--cold] [--batch N] [rounds] [tree] [other-tree]
 //   --frame    each move ends after the frame that follows its changes (a
 //              requestAnimationFrame, then a task), so that every move
 //              includes its frame: input to pixels, without the test's mix
@@ -19,12 +18,20 @@
 //   --cold     before each move a global batch size not used before is
 //              typed into its box (untimed), so that no move is answered
 //              from the answers the page keeps (slider-move.mjs)
+//   --batch N  the global batch size of the view moved (default 1,024,
+//              the default example's; 8,192 gives a schedule of about
+//              2,000 events a rank)
 //   rounds     fresh pages per profile (default 5), 16 timed moves each
-//   dir        the built page (default public/; build-wasm.sh, build-web.mjs)
-//   other-dir  a second build to compare with: the pages alternate between
+//   tree       a checkout whose page is built (its public/: build-wasm.sh,
+//              build-web.mjs), or the built folder itself; default this
+//              checkout. To time today's tree beside a change:
+//              git worktree add ../base <commit>, build it there, and give
+//              both: node scripts/bench-page.mjs --frame 4 . ../base
+//   other-tree a second build to compare with: the pages alternate between
 //              the two (A, B, then B, A), and each build's line adds the
 //              median of all its moves, since one page's median varies by a
 //              frame or more on a shared machine
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -36,10 +43,21 @@ import { speedIndex } from './speed-index.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const frame = process.argv.includes('--frame');
 const cold = process.argv.includes('--cold');
-const args = process.argv.slice(2).filter((a) => a !== '--frame' && a !== '--cold');
+const argv = process.argv.slice(2);
+const batchAt = argv.indexOf('--batch');
+const batch = batchAt >= 0 ? Number(argv[batchAt + 1]) : 1024;
+if (!Number.isInteger(batch) || batch < 1) {
+  console.error('bench-page: --batch takes a whole number of sequences, e.g. --batch 8192');
+  process.exit(2);
+}
+const args = argv.filter((a, i) => a !== '--frame' && a !== '--cold' && i !== batchAt && i !== batchAt + 1);
 const rounds = Math.max(1, Number(args[0] ?? 5) || 5);
-const dir = path.resolve(args[1] ?? path.join(ROOT, 'public'));
-const other = args[2] ? path.resolve(args[2]) : null;
+/** A tree's built page: its public/ folder, or the folder given when it is one. */
+const builtPage = (p) => (existsSync(path.join(p, 'public', 'index.html')) ? path.join(p, 'public') : p);
+const dir = builtPage(path.resolve(args[1] ?? ROOT));
+const other = args[2] ? builtPage(path.resolve(args[2])) : null;
+/** The view the moves start from. */
+const VIEW = batch === 1024 ? '' : `#v=1&s=${encodeURIComponent(JSON.stringify({ global_batch_size: batch }))}`;
 const MOVES = 16;
 const WARM_MOVES = 6;
 // The trace events a move's main-thread time is split into.
@@ -68,15 +86,15 @@ function median(list) {
 async function round(browser, url, rate) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
-  await page.goto(url);
+  await page.goto(url + VIEW);
   await page.waitForSelector('[data-testid=peak]');
   await page.waitForTimeout(600);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   const index = await speedIndex(page);
-  // Cold moves: global batch sizes 1008, 992, ... (multiples of mbs*dp*ep at pp 2 and 4).
-  let batch = 1024;
-  const move = (v) => (cold ? coldSliderMove(page, v, (batch -= 16), { toFrame: frame }) : sliderMove(page, v, { toFrame: frame }));
+  // Cold moves: global batch sizes 16 apart below the view's (multiples of mbs*dp*ep at pp 2 and 4).
+  let coldBatch = batch;
+  const move = (v) => (cold ? coldSliderMove(page, v, (coldBatch -= 16), { toFrame: frame }) : sliderMove(page, v, { toFrame: frame }));
   for (let i = 0; i < WARM_MOVES; i++) await move(i % 2 ? '4' : '2');
   const events = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
@@ -122,6 +140,7 @@ const servers = await Promise.all(builds.map((d) => startServer({ dir: d, port: 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   if (frame) console.log('Each move ends after the frame that follows its changes (--frame).');
+  console.log(`The view moved: global batch ${batch}.`);
   if (cold) console.log('Each move goes to a state the page has not estimated (--cold).');
   for (const [name, rate] of [['desktop', 1], ['4x CPU throttling', 4]]) {
     const got = builds.map(() => []);

@@ -1,17 +1,18 @@
 // slider-move.mjs — one move of the calculator's pp slider, timed inside
 // the page from the input event to every chart updated: the DOM shows a
-// new estimate and the timeline's canvas, drawn by the engine's worker,
-// shows what the DOM does (data-drawn = data-shows). The move ends with
-// the first task after that, or, with `toFrame`, with the task after the
-// next frame. The page tests and bench-page.mjs time their moves with it,
-// so that they measure the same thing; performance marks move-start and
-// move-end bound it for a trace.
+// new estimate (the page draws the timeline's canvas in the same render).
+// The move ends with the first task after that, or, with `toFrame`, with
+// the task after the next frame. The page tests and bench-page.mjs time
+// their moves with it, so that they measure the same thing; performance
+// marks move-start and move-end bound it for a trace. A page built before
+// the timeline was drawn on the page's thread (its canvas drawn by the
+// engine's worker, which bench-page.mjs may run beside this tree) also
+// waits for the canvas: data-drawn = data-shows on the plot.
 //
-// The page keeps its last answers (web/recent-answers.js), so a slider
-// moved to and fro is answered from them after its first two moves.
 // coldSliderMove() first types a global batch size never used before into
 // its box (untimed, waiting for that answer), so that the move it then
-// times asks the engine for a state it has not estimated.
+// times asks the engine for a state it has not estimated (a tree that kept
+// its last answers answered a slider moved to and fro from them).
 
 /**
  * Sets the input `selector` of `page` to `value` as a user's input event
@@ -35,7 +36,7 @@ function changeAndSettle(page, change) {
     input.dispatchEvent(new Event('input', { bubbles: true }));
     const drawn = () => {
       const plot = results.querySelector('.timeline-plot');
-      return !plot || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows');
+      return !plot || !plot.hasAttribute('data-shows') || plot.getAttribute('data-drawn') === plot.getAttribute('data-shows');
     };
     await new Promise((done) => {
       const mo = new MutationObserver(() => {

@@ -7,7 +7,6 @@
 // engine-sweep.js) reports progress and can be stopped. See docs/wasm.md;
 // sweeps: docs/page.md ("Long sweeps").
 import { normalizeParams } from './engine.js';
-import { attachTimeline } from './timeline-apart.js';
 
 /** @typedef {import('./engine.js').Params} Params */
 /** @typedef {import('./engine.js').Problem} Problem */
@@ -33,12 +32,8 @@ import { attachTimeline } from './timeline-apart.js';
 /**
  * @typedef {object} EngineClient
  * @property {string} version
- * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View & {draw_timeline?: boolean, draw_only?: boolean}}) => Promise<object>} estimate
- *   (`view`: one page view in one call, see engine.js; `draw_timeline`:
- *   the worker draws the shown rank's timeline on the canvas given to
- *   timelineCanvas, if any, right after it answers; `draw_only`: the
- *   caller has the answer, and the call resolves to true once the worker
- *   has it to draw, without sending it back)
+ * @property {(configText: string|null|undefined, params: Params, opts?: {latestWins?: boolean, view?: import('./engine.js').View}) => Promise<object>} estimate
+ *   (`view`: one page view in one call, see engine.js)
  * @property {(configText: string|null|undefined, params: Params) => Promise<Problem[]>} validate
  * @property {() => Promise<number>} heapBytes
  * @property {() => Promise<import('./engine.js').Presets>} presets
@@ -57,16 +52,6 @@ import { attachTimeline } from './timeline-apart.js';
  * @property {(text: string) => Promise<object>} runLog
  * @property {(rank: number, ppSize: number, totalGpus: number) => Promise<number>} ppRankOf
  * @property {(name: string) => Promise<number>} rankOfName
- * @property {(canvas: OffscreenCanvas, look: object) => Promise<boolean>} timelineCanvas
- *   moves the page's timeline canvas (transferControlToOffscreen) to the
- *   worker, which draws on it from then on (timeline-canvas.js); `look`
- *   {width, height, dpr, scheme, zoom}; true once drawn
- * @property {(look: object) => Promise<boolean>} timelineLook
- *   changes part of the look and redraws
- * @property {() => Promise<boolean>} timelineRelease  the canvas left the page
- * @property {(listener: (signature: string) => void) => () => void} onTimelineDrawn
- *   calls `listener` with timelineSignature() of each drawing on that
- *   canvas; returns the unsubscribe
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -101,15 +86,8 @@ export async function createEngineClient(options = {}) {
   /** @type {Error | null} */
   let dead = null;
 
-  /** @type {Set<(signature: string) => void>} */
-  const drawnListeners = new Set();
-
   /** @param {any} msg */
   const onMessage = (msg) => {
-    if (msg && typeof msg.drawn === 'string') {
-      for (const listener of drawnListeners) listener(msg.drawn);
-      return;
-    }
     const call = pending.get(msg?.id);
     if (!call) return;
     if ('progress' in msg) {
@@ -118,7 +96,7 @@ export async function createEngineClient(options = {}) {
     }
     pending.delete(msg.id);
     if ('failure' in msg) call.reject(new Error(`memest worker: ${msg.failure}`));
-    else if ('json' in msg) call.resolve(attachTimeline(JSON.parse(msg.json), msg.timeline));
+    else if ('json' in msg) call.resolve(JSON.parse(msg.json));
     else call.resolve(msg.value);
   };
   /** @param {Error} err */
@@ -144,17 +122,16 @@ export async function createEngineClient(options = {}) {
    * @param {unknown[]} args
    * @param {(p: any) => void} [progress]  called with the call's progress messages
    * @param {(id: number) => void} [started]  told the request's id once it is posted
-   * @param {Transferable[]} [transfer]  objects moved to the worker, not copied
    * @returns {Promise<any>}
    */
-  function call(method, args, progress, started, transfer = []) {
+  function call(method, args, progress, started) {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, progress });
       started?.(id);
       try {
-        worker.postMessage({ id, method, args }, transfer);
+        worker.postMessage({ id, method, args });
       } catch (e) {
         // Arguments that cannot be cloned (functions, say) are bad input.
         pending.delete(id);
@@ -201,8 +178,6 @@ export async function createEngineClient(options = {}) {
         args.push({
           suggestions: opts.view.suggestions === true, timeline_window: opts.view.timeline_window ?? 0,
           every_rank: opts.view.every_rank === true, timeline_columns: opts.view.timeline_columns === true,
-          timeline_apart: opts.view.timeline_apart === true, draw_timeline: opts.view.draw_timeline === true,
-          draw_only: opts.view.draw_only === true,
         });
       }
       if (!(opts.latestWins ?? options.latestWins ?? false)) return call('estimate', args);
@@ -247,13 +222,6 @@ export async function createEngineClient(options = {}) {
       const list = Array.isArray(factors) ? factors.slice(0, 64) : [];
       return call('routingCurve', [config(configText), normalizeParams(params), list], undefined, (n) => { id = n; })
         .finally(() => signal?.removeEventListener('abort', cancel));
-    },
-    timelineCanvas: (canvas, look) => call('timelineCanvas', [canvas, look ?? {}], undefined, undefined, [canvas]),
-    timelineLook: (look) => call('timelineLook', [look ?? {}]),
-    timelineRelease: () => call('timelineRelease', []),
-    onTimelineDrawn(listener) {
-      drawnListeners.add(listener);
-      return () => drawnListeners.delete(listener);
     },
     close() {
       fail(new Error('memest worker: closed'));

@@ -4,19 +4,9 @@
 //   in:  {id, method: 'init', args: [options]}, then {id, method, args}
 //   out: {id, value}, {id, json: text} (an estimate: its answer as JSON
 //        text, which posts in a copy where a structured clone of the
-//        object would walk every timeline event twice; with
-//        view.timeline_apart also {timeline: text}, its events, which the
-//        page parses only when it reads them: timeline-apart.js) or
+//        object would walk every timeline event twice) or
 //        {id, failure: message}; a sweep also sends
 //        {id, progress: {done, total, rows}} after each of its pieces
-// A page view estimate that asks for it (view.draw_timeline) also draws
-// the shown rank's timeline on the canvas the page transferred
-// (timelineCanvas; timelineLook, timelineRelease: timeline-canvas.js),
-// right after its answer, and then sends {drawn: signature}. With
-// view.draw_only the page has the answer already and only the drawing is
-// wanted: the reply is {id, value: true}.
-// The last estimates' texts are kept (recent-answers.js): asked again, an
-// estimate is answered from them without running the engine.
 // A routing curve (routingCurve: peaks at a list of routing factors) runs
 // in pieces of CURVE_PIECE factors the same way, so that an estimate asked
 // for meanwhile (a slider) waits for one piece at most.
@@ -27,9 +17,6 @@
 // ("Long sweeps").
 import { createEngine } from './engine.js';
 import { runSweep } from './engine-sweep.js';
-import { createTimelineCanvas } from './timeline-canvas.js';
-import { splitAnswer } from './timeline-apart.js';
-import { recentAnswers } from './recent-answers.js';
 
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
@@ -44,30 +31,6 @@ const CURVE_PIECE = 2;
 
 /** Sweeps and curves running, by request id: true once cancelled. */
 const sweeps = new Map();
-
-/** The texts of the last estimates, by their arguments (sizes in UTF-16 code units, 2 bytes each). */
-const recent = recentAnswers({ entries: 8, bytes: 16 * 1024 * 1024 });
-
-/**
- * The answer to estimate(args): the text kept for the same arguments, or
- * the engine's, which is then kept. What the page does with it
- * (draw_timeline, draw_only) does not change it, so it is not in the key.
- * @param {import('./engine.js').Engine} engine
- * @param {unknown[]} args  [configText, params, view]
- */
-function estimateAnswer(engine, args) {
-  const view = /** @type {any} */ (args[2]);
-  const asked = view ? { ...view, draw_timeline: undefined, draw_only: undefined } : null;
-  const key = JSON.stringify([args[0] ?? null, args[1], asked]);
-  const kept = recent.get(key);
-  if (kept) return kept;
-  const answer = splitAnswer(engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), view));
-  recent.put(key, answer, 2 * (answer.json.length + (answer.timeline?.length ?? 0)));
-  return answer;
-}
-
-/** The page's timeline canvas, once transferred (timeline-canvas.js). */
-const timeline = createTimelineCanvas();
 
 /**
  * Lets the worker read the messages that arrived while a piece ran. A
@@ -143,14 +106,6 @@ async function curve(engine, id, args, post) {
 }
 
 /**
- * Tells the page what the timeline's canvas now shows.
- * @param {string | null} signature  @param {(m: unknown) => void} post
- */
-function drawn(signature, post) {
-  if (signature !== null) post({ drawn: signature });
-}
-
-/**
  * Answers one request through post.
  * @param {Request} req
  * @param {(m: unknown) => void} post
@@ -181,30 +136,7 @@ async function handle(req, post) {
       return;
     }
     if (method === 'estimate') {
-      const view = /** @type {any} */ (args[2]);
-      const answer = estimateAnswer(engine, args);
-      // The chart is drawn while the page renders the answer; the page
-      // learns what the canvas shows from {drawn: signature}.
-      if (view?.draw_only === true) post({ id, value: true });
-      else post(answer.timeline === null ? { id, json: answer.json } : { id, json: answer.json, timeline: answer.timeline });
-      if (view?.draw_timeline === true) drawn(timeline.show(answer), post);
-      return;
-    }
-    if (method === 'timelineCanvas') {
-      const signature = timeline.attach(args[0], /** @type {any} */ (args[1]));
-      post({ id, value: signature !== null });
-      drawn(signature, post);
-      return;
-    }
-    if (method === 'timelineLook') {
-      const signature = timeline.look(/** @type {any} */ (args[0]));
-      post({ id, value: signature !== null });
-      drawn(signature, post);
-      return;
-    }
-    if (method === 'timelineRelease') {
-      timeline.release();
-      post({ id, value: true });
+      post({ id, json: engine.estimateJson(/** @type {any} */ (args[0]), /** @type {any} */ (args[1]), /** @type {any} */ (args[2])) });
       return;
     }
     if (!METHODS.has(method)) throw new Error(`unknown method ${String(method)}`);

@@ -5,8 +5,6 @@
 // is the core's. No framework; runs in browsers, workers and Node 20.
 // See docs/wasm.md.
 
-import { attachTimeline, splitAnswer } from './timeline-apart.js';
-
 /**
  * @typedef {object} Problem  One problem with the inputs (see docs/result-json.md).
  * @property {string} code     a name from memest_code_name(): "missing", "layout", ...
@@ -48,6 +46,8 @@ import { attachTimeline, splitAnswer } from './timeline-apart.js';
  * @property {string[]} choices enum values
  * @property {string} default   default text for optional ones, "" if required
  * @property {boolean} required
+ * @property {string} label     what a form calls it, e.g. "Pipeline parallel (pp)"
+ * @property {string} short_name the same in a sentence or a table, e.g. "pp"
  * @property {number} [min]     accepted range of an "int" or "number"
  * @property {number} [max]
  * @property {string} [limit]   the bounds.h name of max, e.g. "MEMEST_MAX_PP"
@@ -78,7 +78,6 @@ import { attachTimeline, splitAnswer } from './timeline-apart.js';
  * @property {number} [timeline_window]
  * @property {boolean} [every_rank]
  * @property {boolean} [timeline_columns]
- * @property {boolean} [timeline_apart]
  */
 
 /**
@@ -92,14 +91,11 @@ import { attachTimeline, splitAnswer } from './timeline-apart.js';
  *   when `suggestions` is true, with `every_rank` a chosen pp_rank's
  *   result also has `every_rank: {worst_rank, peak_bytes, ranks}`, and
  *   with `timeline_columns` the shown rank's events carry no `components`:
- *   its `event_components` has one array per component instead; with
- *   `timeline_apart` the shown rank also has `events_kept`, `events_first`
- *   and `peak_event_detail`
+ *   its `event_components` has one array per component instead, and
+ *   `event_steps` each event's step
  * @property {(configText: string|null|undefined, params: Params, view?: View) => string} estimateJson
  *   estimate()'s answer as JSON text (what the worker posts: a string is
- *   cheaper to send than a structured clone of a large object); with
- *   `timeline_apart`, the result's JSON on one line and the shown rank's
- *   events on a second (timeline-apart.js)
+ *   cheaper to send than a structured clone of a large object)
  * @property {(configText: string|null|undefined, params: Params) => Problem[]} validate
  *   every problem with the inputs; [] when they are valid
  * @property {(configText: string|null|undefined, params: Params, factors: number[]) => object} routingPeaks
@@ -374,8 +370,7 @@ export async function createEngine(options = {}) {
     version,
 
     estimate(configText, params, view) {
-      const { json, timeline } = splitAnswer(engine.estimateJson(configText, params, view));
-      return /** @type {object} */ (attachTimeline(JSON.parse(json), timeline, { lazy: false }));
+      return JSON.parse(engine.estimateJson(configText, params, view));
     },
 
     estimateJson(configText, params, view) {
@@ -393,7 +388,6 @@ export async function createEngine(options = {}) {
           timeline_window: Number.isInteger(v.timeline_window) ? v.timeline_window : 0,
           every_rank: v.every_rank === true,
           timeline_columns: v.timeline_columns === true,
-          timeline_apart: v.timeline_apart === true,
         });
         return callText('_memest_wasm_view', configText, enc.json, options);
       }

@@ -435,35 +435,15 @@ char *memest_wasm_routing_peaks(const char *config, const char *params_json,
   return out ? out : wa_nomem();
 }
 
-/* `result`, a newline and `timeline` in one allocated text (both are freed);
-** NULL when out of memory. JSON text has no raw newline, so the newline
-** tells the two apart. */
-static char *wa_two_lines(char *result, char *timeline) {
-  char *out = NULL;
-  if (result != NULL && timeline != NULL) {
-    size_t a = strlen(result), b = strlen(timeline);
-    if (a <= SIZE_MAX - 2 - b && (out = malloc(a + b + 2)) != NULL) {
-      memcpy(out, result, a);
-      out[a] = '\n';
-      memcpy(out + a + 1, timeline, b + 1);
-    }
-  }
-  memest_free(result);
-  memest_free(timeline);
-  return out;
-}
-
 /* One page view (memest_estimate_view): `view_json` is {"suggestions":
 ** bool, "timeline_window": N, "every_rank": bool, "timeline_columns":
-** bool, "timeline_apart": bool}; the shown rank's timeline comes in the
-** result, or with timeline_apart on a second line of the answer
-** (memest_result_timeline_json). Returns the result object or
-** {"error": {...}}. */
+** bool}; the shown rank's timeline comes in the result. Returns the result
+** object or {"error": {...}}. */
 char *memest_wasm_view(const char *config, const char *params_json, const char *view_json) {
   memest_params p;
   memest_error err;
   memest_result *r = NULL;
-  memest_view_options o = {0, 1, 0, 0, 0, 0};
+  memest_view_options o = {0, 1, 0, 0, 0};
   cJSON *view, *v;
   char *out;
   memset(&err, 0, sizeof err);
@@ -473,7 +453,6 @@ char *memest_wasm_view(const char *config, const char *params_json, const char *
   o.suggestions = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "suggestions"));
   o.every_rank = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "every_rank"));
   o.timeline_columns = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "timeline_columns"));
-  o.timeline_apart = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(view, "timeline_apart"));
   v = cJSON_GetObjectItemCaseSensitive(view, "timeline_window");
   if (cJSON_IsNumber(v)) {
     o.timeline_window = v->valuedouble >= 0 && v->valuedouble <= 1e9 ? (int64_t)v->valuedouble : -1;
@@ -484,7 +463,6 @@ char *memest_wasm_view(const char *config, const char *params_json, const char *
     return wa_error_json(&err);
   }
   out = memest_result_json(r);
-  if (o.timeline_apart) out = wa_two_lines(out, memest_result_timeline_json(r));
   memest_result_free(r);
   return out ? out : wa_nomem();
 }
@@ -669,8 +647,8 @@ static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
 }
 
 /* Every parameter's description, as memest_param_describe() gives it:
-** [{name, flag, kind, meaning, choose, choices[], default, required[, min,
-** max, limit]}]; NULL when out of memory. */
+** [{name, flag, kind, meaning, choose, choices[], default, required, label,
+** short_name[, min, max, limit]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -682,7 +660,9 @@ char *memest_wasm_parameters(void) {
         !wa_add_str(o, "meaning", d->meaning) ||
         !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
         !wa_add_str(o, "default", d->default_text) ||
-        !cJSON_AddBoolToObject(o, "required", d->required != 0) || !wa_add_bounds(o, d)) {
+        !cJSON_AddBoolToObject(o, "required", d->required != 0) ||
+        !wa_add_str(o, "label", d->label) || !wa_add_str(o, "short_name", d->short_name) ||
+        !wa_add_bounds(o, d)) {
       cJSON_Delete(arr);
       return NULL;
     }

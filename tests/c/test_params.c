@@ -103,6 +103,23 @@ static void test_bounds_from_table(void) {
             MEMEST_MAX_GLOBAL_BATCH);
   CHECK_I64(memest_param_describe(MEMEST_P_SEQUENCE_LENGTH)->offset,
             offsetof(memest_params, sequence_length));
+  CHECK_STR(memest_param_describe(MEMEST_P_TOTAL_GPUS)->label, "Total GPUs");
+  CHECK_STR(memest_param_describe(MEMEST_P_PP_SIZE)->short_name, "pp");
+}
+
+/* Every parameter has a label and a short name, each its own: a page shows
+** them for the controls and in its sentences, never the flag. */
+static void test_labels(void) {
+  int id, other;
+  for (id = 0; id < MEMEST_P_COUNT; id++) {
+    const memest_param_info *pi = memest_param_describe((memest_param_id)id);
+    CHECK(pi->label != NULL && pi->label[0] != '\0' && strstr(pi->label, "--") == NULL);
+    CHECK(pi->short_name != NULL && pi->short_name[0] != '\0' && strchr(pi->short_name, '_') == NULL);
+    for (other = 0; other < id; other++) {
+      CHECK(strcmp(memest_param_describe((memest_param_id)other)->label, pi->label) != 0);
+      CHECK(strcmp(memest_param_describe((memest_param_id)other)->short_name, pi->short_name) != 0);
+    }
+  }
 }
 
 static void test_defaults(void) {
@@ -245,6 +262,7 @@ static void test_reasons(void) {
 int main(void) {
   test_bounds_from_table();
   test_defaults();
+  test_labels();
   test_enum_names();
   test_command();
   test_reasons();

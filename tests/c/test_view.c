@@ -43,7 +43,6 @@ static void test_view(int64_t pp_rank, int64_t window) {
   o.timeline_window = window;
   o.every_rank = 0;
   o.timeline_columns = 0;
-  o.timeline_apart = 0;
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
   view = as_json(r);
   CHECK_I64(member(view, "peak_bytes")->valuedouble, member(plain, "peak_bytes")->valuedouble);
@@ -91,7 +90,7 @@ static void test_view(int64_t pp_rank, int64_t window) {
 ** of every rank gives it; without a chosen rank it is left out. */
 static void test_every_rank(void) {
   memest_params p;
-  memest_view_options o = {0, 1, 0, 1, 0, 0};
+  memest_view_options o = {0, 1, 0, 1, 0};
   memest_result *r = NULL;
   memest_error err;
   cJSON *all, *view;
@@ -132,7 +131,7 @@ static void test_every_rank(void) {
 ** unchanged. */
 static void test_timeline_columns(void) {
   memest_params p;
-  memest_view_options o = {0, 1, 0, 0, 0, 0};
+  memest_view_options o = {0, 1, 0, 0, 0};
   memest_result *r = NULL;
   memest_error err;
   cJSON *rows, *cols;
@@ -187,104 +186,9 @@ static void test_timeline_columns(void) {
   cJSON_Delete(cols);
 }
 
-/* Compares two JSON values as printed. */
-static int same_json(const cJSON *a, const cJSON *b) {
-  char *x = cJSON_PrintUnformatted(a), *y = cJSON_PrintUnformatted(b);
-  int same = x != NULL && y != NULL && strcmp(x, y) == 0;
-  free(x);
-  free(y);
-  return same;
-}
-
-/* With timeline_apart the result is the same but for the shown rank's
-** events: memest_result_timeline_json has them, exactly as the result
-** without it does, and the rank says how many there are, the first one's
-** index and the peak's event with its components. Tried on the whole
-** timeline, on a window of it and with a rank chosen. */
-static void test_timeline_apart(int64_t pp_rank, int64_t window, int columns) {
-  memest_params p;
-  memest_view_options o = {0, 1, 0, 0, 1, 0};
-  memest_result *r = NULL;
-  memest_error err;
-  cJSON *whole, *apart, *tl;
-  const cJSON *rank_w, *rank_a, *events, *detail, *comps, *comp;
-  char *text;
-  int i, n_ranks, at, n_comps = 0;
-  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
-  p.pp_rank = pp_rank;
-  o.timeline_window = window;
-  o.timeline_columns = columns;
-  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
-  whole = as_json(r);
-  o.timeline_apart = 1;
-  CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_OK);
-  text = memest_result_timeline_json(r);
-  CHECK(text != NULL && strchr(text, '\n') == NULL);
-  tl = cJSON_Parse(text);
-  memest_free(text);
-  text = memest_result_json(r);
-  CHECK(text != NULL && strchr(text, '\n') == NULL);
-  memest_free(text);
-  apart = as_json(r);
-  CHECK(whole != NULL && apart != NULL && tl != NULL);
-  n_ranks = cJSON_GetArraySize(member(whole, "ranks"));
-  CHECK_I64(cJSON_GetArraySize(member(apart, "ranks")), n_ranks);
-  rank_w = NULL;
-  rank_a = NULL;
-  for (i = 0; i < n_ranks; i++) {
-    const cJSON *w = cJSON_GetArrayItem(member(whole, "ranks"), i);
-    const cJSON *a = cJSON_GetArrayItem(member(apart, "ranks"), i);
-    CHECK(member(a, "events") == NULL && member(a, "event_components") == NULL);
-    if (member(w, "events") != NULL) {
-      rank_w = w;
-      rank_a = a;
-    } else {
-      CHECK(same_json(w, a));
-    }
-  }
-  CHECK(rank_w != NULL && rank_a != NULL);
-  CHECK_I64(member(tl, "pp_rank")->valuedouble, member(rank_w, "pp_rank")->valuedouble);
-  CHECK(same_json(member(tl, "events"), member(rank_w, "events")));
-  events = member(rank_w, "events");
-  CHECK_I64(member(rank_a, "events_kept")->valuedouble, cJSON_GetArraySize(events));
-  CHECK(window == 0 || cJSON_GetArraySize(events) == window);
-  CHECK_I64(member(rank_a, "events_first")->valuedouble,
-            member(cJSON_GetArrayItem(events, 0), "index")->valuedouble);
-  at = (int)(member(rank_w, "peak_event_index")->valuedouble - member(rank_a, "events_first")->valuedouble);
-  detail = member(rank_a, "peak_event_detail");
-  comps = member(detail, "components");
-  cJSON_ArrayForEach(comp, comps) {
-    const cJSON *col = member(member(rank_w, "event_components"), comp->string);
-    const cJSON *want = col ? cJSON_GetArrayItem(col, at)
-                            : member(member(cJSON_GetArrayItem(events, at), "components"), comp->string);
-    CHECK(want != NULL);
-    if (want != NULL) CHECK_I64(comp->valuedouble, want->valuedouble);
-    n_comps++;
-  }
-  CHECK(n_comps >= 17);
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)detail, "components");
-  if (!columns) cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetArrayItem(events, at), "components");
-  CHECK(same_json(detail, cJSON_GetArrayItem(events, at)));
-  CHECK(columns ? same_json(member(tl, "event_components"), member(rank_w, "event_components"))
-                : member(tl, "event_components") == NULL);
-  CHECK(columns ? same_json(member(tl, "event_steps"), member(rank_w, "event_steps"))
-                : member(tl, "event_steps") == NULL);
-  /* Every other member of the rank and of the result is as it was. */
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "events");
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "event_components");
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_w, "event_steps");
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "events_kept");
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "events_first");
-  cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)rank_a, "peak_event_detail");
-  CHECK(same_json(whole, apart));
-  cJSON_Delete(whole);
-  cJSON_Delete(apart);
-  cJSON_Delete(tl);
-}
-
 int main(void) {
   memest_params p;
-  memest_view_options o = {0, 1, -1, 0, 0, 0};
+  memest_view_options o = {0, 1, -1, 0, 0};
   memest_result *r = NULL;
   memest_error err;
   test_view(-1, 0);
@@ -292,9 +196,6 @@ int main(void) {
   test_view(-1, 100);
   test_every_rank();
   test_timeline_columns();
-  test_timeline_apart(-1, 0, 0);
-  test_timeline_apart(-1, 100, 1);
-  test_timeline_apart(2, 0, 1);
   check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
   CHECK_I64(memest_estimate_view(NULL, 0, &p, &o, &r, &err), MEMEST_E_LIMIT);
   CHECK(r == NULL);

@@ -68,6 +68,61 @@ test('dropped snapshots show their peaks, markers, curve, sites and fragmentatio
   assert.ok(!(await page.evaluate(() => location.hash)).includes('pickle'));
 });
 
+test('the comparison is like for like, signed (+: memest estimates more), the log compared, the markers and the curve explained', async () => {
+  // The page of the test before: three snapshots read, the default view.
+  const like = await page.getByTestId('measured-like-for-like').textContent();
+  assert.match(like, /allocated bytes.*tensor peak of the same pipeline rank/s);
+  assert.match(like, /\+ means memest estimates more/);
+  const files = readdirSync(dir).filter((f) => /^snapshot-rank\d+\.pickle$/.test(f)).sort().map((f) => path.join(dir, f));
+  const want = JSON.parse(execFileSync(CLI, ['check', '--json', '--snapshot', ...files, ...RUN], { encoding: 'utf8' }));
+  const errors = await page.getByTestId('measured-error').allTextContents();
+  for (const r of want.ranks) {
+    const e = (r.estimated_peak_bytes - r.measured_peak_bytes) / r.measured_peak_bytes;
+    const text = `${e < 0 ? '\u2212' : '+'}${(Math.abs(e) * 100).toFixed(1)}%`;
+    assert.ok(errors.includes(text), `${text} in ${errors.join(' ')}`);
+  }
+  // The markers have a legend beside the chart.
+  assert.match(await page.locator('.rank-legend').textContent(), /Black marks: the measured run’s allocated peak/);
+  // The measured curve: its dashed line explained, its hover in GiB.
+  const curve = page.getByTestId('measured-curve');
+  assert.match(await curve.textContent(), /Dashed: the estimate’s tensors|Show the timeline of the same pipeline rank/);
+  // The chart may be drawn again meanwhile (the suggestions scrolled into
+  // view ask for a new answer): hover until its legend has values.
+  const plot = curve.locator('.u-over').first();
+  await plot.scrollIntoViewIfNeeded();
+  const hovered = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=measured-curve] .u-legend .u-value')].some((v) => /GiB$/.test(v.textContent)));
+  for (let i = 0; i < 20 && !(await hovered()); i++) {
+    const box = await plot.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width * (0.4 + i / 100), box.y + box.height * 0.5);
+    await page.waitForTimeout(100);
+  }
+  assert.ok(await hovered(), 'the hover gives values in GiB');
+  // The log's figure against the estimate's tensors of the worst rank, signed.
+  await page.getByTestId('measured-log').fill('step 00000001/00000010 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | peak-gpu-memory 40.00 GB\n');
+  await page.getByRole('button', { name: 'Read the log lines' }).click();
+  await page.getByTestId('measured-log-error').waitFor();
+  const tensors = JSON.parse(execFileSync(CLI, ['--json', ...RUN], { encoding: 'utf8' })).tensor_peak_bytes;
+  const e = (tensors - 40 * 2 ** 30) / (40 * 2 ** 30);
+  assert.equal(await page.getByTestId('measured-log-error').textContent(), `${e < 0 ? '\u2212' : '+'}${(Math.abs(e) * 100).toFixed(1)}%`);
+});
+
+test('a fragmentation that cannot be real is not offered: a snapshot without segment data', async () => {
+  const p = await session.newPage();
+  await p.goto(session.url);
+  await waitForResult(p);
+  const file = path.join(dir, 'bare-rank00000.pickle');
+  execFileSync('python3', ['-c', `
+import pickle, sys
+trace = [{"action": "alloc", "addr": 4096 * i, "size": 1 << 20, "stream": 0, "frames": [], "time_us": i} for i in range(8)]
+pickle.dump({"segments": [], "device_traces": [trace]}, open(sys.argv[1], "wb"))
+`, file]);
+  await p.getByTestId('measured-files').setInputFiles([file]);
+  await p.getByTestId('measured-frag-unknown').waitFor();
+  assert.match(await p.getByTestId('measured-frag-unknown').textContent(), /no segment data/);
+  assert.equal(await p.getByTestId('use-fragmentation').count(), 0);
+  await p.close();
+});
+
 test('a pasted log is read; a hostile pickle is refused inline', async () => {
   // CR-only line ends (a terminal's rewrites) are lines; a reading of 0.00
   // is no measurement: named with its line, never compared.
@@ -80,6 +135,7 @@ test('a pasted log is read; a hostile pickle is refused inline', async () => {
     /2 steps read \(1–2\); compared: the largest after the first step, 51\.25 GiB/);
   assert.match(await page.getByTestId('measured-log-notes').textContent(),
     /Not compared: line 3: peak-gpu-memory 0\.00 GB is zero, which is no measurement/);
+  assert.match(await page.getByTestId('measured-log-summary').textContent(), /Against the estimate’s tensors of the worst rank/);
   const bad = path.join(dir, 'evil-rank00001.pickle');
   writeFileSync(bad, Buffer.from('8004636f730a73797374656d0a2e', 'hex'));
   await page.getByTestId('measured-files').setInputFiles([bad]);

@@ -53,6 +53,7 @@ function stateArb(configArb) {
   for (const [key, spec] of Object.entries(SCHEMA)) {
     if (key === 'config') fields[key] = configArb;
     else if (key === 'model') fields[key] = fc.stringMatching(LABEL_RE);
+    else if (key === 'cmp_model') fields[key] = fc.oneof(fc.constant(''), fc.stringMatching(LABEL_RE));
     else if (key === 'gpu') fields[key] = fc.oneof(fc.constant(''), fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,15}$/));
     else if (spec.kind === 'int') fields[key] = intArb;
     else if (spec.kind === 'number') fields[key] = numArb;

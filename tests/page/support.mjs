@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:http';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { PAGE_FILES } from '../../scripts/page-files.mjs';
@@ -65,9 +66,9 @@ export async function startSession() {
   const requests = [];
   const errors = [];
   const contexts = [];
-  /** A fresh browser context (its own storage and clipboard). */
-  async function newPage({ width = 1280, height = 900 } = {}) {
-    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce' });
+  /** A fresh browser context (its own storage and clipboard); `touch`: a touch screen, as a phone's. */
+  async function newPage({ width = 1280, height = 900, touch = false } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, reducedMotion: 'reduce', hasTouch: touch, isMobile: touch });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
     context.on('request', (r) => requests.push(r.url()));
     // The moment the first peak appears, measured inside the page, and
@@ -100,6 +101,31 @@ export async function startSession() {
 }
 
 /**
+ * One session for a test file: started before its tests (after checking
+ * the builds), closed after them. Returns an object that is the session
+ * once started ({url, newPage, requests, errors, close}); its `ready`
+ * resolves then, for a file's own `before`.
+ */
+export function fileSession() {
+  let started = () => {};
+  const session = /** @type {any} */ ({ ready: new Promise((ok) => { started = ok; }) });
+  before(async () => {
+    requireBuilds();
+    Object.assign(session, await startSession());
+    started();
+  });
+  after(async () => {
+    await session.close?.();
+  });
+  return session;
+}
+
+/** A link to the page at `url` with the state `patch` (the fields that differ from the defaults). */
+export function stateLink(url, patch) {
+  return `${url}#v=1&s=${encodeURIComponent(JSON.stringify(patch))}`;
+}
+
+/**
  * Waits until the results show an estimate made after `afterSeq`; fails at
  * once, with its message, when the page reports that the engine failed.
  */
@@ -113,18 +139,6 @@ export async function waitForResult(page, afterSeq = 0) {
   const outcome = await handle.jsonValue();
   assert.equal(outcome, 'ok');
   return Number(await page.locator('[data-testid=results]').getAttribute('data-seq'));
-}
-
-/**
- * Waits until the timeline's canvas, drawn by the engine's worker, shows
- * the estimate the page renders (data-drawn = data-shows). `page` may be a
- * frame; `options` are waitForFunction's ({timeout}).
- */
-export function timelineDrawn(page, options = {}) {
-  return page.waitForFunction(() => {
-    const plot = document.querySelector('.timeline-plot');
-    return plot && plot.dataset.drawn === plot.dataset.shows;
-  }, null, options);
 }
 
 /**

@@ -1,14 +1,13 @@
 // Unit tests of the timeline's drawing (no browser): the plot's box, ranges
 // and ticks, the pointer's mapping, a drawing recorded
-// on a context that keeps its calls, the readout's components, and the
-// worker's canvas holder. node --test tests/page/timeline-plot.test.mjs
+// on a context that keeps its calls and the readout's components.
+// node --test tests/page/timeline-plot.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plotBox, xRange, yMax, ticks, eventAt, eventPx, drawTimeline, MARGIN } from '../../web/app/timeline-plot.js';
-import { timelineData, eventParts, timelineSignature } from '../../web/app/timeline-data.js';
+import { timelineData, eventParts } from '../../web/app/timeline-data.js';
 import { chartColor, CANVAS_INK } from '../../web/app/scheme.js';
 import { partColor } from '../../web/app/palette.js';
-import { createTimelineCanvas } from '../../web/timeline-canvas.js';
 
 const GIB = 2 ** 30;
 
@@ -59,7 +58,8 @@ function recordingContext() {
     save() {}, restore() {}, beginPath() {}, rect() {}, clip() {}, moveTo() {}, lineTo() {}, stroke() {},
     setLineDash() {}, translate() {}, rotate() {},
     fill() { calls.push(['fill', ctx.fillStyle]); },
-    fillText(text) { calls.push(['text', text, ctx.font]); },
+    fillText(text, x, y) { calls.push(['text', text, ctx.font, x, y]); },
+    measureText: (text) => ({ width: String(text).length * 6 }),
   };
   return ctx;
 }
@@ -70,6 +70,7 @@ function sampleRank() {
     pp_rank: 1, peak_event_index: 41, events_total: 4, non_pytorch_bytes: GIB, fragmentation_bytes: GIB / 2, tensor_peak_bytes: 5 * GIB, peak_bytes: 6.5 * GIB,
     events: [40, 41, 42, 43].map((index, i) => ({ index, step: i < 2 ? 1 : 4, label: `op ${index}`, total_bytes: 0, peak_bytes: 0, live_chunks: [0, 0] })),
     event_components: comps,
+    event_steps: [1, 1, 4, 4],
   };
 }
 
@@ -82,12 +83,13 @@ test('a drawing fills one band per component in the scheme\'s colours and labels
     const fills = ctx.calls.filter((c) => c[0] === 'fill').map((c) => c[1]);
     assert.deepEqual(fills, data.keys.slice().reverse().map((k) => chartColor(partColor(k), scheme)), scheme);
     const texts = ctx.calls.filter((c) => c[0] === 'text').map((c) => c[1]);
-    for (const want of ['0', '20', '40', '60', '80', 'GiB', 'capacity 80.0 GiB', 'peak', '1', '4', 'event in the schedule (steps 1–8 marked above)']) {
+    for (const want of ['0', '20', '40', '60', '80', 'GiB', 'capacity 80.0 GiB', 'peak', '1', '4', 'event in the schedule (steps 1–4 marked above)']) {
       assert.ok(texts.includes(want), `${scheme}: '${want}' in ${JSON.stringify(texts)}`);
     }
     assert.ok(ctx.calls.some((c) => c[0] === 'text' && /^24px /.test(c[2])), 'fonts scale with the pixel ratio');
   }
   assert.notEqual(chartColor('#1f4e89', 'dark'), '#1f4e89');
+  assert.ok(ctx0TextsAbovePlot(data), 'the steps are labelled above the plot');
   assert.ok(CANVAS_INK.dark && CANVAS_INK.light);
 });
 
@@ -99,59 +101,42 @@ test('the readout\'s components at an event are timelineData\'s at that event', 
     assert.deepEqual(eventParts(r, pos), want, `event ${pos}`);
   }
   assert.deepEqual(eventParts(r, 9), []);
-  assert.equal(timelineSignature(r, 80 * GIB), `1:4:40:4:41:${6.5 * GIB}:${80 * GIB}`);
-  assert.notEqual(timelineSignature({ ...r, peak_bytes: 1 }, 80 * GIB), timelineSignature(r, 80 * GIB));
 });
 
-test('the worker\'s canvas holder draws the last page view on the canvas it is given, with the look it is told', () => {
-  globalThis.Path2D ??= class { moveTo() {} lineTo() {} closePath() {} };
-  const holder = createTimelineCanvas();
-  const r = sampleRank();
-  const json = JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, r] });
-  assert.equal(holder.show({ json }), null, 'no canvas yet: nothing drawn');
+/** Whether every step label of a drawing of `data` lies in the band above the plot. */
+function ctx0TextsAbovePlot(data) {
   const ctx = recordingContext();
-  const canvas = { width: 0, height: 0, getContext: () => ctx };
-  const sig = timelineSignature(r, 80 * GIB);
-  assert.equal(holder.attach(canvas, { width: 500, height: 200, dpr: 2, scheme: 'dark' }), sig, 'the kept view, drawn at once');
-  assert.deepEqual([canvas.width, canvas.height], [1000, 400]);
-  assert.ok(ctx.calls.some((c) => c[0] === 'fill' && c[1] === chartColor(partColor('master_params'), 'dark')));
-  assert.equal(holder.look({ width: 300, dpr: Infinity, scheme: 'purple' }), sig);
-  assert.deepEqual([canvas.width, canvas.height], [600, 400], 'bad values are left out');
-  assert.equal(holder.show({ json: '{"error": {"code": "value"}}' }), null, 'an error keeps the last drawing');
-  assert.equal(holder.show({ json: 'not json' }), null);
-  assert.equal(holder.look({}), sig);
-  // An answer drawn before is drawn again from its shape, not its text:
-  // the worker redraws a kept answer without parsing it again.
-  const kept = { json };
-  const other = { json: JSON.stringify({ gpu_capacity_bytes: 40 * GIB, ranks: [r] }) };
-  assert.equal(holder.show(kept), sig);
-  assert.equal(holder.show(other), timelineSignature(r, 40 * GIB));
-  kept.json = 'not json';
-  assert.equal(holder.show(kept), sig, 'the kept answer, drawn again without its text');
-  holder.release();
-  assert.equal(holder.look({ width: 400 }), null, 'released: nothing drawn');
-});
+  drawTimeline(/** @type {any} */ (ctx), { width: 600, height: 260, dpr: 1, data, capacity: 80 * GIB, scheme: 'light' });
+  const steps = ctx.calls.filter((c) => c[0] === 'text' && (c[1] === '1' || c[1] === '4'));
+  return steps.length === 2 && steps.every((c) => c[4] < MARGIN.top);
+}
 
-test('the canvas holder draws an answer whose events came apart as it draws the whole one', () => {
+test('every step is labelled: steps too close to label apart share one label, and the labels never overlap', async () => {
+  const { stepLabels } = await import('../../web/app/timeline-plot.js');
+  const lines = [[100, 1], [103, 2], [106, 3], [140, 4], [700, 5], [703, 6], [706, 7], [709, 8], [712, 9], [715, 10]]
+    .map(([px, step]) => ({ px, step }));
+  const labels = stepLabels(lines, 24);
+  assert.deepEqual(labels.map((l) => l.text), ['1–3', '4', '5–8, end, opt']);
+  const named = (t) => t.replace('end', '9').replace('opt', '10').split(/, /).flatMap((p) => {
+    const [a, b] = p.split('–').map(Number);
+    return b ? Array.from({ length: b - a + 1 }, (_, i) => a + i) : [a];
+  });
+  assert.deepEqual(labels.flatMap((l) => named(l.text)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 'every step once');
+  // Drawn: each label starts past the end of the one before.
   globalThis.Path2D ??= class { moveTo() {} lineTo() {} closePath() {} };
+  const steps = [1, 1, 2, 3, 4, 4, 4, 4, 4, 5, 6, 7, 8, 9, 10];
   const r = sampleRank();
-  const { events, event_components, ...summary } = r;
-  const rank = { ...summary, events_kept: events.length, events_first: events[0].index };
-  const json = (x) => JSON.stringify({ gpu_capacity_bytes: 80 * GIB, ranks: [{ pp_rank: 0, peak_bytes: 1 }, x] });
-  const steps = events.map((e) => e.step);
-  const draws = [];
-  for (const [first, apart] of [
-    [json(r), null],
-    [json(rank), JSON.stringify({ pp_rank: 1, events, event_components })],
-    [json(rank), JSON.stringify({ pp_rank: 1, events, event_components, event_steps: steps })],
-  ]) {
-    const holder = createTimelineCanvas();
-    const ctx = recordingContext();
-    const sig = holder.attach({ width: 0, height: 0, getContext: () => ctx }, { width: 500, height: 200 });
-    assert.equal(sig, null, 'nothing kept yet');
-    draws.push([holder.show({ json: first, timeline: apart }), ctx.calls]);
+  const n = steps.length;
+  const rank = {
+    ...r, events_total: n, peak_event_index: 5,
+    events: steps.map((step, i) => ({ index: i, step, label: `op ${i}`, total_bytes: 0, peak_bytes: 0, live_chunks: [0, 0] })),
+    event_components: { master_params: Array(n).fill(2 * GIB) }, event_steps: steps,
+  };
+  const ctx = recordingContext();
+  drawTimeline(/** @type {any} */ (ctx), { width: 320, height: 200, dpr: 1, data: timelineData(rank), capacity: 80 * GIB, scheme: 'light' });
+  const above = ctx.calls.filter((c) => c[0] === 'text' && c[4] < MARGIN.top && /^(\d|end|opt)/.test(c[1]));
+  for (let i = 1; i < above.length; i++) {
+    assert.ok(above[i][3] >= above[i - 1][3] + above[i - 1][1].length * 6, `${above[i - 1][1]} and ${above[i][1]} overlap`);
   }
-  assert.equal(draws[1][0], timelineSignature(r, 80 * GIB));
-  assert.deepEqual(draws[1], draws[0], 'the events and the columns, without steps');
-  assert.deepEqual(draws[2], draws[0], 'the columns and steps');
+  assert.deepEqual(above.flatMap((c) => named(c[1])), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 });

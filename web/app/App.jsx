@@ -4,9 +4,12 @@
 // compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { NO_PROBLEMS, useAskedUpdate, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve } from './estimator.js';
-import { applyFix as applyFixTo, configOf } from './state.js';
+import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve, useTimelineEvents } from './estimator.js';
+import { DEFAULTS, applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
+import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
+import { usePageDrop } from './page-drop.js';
+import { readConfigFile } from './ModelPanel.jsx';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
@@ -27,6 +30,7 @@ import { PhoneSummary } from './PhoneSummary.jsx';
 import { MeasuredPanel } from './MeasuredPanel.jsx';
 import { useMeasured } from './measured.js';
 import { useSettled } from './settled.js';
+import { pageWords } from './wording.js';
 
 /** How long the inputs stay still before the address bar and the link follow them. */
 export const FRAGMENT_DELAY_MS = 250;
@@ -57,6 +61,7 @@ export function App({ initial }) {
   const [state, setState] = useState(initial.state);
   const [embed, setEmbed] = useState(initial.embed);
   const [notice, setNotice] = useState(() => noticeFor(initial));
+  const [dropProblem, setDropProblem] = useState(/** @type {string | null} */ (null));
   const written = useRef(null);
   // A link that could not be read whole stays in the address bar, as it
   // came, until the state changes: `kept` is the state it was decoded to.
@@ -66,24 +71,31 @@ export function App({ initial }) {
   const tab = embed ? 'calculator' : state.view;
   // Suggestions are estimated only while their section is on screen.
   const [suggestionsShown, setSuggestionsShown] = useState(false);
-  const [view, ask, present, estimates] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown });
+  const events = useTimelineEvents();
+  const [view, pending, ask] = useEstimate(engine.client, state, { suggestions: !embed && tab === 'calculator' && suggestionsShown, events });
+  const { answer } = view;
+  // The answer on screen is for these inputs, or the cards say so.
+  const note = answer && answer.key !== inputsKey(state) ? staleNote(answer.state, state) : '';
+  const lasting = useSettled(note, NOTE_DELAY_MS);
+  const stale = useMemo(() => ({ note, shown: note !== '' && lasting === note, pending }), [note, lasting, pending]);
   const measured = useMeasured(engine.client, state.pp_size, state.total_gpus);
-  const routing = useRoutingCurve(engine.client, state, view.stale ? null : view.result, view.pending);
+  const curve = useRoutingCurve(engine.client, answer, pending);
   const config = configOf(state);
   const gpuList = engine.presets?.gpus ?? [];
 
   // The Plan tab's sweep and the Compare tab's plan run only while shown.
   const planAsk = planRequest(state);
   const plan = usePlan(engine.client, config, planAsk.request ?? null, tab === 'plan');
-  const bState = useMemo(() => compareState(state), [state]);
+  const bState = compareState(state);
   const cmpAsk = tab === 'compare' && engine.presets ? compareRequest(state, bState, gpuList) : null;
   const compare = useCompare(engine.client, config, cmpAsk, tab === 'compare');
 
   // A pasted config named only by its model_type takes its size too.
   useEffect(() => {
-    const name = sizedName(state, view.result?.model);
-    if (name) setState((s) => (s.config === state.config ? { ...s, model: name } : s));
-  }, [view.result]);
+    if (!answer) return;
+    const name = sizedName(answer.state, answer.result.model);
+    if (name) setState((s) => (s.config === answer.state.config && s.model === answer.state.model ? { ...s, model: name } : s));
+  }, [answer]);
 
   // The fragment and the share link follow the state once it has been
   // still for FRAGMENT_DELAY_MS, and the fragment at once when the page is
@@ -131,16 +143,30 @@ export function App({ initial }) {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  // A change of the inputs renders with its estimate (useAskedUpdate).
-  const update = useAskedUpdate(setState, state, ask, present, estimates);
-  // A change of view (a tab, a plan row loaded) shows at once.
-  const updateNow = useCallback((patch) => setState((s) => ({ ...s, ...patch })), []);
-  const setTab = useCallback((id) => updateNow({ view: id }), [updateNow]);
+  // The one way the inputs change: the patch applies to the state as it
+  // is, and the new state's estimate starts in the input's own event, while
+  // the change renders (should the state have moved meanwhile, its render
+  // asks for what it is).
+  const update = useCallback((patch) => {
+    latest.current = { ...latest.current, ...patch };
+    setState((s) => ({ ...s, ...patch }));
+    ask(latest.current);
+  }, [ask]);
+  const setTab = useCallback((id) => update({ view: id }), [update]);
+  const currentState = useCallback(() => latest.current, []);
+  // Files dropped on the page, outside a drop zone of their own.
+  const dragging = usePageDrop({
+    config: async (files) => {
+      const r = await readConfigFile(files[0], latest.current);
+      setDropProblem(r.problem ?? (files.length > 1 ? `${files.length} configs were dropped; the page took ${files[0].name}.` : null));
+      if (r.patch) update({ ...r.patch, view: 'calculator' });
+    },
+  }, setDropProblem);
   // Loading a plan row or B switches to the calculator and moves focus there.
   const toCalculator = useCallback((patch) => {
     focusPanel.current = true;
-    updateNow({ ...patch, view: 'calculator' });
-  }, [updateNow]);
+    update({ ...patch, view: 'calculator' });
+  }, [update]);
   const loadRow = useCallback((row) => toCalculator(rowPatch(row)), [toCalculator]);
   useEffect(() => {
     if (!focusPanel.current) return;
@@ -149,48 +175,62 @@ export function App({ initial }) {
   }, [tab]);
   // Fix buttons are only offered for fixes canApplyFix() accepts.
   const applyFix = useCallback((fix) => setState((s) => applyFixTo(s, fix)), []);
+  const reset = useCallback(() => setState((s) => ({ ...DEFAULTS, view: s.view })), []);
   // The same value while the problems stay, so that a result arriving
   // re-renders none of the fields that show them.
-  const shownProblems = view.stale ? view.problems : NO_PROBLEMS;
+  const shownProblems = view.problems.length ? view.problems : NO_PROBLEMS;
   const problems = useMemo(() => ({ problems: shownProblems, applyFix }), [shownProblems, applyFix]);
-  const info = useMemo(() => Object.fromEntries((engine.parameters ?? []).map((p) => [p.name, p])), [engine.parameters]);
+  // The engine's help for each input, in the page's words once.
+  const info = useMemo(() => Object.fromEntries((engine.parameters ?? [])
+    .map((p) => [p.name, { ...p, meaning: pageWords(p.meaning), choose: pageWords(p.choose) }])), [engine.parameters]);
   const loadPreset = useCallback((name) => (engine.client ? engine.client.modelConfig(name) : Promise.resolve('')), [engine.client]);
 
-  // The two halves re-render only when what they show changes: a result
-  // arriving leaves the controls alone, a slider moving leaves the charts
-  // alone until its estimate arrives (Preact skips an identical vnode).
   // What the layout help needs of the model, kept while it stays the same.
-  const m = view.result?.model;
+  const m = answer?.result.model;
   const shapeKey = m ? `${m.experts}|${m.layers}|${m.ep_sizes}|${m.max_pp_size}` : '';
   const modelShape = useMemo(() => (m ? { experts: m.experts, layers: m.layers, ep_sizes: m.ep_sizes, max_pp_size: m.max_pp_size } : null), [shapeKey]);
-  const models = engine.presets?.models;
-  const gpus = engine.presets?.gpus;
-  const currentState = useCallback(() => latest.current, []);
-  const inputs = useMemo(() => (
+  const models = engine.presets?.models ?? NO_MODELS;
+  const gpus = engine.presets?.gpus ?? NO_MODELS;
+
+  // The form renders again only when the inputs or what it lists change,
+  // not when an answer arrives; its fields are memo components besides.
+  const ready = engine.parameters !== null;
+  const inputs = useMemo(() => (ready ? (
     <form class="inputs" aria-label="Inputs" onSubmit={(e) => e.preventDefault()}>
-      <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models ?? NO_MODELS}
-        loadPreset={loadPreset} />
+      <div class="form-tools">
+        <button type="button" onClick={reset} data-testid="reset">Reset to defaults</button>
+      </div>
+      <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models}
+        loadPreset={loadPreset} problem={dropProblem} />
       <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
-      <HardwarePanel state={state} update={update} gpus={gpus ?? []} info={info} />
+      <HardwarePanel state={state} update={update} gpus={gpus} info={info} />
       <TrainingPanel state={state} update={update} info={info} />
     </form>
-  ), [state, models, gpus, info, loadPreset, update, modelShape, currentState]);
+  ) : (
+    <p class="loading inputs" role="status">{engine.error ?? 'Loading the calculator…'}</p>
+  )), [ready, state, models, gpus, info, loadPreset, update, modelShape, currentState, reset, dropProblem, engine.error]);
+  // An input's render changes the cards' note alone (StaleNote): the
+  // results are rendered again only when what they show changes.
+  const configKey = JSON.stringify(config);
+  const results = useMemo(() => (
+    <Results view={view} configKey={configKey} detail={state.detail} update={update} applyFix={applyFix}
+      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} curve={curve} />
+  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve]);
+
+  // The link is packed once the inputs are still, not at every render.
   const linkPending = settled !== state;
   const share = useMemo(() => <SharePanel state={settled} pending={linkPending} current={currentState} />,
     [settled, linkPending, currentState]);
-  const custom = state.config !== '';
-  const results = useMemo(() => (
-    <Results view={view} detail={state.detail} custom={custom} config={state.config} ppRank={state.pp_rank} update={update}
-      applyFix={applyFix} engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown}
-      curve={routing.curve} />
-  ), [view, state.detail, custom, state.config, state.pp_rank, update, applyFix, engine.error, measured, routing.curve]);
 
-  // The measured panel compares its runs with the estimate's ranks; without
-  // runs it needs none, and a slider's move leaves it alone (memo).
-  const measuredRanks = measured.snapshots.length > 0 ? view.ranks?.ranks ?? null : null;
+  if (embed) {
+    return (
+      <StaleNote.Provider value={stale}>
+        <EmbedView view={view} pending={pending} note={note} state={state} models={models} engineError={engine.error} notice={notice} />
+      </StaleNote.Provider>
+    );
+  }
 
-  if (embed) return <EmbedView view={view} state={state} engineError={engine.error} notice={notice} />;
 
   return (
     <ProblemsContext.Provider value={problems}>
@@ -200,14 +240,16 @@ export function App({ initial }) {
       <main>
       {tab === 'calculator' && (
         <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
+          <PhoneSummary view={view} note={note} />
           {inputs}
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             {share}
-            {results}
-            <MeasuredPanel measured={measured} ranks={measuredRanks} fragmentation={state.fragmentation}
-              update={update} />
+            <StaleNote.Provider value={stale}>
+              {results}
+              <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}
+                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} />
+            </StaleNote.Provider>
           </div>
-          <PhoneSummary view={view} />
         </div>
       )}
       {tab === 'plan' && (
@@ -222,11 +264,12 @@ export function App({ initial }) {
         <div id="panel-compare" role="tabpanel" aria-labelledby="tab-compare" class="planner" tabIndex={-1}>
           {share}
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
-          <ComparePanel a={state} b={bState} update={update} gpus={gpuList} compare={compare} requestKey={compare.want}
-            onLoadB={() => toCalculator(loadB(bState, gpuList))} />
+          <ComparePanel a={state} b={bState} update={update} gpus={gpuList} models={models} compare={compare}
+            requestKey={compare.want} onLoadB={() => toCalculator(loadB(bState, gpuList))} />
         </div>
       )}
       </main>
+      {dragging && <div class="drop-overlay" aria-hidden="true">Drop a config.json to estimate it</div>}
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus

@@ -3,6 +3,7 @@
 
 import { SliderField } from './SliderField.jsx';
 import { useSetters } from './setters.js';
+import { inputLabel } from './names.js';
 
 /** Props: state, update(patch), info (parameter help by name). */
 export function BatchPanel({ state, update, info }) {
@@ -10,11 +11,11 @@ export function BatchPanel({ state, update, info }) {
   return (
     <fieldset class="panel">
       <legend>Batch</legend>
-      <SliderField label="Micro batch size" field="micro_batch_size" value={state.micro_batch_size} min={1} max={64}
+      <SliderField label={inputLabel('micro_batch_size')} field="micro_batch_size" value={state.micro_batch_size} min={1} max={64}
         scale="log2" onChange={set('micro_batch_size')} />
-      <SliderField label="Global batch size" field="global_batch_size" help={info.global_batch_size?.choose} value={state.global_batch_size} min={1}
+      <SliderField label={inputLabel('global_batch_size')} field="global_batch_size" help={info.global_batch_size?.choose} value={state.global_batch_size} min={1}
         max={65536} scale="log2" onChange={set('global_batch_size')} />
-      <SliderField label="Sequence length" field="sequence_length" help={info.sequence_length?.choose} value={state.sequence_length} min={128}
+      <SliderField label={inputLabel('sequence_length')} field="sequence_length" help={info.sequence_length?.choose} value={state.sequence_length} min={128}
         max={1048576} scale="log2" onChange={set('sequence_length')} />
     </fieldset>
   );

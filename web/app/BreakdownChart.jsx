@@ -1,15 +1,15 @@
 // BreakdownChart.jsx — what the peak is made of: one stacked bar of the
 // static and dynamic components at the peak (plus non-PyTorch memory and
 // fragmentation) against the GPU's capacity, and the same as a table. The
-// bar is boxes in a row (HTML): on a page with only this card, the bar as
-// SVG rects added about 6 ms to a slider move under 4x CPU throttling, the
-// boxes next to none.
+// bar is boxes in a row (HTML), cheaper to lay out again on every move than
+// SVG.
 
 import { STATIC_PARTS, DYNAMIC_PARTS, OVERHEAD_PARTS, partLabel } from './palette.js';
 import { gib, mem, percent } from './format.js';
 import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
 import { PartName } from './PartName.jsx';
+import { Card } from './Card.jsx';
 
 /** The bar's segments for `rank`: [{key, label, color, bytes, group}], zeros left out. */
 export function segments(rank) {
@@ -25,10 +25,11 @@ export function segments(rank) {
 const pc = (x) => `${x.toFixed(3)}%`;
 
 /**
- * Props: rank (a result rank), capacity (bytes), compact.
- * @param {{rank: any, capacity: number, compact?: boolean}} props
+ * Props: rank (a result rank), capacity (bytes), answerFor (Card's: the cards read their note from StaleNote),
+ * compact.
+ * @param {{rank: any, capacity: number, answerFor: string, compact?: boolean}} props
  */
-export function BreakdownChart({ rank, capacity, compact }) {
+export function BreakdownChart({ rank, capacity, answerFor, compact }) {
   const scheme = useColorScheme();
   const parts = segments(rank).map((s) => ({ ...s, color: chartColor(s.color, scheme) }));
   const total = parts.reduce((a, s) => a + s.bytes, 0);
@@ -43,7 +44,7 @@ export function BreakdownChart({ rank, capacity, compact }) {
     g, bytes: parts.filter((s) => s.group === g).reduce((a, s) => a + s.bytes, 0),
   }));
   return (
-    <section class="chart breakdown" aria-labelledby="breakdown-title">
+    <Card answerFor={answerFor} class="chart breakdown" aria-labelledby="breakdown-title" data-testid="breakdown">
       <h2 id="breakdown-title">Breakdown at the peak (rank {rank.pp_rank})</h2>
       <div class="bar" role="img"
         aria-label={`Stacked bar: ${groups.map((g) => `${g.g} ${gib(g.bytes)}`).join(', ')}; capacity ${gib(capacity)}. The table below lists each component.`}>
@@ -79,6 +80,6 @@ export function BreakdownChart({ rank, capacity, compact }) {
         </tbody>
         <tfoot><tr><th scope="row">Total</th><td>{gib(total)}</td><td>{percent(total / capacity)} of capacity</td></tr></tfoot>
       </table>
-    </section>
+    </Card>
   );
 }

@@ -2,6 +2,7 @@
 // behind a disclosure; opening it asks the engine for them.
 
 import { mem, count } from './format.js';
+import { Card } from './Card.jsx';
 
 function cell(key, value) {
   if (typeof value === 'number') return /bytes/.test(key) ? mem(value) : count(value);
@@ -46,12 +47,13 @@ export function factsOf(detail) {
   return Object.entries(detail).filter(([, v]) => v === null || typeof v !== 'object' || (Array.isArray(v) && v.every((x) => typeof x !== 'object')));
 }
 
-/** Props: open, onToggle(open), detail (result.detail or undefined). */
-export function DetailTable({ open, onToggle, detail }) {
+/** Props: open, onToggle(open), detail (result.detail or undefined), answerFor (Card's: the cards read their note from StaleNote). */
+export function DetailTable({ open, onToggle, detail, answerFor }) {
   const tables = open && detail ? tablesOf(detail) : [];
   const facts = open && detail ? factsOf(detail) : [];
   return (
-    <details class="detail" open={open} onToggle={(e) => e.currentTarget.open !== open && onToggle(e.currentTarget.open)}>
+    <Card answerFor={answerFor} class="detail" aria-label="Per-tensor detail at the peak" data-testid="detail">
+    <details open={open} onToggle={(e) => e.currentTarget.open !== open && onToggle(e.currentTarget.open)}>
       <summary>Per-tensor detail at the peak</summary>
       {open && !detail && <p class="help">Loading…</p>}
       {open && detail && tables.length === 0 && <p class="help">The engine gave no per-tensor tables for this run.</p>}
@@ -62,5 +64,6 @@ export function DetailTable({ open, onToggle, detail }) {
       )}
       {tables.map((t) => <Table key={t.title} title={t.title} rows={t.rows} />)}
     </details>
+    </Card>
   );
 }

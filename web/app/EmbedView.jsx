@@ -1,34 +1,43 @@
 // EmbedView.jsx — the compact, frameless view for an iframe (#embed=1): the
-// peak, the breakdown and the timeline, with a link to the full page. In a
-// frame it posts its height to the host page (frame-height.js).
+// model's name as the full page shows it, the peak, the warnings (each cut
+// to its first sentence), the breakdown and the timeline, with a link to
+// the full page. In a frame it posts its height to the host page
+// (frame-height.js). It fits a 320 px frame.
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { Timeline } from './Timeline.jsx';
+import { Warnings } from './Warnings.jsx';
 import { linkTo } from './SharePanel.jsx';
 import { useFrameHeight } from './frame-height.js';
 import { pageWords } from './wording.js';
+import { modelTitle } from './config-name.js';
 
-/** Props: view (useEstimate), state, engineError, notice. */
-export function EmbedView({ view, state, engineError, notice }) {
-  const { result } = view;
-  const error = engineError || view.error || notice?.text || (view.stale ? pageWords(view.problems[0]?.message) : null);
+/** Props: view and pending (useEstimate), note (the cards' stale note), state, models (the engine's presets), engineError, notice. */
+export function EmbedView({ view, pending, note, state, models, engineError, notice }) {
+  const { answer } = view;
+  const result = answer?.result;
+  const invalid = view.problems.length > 0;
+  const error = engineError || view.error || notice?.text || (invalid && note ? pageWords(view.problems[0]?.message) : null);
   const layout = `pp ${state.pp_size} · ep ${state.ep_size} · cp ${state.cp_size} · ${state.total_gpus} GPUs`;
   useFrameHeight(true);
   return (
-    <main class="embed" data-testid="results" data-seq={view.seq} aria-busy={view.pending ? 'true' : 'false'}>
+    <main class="embed" data-testid="results" data-seq={view.seq} data-stale={note ? 'true' : 'false'}
+      aria-busy={pending ? 'true' : 'false'}>
       <div class="embed-head">
-        <h1 class="embed-title"><span class="visually-hidden">memest estimate: </span>{state.model} <span>{layout}</span></h1>
+        <h1 class="embed-title" data-testid="embed-title"><span class="visually-hidden">memest estimate: </span>{modelTitle(state, models)} <span>{layout}</span></h1>
         <a href={linkTo(state)} target="_blank" rel="noopener noreferrer" class="embed-link">Open in memest ↗</a>
       </div>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       {!result && !error && <p class="loading" role="status">Estimating…</p>}
-      {view.stale && <p class="help">The full page explains what to change.</p>}
+      {invalid && note && <p class="help">The full page explains what to change.</p>}
       {result && (
         <>
-          <PeakCard result={result} stale={view.stale} compact />
-          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} compact />
-          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} height={200} compact />}
+          <PeakCard result={result} compact />
+          <Warnings warnings={result.warnings} compact answerFor={result.command} />
+          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={result.command} compact />
+          {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} height={200} compact
+            answerFor={result.command} />}
         </>
       )}
     </main>

@@ -3,7 +3,8 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { canApplyFix } from './state.js';
+import { DEFAULTS, canApplyFix } from './state.js';
+import { shortName } from './names.js';
 import { pageWords, wherePart } from './wording.js';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
@@ -16,20 +17,9 @@ export const CONTROL_FIELDS = new Set([
   'fp8_training', 'pp_rank', 'ep_imbalance', 'routing', 'routing_factor', 'fragmentation',
 ]);
 
-const LABELS = {
-  pp_size: 'pp', ep_size: 'ep', cp_size: 'cp', total_gpus: 'total GPUs',
-  micro_batch_size: 'micro batch', global_batch_size: 'global batch', sequence_length: 'sequence length',
-  gpu: 'GPU', gpu_memory_gb: 'GPU memory (GiB)', optimizer: 'optimizer', sharding: 'sharding',
-  fp8_training: 'FP8', pp_rank: 'pipeline rank', ep_imbalance: 'EP imbalance',
-  routing: 'routing', routing_factor: 'routing factor', fragmentation: 'fragmentation',
-};
-
 /** The short name of a parameter or config key, e.g. "global batch". */
 export function fieldLabel(field) {
-  if (LABELS[field]) return LABELS[field];
-  if (field === 'model') return 'model';
-  if (field === 'config') return 'config.json';
-  return `config key ${field}`;
+  return shortName(field);
 }
 
 /** "global_batch_size=1024,pp_size=2" as "global batch 1024, pp 2". */
@@ -38,20 +28,35 @@ export function fixLabel(fix) {
     .split(',')
     .map((part) => {
       const [k, v] = part.split('=');
-      return `${LABELS[k] ?? k} ${v ?? ''}`.trim();
+      return `${shortName(k)} ${v ?? ''}`.trim();
     })
     .join(', ');
+}
+
+/**
+ * The fix a button offers for `problem`: the engine's nearest valid inputs
+ * when it gives them, else, for an input the page has (a value out of
+ * range, say from a link), its default; null when the page can apply
+ * neither.
+ */
+export function fixFor(problem) {
+  if (canApplyFix(problem.fix)) return problem.fix;
+  const field = problem.field;
+  if (!field || !(field in DEFAULTS) || !CONTROL_FIELDS.has(field)) return null;
+  const fallback = `${field}=${DEFAULTS[field]}`;
+  return canApplyFix(fallback) ? fallback : null;
 }
 
 /** One problem: its sentence and, when the page can apply it, the fix. */
 export function Problem({ problem, applyFix }) {
   const where = wherePart(problem);
+  const fix = fixFor(problem);
   return (
     <li class="problem" data-code={problem.code} data-field={problem.field}>
       <span>{pageWords(problem.message)}{where}</span>
-      {canApplyFix(problem.fix) && (
-        <button type="button" class="fix" onClick={() => applyFix(problem.fix)}>
-          Use {fixLabel(problem.fix)}
+      {fix && (
+        <button type="button" class="fix" onClick={() => applyFix(fix)}>
+          Use {fixLabel(fix)}{fix === problem.fix ? '' : ' (the default)'}
         </button>
       )}
     </li>

@@ -7,6 +7,7 @@ import { SliderField } from './SliderField.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { gib } from './format.js';
 import { useSetters } from './setters.js';
+import { inputLabel } from './names.js';
 
 const CUSTOM = '';
 
@@ -24,7 +25,7 @@ function CustomCapacity({ value, onChange }) {
   };
   return (
     <div class="field" data-field="gpu_memory_gb">
-      <label for={id}>GPU memory (GiB)</label>
+      <label for={id}>{inputLabel('gpu_memory_gb')}</label>
       <input id={id} type="number" step="any" inputMode="decimal" value={draft} onInput={onInput}
         aria-invalid={bad ? 'true' : undefined} />
       {bad && <p class="local-problem" role="alert">Enter a number of GiB.</p>}
@@ -54,10 +55,10 @@ export function HardwarePanel({ state, update, gpus, info }) {
   return (
     <fieldset class="panel">
       <legend>Hardware</legend>
-      <SelectField label="GPU" field="gpu" value={state.gpu} options={options} onChange={onGpu}
+      <SelectField label={inputLabel('gpu')} field="gpu" value={state.gpu} options={options} onChange={onGpu}
         help={info.gpu?.choose} />
       {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={set('gpu_memory_gb')} />}
-      <SliderField label="Fragmentation (allocator overhead)" field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
+      <SliderField label={inputLabel('fragmentation')} field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
         min={0} max={0.5} step={0.01} integer={false} onChange={set('fragmentation')} />
     </fieldset>
   );

@@ -2,10 +2,8 @@
 // The tabs follow the ARIA tabs pattern: one tab stop, arrow keys (and
 // Home / End) move between tabs and show the one they reach.
 
-import { memo } from './memo.js';
-
 /** Props: version (the engine's), tabs ([{id, title}]), tab, onTab(id). */
-function HeaderView({ version, tabs, tab, onTab }) {
+export function Header({ version, tabs, tab, onTab }) {
   const onKeyDown = (e) => {
     const i = tabs.findIndex((t) => t.id === tab);
     const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
@@ -35,5 +33,3 @@ function HeaderView({ version, tabs, tab, onTab }) {
   );
 }
 
-/** Renders again only when one of its props changes (memo). */
-export const Header = memo(HeaderView);

@@ -1,13 +1,16 @@
 // MeasuredPanel.jsx — the measured run: drop the trainer's snapshot files
-// (snapshot-rankNNNNN.pickle) or its log, or paste log lines; then each
-// snapshot's measured peak beside the estimate of its pipeline rank, the
-// top allocation sites at the measured peak and the run's fragmentation,
-// with a button that uses it. Everything stays in this browser.
+// (snapshot-rankNNNNN.pickle) or its log on its own drop zone, or paste log
+// lines; then each snapshot's allocated peak against the estimate's
+// tensors of its pipeline rank and the log's figure against the worst
+// rank's, with the error signed (+: memest estimates more), the top
+// allocation sites at the measured peak, and the run's fragmentation, with
+// a button that uses it when it can be real. Everything stays in this
+// browser.
 
 import { useState } from 'preact/hooks';
-import { gib, mem, percent } from './format.js';
+import { count, gib, mem, percent, signedPercent } from './format.js';
 import { fragmentationInput, largest } from './measured.js';
-import { memo } from './memo.js';
+import { Card } from './Card.jsx';
 
 function Sites({ snap }) {
   if (!snap.data.sites.length) return null;
@@ -36,18 +39,121 @@ function Sites({ snap }) {
   );
 }
 
+/** (estimated − measured) / measured, signed: + when memest estimates more. */
+export function errorText(estimated, measured) {
+  return estimated > 0 && measured > 0 ? signedPercent((estimated - measured) / measured) : '—';
+}
+
+/** "one step read (step 3)", "12 steps read (3–14)": what the log gave. */
+export function stepsText(log) {
+  const n = log.steps.length;
+  if (n === 1) return `one step read (step ${log.first_step})`;
+  return `${count(n)} steps read (${log.first_step}–${log.last_step})`;
+}
+
 /**
- * Props: measured (useMeasured), ranks (the estimate's result ranks, or
- * null: only runs shown need them), fragmentation (the estimate's input),
- * update(patch).
+ * Whether a snapshot's fragmentation can be real: it has segments, and its
+ * reserved peak is at least its allocated peak. Only then is it offered
+ * as the estimate's input.
  */
-function MeasuredPanelView({ measured, ranks, fragmentation, update }) {
+export function fragmentationReal(snap) {
+  const d = snap.data;
+  return d.segments > 0 && d.peak_reserved_bytes >= d.peak_allocated_bytes && Number.isFinite(d.fragmentation);
+}
+
+/**
+ * The comparison of the run with the answer shown: each snapshot's
+ * allocated peak against its pipeline rank's tensors, the log's figure
+ * against the tensors of the worst rank, and the run's fragmentation.
+ * Props: measured, ranks (the answer's ranks), tensorPeak (the tensors
+ * over every rank), fragmentation (the estimate's input), update(patch),
+ * answerFor (Card's: the cards read their note from StaleNote).
+ */
+function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
+  const { snapshots, log } = measured;
+  const byRank = new Map((ranks ?? []).map((r) => [r.pp_rank, r]));
+  const top = largest(snapshots);
+  const real = top ? fragmentationReal(top) : false;
+  const frag = top && real ? fragmentationInput(top.data) : null;
+  return (
+    <Card answerFor={answerFor} class="measured-comparison" aria-labelledby="measured-comparison-title"
+      data-testid="measured-comparison">
+      <h3 id="measured-comparison-title">Against the estimate</h3>
+      <p class="help" data-testid="measured-like-for-like">
+        Like for like: the run’s allocated bytes (<code>max_memory_allocated</code>, PyTorch’s tensors only) against the
+        estimate’s tensor peak of the same pipeline rank, not the headline peak, which adds non-PyTorch memory and
+        fragmentation. Error = (estimated − measured) ÷ measured: + means memest estimates more.
+      </p>
+      {snapshots.length > 0 && (
+        <table data-testid="measured-ranks">
+          <caption>Each snapshot’s allocated peak over the recorded step against the estimate’s tensors of its pipeline rank</caption>
+          <thead><tr><th scope="col">Snapshot</th><th scope="col">Global rank</th><th scope="col">PP rank</th><th scope="col">Measured</th><th scope="col">Estimated tensors</th><th scope="col">Error</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead>
+          <tbody>
+            {snapshots.map((s) => {
+              const est = byRank.get(s.ppRank)?.tensor_peak_bytes;
+              const meas = s.data.peak_allocated_bytes;
+              return (
+                <tr key={s.name}>
+                  <th scope="row">{s.name}</th><td>{s.rank >= 0 ? s.rank : '?'}</td><td>{s.ppRank >= 0 ? s.ppRank : '?'}</td>
+                  <td>{gib(meas)}</td><td>{est ? gib(est) : '—'}</td>
+                  <td data-testid="measured-error">{est ? errorText(est, meas) : '—'}</td>
+                  <td><button type="button" class="link-button" onClick={() => measured.remove(s.name)}>Remove</button></td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {log && (
+        <p data-testid="measured-log-summary">
+          Log ({log.source}): {stepsText(log)}; compared: {log.compared}, {gib(log.compared_bytes)} allocated, the
+          largest over every rank (largest of all {log.max_gib.toFixed(2)} GiB at step {log.max_step}). Against the
+          estimate’s tensors of the worst rank, {gib(tensorPeak)}:{' '}
+          <strong data-testid="measured-log-error">{errorText(tensorPeak, log.compared_bytes)}</strong>.
+        </p>
+      )}
+      {log && (log.refused_count > 0 || log.restart_count > 0) && (
+        <ul class="measured-log-notes" data-testid="measured-log-notes">
+          {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: {r.text}</li>)}
+          {log.refused_count > log.refused.length && <li>and {log.refused_count - log.refused.length} more readings not compared</li>}
+          {log.restarts.map((r) => <li key={`s${r.line}`}>Line {r.line}: step {r.step} after step {r.after}, a new run; its first step is left out.</li>)}
+        </ul>
+      )}
+      {top && real && (
+        <p class="measured-frag" data-testid="measured-frag">
+          Your run’s fragmentation is {percent(top.data.fragmentation)}: {gib(top.data.peak_reserved_bytes)} reserved at most
+          {' '}against {gib(top.data.peak_allocated_bytes)} allocated at the peak ({top.name}).{' '}
+          {frag !== fragmentation && (
+            <button type="button" onClick={() => update({ fragmentation: frag })} data-testid="use-fragmentation">
+              Use {percent(frag)} fragmentation
+            </button>
+          )}
+        </p>
+      )}
+      {top && !real && (
+        <p class="help" data-testid="measured-frag-unknown">
+          {top.name} gives no fragmentation to use: {top.data.segments > 0
+            ? `its reserved peak, ${gib(top.data.peak_reserved_bytes)}, is below its allocated peak, ${gib(top.data.peak_allocated_bytes)}, which a caching allocator cannot do`
+            : 'it carries no segment data, so its reserved bytes are not known'}.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * The measured run: its own drop zone (what is dropped here goes to the
+ * comparison only, never to the model: page-drop.js leaves it alone), the
+ * files read, and the comparison with the answer shown.
+ * Props: measured (useMeasured), ranks (the answer's ranks, or null),
+ * tensorPeak, fragmentation (the estimate's input), update(patch),
+ * answerFor (Card's: the cards read their note from StaleNote).
+ */
+export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const { snapshots, log, problems, busy } = measured;
-  const byRank = new Map((ranks ?? []).map((r) => [r.pp_rank, r]));
   const top = largest(snapshots);
-  const frag = top ? fragmentationInput(top.data) : null;
   const onDrop = (e) => {
     e.preventDefault();
     setOver(false);
@@ -56,13 +162,15 @@ function MeasuredPanelView({ measured, ranks, fragmentation, update }) {
   return (
     <section class="measured chart" aria-labelledby="measured-title" data-testid="measured">
       <h2 id="measured-title">Measured run</h2>
-      <div class={`drop-zone${over ? ' drop-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      <div class={`drop-zone${over ? ' drop-over' : ''}`} data-drop-zone="measured"
+        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
         onDragLeave={() => setOver(false)} onDrop={onDrop}>
         <p>
           Drop the trainer’s <code>snapshot-rankNNNNN.pickle</code> files (written with
           {' '}<code>training.memory_profile_start=N</code>, <code>memory_profile_stop=N+1</code>) or its log here, or
           {' '}<label class="file-pick">choose files<input type="file" multiple data-testid="measured-files"
             onChange={(e) => { measured.addFiles([...e.currentTarget.files]); e.currentTarget.value = ''; }} /></label>.
+          They are compared with the estimate; they never change the model.
         </p>
         <label class="paste-log">
           Or paste log lines with <code>peak-gpu-memory X GB</code>:
@@ -77,55 +185,11 @@ function MeasuredPanelView({ measured, ranks, fragmentation, update }) {
       </p>
       {busy && <p role="status">Reading…</p>}
       {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert">{p.source}: {p.message}</p>)}
-      {snapshots.length > 0 && (
-        <table data-testid="measured-ranks">
-          <caption>Measured (max_memory_allocated over the recorded step) against the estimate’s tensors</caption>
-          <thead><tr><th scope="col">Snapshot</th><th scope="col">Global rank</th><th scope="col">PP rank</th><th scope="col">Measured</th><th scope="col">Estimated</th><th scope="col">Error</th><th scope="col" /></tr></thead>
-          <tbody>
-            {snapshots.map((s) => {
-              const est = byRank.get(s.ppRank)?.tensor_peak_bytes;
-              const meas = s.data.peak_allocated_bytes;
-              return (
-                <tr key={s.name}>
-                  <th scope="row">{s.name}</th><td>{s.rank >= 0 ? s.rank : '?'}</td><td>{s.ppRank >= 0 ? s.ppRank : '?'}</td>
-                  <td>{gib(meas)}</td><td>{est ? gib(est) : '—'}</td>
-                  <td>{est && meas ? `${est >= meas ? '+' : ''}${(((est - meas) / meas) * 100).toFixed(1)}%` : '—'}</td>
-                  <td><button type="button" class="link-button" onClick={() => measured.remove(s.name)}>Remove</button></td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-      {log && (
-        <p data-testid="measured-log-summary">
-          Log ({log.source}): {log.steps.length} step{log.steps.length === 1 ? '' : 's'} read ({log.first_step}–{log.last_step});
-          compared: {log.compared}, {log.steady_gib.toFixed(2)} GiB (largest {log.max_gib.toFixed(2)} GiB at step {log.max_step}).
-          The trainer logs the largest over every rank.
-        </p>
-      )}
-      {log && (log.refused_count > 0 || log.restart_count > 0) && (
-        <ul class="measured-log-notes" data-testid="measured-log-notes">
-          {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: {r.text}</li>)}
-          {log.refused_count > log.refused.length && <li>and {log.refused_count - log.refused.length} more readings not compared</li>}
-          {log.restarts.map((r) => <li key={`s${r.line}`}>Line {r.line}: step {r.step} after step {r.after}, a new run; its first step is left out.</li>)}
-        </ul>
-      )}
-      {top && (
-        <p class="measured-frag" data-testid="measured-frag">
-          Your run’s fragmentation is {percent(top.data.fragmentation)}: {gib(top.data.peak_reserved_bytes)} reserved at most
-          {' '}against {gib(top.data.peak_allocated_bytes)} allocated at the peak ({top.name}).{' '}
-          {frag !== fragmentation && (
-            <button type="button" onClick={() => update({ fragmentation: frag })} data-testid="use-fragmentation">
-              Use {percent(frag)} fragmentation
-            </button>
-          )}
-        </p>
+      {(snapshots.length > 0 || log) && ranks && (
+        <Comparison measured={measured} ranks={ranks} tensorPeak={tensorPeak} fragmentation={fragmentation} update={update}
+          answerFor={answerFor} />
       )}
       {top && <Sites snap={top} />}
     </section>
   );
 }
-
-/** Renders again only when one of its props changes (memo). */
-export const MeasuredPanel = memo(MeasuredPanelView);

@@ -1,10 +1,13 @@
 // ModelPanel.jsx — which model: a preset from the engine, or a config.json
-// pasted into the editor, opened, or dropped anywhere on the page.
+// pasted into the editor, opened, or dropped on the page (page-drop.js
+// hands dropped configs to readConfigFile). A config takes its own name
+// (config-name.js).
 
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
-import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS, labelFor } from './state.js';
+import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS } from './state.js';
 import { linkProblem } from './url.js';
+import { nameFor } from './config-name.js';
 import { memo } from './memo.js';
 
 const CUSTOM = '\u0000custom';
@@ -13,18 +16,42 @@ const CUSTOM = '\u0000custom';
 const isModelField = (f) => f === 'model' || f === 'config' || (f !== '' && !CONTROL_FIELDS.has(f) && f !== 'dp' && f !== 'num_chunks' && f !== 'layout');
 
 /**
+ * The patch that puts config `text` named `label` on screen, or why it
+ * cannot be: {patch} or {problem}. `current` is the state now (a link must
+ * still hold it).
+ */
+export function configPatch(text, label, current) {
+  if (text.length > MAX_CONFIG_CHARS) {
+    return { problem: `This config has ${text.length} characters; the page takes at most ${MAX_CONFIG_CHARS}.` };
+  }
+  if (!text) return { patch: { config: '', model: DEFAULTS.model } };
+  const why = linkProblem({ ...current, config: text, model: label });
+  return why ? { problem: why } : { patch: { config: text, model: label } };
+}
+
+/**
+ * Reads a config file the user opened or dropped: {patch} or {problem}.
+ * @param {File} file  @param {any} current  the state now
+ */
+export async function readConfigFile(file, current) {
+  if (file.size > MAX_CONFIG_CHARS * 4) return { problem: `${file.name} is ${file.size} bytes; a config.json is a few kilobytes.` };
+  const text = await file.text();
+  return configPatch(text, nameFor({ text, fileName: file.name }), current);
+}
+
+/**
  * Props: model (the state's name), config (its pasted config, '' for a
  * preset), current() (the whole state now, for the link's check),
  * update(patch), models (engine presets), loadPreset(name) →
- * Promise<string|null> (a preset's config text). It renders again only when
- * one of them changes (memo): a slider's move leaves it alone.
+ * Promise<string|null> (a preset's config text), problem (a dropped
+ * file's, from the page). It renders again only when one of them changes
+ * (memo): a slider's move leaves it alone.
  */
-function ModelPanelView({ model, config, current, update, models, loadPreset }) {
+function ModelPanelView({ model, config, current, update, models, loadPreset, problem = null }) {
   const id = useId();
   const [presetText, setPresetText] = useState('');
   const [draft, setDraft] = useState(null); // editor text not (yet) applied
   const [local, setLocal] = useState(null); // why the draft was not applied
-  const [dragging, setDragging] = useState(false);
   const custom = config !== '';
 
   useEffect(() => {
@@ -39,61 +66,20 @@ function ModelPanelView({ model, config, current, update, models, loadPreset }) 
     setLocal(null);
   }, [config, model]);
 
-  /** Applies config text; `label` names it. Refuses what cannot be shared. */
+  /** Applies config text named `label`; keeps the draft and says why when it cannot. */
   const applyConfig = (text, label) => {
     setDraft(text);
-    if (text.length > MAX_CONFIG_CHARS) {
-      setLocal(`This config has ${text.length} characters; the page takes at most ${MAX_CONFIG_CHARS}.`);
-      return;
-    }
-    const next = { ...current(), config: text, model: label };
-    const why = text ? linkProblem(next) : null;
-    if (why) {
-      setLocal(why);
-      return;
-    }
-    setLocal(null);
-    update(text ? { config: text, model: label } : { config: '', model: DEFAULTS.model });
+    const r = configPatch(text, label, current());
+    setLocal(r.problem ?? null);
+    if (r.patch) update(r.patch);
   };
 
   const readFile = async (file) => {
     if (!file) return;
-    if (file.size > MAX_CONFIG_CHARS * 4) {
-      setLocal(`${file.name} is ${file.size} bytes; a config.json is a few kilobytes.`);
-      return;
-    }
-    const text = await file.text();
-    applyConfig(text, labelFor(text, file.name));
+    const r = await readConfigFile(file, current());
+    setLocal(r.problem ?? null);
+    if (r.patch) update(r.patch);
   };
-
-  // Drops anywhere on the page; the listeners are added once and call the
-  // latest readFile through a ref.
-  const onFile = useRef(readFile);
-  onFile.current = readFile;
-  useEffect(() => {
-    const over = (e) => {
-      if (![...(e.dataTransfer?.types ?? [])].includes('Files')) return;
-      e.preventDefault();
-      setDragging(true);
-    };
-    const leave = (e) => {
-      if (e.relatedTarget === null) setDragging(false);
-    };
-    const drop = (e) => {
-      if (!e.dataTransfer?.files?.length) return;
-      e.preventDefault();
-      setDragging(false);
-      onFile.current(e.dataTransfer.files[0]);
-    };
-    window.addEventListener('dragover', over);
-    window.addEventListener('dragleave', leave);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('dragleave', leave);
-      window.removeEventListener('drop', drop);
-    };
-  }, []);
 
   const onSelect = (e) => {
     const v = e.currentTarget.value;
@@ -101,13 +87,13 @@ function ModelPanelView({ model, config, current, update, models, loadPreset }) 
   };
   const onEdit = (e) => {
     const text = e.currentTarget.value;
-    const label = custom ? model : labelFor(text, null) === 'custom' ? `${model}-edited` : labelFor(text, null);
-    applyConfig(text, label);
+    const pasted = e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop';
+    applyConfig(text, nameFor({ text, before: custom ? config : presetText, model, preset: !custom, pasted }));
   };
   const onLabel = (e) => {
     const v = e.currentTarget.value;
     if (LABEL_RE.test(v)) update({ model: v });
-    else setLocal('A name is letters, digits and . _ + - (at most 100, starting with a letter or digit).');
+    else setLocal('A name is letters, digits, spaces and . _ + - ( ) (at most 100, starting with a letter or digit).');
   };
 
   const known = models.some((m) => m.name === model);
@@ -115,6 +101,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset }) 
   if (!custom && !known) options.push([model, `${model} (unknown preset)`]);
   if (custom) options.push([CUSTOM, `Pasted config: ${model}`]);
   const text = draft ?? (custom ? config : presetText);
+  const shown = local ?? problem;
 
   return (
     <fieldset class="panel model-panel">
@@ -128,7 +115,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset }) 
       {custom && (
         <div class="field">
           <label for={`${id}-label`}>Name of the pasted model</label>
-          <input id={`${id}-label`} type="text" value={model} onChange={onLabel} spellcheck={false} />
+          <input id={`${id}-label`} type="text" value={model} onChange={onLabel} spellcheck={false} data-testid="model-name" />
         </div>
       )}
       <details class="config-editor" open={custom}>
@@ -148,11 +135,10 @@ function ModelPanelView({ model, config, current, update, models, loadPreset }) 
             </button>
           )}
         </div>
-        <p class="help">Or drop a config.json anywhere on the page. It stays in this browser (and in links you copy).</p>
+        <p class="help">Or drop a config.json anywhere on the page but the Measured run panel. It stays in this browser (and in links you copy).</p>
       </details>
-      {local && <p class="local-problem" role="alert">{local}</p>}
+      {shown && <p class="local-problem" role="alert" data-testid="model-problem">{shown}</p>}
       <FieldProblems match={isModelField} />
-      {dragging && <div class="drop-overlay" aria-hidden="true">Drop a config.json to estimate it</div>}
     </fieldset>
   );
 }

@@ -4,7 +4,7 @@
 // keys were read, defaulted and ignored (the engine's result.model).
 
 import { count, paramCount } from './format.js';
-import { memo } from './memo.js';
+import { Card } from './Card.jsx';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;
@@ -16,13 +16,8 @@ function KeyList({ title, keys }) {
   );
 }
 
-/**
- * Which config keys were read, defaulted and ignored (result.model's
- * config_keys as JSON text): the same for one config, so a slider's move
- * renders none of it again.
- */
-const ConfigKeys = memo(function ConfigKeys({ json }) {
-  const keys = JSON.parse(json);
+/** Which config keys were read, defaulted and ignored (result.model's config_keys). */
+function ConfigKeys({ keys }) {
   return (
     <details class="numbers">
       <summary>Config keys: {keys.read?.length ?? 0} read, {keys.defaulted?.length ?? 0} defaulted, {keys.ignored?.length ?? 0} ignored</summary>
@@ -31,15 +26,25 @@ const ConfigKeys = memo(function ConfigKeys({ json }) {
       <KeyList title="Ignored (not used by the estimate)" keys={keys.ignored} />
     </details>
   );
-});
+}
 
-/** Props: result (an estimate with every rank, or the shown one). */
-export function ModelSummary({ result }) {
-  const m = result?.model;
+/** What a token passes through, as the active count counts it (no routed experts in a dense model). */
+function activeParts(m) {
+  const routed = m.experts > 0 ? `, shared experts and the top-${m.experts_per_token} routed experts` : '';
+  return `embeddings, lm_head, norms, attention, routers, dense MLPs${routed}, as “A3B”-style figures count them`;
+}
+
+/**
+ * Props: model (a result's model), ranks (the result's ranks, for the
+ * parameters per GPU; null while the layout on screen is not valid),
+ * answerFor and note (Card's; by default StaleNote's).
+ * @param {{model: any, ranks: any, answerFor: string, note?: string}} props
+ */
+export function ModelSummary({ model: m, ranks, answerFor, note = undefined }) {
   if (!m) return null;
   const kinds = m.layers_by_kind ?? {};
   const keys = m.config_keys ?? {};
-  const perGpu = (result.ranks ?? []).map((r) => r.parameters_per_gpu).filter((v) => typeof v === 'number');
+  const perGpu = (ranks ?? []).map((r) => r.parameters_per_gpu).filter((v) => typeof v === 'number');
   const lo = Math.min(...perGpu);
   const hi = Math.max(...perGpu);
   const attn = [
@@ -48,7 +53,7 @@ export function ModelSummary({ result }) {
     kinds.linear_attention ? `${kinds.linear_attention} linear attention` : '',
   ].filter(Boolean).join(', ');
   return (
-    <section class="model-summary" aria-labelledby="model-summary-title" data-testid="model-summary">
+    <Card answerFor={answerFor} note={note} class="model-summary" aria-labelledby="model-summary-title" data-testid="model-summary">
       <h2 id="model-summary-title">Model as read</h2>
       <dl class="summary-grid">
         <dt>Parameters</dt>
@@ -56,26 +61,26 @@ export function ModelSummary({ result }) {
         <dt>Active per token</dt>
         <dd data-testid="active-parameters" data-count={m.active_parameters}>
           {paramCount(m.active_parameters)}
-          <span class="help"> (embeddings, lm_head, norms, attention, routers, dense MLPs, shared experts and the top-{m.experts_per_token} routed experts, as “A3B”-style figures count them)</span>
+          <span class="help"> ({activeParts(m)})</span>
         </dd>
         <dt>Layers</dt>
-        <dd>{m.layers}: {kinds.moe ?? 0} with experts, {kinds.dense ?? 0} dense{attn ? `; ${attn}` : ''}</dd>
+        <dd>{m.layers}: {m.experts > 0 ? `${kinds.moe ?? 0} with experts, ` : ''}{kinds.dense ?? 0} dense{attn ? `; ${attn}` : ''}</dd>
         {m.experts > 0 && (
           <>
             <dt>Experts</dt>
             <dd>{m.experts} routed, top-{m.experts_per_token}{m.shared_experts > 0 ? `; ${m.shared_experts} shared (width ${count(m.shared_expert_size)})` : ''}</dd>
           </>
         )}
-        {perGpu.length > 0 && (
-          <>
-            <dt>Per GPU</dt>
-            <dd>{lo === hi ? paramCount(lo) : `${paramCount(lo)} to ${paramCount(hi)}`} parameters in each GPU’s shards (the rank table under Numbers has each rank)</dd>
-          </>
-        )}
+        <dt>Per GPU</dt>
+        <dd>
+          {perGpu.length > 0
+            ? `${lo === hi ? paramCount(lo) : `${paramCount(lo)} to ${paramCount(hi)}`} parameters in each GPU’s shards (the rank table under Numbers has each rank)`
+            : 'follows once the layout is valid'}
+        </dd>
         <dt>Architecture</dt>
         <dd>{m.architecture} ({m.model_type || 'no model_type'}), hidden size {count(m.hidden_size)}, vocabulary {count(m.vocab_size)}</dd>
       </dl>
-      <ConfigKeys json={JSON.stringify(keys)} />
-    </section>
+      <ConfigKeys keys={keys} />
+    </Card>
   );
 }

@@ -7,6 +7,7 @@ import { FieldProblems } from './FieldProblems.jsx';
 import { derive } from './state.js';
 import { degree } from './format.js';
 import { useSetters } from './setters.js';
+import { inputLabel } from './names.js';
 
 function Derived({ label, value, formula, name }) {
   const whole = value !== null && Number.isInteger(value) && value > 0;
@@ -80,18 +81,18 @@ export function ParallelPanel({ state, update, info, model = null }) {
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
-      <SliderField label="Pipeline parallel (pp)" field="pp_size" help={help.pp} value={state.pp_size} min={1} max={32}
+      <SliderField label={inputLabel('pp_size')} field="pp_size" help={help.pp} value={state.pp_size} min={1} max={32}
         onChange={set('pp_size')} />
-      <SliderField label="Expert parallel (ep)" field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
+      <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
         onChange={set('ep_size')} />
-      <SliderField label="Context parallel (cp)" field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
+      <SliderField label={inputLabel('cp_size')} field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
         onChange={set('cp_size')} />
-      <SliderField label="Total GPUs" field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
+      <SliderField label={inputLabel('total_gpus')} field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
         onChange={set('total_gpus')} />
       <NodesRow state={state} update={update} />
       <dl class="derived-list" aria-live="polite">
-        <Derived name="dp" label="Data parallel (dp)" value={d.dp} formula="total ÷ (pp·ep·cp)" />
-        <Derived name="num_chunks" label="Chunks per step" value={d.num_chunks} formula="gbs ÷ (mbs·dp·ep)" />
+        <Derived name="dp" label={inputLabel('dp')} value={d.dp} formula="total ÷ (pp·ep·cp)" />
+        <Derived name="num_chunks" label={inputLabel('num_chunks')} value={d.num_chunks} formula="gbs ÷ (mbs·dp·ep)" />
       </dl>
       <FieldProblems fields={['dp', 'num_chunks', 'layout']} />
     </fieldset>

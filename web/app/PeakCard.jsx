@@ -4,9 +4,10 @@
 import { gib, signedGib, percent } from './format.js';
 import { STATUS_CLASS } from './palette.js';
 import { tightPercent } from './names.js';
+import { Card } from './Card.jsx';
 
 /** What each status means, with the core's TIGHT threshold. */
-function statusText(status) {
+export function statusText(status) {
   if (status === 'TIGHT') return `fits, with less than ${tightPercent()}% headroom`;
   return status === 'OOM' ? 'does not fit' : 'fits';
 }
@@ -17,19 +18,21 @@ export function shownRank(result) {
 }
 
 /**
- * Props: result, stale (the inputs changed and are invalid), compact.
- * @param {{result: any, stale?: boolean, compact?: boolean}} props
+ * Props: result, compact (embed: no facts).
+ * @param {{result: any, compact?: boolean}} props
  */
-export function PeakCard({ result, stale, compact }) {
+export function PeakCard({ result, compact }) {
   const rank = shownRank(result);
   const cls = STATUS_CLASS[result.status] ?? 'ok';
   const selected = result.inputs.pp_rank >= 0;
   return (
-    <section class={`peak-card status-${cls}${stale ? ' stale' : ''}`} aria-labelledby="peak-title" data-testid="peak-card">
+    <Card answerFor={result.command} class={`peak-card status-${cls}`} aria-labelledby="peak-title"
+      data-testid="peak-card">
       <h2 id="peak-title" class="visually-hidden">Peak memory per GPU</h2>
       <div class="peak-line" aria-live="polite">
         <span class="peak-number" data-testid="peak" data-bytes={result.peak_bytes}>{gib(result.peak_bytes)}</span>
         <span class={`badge badge-${cls}`} data-testid="status" title={statusText(result.status)}>{result.status}</span>
+        <span class="peak-verdict">{statusText(result.status)}</span>
       </div>
       <p class="peak-sub">
         peak per GPU{selected ? ` on rank ${result.worst_rank}` : `, worst rank ${result.worst_rank}`} of{' '}
@@ -44,7 +47,6 @@ export function PeakCard({ result, stale, compact }) {
           <div><dt>Peak during</dt><dd class="peak-event">{rank.peak_phase}: {rank.peak_event}</dd></div>
         </dl>
       )}
-      {stale && <p class="stale-note">These figures are for the last valid inputs; fix the problems marked beside the controls.</p>}
-    </section>
+    </Card>
   );
 }

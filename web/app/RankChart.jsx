@@ -1,12 +1,12 @@
 // RankChart.jsx — the peak of every pipeline rank as bars with their
-// values, a GiB axis, the GPU's capacity as a line (labelled in the axis,
-// clear of the bars) and the worst rank marked under its bar; a measured
-// run's peaks as markers; the numbers as a table. The chart is positioned
-// boxes (HTML), like the breakdown's bar: any changed attribute of an SVG
-// lays the whole drawing out and paints it again, and as boxes a slider
-// move's paint fell from 2.47 to 1.51 ms (unthrottled).
+// values, a GiB (or TiB) axis, the GPU's capacity as a line (labelled in
+// the axis, clear of the bars) and the worst rank marked under its bar; a
+// measured run's peaks as markers, with their legend; the numbers as a
+// table. The chart is positioned boxes (HTML), like the breakdown's bar:
+// cheaper to lay out again on every move than an SVG.
 
-import { gib, percent, axisGib } from './format.js';
+import { gib, percent, axisGib, axisUnit } from './format.js';
+import { Card } from './Card.jsx';
 import { Numbers } from './Numbers.jsx';
 import { tightPercent } from './names.js';
 
@@ -24,23 +24,24 @@ function barClass(bytes, capacity) {
   return 'bar-ok';
 }
 
-/** Round tick steps (GiB): 1, 2 or 5 times a power of ten, about `n` of them. */
-export function gibTicks(topBytes, n = 4) {
-  const top = topBytes / GIB;
+/** Round tick steps in `per` bytes (GiB by default): 1, 2, 2.5 or 5 times a power of ten, about `n` of them. */
+export function gibTicks(topBytes, n = 4, per = GIB) {
+  const top = topBytes / per;
   if (!(top > 0)) return [0];
   const raw = top / n;
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((s) => s >= raw);
   const ticks = [];
-  for (let v = 0; v <= top + 1e-9; v += step) ticks.push(Math.round(v / step) * step * GIB);
+  for (let v = 0; v <= top + 1e-9; v += step) ticks.push(Math.round(v / step) * step * per);
   return ticks;
 }
 
 /**
  * Props: result (a result with every rank), selected (the rank shown, or
- * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]).
+ * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]),
+ * answerFor (Card's: the cards read their note from StaleNote).
  */
-export function RankChart({ result, selected = -1, measured = [] }) {
+export function RankChart({ result, selected = -1, measured = [], answerFor }) {
   const ranks = result.ranks;
   const capacity = result.gpu_capacity_bytes;
   const top = Math.max(capacity, ...ranks.map((r) => r.peak_bytes), ...measured.map((m) => m.bytes)) * 1.06;
@@ -51,19 +52,20 @@ export function RankChart({ result, selected = -1, measured = [] }) {
   const valueEvery = Math.ceil(ranks.length / 12);
   const worst = result.worst_rank;
   const capY = y(capacity);
-  const ticks = gibTicks(top).filter((t) => Math.abs(y(t) - capY) >= 12);
+  const { unit, per } = axisUnit(top);
+  const ticks = gibTicks(top, 4, per).filter((t) => Math.abs(y(t) - capY) >= 12);
   const height = TOP + H + BOTTOM;
   return (
-    <section class="chart ranks" aria-labelledby="ranks-title">
+    <Card answerFor={answerFor} class="chart ranks" aria-labelledby="ranks-title" data-testid="rank-chart">
       <h2 id="ranks-title">Peak per pipeline rank</h2>
       <div class="rank-plot" style={{ height: px(height) }}>
         <div class="rank-axis" aria-hidden="true" style={{ width: px(AXIS) }}>
           {ticks.map((t) => (
-            <span key={t} class="rank-tick" style={{ top: px(y(t)) }}>{axisGib(t)}</span>
+            <span key={t} class="rank-tick" style={{ top: px(y(t)) }}>{axisGib(t, per)}</span>
           ))}
           <span class="rank-tick rank-cap" style={{ top: px(capY) }}>cap</span>
           <span class="rank-axis-line" style={{ top: px(TOP), height: px(H) }} />
-          <span class="rank-axis-title" style={{ top: px(TOP), height: px(H) }}>GiB</span>
+          <span class="rank-axis-title" style={{ top: px(TOP), height: px(H) }}>{unit}</span>
         </div>
         <div class="rank-bars" role="img" style={{ height: px(TOP + H) }}
           aria-label={`Bars of the peak of ${ranks.length} pipeline rank${ranks.length > 1 ? 's' : ''}; worst is rank ${worst} at ${gib(result.peak_bytes)}; capacity ${gib(capacity)}. The table below has the numbers.`}>
@@ -77,7 +79,7 @@ export function RankChart({ result, selected = -1, measured = [] }) {
                 <span class={cls} style={{ top: px(y(r.peak_bytes)), height: px(Math.max(0, TOP + H - y(r.peak_bytes))) }}
                   title={`rank ${r.pp_rank}: ${gib(r.peak_bytes)}`} />
                 {(i % valueEvery === 0 || marked) && (
-                  <span class="rank-label bar-value" style={{ top: px(y(r.peak_bytes) - 13) }}>{axisGib(r.peak_bytes)}</span>
+                  <span class="rank-label bar-value" style={{ top: px(y(r.peak_bytes) - 13) }}>{axisGib(r.peak_bytes, per)}</span>
                 )}
                 {m && (
                   <span class="measured-mark" data-testid="measured-mark" style={{ top: px(y(m.bytes) - 1.5) }}
@@ -98,7 +100,10 @@ export function RankChart({ result, selected = -1, measured = [] }) {
           <span class="rank-title">pipeline rank</span>
         </div>
       </div>
-      <p class="help rank-legend">Bars: the peak per GPU of each rank in GiB. Dashed line (“cap” on the axis): the GPU’s capacity, {gib(capacity, 1)}.</p>
+      <p class="help rank-legend">
+        Bars: the peak per GPU of each rank in {unit}. Dashed line (“cap” on the axis): the GPU’s capacity, {gib(capacity, 1)}.
+        {measured.length > 0 && <> <span class="measured-key" aria-hidden="true" /> Black marks: the measured run’s allocated peak of that rank (the estimate’s counterpart is its tensors, in the table).</>}
+      </p>
       <Numbers summary="Numbers">{() => (
         <table>
           <caption class="visually-hidden">Peak per pipeline rank</caption>
@@ -118,6 +123,6 @@ export function RankChart({ result, selected = -1, measured = [] }) {
           </tbody>
         </table>
       )}</Numbers>
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,9 @@
-// Results.jsx — everything the estimate shows on the full page: the peak,
-// problems without a control of their own, warnings, the model as read, the three charts,
-// suggestions, the per-tensor detail and the equivalent command.
+// Results.jsx — everything the answer shows on the full page: the peak,
+// problems without a control of their own, warnings, the model as read,
+// the charts, suggestions, the per-tensor detail, the command and the
+// measured run's comparison. Every card names the answer it shows and,
+// while that is not the answer for the inputs on screen, says so with the
+// same note (Card.jsx).
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
@@ -16,43 +19,58 @@ import { CommandLine } from './CommandLine.jsx';
 import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
+import { ResultsFrame } from './Card.jsx';
+import { InputsSummary } from './InputsSummary.jsx';
 
 /**
- * Props: view (useEstimate), detail (the per-tensor table is open), custom
- * (a pasted config is in use), config (its text), ppRank (the rank asked for, or -1),
- * update(patch), applyFix(fix), engineError, measured (useMeasured, or
- * null): markers on the rank chart and the measured curve under the timeline,
+ * The cards read whether their answer is the inputs on screen's from
+ * StaleNote (Card.jsx); this renders only when the answer, the detail or
+ * the measured run changes.
+ * Props: view (useEstimate), configKey (JSON of the config on screen), detail (the per-tensor table is open), update(patch),
+ * applyFix(fix), engineError, measured (useMeasured, or null): markers on
+ * the rank chart and the measured curve under the timeline,
  * onSuggestionsShown(visible), curve (useRoutingCurve's, or null).
  */
-export function Results({ view, detail, custom, config, ppRank, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
-  const { result, stale } = view;
+export function Results({ view, configKey, detail, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
+  const { answer } = view;
+  const result = answer?.result;
+  const command = result?.command ?? '';
   const snaps = measured?.snapshots ?? [];
-  const marks = measured && view.ranks ? markersFor(snaps, measured.log, view.ranks.worst_rank) : [];
-  const shownSnap = snaps.find((s) => view.timeline && s.ppRank === view.timeline.pp_rank) ?? largest(snaps);
+  const marks = measured && answer ? markersFor(snaps, measured.log, answer.ranks.worst_rank) : [];
+  const shownSnap = snaps.find((s) => answer?.timeline && s.ppRank === answer.timeline.pp_rank) ?? largest(snaps);
   const error = engineError || view.error;
+  const invalid = view.problems.length > 0;
+  // The model as read follows a config on screen whose layout is not valid.
+  const alone = invalid && view.model && view.model.key === configKey ? view.model : null;
   return (
-    <div class="results" data-testid="results" data-seq={view.seq} data-stale={stale ? 'true' : 'false'}
-      aria-busy={view.pending ? 'true' : 'false'}>
+    <ResultsFrame data-seq={view.seq}>
       {error && <p class="notice notice-error" role="alert">{error}</p>}
       <FieldProblems match={(f) => !f} />
-      {stale && <ProblemSummary problems={view.problems} />}
-      {!result && !error && !stale && <p class="loading" role="status">Estimating…</p>}
+      {invalid && <ProblemSummary problems={view.problems} />}
+      {!result && !error && !invalid && <p class="loading" role="status">Estimating…</p>}
+      {!result && alone && <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />}
       {result && (
         <>
-          <PeakCard result={result} stale={stale} />
-          <Warnings warnings={result.warnings} />
-          <ModelSummary result={view.ranks ?? result} />
-          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} />
-          {view.ranks && <RankChart result={view.ranks} selected={ppRank} measured={marks} />}
-          <RoutingChart routing={result.routing} curve={stale ? null : curve} capacity={result.gpu_capacity_bytes} />
-          {view.timeline && <Timeline rank={view.timeline} capacity={result.gpu_capacity_bytes} />}
-          {shownSnap && <MeasuredCurve snap={shownSnap} timeline={view.timeline} />}
-          <Suggestions suggestions={result.suggestions} computed={view.suggested} applyFix={applyFix}
-            onShown={onSuggestionsShown} />
-          <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })} />
-          <CommandLine command={result.command} config={custom ? config : ''} />
+          <InputsSummary state={answer.state} />
+          <PeakCard result={result} />
+          <Warnings warnings={result.warnings} answerFor={command} />
+          {alone
+            ? <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />
+            : <ModelSummary model={result.model} ranks={answer.ranks.ranks} answerFor={command} />}
+          <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={command} />
+          <RankChart result={answer.ranks} selected={answer.state.pp_rank} measured={marks} answerFor={command} />
+          <RoutingChart routing={result.routing} curve={curve?.key === answer.key ? curve : null}
+            capacity={result.gpu_capacity_bytes} answerFor={command} />
+          {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} answerFor={command} />}
+          {shownSnap && <MeasuredCurve snap={shownSnap} timeline={answer.timeline} answerFor={command} />}
+          <Suggestions suggestions={result.suggestions} computed={answer.suggested} applyFix={applyFix}
+            onShown={onSuggestionsShown} answerFor={command} />
+          <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })}
+            answerFor={command} />
+          <CommandLine command={command} config={answer.state.config} state={answer.state}
+            shownRank={answer.timeline?.pp_rank ?? result.worst_rank} />
         </>
       )}
-    </div>
+    </ResultsFrame>
   );
 }

@@ -1,19 +1,23 @@
 // RoutingChart.jsx — the peak per GPU against the routing factor (the
-// busiest expert-parallel rank's tokens over the uniform share), with the
-// GPU's capacity as a line and the factor in use and the margin marked;
-// hovering a point gives its peak. The curve comes from the worker
-// (useRoutingCurve); the chart only draws it.
+// busiest expert-parallel rank's tokens over the uniform share), drawn at
+// its card's width: the GPU's capacity as a line, the factor in use and the
+// margin marked, ticks at round factors and round GiB; hovering a point
+// gives its peak. The curve comes from the worker (useRoutingCurve) for the
+// answer on screen; until it does, the chart keeps its room and says so.
 
 import { useState } from 'preact/hooks';
-import { gib } from './format.js';
+import { gib, axisGib, axisUnit } from './format.js';
 import { nearestPoint } from './routing-curve.js';
-import { memo } from './memo.js';
+import { ticks } from './timeline-plot.js';
+import { useWidth } from './use-width.js';
+import { Card } from './Card.jsx';
+import { pointerWord } from './Timeline.jsx';
 
-const W = 360; // viewBox width
-const H = 130; // plot height
-const L = 44; // room for the GiB axis
-const B = 22; // room for the factor axis
-const T = 14; // room for the marks' labels
+const H = 150; // plot height, px
+const L = 48; // room for the GiB axis
+const R = 12; // right margin
+const B = 34; // the factor axis and its title
+const T = 34; // two rows of mark labels above the plot
 
 /** The margin as the report words it. */
 export function marginText(routing) {
@@ -24,8 +28,8 @@ export function marginText(routing) {
   return `Fits up to factor ${m}: the busiest rank may receive ${m}× the uniform tokens (an expert capacity factor of ${m}).`;
 }
 
-/** The chart's scales for `curve` and `capacity`: x(factor) and y(bytes) in viewBox units. */
-function curveScales(curve, capacity) {
+/** The chart's scales for `curve` and `capacity` over a plot `w` px wide: x(factor), y(bytes) in px. */
+export function curveScales(curve, capacity, w) {
   const { factors, peak_bytes: peaks } = curve;
   const x0 = factors[0];
   const x1 = factors[factors.length - 1];
@@ -33,93 +37,98 @@ function curveScales(curve, capacity) {
   const hi = Math.max(...peaks, capacity) * 1.02;
   return {
     x0, x1, lo, hi,
-    x: (f) => L + ((f - x0) / Math.max(1e-9, x1 - x0)) * (W - L - 6),
+    x: (f) => L + ((f - x0) / Math.max(1e-9, x1 - x0)) * w,
     y: (b) => T + H - ((b - lo) / (hi - lo)) * H,
   };
 }
 
-// The parts of the chart that only its curve and the capacity move: a
-// slider's estimate, which moves the marks, leaves them alone (memo).
-const CurveAxes = memo(function CurveAxes({ curve, capacity }) {
-  const { x0, x1, lo, hi, x, y } = curveScales(curve, capacity);
-  const { factors, peak_bytes: peaks } = curve;
-  const path = factors.map((f, i) => `${i ? 'L' : 'M'}${x(f).toFixed(1)},${y(peaks[i]).toFixed(1)}`).join(' ');
-  return (
-    <g>
-      <line class="axis" x1={L} x2={W - 6} y1={T + H} y2={T + H} />
-      {[lo, (lo + hi) / 2, hi].map((b) => (
-        <text key={b} class="axis-label" x={L - 4} y={y(b) + 3} text-anchor="end">{gib(b, 0)}</text>
-      ))}
-      {[x0, (x0 + x1) / 2, x1].map((f) => (
-        <text key={f} class="axis-label" x={x(f)} y={T + H + 15} text-anchor="middle">{`${f.toFixed(2)}×`}</text>
-      ))}
-      <line class="capacity-line" x1={L} x2={W - 6} y1={y(capacity)} y2={y(capacity)} />
-      <text class="capacity-label" x={W - 6} y={y(capacity) - 3} text-anchor="end">capacity</text>
-      <path class="routing-curve" d={path} fill="none" />
-    </g>
-  );
-});
+/**
+ * Where the marks' labels go: each at its line, on the first of two rows
+ * where it clears the labels already placed (about 6.5 px a character).
+ * Returns [{key, x, row}].
+ */
+export function placeMarks(marks) {
+  /** @type {{key: string, x: number, row: number, half: number}[]} */
+  const placed = [];
+  for (const m of marks) {
+    const half = (m.text.length * 6.5) / 2 + 4;
+    const row = [0, 1].find((r) => placed.every((p) => p.row !== r || Math.abs(p.x - m.x) >= p.half + half)) ?? 1;
+    placed.push({ key: m.key, x: m.x, row, half });
+  }
+  return placed;
+}
 
-const CurvePoints = memo(function CurvePoints({ curve, capacity, hover }) {
-  const { x, y } = curveScales(curve, capacity);
-  const { factors, peak_bytes: peaks } = curve;
-  return (
-    <g>
-      {factors.map((f, i) => (
-        <circle key={f} class={`routing-point${i === hover ? ' routing-point-hover' : ''}`} cx={x(f)} cy={y(peaks[i])} r={i === hover ? 3.5 : 1.8}>
-          <title>{`factor ${f.toFixed(2)}: peak ${gib(peaks[i])}`}</title>
-        </circle>
-      ))}
-    </g>
-  );
-});
-
-/** Props: routing (result.routing), curve ({factors, peak_bytes} or null), capacity (bytes). */
-export function RoutingChart({ routing, curve, capacity }) {
+/**
+ * Props: routing (result.routing), curve (useRoutingCurve's for this
+ * answer, or null), capacity (bytes), answerFor (Card's: the cards read their note from StaleNote).
+ */
+export function RoutingChart({ routing, curve, capacity, answerFor }) {
   const [hover, setHover] = useState(-1);
+  const [box, width] = useWidth(480);
   if (!routing?.applies) return null;
   const title = <h2 id="routing-title">Peak against routing skew</h2>;
-  if (!curve) {
-    // The chart's room is kept while its curve is on its way, so that the
-    // page below does not move when it arrives.
-    return (
-      <section class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart" data-ready="false">
-        {title}
-        <p class="routing-summary">{marginText(routing)}</p>
-        <svg viewBox={`0 0 ${W} ${T + H + B}`} width="100%" class="routing-svg" aria-hidden="true" />
-        <p class="routing-hover">The curve follows once the inputs are still.</p>
-      </section>
-    );
-  }
-  const { factors, peak_bytes: peaks } = curve;
-  const { x0, x1, x } = curveScales(curve, capacity);
-  const marks = [['factor', routing.factor, 'in use']];
-  if (routing.margin !== null && routing.margin <= x1) marks.push(['margin', routing.margin, 'margin']);
-  const onMove = (e) => {
-    const box = e.currentTarget.getBoundingClientRect();
-    const f = x0 + ((((e.clientX - box.left) / box.width) * W - L) / (W - L - 6)) * (x1 - x0);
-    setHover(nearestPoint(factors, f));
-  };
-  const h = hover >= 0 ? hover : -1;
-  return (
-    <section class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart" data-ready="true">
+  const plotW = Math.max(60, width - L - R);
+  const height = T + H + B;
+  const frame = (ready, body, hoverText) => (
+    <Card answerFor={answerFor} class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart"
+      data-ready={ready ? 'true' : 'false'}>
       {title}
       <p class="routing-summary">{marginText(routing)}</p>
-      <svg viewBox={`0 0 ${W} ${T + H + B}`} width="100%" class="routing-svg" role="img" onMouseMove={onMove}
-        onMouseLeave={() => setHover(-1)}
-        aria-label={`Peak per GPU from ${gib(peaks[0])} at factor ${x0} to ${gib(peaks[peaks.length - 1])} at factor ${x1.toFixed(2)}; capacity ${gib(capacity)}. ${marginText(routing)}`}>
-        <CurveAxes curve={curve} capacity={capacity} />
-        {marks.map(([key, f, label]) => (
-          <g key={key} class={`routing-mark routing-${key}`} data-mark={key}>
-            <line x1={x(f)} x2={x(f)} y1={T} y2={T + H} />
-            <text x={x(f)} y={T - 3} text-anchor="middle">{`${label} ${f.toFixed(2)}`}</text>
-          </g>
-        ))}
-        <CurvePoints curve={curve} capacity={capacity} hover={h} />
-      </svg>
-      <p class="routing-hover" aria-live="polite" data-testid="routing-hover">
-        {h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : 'Hover the curve for the peak at a factor.'}
-      </p>
-    </section>
+      <div ref={box} class="routing-box" style={{ height: `${height}px` }}>{body}</div>
+      <p class="routing-hover" aria-live="polite" data-testid="routing-hover">{hoverText}</p>
+    </Card>
   );
+  // The chart's room is kept while its curve is on its way, so that the
+  // page below does not move when it arrives.
+  if (!curve) return frame(false, null, 'The curve follows once the inputs are still.');
+  const { factors, peak_bytes: peaks } = curve;
+  const { x0, x1, lo, hi, x, y } = curveScales(curve, capacity, plotW);
+  const { unit, per } = axisUnit(hi);
+  const fTicks = ticks(x0, x1, plotW, 60);
+  const bTicks = ticks(lo / per, hi / per, H, 32).map((v) => v * per).filter((b) => b >= lo && b <= hi);
+  const marks = [{ key: 'factor', f: routing.factor, text: `in use ${routing.factor.toFixed(2)}` }];
+  if (routing.margin !== null && routing.margin <= x1) marks.push({ key: 'margin', f: routing.margin, text: `margin ${routing.margin.toFixed(2)}` });
+  const placed = placeMarks(marks.map((m) => ({ ...m, x: x(m.f) })));
+  const capY = y(capacity);
+  // The capacity's label sits at the left, on the side of the line the
+  // curve is not (it rises with the factor), and inside the plot.
+  const capAbove = peaks[0] < capacity ? capY - 16 >= T : capY + 14 > T + H;
+  const path = factors.map((f, i) => `${i ? 'L' : 'M'}${x(f).toFixed(1)},${y(peaks[i]).toFixed(1)}`).join(' ');
+  const onMove = (e) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    const f = x0 + ((e.clientX - rect.left - L) / plotW) * (x1 - x0);
+    setHover(nearestPoint(factors, f));
+  };
+  const h = hover >= 0 && hover < factors.length ? hover : -1;
+  const svg = (
+    <svg width={width} height={height} class="routing-svg" role="img" onMouseMove={onMove} onMouseLeave={() => setHover(-1)}
+      aria-label={`Peak per GPU from ${gib(peaks[0])} at factor ${x0} to ${gib(peaks[peaks.length - 1])} at factor ${x1.toFixed(2)}; capacity ${gib(capacity)}. ${marginText(routing)}`}>
+      <line class="axis" x1={L} x2={L + plotW} y1={T + H} y2={T + H} />
+      <line class="axis" x1={L} x2={L} y1={T} y2={T + H} />
+      {bTicks.map((b) => (
+        <text key={`b${b}`} class="axis-label" x={L - 5} y={y(b) + 4} text-anchor="end">{axisGib(b, per)}</text>
+      ))}
+      <text class="axis-label" x={10} y={T + H / 2} text-anchor="middle" transform={`rotate(-90 10 ${T + H / 2})`}>{unit}</text>
+      {fTicks.map((f) => (
+        <g key={`f${f}`}>
+          <line class="axis" x1={x(f)} x2={x(f)} y1={T + H} y2={T + H + 4} />
+          <text class="axis-label" x={x(f)} y={T + H + 15} text-anchor="middle">{`${f}×`}</text>
+        </g>
+      ))}
+      <text class="axis-label" x={L + plotW / 2} y={T + H + 30} text-anchor="middle">routing factor (busiest rank’s tokens ÷ the uniform share)</text>
+      <line class="capacity-line" x1={L} x2={L + plotW} y1={capY} y2={capY} />
+      <text class="capacity-label" x={L + 4} y={capAbove ? capY - 4 : capY + 12}>capacity</text>
+      <path class="routing-curve" d={path} fill="none" />
+      {marks.map((m, i) => (
+        <g key={m.key} class={`routing-mark routing-${m.key}`} data-mark={m.key}>
+          <line x1={x(m.f)} x2={x(m.f)} y1={T} y2={T + H} />
+          <text x={x(m.f)} y={placed[i].row ? T - 17 : T - 4} text-anchor="middle">{m.text}</text>
+        </g>
+      ))}
+      {factors.map((f, i) => (
+        <circle key={f} class={`routing-point${i === h ? ' routing-point-hover' : ''}`} cx={x(f)} cy={y(peaks[i])} r={i === h ? 3.5 : 1.8} />
+      ))}
+    </svg>
+  );
+  return frame(true, svg, h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : `${pointerWord()} the curve for the peak at a factor.`);
 }

@@ -8,13 +8,17 @@ import { suggestionFix } from './state.js';
 import { fixLabel } from './FieldProblems.jsx';
 import { gib } from './format.js';
 import { STATUS_CLASS } from './palette.js';
+import { shortName } from './names.js';
+import { pageWords } from './wording.js';
+import { enumTitle } from './enum-titles.js';
+import { Card } from './Card.jsx';
 
 /**
  * Props: suggestions (result.suggestions), computed (the estimate was asked
  * for them), applyFix(fix), onShown(visible) (called as the section comes
- * into view and leaves it).
+ * into view and leaves it), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function Suggestions({ suggestions, computed = true, applyFix, onShown }) {
+export function Suggestions({ suggestions, computed = true, applyFix, onShown, answerFor }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current;
@@ -30,8 +34,9 @@ export function Suggestions({ suggestions, computed = true, applyFix, onShown })
   }, [onShown]);
   const list = suggestions ?? [];
   return (
-    <section class="suggestions" aria-labelledby="suggestions-title" ref={ref} aria-busy={computed ? 'false' : 'true'}>
-      <h2 id="suggestions-title">Suggestions</h2>
+    <Card answerFor={answerFor} class="suggestions" aria-labelledby="suggestions-title"
+      aria-busy={computed ? 'false' : 'true'} data-testid="suggestions">
+      <h2 id="suggestions-title" ref={ref}>Suggestions</h2>
       {!computed && <p class="help">Each suggestion is estimated for real; they are computed while this part of the page is shown.</p>}
       {computed && !list.length && <p class="help">No change of one input lowers the peak.</p>}
       {computed && list.length > 0 && (
@@ -41,17 +46,22 @@ export function Suggestions({ suggestions, computed = true, applyFix, onShown })
             return (
               <li key={i} data-knob={s.knob}>
                 <p>
-                  <strong>{s.knob} {s.from} → {s.to}</strong>: peak {gib(s.peak_bytes)}{' '}
+                  <strong>{shortName(s.knob)} {valueText(s.knob, s.from)} → {valueText(s.knob, s.to)}</strong>: peak {gib(s.peak_bytes)}{' '}
                   <span class={`badge badge-${STATUS_CLASS[s.status] ?? 'ok'}`}>{s.status}</span>
                   {s.saves_bytes > 0 && <span> (saves {gib(s.saves_bytes)})</span>}
                 </p>
-                {s.advice && <p class="help">{s.advice}</p>}
+                {s.advice && <p class="help">{pageWords(s.advice)}</p>}
                 {fix && <button type="button" onClick={() => applyFix(fix)}>Use {fixLabel(fix)}</button>}
               </li>
             );
           })}
         </ul>
       )}
-    </section>
+    </Card>
   );
+}
+
+/** A suggestion's value as the controls title it ("muon" as "Muon"). */
+function valueText(knob, value) {
+  return enumTitle(knob, String(value));
 }

@@ -5,12 +5,11 @@
 // (or the arrow keys) shows the event's label, its live chunks and every
 // component's size (at rest the readout is the peak's, its sizes left to
 // the breakdown's table); dragging across the plot zooms into those
-// events, a double click shows them all again. The canvas is drawn by the
-// engine's worker where the browser can move it there (useTimelineCanvas),
-// else here; both draw with timeline-plot.js.
+// events, a double click shows them all again. The canvas is drawn here,
+// in the render's layout effect (timeline-plot.js).
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { timelineData, timelineSignature, eventParts, sampleRows, keptEvents, eventIndices, peakPosition, eventOf } from './timeline-data.js';
+import { timelineData, eventParts, sampleRows, keptEvents, eventIndices, peakPosition } from './timeline-data.js';
 import { paintTimeline, plotBox, xRange, eventAt, eventPx, valueAt, MARGIN } from './timeline-plot.js';
 import { partColor, partLabel } from './palette.js';
 import { gib, mem, count } from './format.js';
@@ -18,23 +17,11 @@ import { Numbers } from './Numbers.jsx';
 import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
 import { stepEvent } from './timeline-keys.js';
-import { useTimelineCanvas } from './estimator.js';
-import { memo } from './memo.js';
 import { PartName } from './PartName.jsx';
+import { Card } from './Card.jsx';
 
 /** The least drag, in px, that zooms. */
 const MIN_DRAG = 5;
-
-/**
- * The key at rest: each component's swatch and name, for `keys` (the
- * components' keys, comma-separated). A slider's move that leaves the same
- * components live renders none of it again.
- */
-const RestKey = memo(function RestKey({ keys, scheme }) {
-  return (keys ? keys.split(',') : []).map((k) => (
-    <li key={k}><PartName label={partLabel(k)} color={chartColor(partColor(k), scheme)} /></li>
-  ));
-});
 
 /**
  * The readout under the plot: the event at `pos`, its live chunks and its
@@ -45,7 +32,7 @@ const RestKey = memo(function RestKey({ keys, scheme }) {
  * painted again).
  */
 function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
-  const e = eventOf(rank, pos);
+  const e = rank.events[pos];
   if (!e) return null;
   let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -56,11 +43,11 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
-        {atRest
-          ? <RestKey keys={parts.map(([k]) => k).join(',')} scheme={scheme} />
-          : parts.map(([k, b]) => <li key={k}><PartName label={`${partLabel(k)} ${mem(b)}`} color={chartColor(partColor(k), scheme)} /></li>)}
+        {parts.map(([k, b]) => (
+          <li key={k}><PartName label={atRest ? partLabel(k) : `${partLabel(k)} ${mem(b)}`} color={chartColor(partColor(k), scheme)} /></li>
+        ))}
       </ul>
-      {atRest && <p class="help">Hover, or focus the chart and use the arrow keys, for the sizes at each event; the peak’s are in the breakdown above.</p>}
+      {atRest && <p class="help">{pointerWord()}, or focus the chart and use the arrow keys, for the sizes at each event; the peak’s are in the breakdown above.</p>}
     </div>
   );
 }
@@ -114,19 +101,27 @@ function useSize(box) {
   return size;
 }
 
+/** Whether the page is used with a finger (read once: a screen does not change its pointer). */
+let coarse = /** @type {boolean | null} */ (null);
+
+/** "Hover" with a mouse, "Touch" on a touch screen. */
+export function pointerWord() {
+  coarse ??= typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+  return coarse ? 'Touch' : 'Hover';
+}
+
 /**
  * Props: rank (a result rank with events), capacity (the GPU's bytes, drawn
- * as a line), height (px), compact (embed).
+ * as a line), height (px), compact (embed), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function Timeline({ rank, capacity = 0, height = 260, compact = false }) {
+export function Timeline({ rank, capacity = 0, height = 260, compact = false, answerFor }) {
   const box = useRef(null);
   const canvas = useRef(null);
-  // Read without the events themselves, which a page view's answer parses
-  // only when they are first read (the pointer, the keys, the table).
   const n = keptEvents(rank);
   // Event indices, for the pointer and the keys.
   const x = useMemo(() => eventIndices(rank), [rank]);
   const peakPos = useMemo(() => peakPosition(rank), [rank]);
+  const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(/** @type {number | null} */ (null));
   const [keyed, setKeyed] = useState(false);
   // A zoom belongs to the rank it was made on: a new estimate shows every event.
@@ -136,20 +131,9 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
   const scheme = useColorScheme();
   const { width, dpr } = useSize(box);
   const look = { width: width || 600, height, dpr, scheme, zoom };
-  // What the canvas shows, written straight to the box (no render): the
-  // page and its tests compare it with data-shows.
-  const markDrawn = (signature) => {
-    if (box.current) box.current.dataset.drawn = signature;
-  };
-  const offThread = useTimelineCanvas(canvas, look, markDrawn);
-  const shows = timelineSignature(rank, capacity);
-
-  // Where the worker cannot draw, the page does, with the same drawing.
-  const data = useMemo(() => (offThread ? null : timelineData(rank)), [rank, offThread]);
   useLayoutEffect(() => {
-    if (offThread || !canvas.current) return;
-    if (paintTimeline(canvas.current, look, data, capacity)) markDrawn(shows);
-  }, [offThread, data, capacity, look.width, height, dpr, scheme, zoom?.[0], zoom?.[1]]);
+    if (canvas.current) paintTimeline(canvas.current, look, data, capacity);
+  }, [data, capacity, look.width, height, dpr, scheme, zoom?.[0], zoom?.[1]]);
 
   const plot = plotBox(look.width, height);
   const range = n ? xRange(x, zoom) : /** @type {[number, number]} */ ([0, 1]);
@@ -184,14 +168,14 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
   };
   const cursorAt = hover !== null && n ? eventPx(x[hover], range, plot.width) : -1;
   return (
-    <section class="chart timeline" aria-labelledby="timeline-title">
+    <Card answerFor={answerFor} class="chart timeline" aria-labelledby="timeline-title" data-testid="timeline">
       <h2 id="timeline-title">Memory across the schedule (rank {rank.pp_rank})</h2>
       {n < rank.events_total && (
         <p class="help" data-testid="timeline-window">
           A window of {count(n)} of the schedule’s {count(rank.events_total)} events, centred on the peak.
         </p>
       )}
-      <div ref={box} class="timeline-plot" role="img" tabIndex={n ? 0 : undefined} onKeyDown={onKeyDown} data-shows={shows}
+      <div ref={box} class="timeline-plot" role="img" tabIndex={n ? 0 : undefined} onKeyDown={onKeyDown}
         style={{ height: `${height}px` }}
         aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(n)} events, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover, or focus and use the arrow keys, for each event; drag across it to zoom in, double-click to show every event; the table below has the numbers.`}>
         <canvas ref={canvas} />
@@ -210,6 +194,6 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false }) 
       {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed}
         atRest={hover === null} />}
       {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} />}
-    </section>
+    </Card>
   );
 }

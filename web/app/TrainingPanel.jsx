@@ -7,6 +7,7 @@ import { SliderField } from './SliderField.jsx';
 import { useCallback, useMemo } from 'preact/hooks';
 import { enumOptions } from './enum-titles.js';
 import { useSetters } from './setters.js';
+import { inputLabel } from './names.js';
 
 const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
 const ROUTING_DETAIL = {
@@ -36,20 +37,20 @@ export function TrainingPanel({ state, update, info }) {
   return (
     <fieldset class="panel">
       <legend>Training</legend>
-      <SelectField label="Optimizer" field="optimizer" value={state.optimizer} options={choices.optimizer}
+      <SelectField label={inputLabel('optimizer')} field="optimizer" value={state.optimizer} options={choices.optimizer}
         onChange={set('optimizer')} />
-      <SelectField label="Sharding" field="sharding" value={state.sharding} options={choices.sharding}
+      <SelectField label={inputLabel('sharding')} field="sharding" value={state.sharding} options={choices.sharding}
         onChange={set('sharding')} help={info.sharding?.meaning} />
-      <SelectField label="FP8 training" field="fp8_training" value={state.fp8_training} options={choices.fp8_training}
+      <SelectField label={inputLabel('fp8_training')} field="fp8_training" value={state.fp8_training} options={choices.fp8_training}
         onChange={set('fp8_training')} help={info.fp8_training?.choose} />
-      <SelectField label="Routing" field="routing" value={state.routing} options={choices.routing}
+      <SelectField label={inputLabel('routing')} field="routing" value={state.routing} options={choices.routing}
         onChange={set('routing')} help={info.routing?.choose} />
       {state.routing === 'factor' && (
-        <SliderField label="Routing factor (busiest rank's tokens ×)" field="routing_factor" help={info.routing_factor?.choose}
+        <SliderField label={inputLabel('routing_factor')} field="routing_factor" help={info.routing_factor?.choose}
           value={state.routing_factor} min={1} max={8} step={0.01} integer={false}
           onChange={set('routing_factor')} />
       )}
-      <SelectField label="Pipeline rank shown" field="pp_rank" value={String(state.pp_rank)} options={ranks}
+      <SelectField label={inputLabel('pp_rank')} field="pp_rank" value={String(state.pp_rank)} options={ranks}
         onChange={setRank} />
     </fieldset>
   );

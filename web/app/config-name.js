@@ -1,6 +1,11 @@
-// config-name.js — a distinct name for a pasted config that has only its
-// model_type to go by: "qwen3_moe-235B" and "qwen3_moe-30.5B", not two
-// "qwen3_moe". The size is the engine's parameter count.
+// config-name.js — the name a config on the page takes. A pasted or
+// dropped config takes its own: its file's name (unless that is just
+// "config.json"), else its _name_or_path, else its model_type, which takes
+// the model's size once the engine has counted its parameters
+// ("qwen3_moe-235B", "qwen3_moe-30.5B", not two "qwen3_moe"). A preset's
+// text edited by hand becomes "<preset> (edited)"; a later paste, or a
+// config of another model, renames it. The embed's header and the full
+// page show the same name (modelTitle).
 
 import { labelFor } from './state.js';
 
@@ -11,6 +16,41 @@ export function sizeText(params) {
   const b = params / 1e9;
   if (b >= 1) return `${Number(b.toPrecision(3))}B`;
   return `${Number((params / 1e6).toPrecision(3))}M`;
+}
+
+/**
+ * What tells one model's config from another's: its _name_or_path, else
+ * its model_type with its size keys; null when the text is not a JSON
+ * object.
+ */
+export function configIdentity(text) {
+  let obj;
+  try {
+    obj = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return null;
+  if (typeof obj._name_or_path === 'string' && obj._name_or_path) return `path:${obj._name_or_path}`;
+  return `type:${obj.model_type}|${obj.hidden_size}|${obj.num_hidden_layers}|${obj.num_experts ?? obj.n_routed_experts ?? ''}`;
+}
+
+/**
+ * The name a config's text takes when it is put in the editor.
+ *   text      the new text; `before` the text it replaces ('' for a preset)
+ *   model     the name on screen; `preset` true while it is a preset's
+ *   pasted    the text came whole (a paste, a drop), not typed
+ *   fileName  the file it came from, if any
+ * @param {{text: string, before?: string, model?: string, preset?: boolean, pasted?: boolean, fileName?: string | null}} o
+ */
+export function nameFor({ text, before = '', model = '', preset = false, pasted = false, fileName = null }) {
+  if (fileName) return labelFor(text, fileName);
+  if (pasted) return labelFor(text, null);
+  // Another model's config typed or filled over this one: its own name.
+  const was = configIdentity(before);
+  const now = configIdentity(text);
+  if (now !== null && was !== null && now !== was) return labelFor(text, null);
+  return preset ? `${model} (edited)` : model;
 }
 
 /**
@@ -32,4 +72,10 @@ export function sizedName(state, model) {
   if (byType === 'custom' || state.model !== byType) return null;
   const name = `${byType}-${sizeText(model.total_parameters)}`;
   return name.length <= 100 ? name : null;
+}
+
+/** The model's name as the page shows it: a preset's title (`models`, the engine's presets), else the state's name. */
+export function modelTitle(state, models = []) {
+  if (state.config) return state.model;
+  return models.find((m) => m.name === state.model)?.title ?? state.model;
 }

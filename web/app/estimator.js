@@ -5,17 +5,34 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
-import { toParams, configOf } from './state.js';
+import { DEFAULTS, toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
-import { keptEvents, timelineRank } from './timeline-data.js';
-import { recentAnswers } from '../recent-answers.js';
+import { timelineRank } from './timeline-data.js';
 
 /**
- * The longest schedule the timeline shows whole. A rank with more events
- * gets a window of this many events centred on its peak.
+ * The most events the timeline is given in a window `viewportWidth` CSS px
+ * wide: about its plot's width in pixels (the plot is the window less the
+ * form beside it on a wide screen, less the margins on a one-column one),
+ * to the nearest hundred, from 300 to 2,000; so that a schedule of any length costs a
+ * move the same. A rank with more events gets this many around its peak.
  */
-export const TIMELINE_LIMIT = 4000;
+export function timelineEvents(viewportWidth) {
+  const plot = viewportWidth > 900 ? viewportWidth - 560 : viewportWidth - 110;
+  return Math.min(2000, Math.max(300, Math.round(plot / 100) * 100));
+}
+
+/** timelineEvents() of the window as it is, following its resizing. */
+export function useTimelineEvents() {
+  const width = () => (typeof innerWidth === 'number' ? innerWidth : 1280);
+  const [events, setEvents] = useState(() => timelineEvents(width()));
+  useEffect(() => {
+    const onResize = () => setEvents(timelineEvents(width()));
+    addEventListener('resize', onResize);
+    return () => removeEventListener('resize', onResize);
+  }, []);
+  return events;
+}
 
 /** The problems of inputs that have none (one array, so that it compares equal). */
 export const NO_PROBLEMS = /** @type {any[]} */ (Object.freeze([]));
@@ -47,7 +64,7 @@ export function useEngine() {
     (async () => {
       const client = await engineClient();
       const [presets, parameters, names] = await Promise.all([client.presets(), client.parameters(), client.names()]);
-      setNames(names);
+      setNames(names, parameters);
       if (live) setEngine({ client, presets, parameters, version: client.version, error: null });
     })().catch((e) => {
       if (live) setEngine((s) => ({ ...s, error: `The calculator engine could not start: ${e.message}` }));
@@ -59,319 +76,168 @@ export function useEngine() {
   return engine;
 }
 
+/** inputsKey()'s keys by state. */
+const inputKeys = new WeakMap();
+
+/**
+ * What tells one answer from another: the config and the engine
+ * parameters of `state` (not what the page asks besides, the suggestions
+ * and the per-tensor detail). A card shows the answer for the inputs on
+ * screen when its answer's key is the state's.
+ */
+export function inputsKey(state) {
+  let key = inputKeys.get(state);
+  if (key === undefined) {
+    key = JSON.stringify([configOf(state), toParams(state)]);
+    inputKeys.set(state, key);
+  }
+  return key;
+}
+
+/**
+ * Inputs every model can take (one GPU, two micro-batches, a capacity of
+ * its own), for reading a config while the inputs on screen are invalid.
+ */
+const PROBE = {
+  pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_size: 1, global_batch_size: 2, sequence_length: 4096,
+  gpu_memory_gb: 80, pp_rank: -1,
+};
+
+/**
+ * The model as read from the config on screen, when the inputs are not
+ * valid but the config is (no problem names the model, the config or one
+ * of its keys): an estimate of the same config on one GPU, of which only
+ * `model` is shown. Null otherwise.
+ */
+async function modelAlone(client, state, problems) {
+  const layoutOnly = problems.every((p) => p.field && isInputField(p.field));
+  if (!layoutOnly) return null;
+  const { model, optimizer, sharding, fp8_training: fp8 } = toParams(state);
+  const params = { model, optimizer, sharding, fp8_training: fp8, ...PROBE };
+  const r = await client.estimate(configOf(state), params, { view: { timeline_window: 1 } });
+  return r && !r.error ? { key: JSON.stringify(configOf(state)), model: r.model, command: r.command } : null;
+}
+
+/** Whether `field` names one of the calculator's inputs other than the model. */
+function isInputField(field) {
+  return field !== 'model' && field !== 'config' && (field in DEFAULTS || field === 'dp' || field === 'num_chunks' || field === 'layout');
+}
+
 /**
  * The engine call behind one view of `state`: one estimate
  * (memest_estimate_view, latest wins while a slider moves) that carries the
- * shown rank's timeline — whole when its schedule has at most
- * TIMELINE_LIMIT events, else a window around its peak — the suggestions
- * only when `suggestions` is true (they are on screen), and, when one rank
- * is chosen (pp_rank >= 0), every rank's peak for the per-rank chart. The
- * timeline's components come as one array per component
- * (event_components), which parses in half the time of an object per
- * event, and its events apart from the result, parsed only when they are
- * first read (timeline-apart.js). Where the browser can move a canvas to
- * the worker, the worker also draws the timeline there as it answers
- * (useTimelineCanvas). On invalid inputs, validate() explains them.
- * Resolves to { result, timeline, ranks, suggested } or { problems }, or
- * null when a newer request replaced this one.
+ * shown rank's timeline (at most `events`, around its peak: timelineEvents()),
+ * its components as one array per component; the suggestions only when
+ * `suggestions` is true (they are on screen); and, when one rank is chosen
+ * (pp_rank >= 0), every rank's peak for the per-rank chart. On invalid
+ * inputs, validate() explains them and the config alone is read for the
+ * model summary (modelAlone). Resolves to {key, answer} or {key,
+ * problems, model}, or null when a newer request replaced this one;
+ * `answer` is {key, state, result, timeline, ranks, suggested}.
  */
-export async function estimateView(client, state, { suggestions = false } = {}) {
+export async function estimateView(client, state, { suggestions = false, events = 1000 } = {}) {
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
-  const result = await client.estimate(config, params, { latestWins: true, view: pageView(suggestions) });
+  const view = { suggestions, timeline_window: events, every_rank: true, timeline_columns: true };
+  const result = await client.estimate(config, params, { latestWins: true, view });
   if (result.superseded) return null;
+  const key = inputsKey(state);
   if (result.error) {
-    const problems = await client.validate(config, params);
-    return { problems: problems.length ? problems : [result.error] };
+    const found = await client.validate(config, params);
+    const problems = found.length ? found : [result.error];
+    return { key, problems, model: await modelAlone(client, state, problems) };
   }
-  const timeline = timelineRank(result);
   const ranks = result.every_rank ? { ...result, ...result.every_rank } : result;
-  return { result, timeline, ranks, suggested: suggestions };
-}
-
-/** What a page view estimate asks of the engine besides the inputs. */
-function pageView(suggestions) {
-  return {
-    suggestions, timeline_window: TIMELINE_LIMIT, every_rank: true, timeline_columns: true, timeline_apart: true,
-    draw_timeline: canDrawOffThread(),
-  };
+  return { key, answer: { key, state, result, timeline: timelineRank(result), ranks, suggested: suggestions } };
 }
 
 /**
- * Has the worker draw the timeline of an answer the page kept
- * (recentAnswers): the worker keeps the same answers, so it draws without
- * estimating again. Asked in turn with the estimates (latest wins), so the
- * canvas ends on what the page shows.
+ * Estimates `state` whenever its request changes (its inputs, the
+ * suggestions on screen, the detail open, the timeline's events) and keeps
+ * what came back. Returns [view, pending, ask]:
+ *   view { answer, problems, model, error, seq }: `answer` is the last valid
+ * estimate (estimateView's), whatever inputs it was for: a card compares
+ * its key with inputsKey() of the state on screen. `problems` (from
+ * validate) explain why the last inputs answered gave none, NO_PROBLEMS
+ * once they are valid; `model` is then the model as read from their
+ * config, or null. The view changes only when an answer comes.
+ *   pending: an estimate is on its way (apart from the view, so that
+ * asking renders nothing the answer renders).
+ *   ask(next): starts the estimate of a state about to be rendered, from
+ * the input's own event, so that the worker runs while the page renders
+ * the change; the render then asks nothing more for it. The change
+ * renders at once either way.
+ * @returns {[{answer: any, problems: any[], model: any, error: string | null, seq: number}, boolean, (next: any) => void]}
  */
-function redrawKept(client, state, suggestions) {
-  if (!canDrawOffThread()) return;
-  client.estimate(configOf(state), toParams(state, { detail: state.detail }), {
-    latestWins: true, view: { ...pageView(suggestions), draw_only: true },
-  }).catch(() => {});
-}
-
-/** The answers a page keeps: enough for a slider moved to and fro over a few values. */
-export const KEPT_ANSWERS = 8;
-
-/**
- * About how many bytes an answer takes once its timeline is read: the
- * shown rank's events (a few hundred bytes each) and the rest.
- */
-function answerSize(r) {
-  const kept = r?.timeline ? keptEvents(r.timeline) : 0;
-  return 400 * kept + 64 * 1024;
-}
-
-/** Whether this browser can move a canvas to the engine's worker (OffscreenCanvas). */
-export function canDrawOffThread() {
-  return typeof HTMLCanvasElement === 'function' &&
-    typeof HTMLCanvasElement.prototype.transferControlToOffscreen === 'function';
-}
-
-/**
- * The timeline's canvas, drawn by the engine's worker: on mount the canvas
- * element (`canvasRef`) moves there (transferControlToOffscreen) with
- * `look` ({width, height, dpr, scheme, zoom}, CSS px); a changed look is
- * sent on; on unmount the worker lets the canvas go. Every page view
- * estimate is then drawn on it as it is answered (estimateView), and
- * `onDrawn(signature)` hears timelineSignature() of each drawing. Returns
- * true while the worker draws it, false where the page must.
- */
-export function useTimelineCanvas(canvasRef, look, onDrawn) {
-  const [offThread, setOffThread] = useState(canDrawOffThread);
-  const sent = useRef('');
-  const heard = useRef(onDrawn);
-  heard.current = onDrawn;
-  const key = JSON.stringify(look);
-  useLayoutEffect(() => {
-    if (!offThread || !canvasRef.current) return undefined;
-    let offscreen;
-    try {
-      offscreen = canvasRef.current.transferControlToOffscreen();
-    } catch {
-      setOffThread(false);
-      return undefined;
-    }
-    sent.current = key;
-    let live = true;
-    let stop = () => {};
-    const attached = engineClient().then((c) => {
-      if (live) stop = c.onTimelineDrawn((signature) => heard.current(signature));
-      return c.timelineCanvas(offscreen, look).then(() => c);
-    });
-    return () => {
-      live = false;
-      stop();
-      attached.then((c) => c.timelineRelease()).catch(() => {});
-    };
-  }, []);
-  useEffect(() => {
-    if (!offThread || key === sent.current) return;
-    sent.current = key;
-    engineClient().then((c) => c.timelineLook(look)).catch(() => {});
-  }, [key]);
-  return offThread;
-}
-
-/** viewKey()'s keys by state, with and without suggestions: a change asks for them four times. */
-const viewKeys = new WeakMap();
-
-/** What tells one calculator estimate from another: its inputs and whether it has suggestions. */
-function viewKey(state, suggestions) {
-  let keys = viewKeys.get(state);
-  if (!keys) viewKeys.set(state, (keys = {}));
-  const k = suggestions ? 'with' : 'without';
-  return (keys[k] ??= JSON.stringify([configOf(state), toParams(state, { detail: state.detail }), suggestions]));
-}
-
-/**
- * Estimates `state` whenever it changes; an answer is shown unless a newer
- * one is already on screen. Returns [view, ask]:
- *   view { result, timeline, ranks, problems, stale, pending, error, seq }:
- * `result` is the last good estimate, `timeline` its shown rank with
- * events, `ranks` a result with every rank, `suggested` whether its
- * suggestions were computed (`suggestions`: they are on screen); `problems` (from validate)
- * explain why the current inputs give none, and then `stale` is true.
- *   ask(state) starts the estimate of a state before it is rendered
- * (useAskedUpdate): the render then takes that answer instead of asking
- * again. Resolves once the answer is in (null when superseded).
- *   present(state, answer) shows ask(state)'s answer now, in the render
- * that applies the change it was asked for, so that the inputs and their
- * results render once, not twice; the render of `state` then asks nothing.
- *   estimates(state) tells whether `state` needs an estimate other than
- * the one on screen (or on its way): its key differs from the rendered
- * state's.
- */
-export function useEstimate(client, state, { suggestions = false } = {}) {
-  const [view, setView] = useState({
-    result: null, timeline: null, ranks: null, problems: NO_PROBLEMS, stale: false, pending: true, error: null, seq: 0,
-    suggested: false,
-  });
-  const sent = useRef(0);
+export function useEstimate(client, state, { suggestions = false, events = 1000 } = {}) {
+  const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, error: null, seq: 0 });
+  const [pending, setPending] = useState(true);
+  const sent = useRef({ seq: 0, request: '' });
   const shown = useRef(0);
-  // Only the calculator's inputs start an estimate (not the Plan and
-  // Compare tabs' own fields).
-  const key = viewKey(state, suggestions);
-  const latest = useRef(state);
-  latest.current = state;
-  // The last estimate asked for, by key, until a newer one replaces it.
-  const asked = useRef({ key: '', answer: /** @type {Promise<any> | null} */ (null) });
-  // The last answers, by key: a slider moved back to a value it had is
-  // answered at once, in the task of its move.
-  const kept = useRef(/** @type {import('../recent-answers.js').RecentAnswers<any> | null} */ (null));
-  kept.current ??= recentAnswers({ entries: KEPT_ANSWERS, bytes: 32 * 1024 * 1024 });
+  const options = useRef({ client, suggestions, events });
+  options.current = { client, suggestions, events };
+  const requestOf = (s) => `${inputsKey(s)}|${options.current.suggestions}|${s.detail}|${options.current.events}`;
+  /** Asks for `s` unless its request is the last one asked. An answer
+   * that comes after a newer one (an invalid input's, explained by
+   * validate() while the next estimate ran) is dropped. */
   const ask = useCallback((s) => {
-    if (!client) return Promise.resolve(null);
-    const k = viewKey(s, suggestions);
-    if (asked.current.key === k && asked.current.answer) return asked.current.answer;
-    const known = kept.current.get(k);
-    if (known) {
-      asked.current = { key: k, answer: Promise.resolve(known) };
-      redrawKept(client, s, suggestions);
-      return asked.current.answer;
-    }
-    const answer = estimateView(client, s, { suggestions }).then((r) => {
-      if (r === null && asked.current.answer === answer) asked.current = { key: '', answer: null };
-      if (r) kept.current.put(k, r, answerSize(r));
-      return r;
-    });
-    asked.current = { key: k, answer };
-    return answer;
-  }, [client, suggestions]);
-  /** Shows `next` as estimate `seq` unless a later one is on screen. */
-  const show = useCallback((seq, next) => {
-    if (seq < shown.current) return;
-    shown.current = seq;
-    setView((v) => ({ ...v, ...next, pending: seq < sent.current, seq }));
-  }, []);
-  const showAnswer = useCallback((seq, r) => {
-    if (r.problems) show(seq, { problems: r.problems, stale: true, error: null });
-    else show(seq, { ...r, problems: NO_PROBLEMS, stale: false, error: null });
-  }, [show]);
-  // The key of the state whose answer present() showed, until a render's
-  // effect looks at it.
-  const presented = useRef('');
-  const present = useCallback((s, r) => {
-    if (!r) return;
-    presented.current = viewKey(s, r.suggested ?? suggestions);
-    showAnswer(++sent.current, r);
-  }, [suggestions, showAnswer]);
-  // A layout effect starts the estimate right after the render instead of
-  // after the next frame, which a slider would feel. A state rendered with
-  // its answer (present) needs none.
-  useLayoutEffect(() => {
-    if (!client) return;
-    const done = presented.current === key;
-    presented.current = '';
-    if (done) return;
-    const seq = ++sent.current;
-    ask(latest.current)
-      .then((r) => r && showAnswer(seq, r))
-      .catch((e) => show(seq, { error: `The estimate failed: ${e.message}` }));
-  }, [client, key]);
-  const rendered = useRef(key);
-  rendered.current = key;
-  const estimates = useCallback((s) => viewKey(s, suggestions) !== rendered.current, [suggestions]);
-  return /** @type {[typeof view, (s: any) => Promise<any>, (s: any, r: any) => void, (s: any) => boolean]} */ (
-    [view, ask, present, estimates]);
-}
-
-/** The longest an input change waits for its estimate before it is rendered alone. */
-export const ASK_AHEAD_MS = 50;
-
-/**
- * update(patch) for the calculator's state that asks for the new state's
- * estimate first (`ask`, useEstimate's) and renders the change when that
- * answer is in (shown by `present`, useEstimate's, in the same render), or
- * after ASK_AHEAD_MS at the latest: the inputs and the results they give
- * then change in one render and one frame, not in two. A change that
- * leaves the estimate as it is (`estimates`, useEstimate's: a Plan or
- * Compare field, say) renders at once: a render meanwhile would show the
- * control as it was.
- * Patches that arrive while one waits are merged into it, in order, and
- * applied to the state as it is then (setState's updater), so a change
- * made meanwhile by other means (a fix, a link) is kept.
- * @param {(f: (s: any) => any) => void} setState
- * @param {any} state  the state on screen
- * @param {(s: any) => Promise<any>} ask
- * @param {(s: any, answer: any) => void} present
- * @param {(s: any) => boolean} estimates
- * @returns {(patch: Record<string, unknown>) => void}
- */
-export function useAskedUpdate(setState, state, ask, present, estimates) {
-  const shown = useRef(state);
-  shown.current = state;
-  const waiting = useRef(/** @type {{patch: Record<string, unknown>, timer: any, asks: number} | null} */ (null));
-  const engine = useRef({ ask, present, estimates });
-  engine.current = { ask, present, estimates };
-  useEffect(() => () => clearTimeout(waiting.current?.timer), []);
-  return useCallback((patch) => {
-    // `ready` is the state the answer was asked for, built on `base`: when
-    // the state is still `base`, it is that object, whose estimate key is
-    // already known (viewKey).
-    const apply = (ready = null, base = null) => {
-      const w = waiting.current;
-      if (!w) return;
-      waiting.current = null;
-      clearTimeout(w.timer);
-      setState((s) => (ready && s === base ? ready : { ...s, ...w.patch }));
+    const { client: c, suggestions: withSuggestions, events: n } = options.current;
+    const request = requestOf(s);
+    if (!c || request === sent.current.request) return;
+    const seq = ++sent.current.seq;
+    sent.current.request = request;
+    const fresh = () => {
+      if (seq < shown.current) return false;
+      shown.current = seq;
+      setPending(seq < sent.current.seq);
+      return true;
     };
-    if (waiting.current) waiting.current.patch = { ...waiting.current.patch, ...patch };
-    else waiting.current = { patch: { ...patch }, timer: setTimeout(apply, ASK_AHEAD_MS), asks: 0 };
-    const mine = waiting.current;
-    const n = ++mine.asks;
-    const base = shown.current;
-    const asked = { ...base, ...mine.patch };
-    if (!engine.current.estimates(asked)) {
-      apply();
-      return;
-    }
-    // Only the answer for every patch so far renders the change.
-    const mineStill = () => waiting.current === mine && mine.asks === n;
-    engine.current.ask(asked).then((r) => {
-      if (!mineStill()) return;
-      engine.current.present(asked, r);
-      apply(asked, base);
-    }, () => mineStill() && apply());
-  }, [setState]);
+    setPending(true);
+    estimateView(c, s, { suggestions: withSuggestions, events: n }).then((r) => {
+      if (!r || !fresh()) return;
+      if (r.answer) setView({ answer: r.answer, problems: NO_PROBLEMS, model: null, error: null, seq });
+      else setView((v) => ({ ...v, problems: r.problems, model: r.model, error: null, seq }));
+    }).catch((e) => fresh() && setView((v) => ({ ...v, error: `The estimate failed: ${e.message}`, seq })));
+  }, []);
+  // Whatever changed the request without asking (a link, a fix, the
+  // suggestions coming on screen) is asked right after its render, not
+  // after the next frame, which a slider would feel.
+  useLayoutEffect(() => ask(state), [client, requestOf(state)]);
+  return [view, pending, ask];
 }
 
 /**
- * The routing chart's curve for the estimate on screen: the peak at each
- * factor of curveFactors(result.routing), asked once the estimate has been
- * shown for CURVE_DELAY_MS (a moving slider asks none) and computed by the
- * worker in small pieces, so that a slider's next estimate never waits
- * long for it; a newer estimate stops the old curve.
- * While an estimate is still on its way (`pending`) no curve is asked; the
- * last one stays on screen. Returns { curve: {factors, peak_bytes} | null,
- * key }, key naming the inputs the curve belongs to.
+ * The routing chart's curve for `answer` (useEstimate's): the peak at each
+ * factor of curveFactors(result.routing), asked once the answer has been
+ * on screen for CURVE_DELAY_MS with no estimate on its way (a moving
+ * slider asks none) and computed by the worker in small pieces, so that a
+ * slider's next estimate never waits long for it; a newer answer stops the
+ * old curve. Returns {factors, peak_bytes, key} (key: the answer's) or
+ * null; the last curve stays until the next one comes.
  */
-export function useRoutingCurve(client, state, result, pending) {
-  const [view, setView] = useState({ curve: null, key: '' });
-  const routing = result?.routing;
-  const key = routing?.applies && !pending
-    ? JSON.stringify([configOf(state), toParams(state), routing.cap, routing.margin]) : '';
-  const latest = useRef(state);
-  latest.current = state;
+export function useRoutingCurve(client, answer, pending) {
+  const [curve, setCurve] = useState(/** @type {any} */ (null));
+  const routing = answer?.result.routing;
+  const ask = routing?.applies && !pending ? answer : null;
   useEffect(() => {
-    if (!client || !key) return undefined;
+    if (!client || !ask) return undefined;
     const controller = new AbortController();
     /** @type {Record<string, any>} */
-    const params = { ...toParams(latest.current), pp_rank: -1 };
+    const params = { ...toParams(ask.state), pp_rank: -1 };
     delete params.routing;
     delete params.routing_factor;
     delete params.ep_imbalance;
-    const ask = () => client.routingCurve(configOf(latest.current), params, curveFactors(routing), { signal: controller.signal })
-      .then((r) => {
-        if (!controller.signal.aborted && !r.cancelled && !r.error) setView({ curve: r, key });
+    const timer = setTimeout(() => {
+      client.routingCurve(configOf(ask.state), params, curveFactors(routing), { signal: controller.signal }).then((r) => {
+        if (!controller.signal.aborted && !r.cancelled && !r.error) setCurve({ ...r, key: ask.key });
       }, () => {});
-    const timer = setTimeout(ask, CURVE_DELAY_MS);
+    }, CURVE_DELAY_MS);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [client, key]);
-  return routing?.applies ? view : { curve: null, key: '' };
+  }, [client, ask]);
+  return routing?.applies ? curve : null;
 }
 
 /** The Plan tab before its first sweep. */
@@ -433,8 +299,58 @@ export function usePlan(client, config, request, active) {
 }
 
 /**
+ * One side of a pair compare as a row of the planner's compare shape: the
+ * inputs, status and headline figures, and the worst rank's components.
+ * `bubble` is the planner's row of the same layout (layoutPlan), or null.
+ */
+function pairRow(result, bubble) {
+  const worst = result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
+  const i = result.inputs;
+  return {
+    model: i.model, pp_size: i.pp_size, ep_size: i.ep_size, cp_size: i.cp_size, dp: result.derived.dp, total_gpus: i.total_gpus,
+    micro_batch_size: i.micro_batch_size, global_batch_size: i.global_batch_size, sequence_length: i.sequence_length,
+    num_chunks: result.derived.num_chunks, routing: i.routing, routing_factor: result.routing?.factor ?? null,
+    status: result.status, peak_bytes: result.peak_bytes, headroom_bytes: result.headroom_bytes,
+    tensor_peak_bytes: result.tensor_peak_bytes, bubble_fraction: bubble?.bubble_fraction ?? null,
+    non_pytorch_bytes: worst.non_pytorch_bytes, fragmentation_bytes: worst.fragmentation_bytes,
+    static: worst.static, dynamic: worst.dynamic,
+  };
+}
+
+/** B − A of every figure of two pair rows (the planner's `delta`). */
+function pairDelta(a, b) {
+  const d = {};
+  for (const k of ['peak_bytes', 'headroom_bytes', 'tensor_peak_bytes', 'non_pytorch_bytes', 'fragmentation_bytes']) d[k] = b[k] - a[k];
+  for (const group of ['static', 'dynamic']) {
+    d[group] = Object.fromEntries(Object.keys({ ...a[group], ...b[group] }).map((k) => [k, (b[group][k] ?? 0) - (a[group][k] ?? 0)]));
+  }
+  return d;
+}
+
+/**
+ * Two configurations the planner cannot compare in one plan (two models,
+ * two routings): an estimate of each, with its pipeline bubble from a plan
+ * of its one layout; the planner's compare shape, {mode, rows: [a, b]}, or
+ * {error} naming the side.
+ */
+async function comparePair(client, request) {
+  const sides = [['A', request.a], ['B', request.b]];
+  const view = { suggestions: false, timeline_window: 1, every_rank: false, timeline_columns: true };
+  const results = await Promise.all(sides.map(([, s]) => client.estimate(s.config, s.params, { view })));
+  for (const [i, r] of results.entries()) {
+    if (r.error) return { error: { ...r.error, message: `${sides[i][0]}: ${r.error.message}` } };
+  }
+  const plans = await Promise.all(sides.map(([, s]) => client.plan(s.config, s.plan)));
+  const bubbles = plans.map((p) => (p.error ? null : p.rows?.find((r) => r.status !== 'INVALID') ?? null));
+  const a = pairRow(results[0], bubbles[0]);
+  const b = pairRow(results[1], bubbles[1]);
+  return { mode: 'compare', rows: [a, { ...b, delta: pairDelta(a, b) }] };
+}
+
+/**
  * The Compare tab's plan (`memest compare`) for `request`
- * (compareRequest(), or null), asked while `active`. Returns
+ * (compareRequest(), or null), asked while `active`; a pair request (two
+ * models or two routings) is two estimates (comparePair). Returns
  *   { result, error, pending, key, want }: the answer is current when
  *   key === want.
  */
@@ -452,7 +368,7 @@ export function useCompare(client, config, request, active) {
       settled.current = key;
       setView({ pending: false, key, ...next });
     };
-    client.plan(config, request).then(
+    (request.mode === 'pair' ? comparePair(client, request) : client.plan(config, request)).then(
       (r) => show(r.error ? { result: null, error: r.error } : { result: r, error: null }),
       (e) => show({ result: null, error: { message: `The comparison failed: ${e.message}` } }),
     );

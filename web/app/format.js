@@ -1,48 +1,71 @@
 // format.js — how numbers read on the page: bytes in GiB (the unit the
-// trainer's logs print), counts with thousands separators, fractions in %.
+// trainer's logs print), TiB from 1,024 GiB, counts with thousands
+// separators, fractions in %. A negative figure takes the minus sign
+// (U+2212) everywhere, never a hyphen.
 
 const GIB = 2 ** 30;
+const TIB = 2 ** 40;
 
-/** Bytes as GiB with two decimals, e.g. "62.41 GiB". */
-export function gib(bytes, digits = 2) {
-  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
-  return `${(bytes / GIB).toFixed(digits)} GiB`;
+/** The minus sign for a number's text ("-3.50" as "−3.50"). */
+export function minus(text) {
+  return String(text).replace(/^-/, '\u2212');
 }
 
-/** Bytes in GiB, MiB below 0.1 GiB, KiB below 0.1 MiB: for tables. */
+/** Bytes as GiB with two decimals, e.g. "62.41 GiB"; from 1,024 GiB on as TiB, "1.50 TiB". */
+export function gib(bytes, digits = 2) {
+  if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
+  if (Math.abs(bytes) >= TIB) return `${minus((bytes / TIB).toFixed(digits))} TiB`;
+  return `${minus((bytes / GIB).toFixed(digits))} GiB`;
+}
+
+/** Bytes in GiB (TiB), MiB below 0.1 GiB, KiB below 0.1 MiB: for tables. */
 export function mem(bytes) {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
   const a = Math.abs(bytes);
   if (a === 0 || a >= 0.1 * GIB) return gib(bytes);
-  if (a >= 0.1 * 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-  return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (a >= 0.1 * 2 ** 20) return `${minus((bytes / 2 ** 20).toFixed(1))} MiB`;
+  return `${minus((bytes / 1024).toFixed(1))} KiB`;
 }
 
-/** Bytes as a signed GiB figure, e.g. "+1.20 GiB" or "−3.50 GiB". */
+/** Bytes as a signed figure, e.g. "+1.20 GiB" or "−3.50 GiB". */
 export function signedGib(bytes, digits = 2) {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return '—';
-  const text = (Math.abs(bytes) / GIB).toFixed(digits);
-  return `${bytes < 0 ? '\u2212' : '+'}${text} GiB`;
+  const text = gib(Math.abs(bytes), digits);
+  return `${bytes < 0 ? '\u2212' : '+'}${text}`;
 }
 
-/** A short GiB figure for chart axes, e.g. "60" or "0.5". */
-export function axisGib(bytes) {
-  const g = bytes / GIB;
+/**
+ * The unit of a chart's axis whose largest value is `topBytes`: GiB, or
+ * TiB from 1,024 GiB on. {unit, per} (bytes per unit).
+ */
+export function axisUnit(topBytes) {
+  return Math.abs(topBytes) >= TIB ? { unit: 'TiB', per: TIB } : { unit: 'GiB', per: GIB };
+}
+
+/** A short figure for a chart's axis, in `per` bytes (GiB by default), e.g. "60", "5" or "0.5". */
+export function axisGib(bytes, per = GIB) {
+  const g = bytes / per;
   if (g === 0) return '0';
-  if (Math.abs(g) >= 10) return g.toFixed(0);
-  return g.toFixed(1);
+  if (Math.abs(g) >= 10) return minus(g.toFixed(0));
+  return minus(g.toFixed(1).replace(/\.0$/, ''));
 }
 
 /** A fraction (0.21) as a percentage ("21.0%"). */
 export function percent(fraction, digits = 1) {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return '—';
-  return `${(fraction * 100).toFixed(digits)}%`;
+  return `${minus((fraction * 100).toFixed(digits))}%`;
+}
+
+/** A signed percentage, "+4.2%" or "−3.0%" (the measured comparison's error). */
+export function signedPercent(fraction, digits = 1) {
+  if (typeof fraction !== 'number' || !Number.isFinite(fraction)) return '—';
+  return `${fraction < 0 ? '\u2212' : '+'}${(Math.abs(fraction) * 100).toFixed(digits)}%`;
 }
 
 /** An integer with thousands separators. */
 export function count(n) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return minus(String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 }
 
 /** A parameter count: 1026408209408 as "1.03 T", 30532122624 as "30.53 B", 2661150208 as "2.66 B", 78144 as "78,144". */
@@ -57,5 +80,5 @@ export function paramCount(n) {
 /** A derived degree: whole numbers plainly, others with two decimals. */
 export function degree(x) {
   if (x === null || !Number.isFinite(x)) return '—';
-  return Number.isInteger(x) ? String(x) : x.toFixed(2);
+  return minus(Number.isInteger(x) ? String(x) : x.toFixed(2));
 }

@@ -63,12 +63,16 @@ export const DEFAULTS = Object.freeze({
   cmp_fp8_training: '',
   cmp_ep_imbalance: -1,
   cmp_fragmentation: -1,
+  cmp_model: '', // B's own model (a preset), '' = A's
+  cmp_routing: '', // B's routing, '' = A's
+  cmp_routing_factor: -1,
 });
 
 /** The inputs the Compare tab can change, by state key. */
 export const COMPARE_KEYS = Object.freeze([
   'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length',
-  'gpu_memory_gb', 'optimizer', 'sharding', 'fp8_training', 'ep_imbalance', 'fragmentation',
+  'gpu_memory_gb', 'optimizer', 'sharding', 'fp8_training', 'ep_imbalance', 'fragmentation', 'routing', 'routing_factor',
+  'model',
 ]);
 
 /** The inputs a vary plan can sweep (the planner's names). */
@@ -82,8 +86,8 @@ export const SORT_KEYS = Object.freeze([
 
 /** Longest config text a state (and so a link) may carry. */
 export const MAX_CONFIG_CHARS = 32768;
-/** Model labels: what a file name or a preset name may look like. */
-export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/;
+/** Model labels: what a file name or a preset name may look like, and "<preset> (edited)". */
+export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+() -]{0,99}$/;
 const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,15}$/;
 
 const INT = { kind: 'int', min: -(2 ** 31), max: 2 ** 40 };
@@ -141,6 +145,9 @@ export const SCHEMA = Object.freeze({
   cmp_fp8_training: { kind: 'enum', values: ['', 'disabled', 'deep-gemm'] },
   cmp_ep_imbalance: NUM,
   cmp_fragmentation: NUM,
+  cmp_model: { kind: 'text', re: LABEL_RE, empty: true },
+  cmp_routing: { kind: 'enum', values: ['', 'measured', 'balanced', 'factor'] },
+  cmp_routing_factor: NUM,
 });
 
 const BAD = Symbol('bad');

@@ -55,22 +55,23 @@ export function traceStepArea(path, xs, values, y0, yPerUnit, i0, i1) {
  * @param {number} i1
  */
 export function traceStepBand(path, xs, upper, lower, y0, yPerUnit, i0, i1) {
-  const row = (values, i) => (values ? Math.round(y0 + values[i] * yPerUnit) : Math.round(y0));
-  let y = row(upper, i0);
+  const base = Math.round(y0);
+  let y = Math.round(y0 + upper[i0] * yPerUnit);
   path.moveTo(xs[i0], y);
   for (let i = i0 + 1; i <= i1; i++) {
-    const yi = row(upper, i);
+    const yi = Math.round(y0 + upper[i] * yPerUnit);
     if (yi === y) continue;
     path.lineTo(xs[i], y);
     path.lineTo(xs[i], yi);
     y = yi;
   }
   path.lineTo(xs[i1], y);
-  // Back along the lower line: its value at i - 1 holds up to column i.
-  y = row(lower, i1);
+  // Back along the lower line (the zero line when there is none): its
+  // value at i - 1 holds up to column i.
+  y = lower ? Math.round(y0 + lower[i1] * yPerUnit) : base;
   path.lineTo(xs[i1], y);
-  for (let i = i1; i > i0; i--) {
-    const yi = row(lower, i - 1);
+  for (let i = i1; lower && i > i0; i--) {
+    const yi = Math.round(y0 + lower[i - 1] * yPerUnit);
     if (yi === y) continue;
     path.lineTo(xs[i], y);
     path.lineTo(xs[i], yi);

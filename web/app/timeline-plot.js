@@ -1,24 +1,25 @@
-// timeline-plot.js — the timeline's drawing on any 2D canvas context: the
-// page's canvas, or the OffscreenCanvas the engine's worker draws into
-// (timeline-canvas.js), so that a slider's redraw costs the page's thread
-// nothing. Pure but for the context it is given. The plot box, the scales
-// and the ticks are exported for the page, which maps the pointer onto the
-// events with the same numbers.
+// timeline-plot.js — the timeline's drawing on a 2D canvas context. Pure
+// but for the context it is given. The plot box, the scales and the ticks
+// are exported for the page, which maps the pointer onto the events with
+// the same numbers.
 //   drawn: the stacked areas of timelineData()'s series (each component's
-// bytes hold until the next event), the GiB and event axes with their grid,
-// the schedule's steps (1–8) marked and labelled at the top, the GPU's
-// capacity as a dashed line and the peak as a dashed line.
+// bytes hold until the next event), the GiB (TiB) and event axes with
+// their grid, the schedule's steps (1–8, the step end, the optimizer
+// step) marked, and labelled in a band above the plot, where no other
+// label goes (steps too close to label apart share one label, "1–3"), the
+// GPU's capacity as a dashed line labelled inside the plot clear of the
+// peak's label, and the peak as a dashed line.
 
 import { traceStepBand } from './step-areas.js';
 import { stepLabel } from './timeline-data.js';
 import { partColor } from './palette.js';
 import { CANVAS_INK, chartColor } from './scheme.js';
-import { axisGib } from './format.js';
+import { axisGib, axisUnit } from './format.js';
 
 const GIB = 2 ** 30;
 
 /** Room around the plot, in CSS px: the GiB axis and its title on the left, the event axis and its title below. */
-export const MARGIN = { top: 17, right: 25, bottom: 58, left: 64 };
+export const MARGIN = { top: 24, right: 25, bottom: 58, left: 64 };
 
 const TICK = 10; // tick length, px
 const TICK_GAP = 5; // between a tick and its value
@@ -99,9 +100,15 @@ export function ticks(lo, hi, px, space, whole = false) {
   return out;
 }
 
-/** The x axis title for a chart `width` px wide: shorter on a phone. */
-export function xAxisTitle(width) {
-  return width < 480 ? 'event (steps 1–8 above)' : 'event in the schedule (steps 1–8 marked above)';
+/**
+ * The x axis title for a chart `width` px wide (shorter on a phone), naming
+ * the schedule steps the rank has (`steps`: timelineData()'s), which are
+ * all labelled above the plot.
+ */
+export function xAxisTitle(width, steps = []) {
+  const numbered = steps.map((s) => s.step).filter((s) => s >= 1 && s <= 8);
+  const span = numbered.length ? `steps ${Math.min(...numbered)}–${Math.max(...numbered)}` : 'steps';
+  return width < 480 ? `event (${span} above)` : `event in the schedule (${span} marked above)`;
 }
 
 /**
@@ -155,7 +162,8 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   ctx.strokeStyle = ink.grid;
   ctx.fillStyle = ink.axis;
   ctx.font = scaledFont(FONT, dpr);
-  const yTicks = ticks(0, top, box.height, Y_SPACE);
+  const { unit, per } = axisUnit(top * GIB);
+  const yTicks = ticks(0, (top * GIB) / per, box.height, Y_SPACE).map((v) => (v * per) / GIB);
   const xTicks = ticks(x0, x1, box.width, X_SPACE, true);
   ctx.beginPath();
   for (const g of yTicks) {
@@ -171,23 +179,23 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   ctx.stroke();
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const g of yTicks) ctx.fillText(axisGib(g * GIB), L - (TICK + TICK_GAP) * dpr, Math.round(yPos(g)));
+  for (const g of yTicks) ctx.fillText(axisGib(g * GIB, per), L - (TICK + TICK_GAP) * dpr, Math.round(yPos(g)));
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   for (const v of xTicks) ctx.fillText(String(v), Math.round(xPos(v)), T + H + (TICK + TICK_GAP) * dpr);
   // Axis titles.
   ctx.font = scaledFont(TITLE_FONT, dpr);
   ctx.textBaseline = 'middle';
-  ctx.fillText(xAxisTitle(width), L + W / 2, (height - 9) * dpr);
+  ctx.fillText(xAxisTitle(width, data.steps), L + W / 2, (height - 9) * dpr);
   ctx.save();
   ctx.translate(9 * dpr, T + H / 2);
   ctx.rotate(-Math.PI / 2);
-  ctx.fillText('GiB', 0, 0);
+  ctx.fillText(unit, 0, 0);
   ctx.restore();
 
   drawSteps(ctx, data, xPos, { L, T, W, H, dpr }, ink);
-  drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink);
-  drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, ink.peak);
+  const peakLabel = drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, ink.peak);
+  drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink, peakLabel);
 }
 
 /**
@@ -214,7 +222,65 @@ function scaledFont(font, dpr) {
   return font.replace(/(\d+)px/, (_, n) => `${Math.round(Number(n) * dpr)}px`);
 }
 
-/** A faint line where each schedule step begins, labelled at the top. */
+/**
+ * The labels of the schedule's steps: each step's line at `px` (device
+ * px), and the steps whose lines lie closer than `gap` to the first of a
+ * group sharing one label: [{px, text}], "4", "1–3", "7–8, end".
+ * @param {{px: number, step: number}[]} lines  in order
+ */
+export function stepLabels(lines, gap) {
+  /** @type {{px: number, steps: number[]}[]} */
+  const groups = [];
+  for (const { px, step } of lines) {
+    const last = groups.at(-1);
+    if (last && px - last.px < gap) last.steps.push(step);
+    else groups.push({ px, steps: [step] });
+  }
+  return groups.map(({ px, steps }) => ({ px, steps, text: groupText(steps) }));
+}
+
+/**
+ * Where the step labels go on one row: each from just past its line, none
+ * over the one before (`space` apart) nor past `right`; where there is no
+ * room, the two groups closest together share one label, until all fit.
+ * `measure(text)` is a label's width. Returns [{x, text}].
+ * @param {{px: number, text: string, steps?: number[]}[]} labels  stepLabels()'s
+ */
+export function placeStepLabels(labels, measure, space, right) {
+  let groups = labels.map((l) => ({ px: l.px, steps: l.steps ?? [], text: l.text }));
+  for (;;) {
+    // Left to right, then pushed back from the right edge.
+    const xs = [];
+    let clear = -Infinity;
+    for (const g of groups) {
+      const x = Math.max(g.px + 2, clear);
+      xs.push(x);
+      clear = x + measure(g.text) + space;
+    }
+    let limit = right;
+    for (let i = groups.length - 1; i >= 0; i--) {
+      xs[i] = Math.min(xs[i], limit - measure(groups[i].text));
+      limit = xs[i] - space;
+    }
+    const fits = xs.every((x, i) => i === 0 || x >= xs[i - 1] + measure(groups[i - 1].text) + space);
+    if (fits || groups.length < 2) return groups.map((g, i) => ({ x: Math.max(0, xs[i]), text: g.text }));
+    // The two groups closest together share a label.
+    let at = 1;
+    for (let i = 2; i < groups.length; i++) if (groups[i].px - groups[i - 1].px < groups[at].px - groups[at - 1].px) at = i;
+    const steps = [...groups[at - 1].steps, ...groups[at].steps];
+    groups = [...groups.slice(0, at - 1), { px: groups[at - 1].px, steps, text: groupText(steps) }, ...groups.slice(at + 1)];
+  }
+}
+
+/** "1–3" for steps 1, 2, 3; "8, end, opt" where a run of numbers stops. */
+function groupText(steps) {
+  const numbers = steps.filter((s) => s <= 8);
+  const rest = steps.filter((s) => s > 8).map(stepLabel);
+  const head = numbers.length > 1 ? `${numbers[0]}–${numbers.at(-1)}` : numbers.map(stepLabel);
+  return [head, ...rest].flat().filter((t) => t !== '').join(', ');
+}
+
+/** A faint line where each schedule step begins, and the steps' labels in the band above the plot. */
 function drawSteps(ctx, data, xPos, { L, T, W, H, dpr }, ink) {
   if (!data.steps?.length) return;
   ctx.save();
@@ -224,7 +290,7 @@ function drawSteps(ctx, data, xPos, { L, T, W, H, dpr }, ink) {
   ctx.font = `${11 * dpr}px sans-serif`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
-  let lastLabel = -Infinity;
+  const lines = [];
   for (const { pos, step } of data.steps) {
     const px = xPos(data.x[pos]);
     if (px < L || px > L + W) continue;
@@ -232,16 +298,21 @@ function drawSteps(ctx, data, xPos, { L, T, W, H, dpr }, ink) {
     ctx.moveTo(px, T);
     ctx.lineTo(px, T + H);
     ctx.stroke();
-    if (px - lastLabel >= 22 * dpr) {
-      ctx.fillText(stepLabel(step), px + 2 * dpr, T + 11 * dpr);
-      lastLabel = px;
-    }
+    lines.push({ px, step });
+  }
+  const measure = (t) => ctx.measureText(t).width;
+  for (const { x, text } of placeStepLabels(stepLabels(lines, 24 * dpr), measure, 6 * dpr, L + W + 20 * dpr)) {
+    ctx.fillText(text, x, T - 6 * dpr);
   }
   ctx.restore();
 }
 
-/** The GPU's capacity as a horizontal line, labelled at the right. */
-function drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink) {
+/**
+ * The GPU's capacity as a horizontal line, labelled at the right, above
+ * the line, or below it where that would run into the top of the plot or
+ * the peak's label (`avoid`: its box, device px).
+ */
+function drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink, avoid) {
   if (!(capacity > 0)) return;
   const py = yPos(capacity / GIB);
   if (py < T || py > T + H) return;
@@ -258,15 +329,24 @@ function drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink) {
   ctx.font = `${11 * dpr}px sans-serif`;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'alphabetic';
-  ctx.fillText(`capacity ${(capacity / GIB).toFixed(1)} GiB`, L + W - 4 * dpr, py - 4 * dpr);
+  const text = `capacity ${(capacity / GIB).toFixed(1)} GiB`;
+  const w = ctx.measureText(text).width;
+  const right = L + W - 4 * dpr;
+  const above = { x0: right - w, x1: right, y0: py - 15 * dpr, y1: py - 2 * dpr };
+  const hits = (b) => avoid && b.x0 < avoid.x1 && avoid.x0 < b.x1 && b.y0 < avoid.y1 && avoid.y0 < b.y1;
+  const up = above.y0 >= T && !hits(above);
+  ctx.fillText(text, right, up ? py - 4 * dpr : py + 13 * dpr);
   ctx.restore();
 }
 
-/** The peak event as a dashed vertical line, labelled "peak" on the roomier side. */
+/**
+ * The peak event as a dashed vertical line, labelled "peak" on the roomier
+ * side. Returns its label's box (device px), or null.
+ */
 function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color) {
-  if (data.peakPos < 0) return;
+  if (data.peakPos < 0) return null;
   const px = xPos(data.x[data.peakPos]);
-  if (px < L || px > L + W) return;
+  if (px < L || px > L + W) return null;
   ctx.save();
   ctx.strokeStyle = color;
   ctx.lineWidth = 2 * dpr;
@@ -281,8 +361,11 @@ function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color) {
   const left = px <= L + W / 2;
   ctx.textAlign = left ? 'left' : 'right';
   ctx.textBaseline = 'alphabetic';
-  ctx.fillText('peak', px + (left ? 4 : -4) * dpr, T + 14 * dpr);
+  const x = px + (left ? 4 : -4) * dpr;
+  const w = ctx.measureText('peak').width;
+  ctx.fillText('peak', x, T + 14 * dpr);
   ctx.restore();
+  return { x0: left ? x : x - w, x1: left ? x + w : x, y0: T + 2 * dpr, y1: T + 16 * dpr };
 }
 
 /**

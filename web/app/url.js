@@ -97,9 +97,9 @@ export function linkProblem(state) {
 /** The parts of a fragment this page reads; any other is noted. */
 const KNOWN_PARTS = new Set(['v', 's', 'embed']);
 
-/** `text` for a message: at most 40 characters, control characters dropped. */
+/** `text` for a message: at most 40 characters, control characters and line separators dropped. */
 function quoted(text) {
-  const clean = String(text).replace(/[\u0000-\u001f\u007f]/g, '');
+  const clean = String(text).replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, '');
   return `"${clean.length > 40 ? `${clean.slice(0, 40)}…` : clean}"`;
 }
 

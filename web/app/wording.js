@@ -1,19 +1,23 @@
 // wording.js — the engine's messages in the page's own terms: the CLI's
-// flags (--total-gpus) become the controls' labels (total GPUs), and a
-// config position is said once.
+// flags (--total-gpus), the inputs' snake_case names (micro_batch_size) and
+// the limits' names (MEMEST_MAX_GPUS) become what the controls say (total
+// GPUs, micro batch, 16384), products read with a middle dot, and a config
+// position is said once. The words are names.js's, from the engine.
 
-const LABELS = {
-  '--pp-size': 'pp', '--ep-size': 'ep', '--cp-size': 'cp', '--total-gpus': 'total GPUs',
-  '--micro-batch-size': 'micro batch', '--global-batch-size': 'global batch',
-  '--sequence-length': 'sequence length', '--gpu-memory-gb': 'GPU memory (GiB)', '--gpu': 'GPU',
-  '--optimizer': 'optimizer', '--sharding': 'sharding', '--fp8-training': 'FP8',
-  '--pp-rank': 'pipeline rank', '--ep-imbalance': 'EP imbalance', '--fragmentation': 'fragmentation',
-  '--timeline-limit': 'timeline events', '--model': 'model', '--detail': 'per-tensor detail',
-};
+import { flagShortName, inputNamePattern, limitValue, shortName } from './names.js';
 
-/** `message` with each CLI flag replaced by its control's label. */
+/** Flags of the CLI that are not inputs, as the page speaks of them. */
+const OTHER_FLAGS = { '--list-models': 'the model list', '--list-gpus': 'the GPU list' };
+
+/** `message` in the page's words. */
 export function pageWords(message) {
-  return String(message ?? '').replace(/--[a-z0-9]+(?:-[a-z0-9]+)*/g, (flag) => LABELS[flag] ?? flag);
+  if (!message) return '';
+  return String(message)
+    .replace(/--[a-z0-9]+(?:-[a-z0-9]+)*/g, (flag) => flagShortName(flag) ?? OTHER_FLAGS[flag] ?? flag)
+    .replace(/\bMEMEST_MAX_[A-Z_]+(?: = (\d+))?/g, (m, given) => given ?? String(limitValue(m) ?? 'its limit'))
+    .replace(inputNamePattern(), (n) => shortName(n))
+    // A product of names or numbers: "pp*cp*ep", "2*cp", "micro batch*dp*ep".
+    .replace(/(\w)\*(?=\w)/g, '$1·');
 }
 
 /** " (line 25, column 2)" for a problem whose message does not say where already. */

@@ -7,6 +7,7 @@ import { gpuText } from './FixedInputs.jsx';
 import { count } from '../format.js';
 import { enumTitle } from '../enum-titles.js';
 import { pageWords } from '../wording.js';
+import { modelTitle } from '../config-name.js';
 
 /** A's inputs in one line, the enum values titled as the controls title them. */
 function summary(s, gpus) {
@@ -17,14 +18,15 @@ function summary(s, gpus) {
 
 /**
  * Props: a (the calculator's state), b (compareState), update(patch), gpus,
- * compare (useCompare), requestKey ('' when B equals A), onLoadB().
+ * models (the engine's presets), compare (useCompare), requestKey ('' when
+ * B equals A), onLoadB().
  */
-export function ComparePanel({ a, b, update, gpus, compare, requestKey, onLoadB }) {
+export function ComparePanel({ a, b, update, gpus, models, compare, requestKey, onLoadB }) {
   const current = requestKey !== '' && compare.key === requestKey;
   const shown = requestKey !== '' ? compare.result : null;
   return (
     <div class="compare-body">
-      <CompareForm a={a} b={b} update={update} gpus={gpus} />
+      <CompareForm a={a} b={b} update={update} gpus={gpus} models={models} />
       <section class="compare-results" aria-labelledby="compare-title" data-testid="compare-results"
         aria-busy={compare.pending ? 'true' : 'false'} data-current={current ? 'true' : 'false'}>
         <h2 id="compare-title">A and B</h2>
@@ -36,7 +38,8 @@ export function ComparePanel({ a, b, update, gpus, compare, requestKey, onLoadB 
         {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{pageWords(compare.error.message)}</p>}
         {shown && (
           <div class={current ? undefined : 'stale'}>
-            <CompareTable result={shown} gpuA={gpuText(a, gpus)} gpuB={gpuText(b, gpus)} />
+            <CompareTable result={shown} gpuA={gpuText(a, gpus)} gpuB={gpuText(b, gpus)} modelA={modelTitle(a, models)}
+              modelB={modelTitle(b, models)} />
             <button type="button" onClick={onLoadB} data-testid="compare-load-b">Load B into the calculator</button>
           </div>
         )}

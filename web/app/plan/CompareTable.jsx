@@ -5,12 +5,11 @@
 
 import { gib, mem, percent, signedGib } from '../format.js';
 import { STATIC_PARTS, DYNAMIC_PARTS, STATUS_CLASS, partLabel } from '../palette.js';
+import { inputLabel } from '../names.js';
+import { enumTitle } from '../enum-titles.js';
 
-const INPUTS = [
-  ['pp_size', 'pp'], ['ep_size', 'ep'], ['cp_size', 'cp'], ['dp', 'dp'], ['total_gpus', 'Total GPUs'],
-  ['micro_batch_size', 'Micro batch'], ['global_batch_size', 'Global batch'], ['sequence_length', 'Sequence length'],
-  ['num_chunks', 'Chunks per step'],
-];
+/** The inputs a row shows where A and B differ; their labels are the engine's (names.js). */
+const INPUTS = ['pp_size', 'ep_size', 'cp_size', 'dp', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length', 'num_chunks'];
 
 /** A signed byte figure for the delta column ("±0" when it did not move). */
 function delta(bytes) {
@@ -52,11 +51,14 @@ function Group({ title, parts, a, b, d, which }) {
   );
 }
 
-/** Props: result (the planner's compare JSON, two rows), gpuA, gpuB (GPU names). */
-export function CompareTable({ result, gpuA, gpuB }) {
+/**
+ * Props: result (the planner's compare JSON, two rows, or comparePair's),
+ * gpuA, gpuB (GPU names), modelA, modelB (the models' names).
+ */
+export function CompareTable({ result, gpuA, gpuB, modelA = '', modelB = '' }) {
   const [a, b] = result.rows;
   const d = b.delta;
-  const inputs = INPUTS.filter(([key]) => a[key] !== b[key]);
+  const inputs = INPUTS.filter((key) => a[key] !== b[key]);
   return (
     <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="compare-caption">
       <table class="compare-table" data-testid="compare-table">
@@ -65,12 +67,20 @@ export function CompareTable({ result, gpuA, gpuB }) {
           <tr><th scope="col">Memory</th><th scope="col">A</th><th scope="col">B</th><th scope="col">B − A</th></tr>
         </thead>
         <tbody>
-          {inputs.map(([key, label]) => (
+          {inputs.map((key) => (
             <tr key={key} class="input-row" data-name={key}>
-              <th scope="row">{label}</th><td class="num">{a[key]}</td><td class="num">{b[key]}</td><td />
+              <th scope="row">{inputLabel(key)}</th><td class="num">{a[key]}</td><td class="num">{b[key]}</td><td />
             </tr>
           ))}
-          {gpuA !== gpuB && <tr class="input-row" data-name="gpu"><th scope="row">GPU</th><td>{gpuA}</td><td>{gpuB}</td><td /></tr>}
+          {modelA !== modelB && <tr class="input-row" data-name="model"><th scope="row">{inputLabel('model')}</th><td>{modelA}</td><td>{modelB}</td><td /></tr>}
+          {a.routing !== undefined && (a.routing !== b.routing || a.routing_factor !== b.routing_factor) && (
+            <tr class="input-row" data-name="routing">
+              <th scope="row">{inputLabel('routing')}</th>
+              <td>{enumTitle('routing', a.routing)} ({a.routing_factor?.toFixed(2)}×)</td>
+              <td>{enumTitle('routing', b.routing)} ({b.routing_factor?.toFixed(2)}×)</td><td />
+            </tr>
+          )}
+          {gpuA !== gpuB && <tr class="input-row" data-name="gpu"><th scope="row">{inputLabel('gpu')}</th><td>{gpuA}</td><td>{gpuB}</td><td /></tr>}
           <tr data-name="status"><th scope="row">Status</th><td><Status row={a} /></td><td><Status row={b} /></td><td /></tr>
           <Figure label="Peak per GPU" name="peak_bytes" a={a.peak_bytes} b={b.peak_bytes} d={d.peak_bytes} />
           <Figure label="Headroom" name="headroom_bytes" a={a.headroom_bytes} b={b.headroom_bytes} d={d.headroom_bytes} show={signedGib} more />

@@ -7,26 +7,27 @@ import { MbsChoice } from './MbsChoice.jsx';
 import { holds } from './requests.js';
 import { derive } from '../state.js';
 import { count, degree } from '../format.js';
+import { inputLabel, shortName } from '../names.js';
 
+/** The planner's names of the inputs a vary plan sweeps, the input each is (names.js labels it), and a note. */
 const VARY = [
-  ['pp', 'Pipeline parallel (pp)'], ['ep', 'Expert parallel (ep)'], ['cp', 'Context parallel (cp)'],
-  ['dp', 'Data parallel (dp)'], ['gpus', 'Total GPUs'], ['nodes', 'Nodes'], ['mbs', 'Micro batch size (largest that fits)'],
-  ['seq', 'Sequence length (largest that fits)'],
+  ['pp', 'pp_size', ''], ['ep', 'ep_size', ''], ['cp', 'cp_size', ''], ['dp', 'dp', ''], ['gpus', 'total_gpus', ''],
+  ['nodes', 'nodes', ''], ['mbs', 'micro_batch_size', ' (largest that fits)'], ['seq', 'sequence_length', ' (largest that fits)'],
 ];
 
 /** Props: state, update(patch). */
 export function PlanVary({ state, update }) {
   const d = derive(state);
   const v = state.plan_vary;
-  const kept = ['pp', 'ep', 'cp'].filter((k) => k !== v).map((k) => `${k} ${state[`${k}_size`]}`);
-  if (v !== 'mbs') kept.push(`mbs ${state.micro_batch_size}`);
+  const kept = ['pp', 'ep', 'cp'].filter((k) => k !== v).map((k) => `${shortName(`${k}_size`)} ${state[`${k}_size`]}`);
+  if (v !== 'mbs') kept.push(`${shortName('micro_batch_size')} ${state.micro_batch_size}`);
   return (
     <fieldset class="panel">
       <legend>Vary one input</legend>
       <div class="field">
         <label for="plan-vary">Input</label>
         <select id="plan-vary" data-field="plan_vary" value={v} onChange={(e) => update({ plan_vary: e.currentTarget.value })}>
-          {VARY.map(([k, text]) => <option key={k} value={k}>{text}</option>)}
+          {VARY.map(([k, input, note]) => <option key={k} value={k}>{inputLabel(input)}{note}</option>)}
         </select>
       </div>
       <p class="help">Kept from the calculator: {kept.join(', ')}.</p>

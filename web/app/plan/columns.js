@@ -1,27 +1,32 @@
 // columns.js — the plan table's columns, how each cell reads, and the
 // order of its rows when a column header sorts them. Pure functions.
 
-import { count, gib, percent, signedGib } from '../format.js';
-import { tightPercent } from '../names.js';
+import { count, percent } from '../format.js';
+import { shortName, tightPercent } from '../names.js';
 
 /** Statuses from best to worst; INVALID rows have no figures. */
 export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
 
-/** Every column a plan table may show: [key, header, description (or a function giving
- * it), direction of a first click]. */
+/**
+ * Every column a plan table may show: [key, header (null: the input's
+ * short name, names.js), description (or a function giving it), direction
+ * of a first click]. The verdict (status, peak) comes first, after the row's
+ * number and Load, so that a narrow screen keeps them in view (style.css:
+ * the first three columns stick), then the layout, then the other figures.
+ */
 const ALL = [
-  ['pp_size', 'pp', 'pipeline parallel', 'asc'],
-  ['ep_size', 'ep', 'expert parallel', 'asc'],
-  ['cp_size', 'cp', 'context parallel', 'asc'],
-  ['dp', 'dp', 'data parallel', 'asc'],
+  ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
+  ['peak_bytes', 'Peak GiB', 'peak memory per GPU, in GiB', 'asc'],
+  ['pp_size', null, 'pipeline parallel', 'asc'],
+  ['ep_size', null, 'expert parallel', 'asc'],
+  ['cp_size', null, 'context parallel', 'asc'],
+  ['dp', null, 'data parallel', 'asc'],
   ['total_gpus', 'GPUs', 'total GPUs', 'asc'],
   ['nodes', 'Nodes', 'nodes', 'asc'],
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
-  ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID`, 'asc'],
-  ['peak_bytes', 'Peak', 'peak memory per GPU', 'asc'],
-  ['headroom_bytes', 'Headroom', 'memory left free', 'desc'],
+  ['headroom_bytes', 'Headroom GiB', 'memory left free, in GiB', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
 ];
@@ -35,12 +40,19 @@ export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;
   const hasNodes = plan.rows.some((r) => 'nodes' in r);
   const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key))
-    .map(([key, label, title, first]) => ({ key, label, title: typeof title === 'function' ? title() : title, first }));
+    .map(([key, label, title, first]) => ({ key, label: label ?? shortName(key), title: typeof title === 'function' ? title() : title, first }));
   if (vary) {
+    // A vary plan's varied input comes right after the verdict.
     const i = cols.findIndex((c) => c.key === vary);
-    if (i > 0) cols.unshift(...cols.splice(i, 1));
+    if (i > 2) cols.splice(2, 0, ...cols.splice(i, 1));
   }
   return cols;
+}
+
+/** Bytes as a GiB figure without its unit (the column's header has it): "62.48", "1,234.56". */
+export function gibFigure(bytes) {
+  const [whole, frac] = (bytes / 2 ** 30).toFixed(2).split('.');
+  return `${count(Number(whole))}.${frac}`;
 }
 
 /** A cell's text. */
@@ -48,8 +60,8 @@ export function cellText(row, key) {
   const v = row[key];
   if (v === null || v === undefined) return '—';
   switch (key) {
-    case 'peak_bytes': return gib(v);
-    case 'headroom_bytes': return signedGib(v);
+    case 'peak_bytes': return gibFigure(v);
+    case 'headroom_bytes': return `${v < 0 ? '\u2212' : '+'}${gibFigure(Math.abs(v))}`;
     case 'bubble_fraction': return percent(v, 2);
     case 'routing_margin': return `${(Math.floor(v * 100 + 1e-9) / 100).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
     case 'num_chunks':
@@ -82,9 +94,9 @@ export function sortRows(rows, key, desc) {
   });
 }
 
-/** "pp 2, ep 8, cp 1, dp 1, mbs 1" for a row (labels, messages). */
+/** "pp 2, ep 8, cp 1, dp 1, micro batch 1" for a row (labels, messages). */
 export function layoutText(row) {
-  const parts = [`pp ${row.pp_size}`, `ep ${row.ep_size}`, `cp ${row.cp_size}`, `dp ${row.dp}`, `mbs ${row.micro_batch_size}`];
+  const parts = ['pp_size', 'ep_size', 'cp_size', 'dp', 'micro_batch_size'].map((k) => `${shortName(k)} ${row[k]}`);
   if (row.nodes !== undefined) parts.push(`${row.nodes} nodes`);
   parts.push(`${count(row.total_gpus)} GPUs`);
   return parts.join(', ');

@@ -60,14 +60,22 @@ export function bestRow(rows, goal, inNodeFirst = false) {
 }
 
 /**
- * A vary plan's INVALID rows taken out of its rows and counted with the
- * plan's other invalid combinations, by reason, each with the values of the
- * varied input that had it. Returns {...plan, rows, invalid,
- * invalid_examples, invalid_values}.
+ * A plan's INVALID rows (a vary plan lists its invalid values as rows)
+ * taken out of its rows, and its counts made to add up: `tried`
+ * combinations are `valid` rows plus `invalidTotal` not valid, and the
+ * counts by reason (`invalid`) sum to invalidTotal. The planner's own
+ * counts by reason are used when they already hold the INVALID rows; the
+ * rows' reasons are added where they do not; a remainder no reason names
+ * is counted as "not valid". Each reason keeps an example and the values
+ * of the varied input that had it. Returns {...plan, rows, valid,
+ * invalidTotal, invalid, invalid_examples, invalid_values}.
  */
 export function foldInvalid(plan) {
-  const invalid = { ...(plan.invalid ?? {}) };
+  const listed = { ...(plan.invalid ?? {}) };
   const examples = { ...(plan.invalid_examples ?? {}) };
+  /** @type {Record<string, number>} */
+  const fromRows = {};
+  /** @type {Record<string, any[]>} */
   const values = {};
   const key = plan.mode === 'vary' ? VARY_KEYS[plan.vary] ?? plan.vary : null;
   const rows = [];
@@ -77,11 +85,23 @@ export function foldInvalid(plan) {
       continue;
     }
     const reason = r.reason || 'not valid';
-    invalid[reason] = (invalid[reason] ?? 0) + 1;
+    fromRows[reason] = (fromRows[reason] ?? 0) + 1;
     if (!examples[reason] && r.message) examples[reason] = r.message;
     if (key && r[key] !== undefined) (values[reason] ??= []).push(r[key]);
   }
-  return { ...plan, rows, invalid, invalid_examples: examples, invalid_values: values };
+  const sum = (o) => Object.values(o).reduce((a, n) => a + n, 0);
+  const valid = rows.length;
+  const tried = typeof plan.tried === 'number' ? plan.tried : valid + sum(fromRows) + sum(listed);
+  const invalidTotal = Math.max(0, tried - valid);
+  let invalid = listed;
+  if (sum(listed) + valid !== tried) {
+    // The planner's counts leave the INVALID rows out: add them.
+    invalid = { ...listed };
+    for (const [reason, n] of Object.entries(fromRows)) invalid[reason] = (invalid[reason] ?? 0) + n;
+  }
+  const rest = invalidTotal - sum(invalid);
+  if (rest > 0) invalid = { ...invalid, 'not valid': (invalid['not valid'] ?? 0) + rest };
+  return { ...plan, rows, tried, valid, invalidTotal, invalid, invalid_examples: examples, invalid_values: values };
 }
 
 /** The row field of each input a vary plan sweeps. */

@@ -101,6 +101,8 @@ export function compareState(state) {
     if (same(state, key)) continue;
     b[key] = state[`cmp_${key}`];
     if (key === 'gpu_memory_gb') b.gpu = '';
+    // B's own model is a preset, not A's pasted config.
+    if (key === 'model') b.config = '';
   }
   return b;
 }
@@ -118,6 +120,7 @@ export function sameAsA() {
 export function loadB(b, gpus) {
   const patch = sameAsA();
   for (const key of COMPARE_KEYS) patch[key] = b[key];
+  patch.config = b.config;
   patch.gpu = b.gpu || (gpus.find((g) => g.bytes / 2 ** 30 === b.gpu_memory_gb)?.name ?? '');
   patch.pp_rank = -1;
   return patch;
@@ -139,6 +142,10 @@ export function capacityGib(state, gpus) {
 export function compareRequest(a, b, gpus) {
   const pa = toParams(a);
   const pb = toParams(b);
+  // Two models, or two routings, which one plan cannot hold: two estimates.
+  if (a.config !== b.config || pa.model !== pb.model || JSON.stringify(routingParams(a)) !== JSON.stringify(routingParams(b))) {
+    return { mode: 'pair', a: { config: a.config || null, params: pa, plan: layoutPlan(a) }, b: { config: b.config || null, params: pb, plan: layoutPlan(b) } };
+  }
   delete pa.pp_rank;
   delete pb.pp_rank;
   if (('gpu' in pa) !== ('gpu' in pb)) {
@@ -164,4 +171,20 @@ export function rowPatch(row) {
     micro_batch_size: row.micro_batch_size, global_batch_size: row.global_batch_size,
     sequence_length: row.sequence_length, pp_rank: -1,
   };
+}
+
+/**
+ * The plan of one layout of `state` (every degree pinned, its micro batch
+ * alone): the planner's row of it carries the pipeline bubble, which an
+ * estimate does not.
+ */
+export function layoutPlan(state) {
+  const r = fixedInputs(state);
+  const { dp } = derive(state);
+  Object.assign(r, {
+    pp_size: state.pp_size, ep_size: state.ep_size, cp_size: state.cp_size, total_gpus: state.total_gpus,
+    micro_batch_size: [state.micro_batch_size],
+  });
+  if (Number.isInteger(dp) && dp > 0) r.dp = dp;
+  return r;
 }
