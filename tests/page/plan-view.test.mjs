@@ -93,25 +93,12 @@ test('the plan table fits 1,280 px with Load and Margin in view; on a phone Stat
 
 test('a layout whose expert parallelism spans nodes is marked, with the reason, when the plan says so', async () => {
   const page = await session.newPage();
-  // The plan's JSON as the planner gives it with its across-nodes field: a
-  // row is marked where ep spans more than one node of the GPUs per node.
-  await page.addInitScript(() => {
-    const add = Worker.prototype.addEventListener;
-    Worker.prototype.addEventListener = function (type, listener, ...rest) {
-      if (type !== 'message') return add.call(this, type, listener, ...rest);
-      return add.call(this, type, (e) => {
-        const v = e.data?.value;
-        if (v?.mode === 'layouts' && Array.isArray(v.rows)) {
-          const perNode = v.inputs?.gpus_per_node ?? 8;
-          for (const r of v.rows) if (r.status !== 'INVALID') r.ep_across_nodes = r.ep_size > perNode;
-          if (v.answer) v.answer.ep_across_nodes = v.answer.ep_size > perNode;
-        }
-        listener({ data: e.data });
-      }, ...rest);
-    };
-  });
+  // Two nodes of 8: the planner marks each row whose EP group of ep
+  // consecutive ranks spans them (ep 16), and ranks it after those that do not.
   await page.goto(link({ view: 'plan', plan_budget: 'nodes', plan_nodes: 2 }));
   await waitPlan(page);
+  // The rows that span nodes come after the others: show them all.
+  await page.getByTestId('plan-show-all').click();
   const marked = await page.locator('[data-testid=plan-table] tbody tr').evaluateAll((trs) => trs.map((tr) => ({
     ep: Number(tr.querySelectorAll('td')[3]?.textContent), mark: tr.querySelector('[data-testid=across-nodes]') !== null,
   })));
