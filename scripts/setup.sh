@@ -48,13 +48,19 @@ ensure_deb_src() {
   fi
 }
 
+# Unpacks Debian's source package $1 into third_party/$1-src and prints the
+# folder it made ("" when apt-get gave none); all else goes to stderr.
+unpack_source() {
+  ensure_deb_src >&2
+  rm -rf "third_party/$1-src"
+  mkdir -p "third_party/$1-src"
+  (cd "third_party/$1-src" && apt-get source -q "$1" >/dev/null)
+  find "third_party/$1-src" -maxdepth 1 -mindepth 1 -type d -name "$1-*" | head -n 1
+}
+
 # cJSON's Debian source package, for the WebAssembly build (never committed).
 if [ ! -f third_party/cjson/cJSON.c ]; then
-  ensure_deb_src
-  rm -rf third_party/cjson-src
-  mkdir -p third_party/cjson-src
-  (cd third_party/cjson-src && apt-get source -q cjson >/dev/null)
-  dir=$(find third_party/cjson-src -maxdepth 1 -mindepth 1 -type d -name 'cjson-*' | head -n 1)
+  dir=$(unpack_source cjson)
   if [ -z "$dir" ] || [ ! -f "$dir/cJSON.c" ]; then
     echo "setup: 'apt-get source cjson' did not yield cJSON.c" >&2
     exit 1
@@ -68,11 +74,7 @@ fi
 # Only the parser's files are kept (the reader needs no emitter), with the
 # package's version in VERSION for scripts/build-wasm.sh's defines.
 if [ ! -f third_party/libyaml/scanner.c ]; then
-  ensure_deb_src
-  rm -rf third_party/libyaml-src
-  mkdir -p third_party/libyaml-src
-  (cd third_party/libyaml-src && apt-get source -q libyaml >/dev/null)
-  dir=$(find third_party/libyaml-src -maxdepth 1 -mindepth 1 -type d -name 'libyaml-*' | head -n 1)
+  dir=$(unpack_source libyaml)
   if [ -z "$dir" ] || [ ! -f "$dir/src/scanner.c" ] || [ ! -f "$dir/include/yaml.h" ]; then
     echo "setup: 'apt-get source libyaml' did not yield src/scanner.c and include/yaml.h" >&2
     exit 1
