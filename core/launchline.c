@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_lines.h"
 #include "trainer.h"
 
 #define LAUNCH_KEY "launch(cfg="
@@ -352,82 +353,100 @@ static const char *find_in(const char *s, size_t n, const char *text) {
   return NULL;
 }
 
-/* What the lines after the launch line say about the weights, until the
-** first step line. */
-static void scan_init(memest_trainer_run *run, const char *text, size_t len, size_t pos, int64_t line,
-                      const char *label) {
-  while (pos < len) {
-    const char *s = text + pos, *nl = s;
-    const char *found;
-    size_t n;
-    while (nl < text + len && *nl != '\n' && *nl != '\r') nl++;
-    n = (size_t)(nl - s);
-    if (find_in(s, n, "step ") != NULL && find_in(s, n, "peak-gpu-memory") != NULL) return;
+/* What the lines from text (line `line` of the log) say about the
+** weights, until the first step line. */
+static memest_code scan_init(memest_trainer_run *run, const char *text, size_t len, int64_t line,
+                             const char *label) {
+  log_lines it;
+  int got;
+  memi_log_lines_init(&it, text, len);
+  it.number = line - 1;
+  while ((got = memi_log_lines_next(&it)) > 0) {
+    const char *s = it.line, *found;
+    size_t n = it.n;
+    if (find_in(s, n, "step ") != NULL && find_in(s, n, "peak-gpu-memory") != NULL) break;
     if (find_in(s, n, "training from scratch.") != NULL) {
       run->init = TR_INIT_SCRATCH;
       run->checkpoint[0] = '\0';
-      memi_tloc_set(&run->init_at, label, (int)line);
+      memi_tloc_set(&run->init_at, label, (int)it.number);
     } else if ((found = find_in(s, n, "Load checkpoint: ")) != NULL &&
                find_in(s, n, "Load checkpoint: Elapsed") == NULL) {
       size_t k = (size_t)(found - s) + 17, m = n - k;
       run->init = TR_INIT_CHECKPOINT;
       snprintf(run->checkpoint, sizeof run->checkpoint, "%.*s", (int)(m < 500 ? m : 500), s + k);
-      memi_tloc_set(&run->init_at, label, (int)line);
+      memi_tloc_set(&run->init_at, label, (int)it.number);
     }
-    pos = (size_t)(nl - text);
-    if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n') pos++;
-    pos++;
-    line++;
   }
+  memi_log_lines_free(&it);
+  return got < 0 ? MEMEST_E_NOMEM : MEMEST_OK;
 }
 
-/* Finds the launch lines: counts them into run, and sets where the last
-** begins (its "launch(" and the end of its line), its line number, and the
-** offset after it. 0 when there is none. */
-static int find_launches(memest_trainer_run *run, const char *text, size_t len, size_t *at,
-                         size_t *end, int64_t *at_line, size_t *after) {
-  size_t pos = 0;
-  int64_t line = 1;
-  while (pos < len) {
-    const char *s = text + pos, *nl = s, *hit;
-    while (nl < text + len && *nl != '\n' && *nl != '\r') nl++;
-    hit = find_in(s, (size_t)(nl - s), LAUNCH_KEY);
-    if (hit != NULL) {
-      run->launch_line[run->launches < TR_MAX_LAUNCHES ? run->launches : TR_MAX_LAUNCHES - 1] = (int)line;
-      run->launches++;
-      *at = (size_t)(hit - text);
-      *end = (size_t)(nl - text);
-      *at_line = line;
+/* The last launch line, as the log's lines give it (log_lines.c: any line
+** end, terminal colours taken out). */
+typedef struct launch_at {
+  char *text;        /* from "launch(" to the line's end; free() it */
+  size_t len;
+  int col0;          /* the column of "launch(" in its line, less one */
+  int64_t line;      /* its line number */
+  size_t after;      /* the offset in the log of the line after it */
+} launch_at;
+
+/* Finds the launch lines: counts them into run and keeps the last in *at
+** (at->text NULL when there is none). MEMEST_E_NOMEM when out of memory. */
+static memest_code find_launches(memest_trainer_run *run, const char *text, size_t len,
+                                 launch_at *at) {
+  log_lines it;
+  int got;
+  memset(at, 0, sizeof *at);
+  memi_log_lines_init(&it, text, len);
+  while ((got = memi_log_lines_next(&it)) > 0) {
+    const char *hit = find_in(it.line, it.n, LAUNCH_KEY);
+    char *copy;
+    if (hit == NULL) continue;
+    run->launch_line[run->launches < TR_MAX_LAUNCHES ? run->launches : TR_MAX_LAUNCHES - 1] =
+        (int)it.number;
+    run->launches++;
+    copy = malloc(it.n - (size_t)(hit - it.line) + 1);
+    if (copy == NULL) {
+      got = -1;
+      break;
     }
-    pos = (size_t)(nl - text);
-    if (pos < len && text[pos] == '\r' && pos + 1 < len && text[pos + 1] == '\n') pos++;
-    if (pos < len) pos++;
-    if (hit != NULL) *after = pos;
-    line++;
+    free(at->text);
+    at->len = it.n - (size_t)(hit - it.line);
+    memcpy(copy, hit, at->len);
+    copy[at->len] = '\0';
+    at->text = copy;
+    at->col0 = (int)(hit - it.line);
+    at->line = it.number;
+    at->after = it.pos;
   }
-  return run->launches > 0;
+  memi_log_lines_free(&it);
+  if (got < 0) {
+    free(at->text);
+    at->text = NULL;
+    return MEMEST_E_NOMEM;
+  }
+  return MEMEST_OK;
 }
 
-/* Reads the launch line [at, end) of line `line` into run. */
-static memest_code read_launch(memest_trainer_run *run, const char *text, size_t at, size_t end,
-                               int64_t line, const char *label, memest_error *err) {
+/* Reads the launch line at->text into run. */
+static memest_code read_launch(memest_trainer_run *run, const launch_at *at, const char *label,
+                               memest_error *err) {
   repr_parser p;
   memest_code rc;
-  size_t b = at;
   memset(&p, 0, sizeof p);
-  p.src = text + at;
+  p.src = at->text;
   p.label = label;
-  p.line = (int)line;
+  p.line = (int)at->line;
   p.run = run;
   p.err = err;
-  while (b > 0 && text[b - 1] != '\n' && text[b - 1] != '\r') b--;
-  p.col0 = (int)(at - b);
-  rc = memi_pylex(p.src, end - at, "launch(", 1, &p.t, &p.nt, err);
+  p.col0 = at->col0;
+  rc = memi_pylex(p.src, at->len, "launch(", 1, &p.t, &p.nt, err);
   if (rc != MEMEST_OK) {
     char why[400];
     tr_copy(why, sizeof why, err->message);
     memi_err_set(err, rc, "log", "%.200s:%lld: the launch line cannot be read as Python's repr "
-                 "(%.380s); is it cut short?", label, (long long)line, why);
+                 "(%.380s); is it cut short?", label, (long long)at->line, why);
   }
   if (rc == MEMEST_OK) rc = parse_launch(&p);
   free(p.t);
@@ -437,8 +456,7 @@ static memest_code read_launch(memest_trainer_run *run, const char *text, size_t
 memest_code memest_launch_log_read(const char *text, size_t len, const char *label,
                                    memest_trainer_run **out, memest_error *err) {
   memest_trainer_run *run;
-  size_t at = 0, end = 0, after = 0;
-  int64_t line = 0;
+  launch_at at;
   memest_code rc;
   *out = NULL;
   memi_err_clear(err);
@@ -451,24 +469,31 @@ memest_code memest_launch_log_read(const char *text, size_t len, const char *lab
   run = memi_run_new(MEMEST_SOURCE_LOG);
   if (run == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
   memi_run_file(run, label);
-  if (!find_launches(run, text, len, &at, &end, &line, &after)) {
+  if (find_launches(run, text, len, &at) != MEMEST_OK) {
+    memest_trainer_run_free(run);
+    return memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory reading the log");
+  }
+  if (at.text == NULL) {
     memest_trainer_run_free(run);
     return memi_err_set(err, MEMEST_E_MISSING, "log",
                         "no line of %.200s has launch(cfg=...): rank 0 prints it once the model "
                         "and optimizers are set up, in the log of node 0 from the start of the run",
                         label);
   }
-  if ((rc = read_launch(run, text, at, end, line, label, err)) != MEMEST_OK) {
+  rc = read_launch(run, &at, label, err);
+  free(at.text);
+  if (rc == MEMEST_OK && scan_init(run, text + at.after, len - at.after, at.line + 1, label) != MEMEST_OK)
+    rc = memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory reading the log");
+  if (rc != MEMEST_OK) {
     memest_trainer_run_free(run);
     return rc;
   }
-  run->steps_offset = after;
-  run->steps_line = line + 1;
+  run->steps_offset = at.after;
+  run->steps_line = at.line + 1;
   if (run->launches > 1)
     memi_run_note(run, "%s has %d launch lines, a restarted run: the inputs are the last one's "
                        "(line %lld), and the steps compared are those after it",
-                  label, run->launches, (long long)line);
-  scan_init(run, text, len, after, line + 1, label);
+                  label, run->launches, (long long)at.line);
   memi_trainer_date_fields(run, 1);
   memi_trainer_defaults(run);
   *out = run;
