@@ -278,3 +278,38 @@ test('each pasted config takes its own name; an edited preset is "(edited)"; the
   await embed.close();
   await page.close();
 });
+
+test('the suggestions stay when their card leaves the screen; estimated meanwhile for other inputs, the card says they are not computed', async () => {
+  const page = await session.newPage();
+  await page.goto(session.url);
+  await waitForResult(page);
+  const card = page.getByTestId('suggestions');
+  const items = () => card.locator('li').count();
+  await card.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=suggestions]').dataset.computed === 'true'
+    && document.querySelectorAll('[data-testid=suggestions] li').length > 0, null, { timeout: 15000 });
+  const shown = await items();
+  assert.equal(shown, cli(DEFAULT_PARAMS).suggestions.length);
+  // Away from the screen: the same inputs' suggestions stay, current.
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(800);
+  assert.equal(await card.getAttribute('data-computed'), 'true');
+  assert.equal(await items(), shown, 'the suggestions stay');
+  assert.equal(await card.getAttribute('data-stale'), 'false');
+  assert.equal(await card.getAttribute('data-answer-for'), cli(DEFAULT_PARAMS).command);
+  // Another input while it is away: the card holds no other answer's suggestions and says so.
+  const seq = await seqOf(page);
+  await page.locator('[data-field=pp_size] input[type=range]').fill('2');
+  await waitForResult(page, seq);
+  const want = cli({ ...DEFAULT_PARAMS, pp_size: 2 });
+  assert.equal(await card.getAttribute('data-answer-for'), want.command);
+  assert.equal(await card.getAttribute('data-computed'), 'false');
+  assert.equal(await items(), 0);
+  assert.match(await page.getByTestId('suggestions-not-computed').textContent(), /^Not computed for these inputs/);
+  // Back on screen: computed for these inputs.
+  await card.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=suggestions]').dataset.computed === 'true', null, { timeout: 15000 });
+  assert.equal(await items(), want.suggestions.length);
+  assert.equal(await card.getAttribute('data-answer-for'), want.command);
+  await page.close();
+});

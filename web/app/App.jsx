@@ -215,8 +215,8 @@ export function App({ initial }) {
   const configKey = JSON.stringify(config);
   const results = useMemo(() => (
     <Results view={view} configKey={configKey} detail={state.detail} update={update} applyFix={applyFix}
-      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} curve={curve} />
-  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve]);
+      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} suggestionsShown={suggestionsShown} curve={curve} />
+  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve, suggestionsShown]);
 
   // The link is packed once the inputs are still, not at every render.
   const linkPending = settled !== state;
