@@ -201,7 +201,7 @@ export function App({ initial }) {
         <button type="button" onClick={reset} data-testid="reset">Reset to defaults</button>
       </div>
       <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models}
-        loadPreset={loadPreset} problem={dropProblem} />
+        loadPreset={loadPreset} problem={dropProblem} client={engine.client} />
       <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus} info={info} />

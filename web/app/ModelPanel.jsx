@@ -1,7 +1,8 @@
-// ModelPanel.jsx — which model: a preset from the engine, or a config.json
-// pasted into the editor, opened, or dropped on the page (page-drop.js
-// hands dropped configs to readConfigFile). A config takes its own name
-// (config-name.js).
+// ModelPanel.jsx — which model: a preset from the engine, a hub id
+// (HubField.jsx: a preset's id, or a config.json fetched on a click), or a
+// config.json pasted into the editor, opened, or dropped on the page
+// (page-drop.js hands dropped configs to readConfigFile). A config takes
+// its own name (config-name.js).
 
 import { useEffect, useId, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
@@ -9,6 +10,7 @@ import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS } from './state.js';
 import { linkProblem } from './url.js';
 import { nameFor } from './config-name.js';
 import { memo } from './memo.js';
+import { HubField } from './HubField.jsx';
 
 const CUSTOM = '\u0000custom';
 
@@ -44,10 +46,11 @@ export async function readConfigFile(file, current) {
  * preset), current() (the whole state now, for the link's check),
  * update(patch), models (engine presets), loadPreset(name) →
  * Promise<string|null> (a preset's config text), problem (a dropped
- * file's, from the page). It renders again only when one of them changes
- * (memo): a slider's move leaves it alone.
+ * file's, from the page), client (the engine, for the hub field), hubId (a
+ * hub id the trainer's files named, for the hub field). It renders again
+ * only when one of them changes (memo): a slider's move leaves it alone.
  */
-function ModelPanelView({ model, config, current, update, models, loadPreset, problem = null }) {
+function ModelPanelView({ model, config, current, update, models, loadPreset, problem = null, client = null, hubId = '' }) {
   const id = useId();
   const [presetText, setPresetText] = useState('');
   const [draft, setDraft] = useState(null); // editor text not (yet) applied
@@ -72,6 +75,13 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
     const r = configPatch(text, label, current());
     setLocal(r.problem ?? null);
     if (r.patch) update(r.patch);
+  };
+
+  /** Puts a fetched config on screen: why it cannot be, or null. */
+  const takeConfig = (text, label) => {
+    const r = configPatch(text, label, current());
+    if (r.patch) update(r.patch);
+    return r.problem ?? null;
   };
 
   const readFile = async (file) => {
@@ -112,6 +122,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
           {options.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
         </select>
       </div>
+      <HubField models={models} client={client} update={update} takeConfig={takeConfig} suggested={hubId} />
       {custom && (
         <div class="field">
           <label for={`${id}-label`}>Name of the pasted model</label>
