@@ -197,7 +197,7 @@ function drop(page, selector, files) {
 
 const LOG = 'step 00000001/00000010 | loss 9.9 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | loss 9.1 | peak-gpu-memory 61.25 GB\n';
 
-test('drops go where they land: the Measured run panel keeps its files, the page takes configs only', async () => {
+test('drops go where they land: the Measured run panel keeps its files, the page takes configs and the trainer\'s files', async () => {
   const page = await session.newPage();
   await page.goto(session.url);
   await waitForResult(page);
@@ -209,10 +209,11 @@ test('drops go where they land: the Measured run panel keeps its files, the page
   assert.equal(await model(), before);
   assert.equal(await page.locator('textarea[data-field=config]').inputValue() === '', false, 'the preset text stays');
   assert.equal(await page.evaluate(() => location.hash.includes('config')), false);
-  // The same log anywhere else: refused, with where to drop it.
+  // The same log anywhere else: it has no launch line to fill the inputs
+  // from, so it is refused, with where to drop it.
   await drop(page, '.inputs', [{ name: 'train.log', text: LOG }]);
   await page.getByTestId('model-problem').waitFor();
-  assert.match(await page.getByTestId('model-problem').textContent(), /train\.log: the page takes a model’s config\.json.*Measured run panel/);
+  assert.match(await page.getByTestId('model-problem').textContent(), /^no line of train\.log has launch\(cfg=\.\.\.\).*drop it on the Measured run panel\.$/);
   assert.equal(await model(), before);
   // A snapshot's bytes (a pickle) likewise.
   await drop(page, 'main', [{ name: 'snapshot-rank00000.pickle', bytes: [0x80, 4, 0x95, 0, 0] }]);

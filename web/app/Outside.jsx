@@ -2,18 +2,11 @@
 // config's keys, a log's line, a message that quotes them) as the page
 // shows it: isolated, so that its direction cannot reorder the text around
 // it (<bdi>), and with every character that moves or reorders text made
-// visible as \uXXXX, as the CLI writes such text (core/text_escape.c: the
-// C0 and C1 controls, DEL, the Arabic letter mark, LRM and RLM, the line
-// and paragraph separators, the bidi embeddings, overrides and isolates).
-// Tab and newline stay (the page's layout decides how they look).
+// visible as \uXXXX (visible.js), as the CLI writes such text.
 
-/** The characters the CLI never writes raw (text_escape.c's unsafe()), tab and newline apart. */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+import { visible } from './visible.js';
 
-/** `text` with each unsafe character as \uXXXX: "caf\u202egnp.json". */
-export function visible(text) {
-  return String(text ?? '').replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export { visible };
 
 /**
  * Props: text (from outside), class. Renders it isolated (<bdi>) with its
