@@ -5,13 +5,14 @@
 
 import { count, paramCount } from './format.js';
 import { Card } from './Card.jsx';
+import { Outside } from './Outside.jsx';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;
   return (
     <div class="key-list">
       <h4>{title} ({keys.length})</h4>
-      <p><code>{keys.join(', ')}</code></p>
+      <p><code><Outside text={keys.join(', ')} /></code></p>
     </div>
   );
 }
