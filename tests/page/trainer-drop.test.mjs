@@ -164,7 +164,7 @@ test('a W&B run\'s files fill every input, the GPU and count too, and name the t
   assert.equal(notes.gpu, 'wandb-metadata.json');
   assert.equal(notes.pp_size, 'files/config.yaml:8');
   assert.equal(await page.getByTestId('trainer-kept').count(), 0, 'nothing kept: the run says it all');
-  assert.match(await page.getByTestId('trainer-commit').textContent(), /^Trainer commit 287070fbcf6c/);
+  assert.match(await page.getByTestId('trainer-commit').textContent(), /^Trainer commit 287070fbcf6c \(wandb-metadata\.json git\.commit\): memest models 889a408, and \d+ later changes to memory may apply to this run\./);
   assert.match(await page.getByTestId('trainer-source').textContent(), /output\.log holds the run's steps from step 2, not its inputs: drop it on the Measured run panel/);
   // The estimate of the inputs `memest check --wandb` read.
   assert.equal(Number(await page.getByTestId('peak').getAttribute('data-bytes')), estimateOf(cli.source.values, { model: 'qwen3-30b-a3b' }).peak_bytes);

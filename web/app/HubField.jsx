@@ -80,7 +80,7 @@ export function HubField({ models, client, update, takeConfig, suggested = '' })
       </div>
       <p class="help" id={`${id}-hub-help`} data-testid="hub-help">
         {h.allowed
-          ? `Fetches ${h.origin}/<id>/resolve/main/config.json when you click, without a token. A preset’s id needs no fetch.`
+          ? `Fetched from ${h.origin} when you click, without a token; a preset’s id needs no fetch.`
           : `Fetching from the hub is not allowed here: ${h.why}. A preset’s id still works; for another model, drop its config.json.`}
       </p>
       {said?.kind === 'status' && <p class="help" role="status" data-testid="hub-status">{said.text}</p>}

@@ -99,6 +99,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
         <select id={`${id}-preset`} value={custom ? CUSTOM : model} onChange={onSelect}>
           {options.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
         </select>
+        <FieldSource fields={['model']} />
       </div>
       <HubField models={models} client={client} update={update} takeConfig={takeConfig} suggested={hubId} />
       {custom && (
@@ -140,7 +141,6 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
       <p class="help">A launch script with its setup.py, a log, or a W&amp;B run’s files (or its folder, dropped anywhere but the Measured run panel) fill the inputs they hold, and say where each came from.</p>
       {shown && <p class="local-problem" role="alert" data-testid="model-problem"><Outside text={shown} /></p>}
       <FieldProblems match={isModelField} />
-      <FieldSource fields={['model']} />
     </fieldset>
   );
 }

@@ -60,6 +60,26 @@ function regimeText(r) {
   return from ? `${words} (${from})` : words;
 }
 
+/** The run's trainer commit, and the later changes to memory that apply to it. */
+function TrainerCommit({ commit: c }) {
+  const later = c.differences ?? [];
+  return (
+    <div class="help" data-testid="trainer-commit">
+      <p>
+        Trainer commit <code><Outside text={String(c.commit).slice(0, 12)} /></code>
+        {c.from ? <> (<Outside text={c.from} />)</> : null}
+        {later.length ? `: memest models ${String(c.modelled).slice(0, 7)}, and ${later.length} later change${later.length === 1 ? '' : 's'} to memory may apply to this run.` : '.'}
+      </p>
+      {later.length > 0 && (
+        <details class="numbers">
+          <summary>The changes after this commit</summary>
+          <ul>{later.map((d) => <li key={d.commit}><code>{d.commit}</code> ({d.date}): <Outside text={d.change} />; before it, <Outside text={d.before} /></li>)}</ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
 /**
  * Props: record (the run's, or null), waiting ({missing, script} while a
  * script waits for a module; {choices} when several scripts were dropped;
@@ -104,12 +124,7 @@ export function TrainerSource({ record, waiting, onChoose, onForget }) {
           {record.warnings.map((w) => <p class="help warning" key={w}><Outside text={w} /></p>)}
           {record.notes.map((w) => <p class="help" key={w}><Outside text={w} /></p>)}
           {record.regime && <p class="help" data-testid="trainer-regime">Regime: <Outside text={regimeText(record.regime)} />.</p>}
-          {record.trainerCommit && (
-            <p class="help" data-testid="trainer-commit">Trainer commit <code><Outside text={String(record.trainerCommit.commit).slice(0, 12)} /></code>
-              {record.trainerCommit.from ? <> (<Outside text={record.trainerCommit.from} />)</> : null}
-              {record.trainerCommit.differences?.length ? `: ${record.trainerCommit.differences.length} later change(s) to memory apply to it (memest models ${String(record.trainerCommit.modelled).slice(0, 7)}).` : '.'}
-            </p>
-          )}
+          {record.trainerCommit && <TrainerCommit commit={record.trainerCommit} />}
           {record.ignored.length > 0 && (
             <details class="numbers">
               <summary>{record.ignored.length} field{record.ignored.length === 1 ? '' : 's'} read and ignored (they change no memory)</summary>
