@@ -10,24 +10,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MODELS, ROOT, fileSession, waitForResult } from './support.mjs';
+import { MODELS, ROOT, fileSession, waitForResult, drop } from './support.mjs';
 
 const session = fileSession();
 
 /** The characters the CLI never writes raw (text_escape.c), tab and newline apart. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
 const RLO = '\u202e';
-
-function drop(page, selector, files) {
-  return page.evaluate(({ selector, files }) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.bytes ? new Uint8Array(f.bytes) : f.text], f.name));
-    const target = document.querySelector(selector);
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-    }
-  }, { selector, files });
-}
 
 /** Every text node of the page that holds an unsafe character, and the escapes shown outside an isolate. */
 function leaks(page) {

@@ -184,3 +184,15 @@ export function rawGet(port, rawPath) {
     req.end();
   });
 }
+
+/** Drops `files` ([{name, text | bytes}]) on the element `selector` of `page`. */
+export function drop(page, selector, files) {
+  return page.evaluate(({ selector, files }) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([f.bytes ? new Uint8Array(f.bytes) : f.text], f.name));
+    const target = document.querySelector(selector);
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+  }, { selector, files });
+}

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, ROOT, fileSession, waitForResult, seqOf } from './support.mjs';
+import { CLI, ROOT, fileSession, waitForResult, seqOf, drop } from './support.mjs';
 
 const session = fileSession();
 const T = path.join(ROOT, 'tests', 'trainer');
@@ -22,18 +22,6 @@ const CHECKOUT = path.join(T, 'checkout');
 const BENCH = 'benchmarks/pretraining/tiny/h100-2n8g/pp2-dp2-cp1-ep4-seq2048-bf16.py';
 const SETUP = 'benchmarks/pretraining/tiny/setup.py';
 const read = (rel) => readFileSync(path.join(T, rel), 'utf8');
-
-/** Drops `files` ([{name, text}]) on the element `selector` of `page`. */
-function drop(page, selector, files) {
-  return page.evaluate(({ selector, files }) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.text], f.name));
-    const target = document.querySelector(selector);
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-    }
-  }, { selector, files });
-}
 
 /** The CLI's JSON for `args`, run from the trainer's stand-in checkout. */
 function cliJson(args) {

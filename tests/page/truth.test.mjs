@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { timelineEvents } from '../../web/app/estimator.js';
-import { MODELS, DEFAULT_PARAMS, cli, waitForResult, waitForLink, seqOf, headline, fileSession, stateLink } from './support.mjs';
+import { MODELS, DEFAULT_PARAMS, cli, waitForResult, waitForLink, seqOf, headline, fileSession, stateLink, drop } from './support.mjs';
 
 const session = fileSession();
 
@@ -182,18 +182,6 @@ test('one render path: the page draws the timeline, of about its plot\'s width i
   assert.equal((await headline(page)).peakBytes, want.peak_bytes);
   await page.close();
 });
-
-/** Drops `files` ([{name, text | bytes}]) on the element `selector` of `page`. */
-function drop(page, selector, files) {
-  return page.evaluate(({ selector, files }) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.bytes ? new Uint8Array(f.bytes) : f.text], f.name));
-    const target = document.querySelector(selector);
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-    }
-  }, { selector, files });
-}
 
 const LOG = 'step 00000001/00000010 | loss 9.9 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | loss 9.1 | peak-gpu-memory 61.25 GB\n';
 
