@@ -205,7 +205,9 @@ export function App({ initial }) {
     setTrainer(null);
     setWaiting(null);
   }, []);
-  const sources = useMemo(() => ({ record: trainer, state }), [trainer, state]);
+  // The fields' sources follow the inputs only while there is a record.
+  const sourceState = trainer ? state : null;
+  const sources = useMemo(() => ({ record: trainer, state: sourceState }), [trainer, sourceState]);
   // Files dropped on the page, outside a drop zone of their own.
   const [dragging, openFiles] = usePageDrop({
     config: async (entries) => {
