@@ -1,5 +1,5 @@
 /*
-** hub_id.c — a Hugging Face model id checked as the hub checks one
+** model_id.c — a Hugging Face model id checked as the hub checks one
 ** ("org/name": the characters, the parts, the length), before any path or
 ** URL is built from it: the CLI's model lookup (cli/model_lookup.c) and the
 ** page's hub field (memest_wasm_hub_id_check) take the one rule here.
