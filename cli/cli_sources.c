@@ -367,28 +367,6 @@ int cli_source_read(const cli_args *a, FILE *err, const cli_source_args *s, cli_
 ** The model and the checkpoint, on this file system
 ** ======================================================================= */
 
-/* The preset a trainer path names: examples/pretrain_lm/<preset>/config.json
-** or benchmarks/pretraining/<preset>/model.json, the trainer's own configs. */
-static const char *trainer_preset(const char *model) {
-  static const char *const forms[][2] = {{"examples/pretrain_lm/", "/config.json"},
-                                         {"benchmarks/pretraining/", "/model.json"}};
-  size_t k, n = strlen(model);
-  for (k = 0; k < 2; k++) {
-    size_t a = strlen(forms[k][0]), b = strlen(forms[k][1]);
-    char name[128];
-    if (n <= a + b || strncmp(model, forms[k][0], a) != 0 || strcmp(model + n - b, forms[k][1]) != 0 ||
-        n - a - b >= sizeof name)
-      continue;
-    snprintf(name, sizeof name, "%.*s", (int)(n - a - b), model + a);
-    if (strchr(name, '/') == NULL && memest_model_preset_config(name) != NULL) {
-      int i;
-      for (i = 0; i < memest_model_preset_count(); i++)
-        if (strcmp(memest_model_preset_name(i), name) == 0) return memest_model_preset_name(i);
-    }
-  }
-  return NULL;
-}
-
 static int looks_like_hub_id(const char *s) {
   const char *slash = strchr(s, '/');
   size_t n = strlen(s);
@@ -424,7 +402,7 @@ static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
       return -1;
     }
   }
-  if ((preset = trainer_preset(model)) != NULL) {
+  if ((preset = memest_trainer_model_preset(model)) != NULL) {
     snprintf(how, sizeof how, "not found here: the trainer's own config of %s, which memest ships as "
              "the preset", preset);
     if (memest_trainer_run_resolve_model(src->run, preset, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);

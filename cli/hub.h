@@ -1,6 +1,7 @@
 /*
 ** hub.h — what the CLI's Hugging Face hub files share: a model id checked
-** as the hub checks it (hub_id.c), the environment they read (hub_env.c),
+** as the hub checks it (memest_hub_id_check), the revisions the caches
+** name (hub_id.c), the environment they read (hub_env.c),
 ** the two caches on disk (hub_cache.c) and the download (hub_download.c,
 ** the only file that uses libcurl). cli_load_model() (model_lookup.c)
 ** puts them together.
@@ -10,8 +11,10 @@
 
 #include <stddef.h>
 
+#include "memest.h"
+
 /* A hub id is at most this long (the hub's limit), "org/name". */
-#define CLI_HUB_ID_MAX 96
+#define CLI_HUB_ID_MAX MEMEST_HUB_ID_MAX
 /* A revision: a 40-digit commit, or "etag-" and the server's ETag. */
 #define CLI_HUB_REV_MAX 72
 /* The longest cache folder, endpoint and token taken from the
@@ -22,12 +25,6 @@
 /* Built paths and URLs. */
 #define CLI_HUB_PATH_MAX 1024
 
-/* Whether `id` is a hub model id, "org/name" as the hub allows them: one
-** '/', each part 1+ of letters, digits, '-', '_' and '.', not starting or
-** ending with '-' or '.', no "--" or "..", at most CLI_HUB_ID_MAX
-** characters, not ending in ".git". 1 if so; else 0, with why it is not
-** in `why` (a phrase: "it has two '/'"). */
-int cli_hub_id_check(const char *id, char *why, size_t why_size);
 /* Whether `rev` is a revision as the caches name one: 40 lowercase hex
 ** digits, or "etag-" and 1 to 64 of [A-Za-z0-9._-]. */
 int cli_hub_revision_ok(const char *rev);

@@ -150,7 +150,7 @@ memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_m
   if (stat(value, &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) {
     return read_config(value, MEMEST_MODEL_FROM_FILE, m, why, why_size);
   }
-  if (cli_hub_id_check(value, not_id, sizeof not_id)) {
+  if (memest_hub_id_check(value, not_id, sizeof not_id)) {
     if (memest_model_preset_config(value) != NULL) {
       m->source.kind = MEMEST_MODEL_FROM_PRESET;
       return MEMEST_OK;

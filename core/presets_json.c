@@ -1,8 +1,8 @@
 /*
 ** presets_json.c — the shipped presets as one JSON object, for
 ** `memest --list-models --json`, `--list-gpus --json` and the page's
-** engine.presets(): {"models": [{name, title}], "gpus": [{name, title,
-** bytes}]} (docs/result-json.md). GPU capacities are exact integers.
+** engine.presets(): {"models": [{name, title, id}], "gpus": [{name, title,
+** bytes}]} (docs/result-json.md; id: the model's hub id). GPU capacities are exact integers.
 */
 #include "internal.h"
 
@@ -19,6 +19,8 @@ static void models_json(strbuf *sb) {
   memi_sb_put(sb, "\"models\":[");
   for (i = 0; i < memest_model_preset_count(); i++) {
     entry_open(sb, i, memest_model_preset_name(i), memest_model_preset_title(i));
+    memi_sb_put(sb, ",\"id\":");
+    memi_sb_json_str(sb, memest_model_preset_id(i));
     memi_sb_put(sb, "}");
   }
   memi_sb_put(sb, "]");

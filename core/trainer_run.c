@@ -261,6 +261,29 @@ memest_code memest_trainer_run_resolve_model(memest_trainer_run *run, const char
   return MEMEST_OK;
 }
 
+/* The preset a trainer path names: examples/pretrain_lm/<preset>/config.json
+** or benchmarks/pretraining/<preset>/model.json, the trainer's own configs,
+** for a front end that does not find the file (the CLI's, the page's). */
+const char *memest_trainer_model_preset(const char *model) {
+  static const char *const forms[][2] = {{"examples/pretrain_lm/", "/config.json"},
+                                         {"benchmarks/pretraining/", "/model.json"}};
+  size_t k, n = model != NULL ? strlen(model) : 0;
+  for (k = 0; k < 2; k++) {
+    size_t a = strlen(forms[k][0]), b = strlen(forms[k][1]);
+    char name[128];
+    if (n <= a + b || strncmp(model, forms[k][0], a) != 0 || strcmp(model + n - b, forms[k][1]) != 0 ||
+        n - a - b >= sizeof name)
+      continue;
+    snprintf(name, sizeof name, "%.*s", (int)(n - a - b), model + a);
+    if (strchr(name, '/') == NULL && memest_model_preset_config(name) != NULL) {
+      int i;
+      for (i = 0; i < memest_model_preset_count(); i++)
+        if (strcmp(memest_model_preset_name(i), name) == 0) return memest_model_preset_name(i);
+    }
+  }
+  return NULL;
+}
+
 void memest_trainer_run_checkpoint_seen(memest_trainer_run *run, int found, const char *where) {
   if (run->init != TR_INIT_MAYBE) return;
   run->init = found ? TR_INIT_CHECKPOINT : TR_INIT_SCRATCH;

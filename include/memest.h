@@ -277,7 +277,17 @@ const char *memest_gpu_preset_name(int i);       /* e.g. "h100" */
 const char *memest_gpu_preset_title(int i);      /* e.g. "H100 SXM 80 GB" */
 uint64_t memest_gpu_preset_bytes(int i);         /* capacity the driver reports */
 
-/* The presets as one JSON object: "models": [{name, title}] when `what`
+/* A hub model id is at most this long (the hub's limit), "org/name". */
+#define MEMEST_HUB_ID_MAX 96
+/* Whether `id` is a hub model id, "org/name" as the hub allows them: one
+** '/', each part 1+ of letters, digits, '-', '_' and '.', not starting or
+** ending with '-' or '.', no "--" or "..", at most MEMEST_HUB_ID_MAX
+** characters, not ending in ".git". 1 if so; else 0, with why it is not
+** in `why` (a phrase: "it has more than one '/' ..."). The CLI's --model
+** and the page's hub field take this one rule. */
+int memest_hub_id_check(const char *id, char *why, size_t why_size);
+
+/* The presets as one JSON object: "models": [{name, title, id}] when `what`
 ** has MEMEST_PRESETS_MODELS, "gpus": [{name, title, bytes}] when it has
 ** MEMEST_PRESETS_GPUS. Free it with memest_free(); NULL when out of memory. */
 #define MEMEST_PRESETS_MODELS 1u
@@ -511,6 +521,10 @@ const char *memest_trainer_run_root_hint(const memest_trainer_run *run);
 ** folder"). The model input becomes `resolved`. */
 memest_code memest_trainer_run_resolve_model(memest_trainer_run *run, const char *resolved,
                                              const char *how, memest_error *err);
+/* The preset a path of the trainer's own configs names when the file is
+** not at hand: examples/pretrain_lm/<preset>/config.json or
+** benchmarks/pretraining/<preset>/model.json, a preset's name; else NULL. */
+const char *memest_trainer_model_preset(const char *path);
 /* A save_location that the front end looked into: found 1 when a
 ** checkpoint (torch-dcp/step-*) is there, so the run loads it; 0 when none,
 ** so it starts from scratch. */

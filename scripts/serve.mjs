@@ -6,8 +6,14 @@
 // that it also governs the engine's worker (a worker does not inherit the
 // page's meta policy).
 //
-// Usage: node scripts/serve.mjs [dir]
-// As a module: startServer({dir, port}) → {url, port, close()}.
+// --hub ORIGIN serves index.html with another hub in place of the one it
+// names (its <meta name="memest-hub"> and its policy's connect-src), and
+// --hub none with none: the page's hub field then says fetching is not
+// allowed (docs/hosting.md). The page tests point it at a stand-in hub on
+// loopback this way.
+//
+// Usage: node scripts/serve.mjs [dir] [--hub ORIGIN|none]
+// As a module: startServer({dir, port, hub}) → {url, port, close()}.
 import { createServer } from 'node:http';
 import { constants } from 'node:fs';
 import { open, readFile, realpath } from 'node:fs/promises';
@@ -71,7 +77,32 @@ export async function pagePolicy(dir) {
   }
 }
 
-function handler(dir, policy) {
+/**
+ * index.html's text and policy with the hub `hub` (an http(s) origin, or
+ * 'none') in place of the one its <meta name="memest-hub"> names: that
+ * meta's content and the origin in connect-src. Returns {html, policy}.
+ */
+export function withHub(html, policy, hub) {
+  const named = /<meta\s+name="memest-hub"\s+content="([^"]*)"/i.exec(html)?.[1] ?? '';
+  let origin = '';
+  if (hub !== 'none') {
+    const u = new URL(hub);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`--hub ${hub}: not an http(s) origin`);
+    origin = u.origin;
+  }
+  const newPolicy = String(policy).split(';').map((d) => {
+    const words = d.trim().split(/\s+/);
+    if (words[0] !== 'connect-src') return d.trim();
+    const kept = words.slice(1).filter((w) => w !== named && w !== origin);
+    return ['connect-src', ...kept, ...(origin ? [origin] : [])].join(' ');
+  }).join('; ');
+  const newHtml = html
+    .replace(/(<meta\s+name="memest-hub"\s+content=")[^"]*(")/i, `$1${origin}$2`)
+    .replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]+(")/i, `$1${newPolicy}$2`);
+  return { html: newHtml, policy: newPolicy };
+}
+
+function handler(dir, policy, page = null) {
   return async (req, res) => {
     const send = (code, text) => {
       res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -111,11 +142,12 @@ function handler(dir, policy) {
         await fh.close();
         return send(404, 'not found\n');
       }
-      const body = req.method === 'HEAD' ? Buffer.alloc(0) : await fh.readFile();
+      const own = page !== null && file === path.join(dir, 'index.html');
+      const body = req.method === 'HEAD' ? Buffer.alloc(0) : own ? Buffer.from(page) : await fh.readFile();
       await fh.close();
       const headers = {
         'Content-Type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-        'Content-Length': req.method === 'HEAD' ? info.size : body.length,
+        'Content-Length': req.method === 'HEAD' ? (own ? Buffer.byteLength(page) : info.size) : body.length,
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
       };
@@ -142,11 +174,18 @@ function listen(server, port) {
 
 /**
  * Serves `dir` (default public/) on 127.0.0.1:`port` (default PORT or
- * 8000; 0 = any free port), falling back to a free port when it is taken.
+ * 8000; 0 = any free port), falling back to a free port when it is taken;
+ * with `hub` (an origin, or 'none'), index.html names that hub (withHub).
  */
-export async function startServer({ dir = path.join(ROOT, 'public'), port } = {}) {
+export async function startServer({ dir = path.join(ROOT, 'public'), port, hub } = {}) {
   const root = await realpath(path.resolve(dir));
-  const server = createServer(handler(root, await pagePolicy(root)));
+  let policy = await pagePolicy(root);
+  let page = null;
+  if (hub !== undefined) {
+    const changed = withHub(await readFile(path.join(root, 'index.html'), 'utf8'), policy ?? '', hub);
+    ({ html: page, policy } = changed);
+  }
+  const server = createServer(handler(root, policy, page));
   const wanted = port ?? Number(process.env.PORT || 8000);
   let actual;
   try {
@@ -166,13 +205,26 @@ export async function startServer({ dir = path.join(ROOT, 'public'), port } = {}
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const dir = path.resolve(process.argv[2] ?? path.join(ROOT, 'public'));
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--hub');
+  const hub = at >= 0 ? args.splice(at, 2)[1] : undefined;
+  if (at >= 0 && !hub) {
+    console.error('serve: --hub needs an origin (https://hub.example) or none');
+    process.exit(1);
+  }
+  const dir = path.resolve(args[0] ?? path.join(ROOT, 'public'));
   const missing = missingPageFiles(dir);
   if (missing.length) {
     console.error(`serve: ${missing.join(', ')} missing in ${dir}: build the page with bash scripts/build.sh`);
     process.exit(1);
   }
-  const s = await startServer({ dir });
+  let s;
+  try {
+    s = await startServer({ dir, hub });
+  } catch (e) {
+    console.error(`serve: ${e instanceof Error ? e.message : e}`);
+    process.exit(1);
+  }
   console.log(`memest page: ${s.url}`);
   const stop = () => s.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -52,6 +52,10 @@ import { normalizeParams } from './engine.js';
  * @property {(text: string) => Promise<object>} runLog
  * @property {(rank: number, ppSize: number, totalGpus: number) => Promise<number>} ppRankOf
  * @property {(name: string) => Promise<number>} rankOfName
+ * @property {(request: import('./engine.js').TrainerFilesRequest) => Promise<object>} readTrainerFiles
+ *   the run's inputs from the trainer's files, read in the worker
+ * @property {(id: string) => Promise<string>} hubIdProblem  why an id is not a hub id, or ''
+ * @property {(text: string) => Promise<string>} configProblem  why a config is not one memest reads, or ''
  * @property {() => void} close  stops the worker; pending calls reject
  */
 
@@ -198,6 +202,9 @@ export async function createEngineClient(options = {}) {
     runLog: (text) => call('runLog', [text]),
     ppRankOf: (rank, ppSize, totalGpus) => call('ppRankOf', [rank, ppSize, totalGpus]),
     rankOfName: (name) => call('rankOfName', [typeof name === 'string' ? name : null]),
+    readTrainerFiles: (request) => call('readTrainerFiles', [request]),
+    hubIdProblem: (id) => call('hubIdProblem', [typeof id === 'string' ? id : null]),
+    configProblem: (text) => call('configProblem', [typeof text === 'string' ? text : null]),
     sweep(configText, request, opts = {}) {
       const { signal, onProgress } = opts;
       if (signal?.aborted) return Promise.resolve({ cancelled: true });

@@ -65,10 +65,14 @@
  * @property {string[]} reasons
  * @property {{key: string, title: string}[]} components
  * @property {number} tight_percent
+ * @property {Record<string, {noun: string, max_bytes: number, limit_name: string, typical: string, give: string}>} input_files
+ *   each kind of file memest reads, by key (config, snapshot, log, script,
+ *   wandb_config, wandb_json), with its reader's limit (core/input_files.c)
+ */
 
 /**
  * @typedef {object} Presets
- * @property {{name: string, title: string}[]} models
+ * @property {{name: string, title: string, id: string}[]} models  (id: the hub id)
  * @property {{name: string, title: string, bytes: number}[]} gpus
  */
 
@@ -123,6 +127,12 @@
  * @property {(request: TrainerFilesRequest) => TrainerFilesAnswer | ErrorResult} readTrainerFiles
  *   the run's inputs from the trainer's own files (memest_wasm_trainer_read): a
  *   launch script with its setup.py, a log's launch line or a W&B run's files
+ * @property {(id: string) => string} hubIdProblem
+ *   why `id` is not a hub model id "org/name" (the CLI's rule,
+ *   memest_hub_id_check), or '' when it is one
+ * @property {(configText: string) => string} configProblem
+ *   why a config's text is not one memest reads (memest_config_check, as the
+ *   CLI checks a downloaded one), or '' when it is one
  */
 
 /**
@@ -148,6 +158,10 @@
  *   memest_params_set takes them
  * @property {Problem[]} problems  an input the files set in a way memest
  *   cannot read or refuses (empty when every input read)
+ * @property {{file?: string, preset?: string, hub_id?: string, missing?: string}} model
+ *   how training.model was resolved: a config among the files, a preset
+ *   (the trainer's own config path, or a preset's hub id), a hub id to
+ *   fetch, or a path not among the files; {} when the run names none
  */
 
 /**
@@ -325,6 +339,25 @@ export async function createEngine(options = {}) {
       return onError(failure('internal', '',
         `the engine failed (${e instanceof Error ? e.message : String(e)}) and is restarting`));
     }
+  }
+
+  /**
+   * Calls a glue function that takes one text and returns why it is
+   * refused, '' when it is not.
+   * @param {string} name
+   * @param {string} text
+   * @returns {string}
+   */
+  function textCheck(name, text) {
+    return guarded((w) => {
+      const ptr = put(w, wellFormed(text));
+      try {
+        if (!ptr) return 'the engine ran out of memory';
+        return take(w, w[name](ptr)) ?? 'the engine ran out of memory';
+      } finally {
+        if (ptr) w._free(ptr);
+      }
+    }, (e) => e.error.message);
   }
 
   /**
@@ -525,6 +558,16 @@ export async function createEngine(options = {}) {
           if (arg) w._free(arg);
         }
       }, (e) => e));
+    },
+
+    hubIdProblem(id) {
+      if (typeof id !== 'string') return 'a hub id is org/name, with one \'/\'';
+      return textCheck('_memest_wasm_hub_id_check', id);
+    },
+
+    configProblem(configText) {
+      if (typeof configText !== 'string') return 'the config must be text';
+      return textCheck('_memest_wasm_config_check', configText);
     },
 
     ppRankOf(rank, ppSize, totalGpus) {

@@ -706,9 +706,28 @@ static int wa_add_components(cJSON *root) {
   return arr != NULL;
 }
 
+/* {key: {noun, max_bytes, limit_name, typical, give}} of every kind of file
+** memest reads (core/input_files.c), by the page's key for it. */
+static int wa_add_input_files(cJSON *root) {
+  static const char *const keys[MEMEST_INPUT_COUNT] = {"config", "snapshot", "log", "script",
+                                                        "wandb_config", "wandb_json"};
+  cJSON *o = cJSON_AddObjectToObject(root, "input_files");
+  for (int i = 0; o && i < MEMEST_INPUT_COUNT; i++) {
+    const memest_input_file_info *k = memest_input_file_describe((memest_input_file)i);
+    cJSON *row = cJSON_AddObjectToObject(o, keys[i]);
+    if (!row || !wa_add_str(row, "noun", k->noun) ||
+        !cJSON_AddNumberToObject(row, "max_bytes", (double)k->max_bytes) ||
+        !wa_add_str(row, "limit_name", k->limit_name) || !wa_add_str(row, "typical", k->typical) ||
+        !wa_add_str(row, "give", k->give))
+      return 0;
+  }
+  return o != NULL;
+}
+
 /* {optimizer[], sharding[], fp8_training[], routing[], status[], reasons[],
-** components[{key, title}], tight_percent}: the enum names in enum order,
-** the component labels and the TIGHT threshold; NULL when out of memory. */
+** components[{key, title}], tight_percent, input_files}: the enum names in
+** enum order, the component labels, the TIGHT threshold and each kind of
+** file's limit; NULL when out of memory. */
 char *memest_wasm_names(void) {
   cJSON *root = cJSON_CreateObject();
   if (!root || !wa_add_names(root, "optimizer", wa_optimizer) ||
@@ -717,7 +736,8 @@ char *memest_wasm_names(void) {
       !wa_add_names(root, "routing", wa_routing) ||
       !wa_add_names(root, "status", wa_status) ||
       !wa_add_names(root, "reasons", wa_reason) || !wa_add_components(root) ||
-      !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent())) {
+      !cJSON_AddNumberToObject(root, "tight_percent", memest_tight_percent()) ||
+      !wa_add_input_files(root)) {
     cJSON_Delete(root);
     return NULL;
   }
@@ -764,6 +784,30 @@ int memest_wasm_rank_of_name(const char *name) {
 /* The pipeline rank of a global rank on the trainer's mesh, or -1. */
 int memest_wasm_pp_rank_of(double rank, double pp_size, double total_gpus) {
   return (int)memest_pp_rank_of((int64_t)rank, (int64_t)pp_size, (int64_t)total_gpus);
+}
+
+/* Why `config` (NUL-terminated JSON text) is not a config memest reads
+** (memest_config_check, as the CLI checks a downloaded one), or "" when it
+** is one; NULL when out of memory. */
+char *memest_wasm_config_check(const char *config) {
+  memest_error err;
+  char *out;
+  memset(&err, 0, sizeof err);
+  if (memest_config_check(config, strlen(config), &err) == MEMEST_OK) err.message[0] = '\0';
+  out = malloc(strlen(err.message) + 1);
+  if (out) memcpy(out, err.message, strlen(err.message) + 1);
+  return out;
+}
+
+/* Why `id` is not a hub model id as the hub allows them (the CLI's rule,
+** memest_hub_id_check), or "" when it is one; NULL when out of memory. */
+char *memest_wasm_hub_id_check(const char *id) {
+  char why[200] = "";
+  char *out;
+  if (memest_hub_id_check(id, why, sizeof why)) why[0] = '\0';
+  out = malloc(strlen(why) + 1);
+  if (out) memcpy(out, why, strlen(why) + 1);
+  return out;
 }
 /* }====================================================================== */
 
@@ -874,6 +918,62 @@ static memest_code wa_read_run(const cJSON *req, memest_trainer_run **run, memes
   return err->code;
 }
 
+/* The preset whose hub id is `id`, or NULL. */
+static const char *wa_preset_of_id(const char *id) {
+  for (int i = 0; i < memest_model_preset_count(); i++)
+    if (strcmp(memest_model_preset_id(i), id) == 0) return memest_model_preset_name(i);
+  return NULL;
+}
+
+/* The config among the files that training.model `path` names: a .json
+** file (not W&B's own) whose name ends the path, or whose name the path
+** ends (a dropped folder's), or NULL. */
+static const char *wa_config_file(const cJSON *files, const char *path) {
+  const cJSON *it;
+  cJSON_ArrayForEach(it, files) {
+    const char *name = it->string;
+    size_t n = name ? strlen(name) : 0;
+    if (!cJSON_IsString(it) || n < 6 || strcmp(name + n - 5, ".json") != 0 ||
+        wa_names_module(name, "wandb-metadata.json") || wa_names_module(name, "wandb-summary.json"))
+      continue;
+    if (wa_names_module(path, name) || wa_names_module(name, path)) return name;
+  }
+  return NULL;
+}
+
+/* Resolves training.model as the page can, and says how in the run's
+** source: a config dropped with the files, the preset of a path of the
+** trainer's own configs or of a preset's hub id. Returns {"file": name},
+** {"preset": name}, {"hub_id": id} (for the page to fetch when asked),
+** {"missing": path} (a path not among the files), or {} when the run names
+** no model; NULL when out of memory. */
+static cJSON *wa_resolve_model(memest_trainer_run *run, const cJSON *files) {
+  int is_path = 0;
+  const char *model = memest_trainer_run_model(run, &is_path), *found = NULL, *key = "missing";
+  char why[200], how[300] = "";
+  memest_error e;
+  cJSON *o = cJSON_CreateObject();
+  if (o == NULL || model == NULL) return o;
+  if (is_path != 0 && (found = wa_config_file(files, model)) != NULL) {
+    key = "file";
+    snprintf(how, sizeof how, "dropped with the files");
+  } else if (is_path != 0 && (found = memest_trainer_model_preset(model)) != NULL) {
+    key = "preset";
+    snprintf(how, sizeof how, "not among the files: the trainer's own config of %s, which memest "
+             "ships as the preset", found);
+  } else if (is_path <= 0 && memest_hub_id_check(model, why, sizeof why)) {
+    found = wa_preset_of_id(model);
+    key = found ? "preset" : "hub_id";
+    if (found) snprintf(how, sizeof how, "the hub id of the preset %s", found);
+  }
+  if (how[0] && memest_trainer_run_resolve_model(run, found, how, &e) != MEMEST_OK) key = "missing";
+  if (!wa_add_str(o, key, how[0] && strcmp(key, "missing") != 0 ? found : model)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
+
 /* The inputs the run set in p, by snake_case name, as memest_params_set takes them. */
 static cJSON *wa_run_params(const memest_params *before, const memest_params *p) {
   cJSON *o = cJSON_CreateObject();
@@ -905,14 +1005,15 @@ static cJSON *wa_run_params(const memest_params *before, const memest_params *p)
 ** "h100-4n8g" (optional), "trainer_commit": a hash (optional), "params":
 ** the inputs the page already has (optional; they win, as flags do)}.
 ** Returns {"source": the run's source object (memest_trainer_run_json),
-** "params": {name: value} the run gives, "problems": [problem]} (a
-** problem: an input the run sets in a way memest cannot read, or refuses),
-** or {"error": {...}} when the files cannot be read. */
+** "params": {name: value} the run gives, "model": how training.model was
+** resolved (wa_resolve_model), "problems": [problem]} (a problem: an input
+** the run sets in a way memest cannot read, or refuses), or {"error":
+** {...}} when the files cannot be read. */
 char *memest_wasm_trainer_read(const char *request_json) {
   memest_error err;
   memest_trainer_run *run = NULL;
   memest_params p, before;
-  cJSON *req, *root = NULL, *problems, *params, *item;
+  cJSON *req, *root = NULL, *problems, *params, *item, *model;
   const cJSON *folder, *commit, *given;
   char *source = NULL, *out;
   memset(&err, 0, sizeof err);
@@ -937,9 +1038,14 @@ char *memest_wasm_trainer_read(const char *request_json) {
     cJSON_Delete(req);
     return wa_error_json(&err);
   }
-  cJSON_Delete(req);
   root = cJSON_CreateObject();
-  problems = root ? cJSON_AddArrayToObject(root, "problems") : NULL;
+  model = root ? wa_resolve_model(run, cJSON_GetObjectItemCaseSensitive(req, "files")) : NULL;
+  cJSON_Delete(req);
+  if (model == NULL || !cJSON_AddItemToObject(root, "model", model)) {
+    cJSON_Delete(model);
+    goto nomem;
+  }
+  problems = cJSON_AddArrayToObject(root, "problems");
   if (problems == NULL) goto nomem;
   if (memest_trainer_run_apply(run, &p, &err) != MEMEST_OK) {
     item = wa_problem(&err);

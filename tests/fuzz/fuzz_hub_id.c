@@ -1,6 +1,7 @@
 /*
-** fuzz_hub_id.c — libFuzzer target: the CLI's check of a hub model id and
-** of a cache's revision (cli/hub_id.c), which stand between a --model
+** fuzz_hub_id.c — libFuzzer target: the check of a hub model id
+** (core/model_id.c, the CLI's and the page's) and the CLI's of a cache's
+** revision (cli/hub_id.c), which stand between a --model
 ** value, a refs/main file or a server's header and every path and URL the
 ** CLI builds. Whatever is accepted must make no path of its own: one '/'
 ** in an id and none in a revision, no "..", only the hub's characters, the
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(s, data, size);
   s[size] = '\0';   /* an embedded NUL ends the value, as in argv */
   why[0] = '\0';
-  if (cli_hub_id_check(s, why, sizeof why)) {
+  if (memest_hub_id_check(s, why, sizeof why)) {
     const char *slash = strchr(s, '/');
     FUZZ_REQUIRE(slash != NULL && slash != s && slash[1] != '\0' && strchr(slash + 1, '/') == NULL);
     FUZZ_REQUIRE(strlen(s) <= CLI_HUB_ID_MAX && strstr(s, "..") == NULL && hub_chars(s, 1));

@@ -21,7 +21,7 @@ test('presets equal memest --list-models and --list-gpus', async () => {
   const { models, gpus } = (await engine()).presets();
   // Each line is a preset's name and its hub id, org/title.
   const listed = (await runCli(['--list-models'])).stdout.trim().split('\n')
-    .map((l) => { const [name, id] = l.trim().split(/\s+/); return { name, title: id.split('/')[1] }; });
+    .map((l) => { const [name, id] = l.trim().split(/\s+/); return { name, title: id.split('/')[1], id }; });
   assert.deepStrictEqual(models, listed);
 
   const lines = (await runCli(['--list-gpus'])).stdout.trim().split('\n');
@@ -100,4 +100,22 @@ test('numbers reach the core as JavaScript writes them', async () => {
     const r = eng.estimate(null, { ...base, gpu: undefined, gpu_memory_gb: v });
     assert.ok(r.error?.message.includes(`got ${String(v)}`), `${String(v)}: ${JSON.stringify(r.error)}`);
   }
+});
+
+test('hubIdProblem() is the CLI\'s rule for a hub id; configProblem() its reading of a config', async () => {
+  requireBuilds();
+  const eng = await engine();
+  assert.equal(eng.hubIdProblem('Qwen/Qwen3-30B-A3B'), '');
+  assert.equal(eng.hubIdProblem('org/name.with-dots_1'), '');
+  for (const bad of ['noslash', 'a/b/c', 'org/', '-org/name', 'org/na--me', 'org/name.git', `org/${'x'.repeat(100)}`, 'org/na me', '']) {
+    const why = eng.hubIdProblem(bad);
+    assert.notEqual(why, '', bad);
+    // The CLI says the same of a --model value that is no file.
+    const cli = await runCli(['--model', bad, '--pp-size', '1', '--ep-size', '1', '--cp-size', '1',
+      '--total-gpus', '1', '--micro-batch-size', '1', '--global-batch-size', '2', '--sequence-length', '4096', '--gpu', 'h100']);
+    if (bad.includes('/')) assert.ok(cli.stderr.includes(`nor is it a hub id: ${why}`), `${bad}: ${cli.stderr}`);
+  }
+  assert.equal(eng.configProblem(eng.modelConfig('qwen3-30b-a3b')), '');
+  assert.match(eng.configProblem('<html>'), /not valid JSON/);
+  assert.match(eng.configProblem('{"model_type": 5}'), /./);
 });

@@ -106,3 +106,32 @@ test('bad requests are errors, never throws', async () => {
     assert.equal(typeof answer.error.message, 'string');
   }
 });
+
+test('training.model resolves among the files, to a preset, or to a hub id to fetch', async () => {
+  const eng = await engine();
+  const setup = read('checkout/benchmarks/pretraining/tiny/setup.py');
+  const script = read(`checkout/${BENCH}`);
+  const ask = (extra) => /** @type {any} */ (eng.readTrainerFiles({ kind: 'script', script: 'run.py', files: { 'run.py': script, 'setup.py': setup, ...extra } }));
+  // models/tiny-moe.json: not among the files, then dropped with them (by its name, or a folder's path).
+  assert.deepEqual(ask({}).model, { missing: 'models/tiny-moe.json' });
+  const tiny = read('checkout/models/tiny-moe.json');
+  for (const name of ['tiny-moe.json', 'checkout/models/tiny-moe.json']) {
+    const a = ask({ [name]: tiny });
+    assert.deepEqual(a.model, { file: name });
+    assert.equal(a.params.model, name);
+    assert.equal(a.source.model.resolved, name);
+    assert.equal(a.source.model.how, 'dropped with the files');
+  }
+  assert.deepEqual(ask({ 'other.json': tiny }).model, { missing: 'models/tiny-moe.json' });
+  // A trainer's own config path: the preset; a preset's hub id: the preset; another id: to fetch.
+  const withModel = (value) => setup.replace('Path("models/tiny-moe.json")', value);
+  const as = (value) => /** @type {any} */ (eng.readTrainerFiles({ kind: 'script', script: 'run.py', files: { 'run.py': script, 'setup.py': withModel(value) } }));
+  const own = as('Path("benchmarks/pretraining/qwen3-30b-a3b/model.json")');
+  assert.deepEqual(own.model, { preset: 'qwen3-30b-a3b' });
+  assert.equal(own.params.model, 'qwen3-30b-a3b');
+  assert.deepEqual(as('"openai/gpt-oss-20b"').model, { preset: 'gpt-oss-20b' });
+  assert.deepEqual(as('"test-org/Other-MoE"').model, { hub_id: 'test-org/Other-MoE' });
+  assert.deepEqual(as('"not/a/hub/id"').model, { missing: 'not/a/hub/id' });
+  // The log and the W&B run name a trainer path: the preset.
+  assert.deepEqual(/** @type {any} */ (eng.readTrainerFiles({ kind: 'log', files: { 'run.log': read('logs/benchmark.log') } })).model, { preset: 'qwen3-30b-a3b' });
+});

@@ -1,7 +1,7 @@
 // Unit tests of the Plan tab's goals (no browser): node --test tests/page/goals.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bestRow, foldInvalid, goalsFor, orderByGoal } from '../../web/app/plan/goals.js';
+import { bestRow, goalsFor, orderByGoal, validRows } from '../../web/app/plan/goals.js';
 
 const GIB = 2 ** 30;
 const row = (pp, cp, status, headroom, bubble, gpus = 32, extra = {}) => ({
@@ -48,9 +48,10 @@ test('the routing margin is a goal only when rows carry it', () => {
   assert.equal(bestRow(withMargin, 'routing').pp_size, 4);
 });
 
-test('a vary plan\'s invalid rows are folded into the counted reasons', () => {
+test('a vary plan\'s invalid rows leave its table; the counts stay the planner\'s', () => {
+  const counts = { tried: 4, valid: 2, invalid: 2, rows: 4, invalid_rows: 2, ok: 1, tight: 0, oom: 1 };
   const plan = {
-    mode: 'vary', vary: 'pp', invalid: {}, invalid_examples: {},
+    mode: 'vary', vary: 'pp', counts, invalid: { 'pp*ep*cp does not divide total GPUs': 2 }, invalid_examples: {},
     rows: [
       row(1, 1, 'OOM', -3, 0),
       { ...row(3, 1, 'INVALID', 0, 0), dp: 0, reason: 'pp*ep*cp does not divide total GPUs', message: 'not a multiple' },
@@ -58,12 +59,12 @@ test('a vary plan\'s invalid rows are folded into the counted reasons', () => {
       { ...row(5, 1, 'INVALID', 0, 0), dp: 0, reason: 'pp*ep*cp does not divide total GPUs', message: 'again' },
     ],
   };
-  const f = foldInvalid(plan);
-  assert.deepEqual(f.rows.map((r) => r.pp_size), [1, 4]);
-  assert.deepEqual(f.invalid, { 'pp*ep*cp does not divide total GPUs': 2 });
-  assert.deepEqual(f.invalid_values, { 'pp*ep*cp does not divide total GPUs': [3, 5] });
-  assert.equal(f.invalid_examples['pp*ep*cp does not divide total GPUs'], 'not a multiple');
-  assert.ok(f.rows.every((r) => r.dp !== 0));
+  const v = validRows(plan);
+  assert.deepEqual(v.rows.map((r) => r.pp_size), [1, 4]);
+  assert.equal(v.counts, counts, 'the planner\'s counts, untouched');
+  assert.deepEqual(v.invalid, { 'pp*ep*cp does not divide total GPUs': 2 });
+  assert.deepEqual(v.invalid_values, { 'pp*ep*cp does not divide total GPUs': [3, 5] });
+  assert.ok(v.rows.every((r) => r.dp !== 0));
 });
 
 test('parameter counts read in T, B and M', async () => {

@@ -450,14 +450,18 @@ test('the routing control: balanced and a custom factor match the CLI; the chart
   await waitForResult(page, seq);
 });
 
-test('the Content-Security-Policy forbids remote sources and is in force', async () => {
+test('the Content-Security-Policy forbids remote sources but the hub\'s connection, and is in force', async () => {
   const html = readFileSync(path.join(ROOT, 'public', 'index.html'), 'utf8');
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)[1];
+  const hub = /<meta name="memest-hub" content="([^"]*)">/.exec(html)[1];
+  assert.equal(hub, 'https://huggingface.co');
   const directives = Object.fromEntries(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
   assert.ok(['none', 'self'].includes(directives['default-src'][0].replace(/'/g, '')));
   assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
-  for (const k of ['style-src', 'connect-src', 'worker-src']) assert.deepEqual(directives[k], ["'self'"], k);
-  assert.doesNotMatch(policy, /unsafe-inline|'unsafe-eval'|https?:|\*/);
+  for (const k of ['style-src', 'worker-src']) assert.deepEqual(directives[k], ["'self'"], k);
+  // The one remote source: the hub, for the hub field's fetch (docs/hosting.md).
+  assert.deepEqual(directives['connect-src'], ["'self'", hub]);
+  assert.doesNotMatch(policy.replace(` ${hub};`, ';'), /unsafe-inline|'unsafe-eval'|https?:|\*/);
   const res = await fetch(`${session.url}engine-worker.js`);
   assert.equal(res.headers.get('content-security-policy'), policy, 'the worker is under the same policy');
   // Injected markup can neither run nor style anything.

@@ -1,5 +1,6 @@
 // The page's static server (scripts/serve.mjs): types, paths, the policy
-// header, the port fallback. node --test tests/page/serve.test.mjs
+// header, the port fallback, another hub in place of the page's.
+// node --test tests/page/serve.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
@@ -7,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rawGet } from './support.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer, withHub } from '../../scripts/serve.mjs';
 
 const POLICY = "default-src 'none'; script-src 'self'";
 let dir;
@@ -98,4 +99,30 @@ test('a read error answers 500 and the server keeps serving', async () => {
     await proc.close();
   }
   assert.equal((await get('/a.js')).status, 200);
+});
+
+test('--hub puts another hub in the page\'s meta and connect-src, or none', async () => {
+  const policy = "default-src 'none'; connect-src 'self' https://huggingface.co; worker-src 'self'";
+  const html = `<meta http-equiv="Content-Security-Policy" content="${policy}">\n<meta name="memest-hub" content="https://huggingface.co">`;
+  const other = withHub(html, policy, 'http://127.0.0.1:9999/');
+  assert.equal(other.policy, "default-src 'none'; connect-src 'self' http://127.0.0.1:9999; worker-src 'self'");
+  assert.ok(other.html.includes(`content="${other.policy}"`));
+  assert.ok(other.html.includes('<meta name="memest-hub" content="http://127.0.0.1:9999">'));
+  const none = withHub(html, policy, 'none');
+  assert.equal(none.policy, "default-src 'none'; connect-src 'self'; worker-src 'self'");
+  assert.ok(none.html.includes('<meta name="memest-hub" content="">'));
+  assert.throws(() => withHub(html, policy, 'ftp://x'), /not an http\(s\) origin/);
+  // Served: the page and the header carry the same policy.
+  const d = mkdtempSync(path.join(tmpdir(), 'memest-hub-serve-'));
+  writeFileSync(path.join(d, 'index.html'), html);
+  const s = await startServer({ dir: d, port: 0, hub: 'none' });
+  try {
+    const page = await rawGet(s.port, '/');
+    assert.equal(page.headers['content-security-policy'], none.policy);
+    assert.equal(page.body, none.html);
+    assert.equal(Number(page.headers['content-length']), Buffer.byteLength(none.html));
+  } finally {
+    await s.close();
+    rmSync(d, { recursive: true, force: true });
+  }
 });

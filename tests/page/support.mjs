@@ -58,10 +58,12 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 
 /**
  * Starts the server and the browser. Every request any page makes is kept
- * in `requests`; console errors and page errors in `errors`.
+ * in `requests`; console errors and page errors in `errors`. `hub`: the
+ * hub the served page names (an origin, or 'none'; serve.mjs withHub), by
+ * default index.html's own.
  */
-export async function startSession() {
-  const server = await startServer({ dir: PUBLIC, port: 0 });
+export async function startSession({ hub } = {}) {
+  const server = await startServer({ dir: PUBLIC, port: 0, hub });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const requests = [];
   const errors = [];
@@ -181,4 +183,16 @@ export function rawGet(port, rawPath) {
     req.on('error', fail);
     req.end();
   });
+}
+
+/** Drops `files` ([{name, text | bytes}]) on the element `selector` of `page`. */
+export function drop(page, selector, files) {
+  return page.evaluate(({ selector, files }) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([f.bytes ? new Uint8Array(f.bytes) : f.text], f.name));
+    const target = document.querySelector(selector);
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
+    }
+  }, { selector, files });
 }

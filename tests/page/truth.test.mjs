@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { timelineEvents } from '../../web/app/estimator.js';
-import { MODELS, DEFAULT_PARAMS, cli, waitForResult, waitForLink, seqOf, headline, fileSession, stateLink } from './support.mjs';
+import { MODELS, DEFAULT_PARAMS, cli, waitForResult, waitForLink, seqOf, headline, fileSession, stateLink, drop } from './support.mjs';
 
 const session = fileSession();
 
@@ -183,21 +183,9 @@ test('one render path: the page draws the timeline, of about its plot\'s width i
   await page.close();
 });
 
-/** Drops `files` ([{name, text | bytes}]) on the element `selector` of `page`. */
-function drop(page, selector, files) {
-  return page.evaluate(({ selector, files }) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.bytes ? new Uint8Array(f.bytes) : f.text], f.name));
-    const target = document.querySelector(selector);
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }));
-    }
-  }, { selector, files });
-}
-
 const LOG = 'step 00000001/00000010 | loss 9.9 | peak-gpu-memory 60.10 GB\nstep 00000002/00000010 | loss 9.1 | peak-gpu-memory 61.25 GB\n';
 
-test('drops go where they land: the Measured run panel keeps its files, the page takes configs only', async () => {
+test('drops go where they land: the Measured run panel keeps its files, the page takes configs and the trainer\'s files', async () => {
   const page = await session.newPage();
   await page.goto(session.url);
   await waitForResult(page);
@@ -209,10 +197,11 @@ test('drops go where they land: the Measured run panel keeps its files, the page
   assert.equal(await model(), before);
   assert.equal(await page.locator('textarea[data-field=config]').inputValue() === '', false, 'the preset text stays');
   assert.equal(await page.evaluate(() => location.hash.includes('config')), false);
-  // The same log anywhere else: refused, with where to drop it.
+  // The same log anywhere else: it has no launch line to fill the inputs
+  // from, so it is refused, with where to drop it.
   await drop(page, '.inputs', [{ name: 'train.log', text: LOG }]);
   await page.getByTestId('model-problem').waitFor();
-  assert.match(await page.getByTestId('model-problem').textContent(), /train\.log: the page takes a model’s config\.json.*Measured run panel/);
+  assert.match(await page.getByTestId('model-problem').textContent(), /^no line of train\.log has launch\(cfg=\.\.\.\).*drop it on the Measured run panel\.$/);
   assert.equal(await model(), before);
   // A snapshot's bytes (a pickle) likewise.
   await drop(page, 'main', [{ name: 'snapshot-rank00000.pickle', bytes: [0x80, 4, 0x95, 0, 0] }]);
@@ -276,5 +265,40 @@ test('each pasted config takes its own name; an edited preset is "(edited)"; the
   await waitForResult(embed);
   assert.match(await embed.getByTestId('embed-title').textContent(), /^memest estimate: Qwen3-30B-A3B /);
   await embed.close();
+  await page.close();
+});
+
+test('the suggestions stay when their card leaves the screen; estimated meanwhile for other inputs, the card says they are not computed', async () => {
+  const page = await session.newPage();
+  await page.goto(session.url);
+  await waitForResult(page);
+  const card = page.getByTestId('suggestions');
+  const items = () => card.locator('li').count();
+  await card.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=suggestions]').dataset.computed === 'true'
+    && document.querySelectorAll('[data-testid=suggestions] li').length > 0, null, { timeout: 15000 });
+  const shown = await items();
+  assert.equal(shown, cli(DEFAULT_PARAMS).suggestions.length);
+  // Away from the screen: the same inputs' suggestions stay, current.
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.waitForTimeout(800);
+  assert.equal(await card.getAttribute('data-computed'), 'true');
+  assert.equal(await items(), shown, 'the suggestions stay');
+  assert.equal(await card.getAttribute('data-stale'), 'false');
+  assert.equal(await card.getAttribute('data-answer-for'), cli(DEFAULT_PARAMS).command);
+  // Another input while it is away: the card holds no other answer's suggestions and says so.
+  const seq = await seqOf(page);
+  await page.locator('[data-field=pp_size] input[type=range]').fill('2');
+  await waitForResult(page, seq);
+  const want = cli({ ...DEFAULT_PARAMS, pp_size: 2 });
+  assert.equal(await card.getAttribute('data-answer-for'), want.command);
+  assert.equal(await card.getAttribute('data-computed'), 'false');
+  assert.equal(await items(), 0);
+  assert.match(await page.getByTestId('suggestions-not-computed').textContent(), /^Not computed for these inputs/);
+  // Back on screen: computed for these inputs.
+  await card.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=suggestions]').dataset.computed === 'true', null, { timeout: 15000 });
+  assert.equal(await items(), want.suggestions.length);
+  assert.equal(await card.getAttribute('data-answer-for'), want.command);
   await page.close();
 });

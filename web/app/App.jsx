@@ -9,7 +9,9 @@ import { DEFAULTS, applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
 import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
 import { usePageDrop } from './page-drop.js';
-import { readConfigFile } from './ModelPanel.jsx';
+import { readRun } from './trainer-files.js';
+import { SourceContext, TrainerSource } from './TrainerSource.jsx';
+import { readConfigFile } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
@@ -154,13 +156,69 @@ export function App({ initial }) {
   }, [ask]);
   const setTab = useCallback((id) => update({ view: id }), [update]);
   const currentState = useCallback(() => latest.current, []);
+  // The trainer's files read into the inputs (trainer-files.js): the
+  // record of where each input came from, a script waiting for a module it
+  // imports (or for the choice among several scripts), and a hub id
+  // training.model named, for the hub field.
+  const [trainer, setTrainer] = useState(/** @type {any} */ (null));
+  const [waiting, setWaiting] = useState(/** @type {any} */ (null));
+  const [hubId, setHubId] = useState('');
+  const waitingRef = useRef(waiting);
+  waitingRef.current = waiting;
+  const readTrainer = useCallback(async (kind, entries, all, script = null) => {
+    // One run at a time: the first of its kinds in the drop reads it.
+    const runs = ['wandb', 'script', 'log'].filter((k) => all?.has(k));
+    if (runs.length > 1) {
+      if (kind === runs[0]) setDropProblem('Drop one run’s files at a time: a launch script (with its setup.py), a log, or a W&B run’s files.');
+      return;
+    }
+    if (!engine.client) {
+      setDropProblem('The calculator is still starting; drop the files again in a moment.');
+      return;
+    }
+    setDropProblem(null);
+    const before = waitingRef.current;
+    const earlier = kind === 'script' && before?.texts ? before.texts : {};
+    const r = await readRun(engine.client, kind, entries, latest.current, { earlier, script: script ?? (kind === 'script' ? before?.script ?? null : null) });
+    if (r.choices) {
+      setWaiting({ choices: r.choices, texts: r.texts, kind });
+      return;
+    }
+    if (r.missing) {
+      setWaiting({ missing: r.missing, script: r.script, texts: r.texts, kind });
+      return;
+    }
+    setWaiting(null);
+    if (r.problem) {
+      setDropProblem(r.problem);
+      return;
+    }
+    setTrainer(r.record);
+    setHubId(r.hubId);
+    update({ ...r.patch, view: 'calculator' });
+  }, [engine.client, update]);
+  const chooseScript = useCallback((script) => {
+    const w = waitingRef.current;
+    if (w?.texts) readTrainer('script', [], null, script);
+  }, [readTrainer]);
+  const forgetTrainer = useCallback(() => {
+    setTrainer(null);
+    setWaiting(null);
+  }, []);
+  // The fields' sources follow the inputs only while there is a record.
+  const sourceState = trainer ? state : null;
+  const sources = useMemo(() => ({ record: trainer, state: sourceState }), [trainer, sourceState]);
   // Files dropped on the page, outside a drop zone of their own.
-  const dragging = usePageDrop({
-    config: async (files) => {
+  const [dragging, openFiles] = usePageDrop({
+    config: async (entries) => {
+      const files = entries.map((e) => e.file);
       const r = await readConfigFile(files[0], latest.current);
       setDropProblem(r.problem ?? (files.length > 1 ? `${files.length} configs were dropped; the page took ${files[0].name}.` : null));
       if (r.patch) update({ ...r.patch, view: 'calculator' });
     },
+    script: (entries, all) => readTrainer('script', entries, all),
+    log: (entries, all) => readTrainer('log', entries, all),
+    wandb: (entries, all) => readTrainer('wandb', entries, all),
   }, setDropProblem);
   // Loading a plan row or B switches to the calculator and moves focus there.
   const toCalculator = useCallback((patch) => {
@@ -200,8 +258,9 @@ export function App({ initial }) {
       <div class="form-tools">
         <button type="button" onClick={reset} data-testid="reset">Reset to defaults</button>
       </div>
+      <TrainerSource record={trainer} waiting={waiting} onChoose={chooseScript} onForget={forgetTrainer} />
       <ModelPanel model={state.model} config={state.config} current={currentState} update={update} models={models}
-        loadPreset={loadPreset} problem={dropProblem} />
+        loadPreset={loadPreset} problem={dropProblem} client={engine.client} hubId={hubId} onFiles={openFiles} />
       <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus} info={info} />
@@ -209,14 +268,15 @@ export function App({ initial }) {
     </form>
   ) : (
     <p class="loading inputs" role="status">{engine.error ?? 'Loading the calculator…'}</p>
-  )), [ready, state, models, gpus, info, loadPreset, update, modelShape, currentState, reset, dropProblem, engine.error]);
+  )), [ready, state, models, gpus, info, loadPreset, update, modelShape, currentState, reset, dropProblem, engine.error,
+    trainer, waiting, chooseScript, forgetTrainer, hubId, engine.client, openFiles]);
   // An input's render changes the cards' note alone (StaleNote): the
   // results are rendered again only when what they show changes.
   const configKey = JSON.stringify(config);
   const results = useMemo(() => (
     <Results view={view} configKey={configKey} detail={state.detail} update={update} applyFix={applyFix}
-      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} curve={curve} />
-  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve]);
+      engineError={engine.error} measured={measured} onSuggestionsShown={setSuggestionsShown} suggestionsShown={suggestionsShown} curve={curve} />
+  ), [view, configKey, state.detail, update, applyFix, engine.error, measured, curve, suggestionsShown]);
 
   // The link is packed once the inputs are still, not at every render.
   const linkPending = settled !== state;
@@ -241,7 +301,7 @@ export function App({ initial }) {
       {tab === 'calculator' && (
         <div id="panel-calculator" role="tabpanel" aria-labelledby="tab-calculator" class="calculator" tabIndex={-1}>
           <PhoneSummary view={view} note={note} />
-          {inputs}
+          <SourceContext.Provider value={sources}>{inputs}</SourceContext.Provider>
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             {share}
             <StaleNote.Provider value={stale}>
@@ -269,7 +329,7 @@ export function App({ initial }) {
         </div>
       )}
       </main>
-      {dragging && <div class="drop-overlay" aria-hidden="true">Drop a config.json to estimate it</div>}
+      {dragging && <div class="drop-overlay" aria-hidden="true">Drop a config.json, or the trainer’s launch script, log or W&amp;B run, to fill the inputs</div>}
       <footer class="page-footer">
         <p>
           memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus

@@ -12,6 +12,7 @@ import { linkTo } from './SharePanel.jsx';
 import { useFrameHeight } from './frame-height.js';
 import { pageWords } from './wording.js';
 import { modelTitle } from './config-name.js';
+import { Outside } from './Outside.jsx';
 
 /** Props: view and pending (useEstimate), note (the cards' stale note), state, models (the engine's presets), engineError, notice. */
 export function EmbedView({ view, pending, note, state, models, engineError, notice }) {
@@ -28,7 +29,7 @@ export function EmbedView({ view, pending, note, state, models, engineError, not
         <h1 class="embed-title" data-testid="embed-title"><span class="visually-hidden">memest estimate: </span>{modelTitle(state, models)} <span>{layout}</span></h1>
         <a href={linkTo(state)} target="_blank" rel="noopener noreferrer" class="embed-link">Open in memest ↗</a>
       </div>
-      {error && <p class="notice notice-error" role="alert">{error}</p>}
+      {error && <p class="notice notice-error" role="alert"><Outside text={error} /></p>}
       {!result && !error && <p class="loading" role="status">Estimating…</p>}
       {invalid && note && <p class="help">The full page explains what to change.</p>}
       {result && (

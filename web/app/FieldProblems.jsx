@@ -6,6 +6,7 @@ import { useContext } from 'preact/hooks';
 import { DEFAULTS, canApplyFix } from './state.js';
 import { shortName } from './names.js';
 import { pageWords, wherePart } from './wording.js';
+import { Outside } from './Outside.jsx';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
 export const ProblemsContext = createContext(/** @type {{problems: any[], applyFix: (fix: any) => void}} */ ({ problems: [], applyFix: () => {} }));
@@ -53,7 +54,7 @@ export function Problem({ problem, applyFix }) {
   const fix = fixFor(problem);
   return (
     <li class="problem" data-code={problem.code} data-field={problem.field}>
-      <span>{pageWords(problem.message)}{where}</span>
+      <span><Outside text={pageWords(problem.message)} />{where}</span>
       {fix && (
         <button type="button" class="fix" onClick={() => applyFix(fix)}>
           Use {fixLabel(fix)}{fix === problem.fix ? '' : ' (the default)'}

@@ -12,6 +12,7 @@ import { Card } from './Card.jsx';
 import { pointerWord } from './Timeline.jsx';
 import { CANVAS_INK, chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
+import { Outside, visible } from './Outside.jsx';
 
 /** A series' value in the hover's legend, with its unit. */
 function gibValue(u, v) {
@@ -68,14 +69,14 @@ export function MeasuredCurve({ snap, timeline, height = 220, answerFor }) {
   const d = snap.data;
   return (
     <Card answerFor={answerFor} class="chart measured-curve" aria-labelledby="measured-curve-title" data-testid="measured-curve">
-      <h2 id="measured-curve-title">Measured across the recorded step ({snap.name}, pp rank {snap.ppRank >= 0 ? snap.ppRank : '?'})</h2>
+      <h2 id="measured-curve-title">Measured across the recorded step (<Outside text={snap.name} />, pp rank {snap.ppRank >= 0 ? snap.ppRank : '?'})</h2>
       <p class="help">
         Peak {gib(d.peak_allocated_bytes)} allocated over {d.events} trace entries; {gib(d.start_allocated_bytes)} was
         allocated before the window. Solid: the measured allocated bytes.{same ? ' Dashed: the estimate’s tensors of the same rank, on the same normalised axis (the two are not aligned in time).' : ' Show the timeline of the same pipeline rank to draw the estimate beside it.'}
         {' '}{pointerWord()} the chart for the values at a point; the dotted vertical line follows the pointer.
       </p>
       <div ref={box} class="uplot-box" role="img"
-        aria-label={`Measured allocated bytes of ${snap.name} over the recorded step, peaking at ${gib(d.peak_allocated_bytes)}.`} />
+        aria-label={`Measured allocated bytes of ${visible(snap.name)} over the recorded step, peaking at ${gib(d.peak_allocated_bytes)}.`} />
     </Card>
   );
 }

@@ -11,17 +11,18 @@ import { useState } from 'preact/hooks';
 import { count, gib, mem, percent, signedPercent } from './format.js';
 import { fragmentationInput, largest } from './measured.js';
 import { Card } from './Card.jsx';
+import { Outside } from './Outside.jsx';
 
 function Sites({ snap }) {
   if (!snap.data.sites.length) return null;
   return (
     <div class="measured-sites">
-      <h3>Top allocation sites at the measured peak ({snap.name})</h3>
+      <h3>Top allocation sites at the measured peak (<Outside text={snap.name} />)</h3>
       <table data-testid="measured-sites">
         <thead><tr><th scope="col">Live at the peak</th><th scope="col">Allocations</th><th scope="col">Site</th></tr></thead>
         <tbody>
           {snap.data.sites.map((s) => (
-            <tr key={s.site}><td>{mem(s.bytes)}</td><td>{s.count}</td><td><code>{s.site}</code></td></tr>
+            <tr key={s.site}><td>{mem(s.bytes)}</td><td>{s.count}</td><td><code><Outside text={s.site} /></code></td></tr>
           ))}
         </tbody>
       </table>
@@ -30,7 +31,7 @@ function Sites({ snap }) {
         <ul class="measured-top">
           {snap.data.top.map((a) => (
             <li key={a.address}>
-              {mem(a.bytes)} {a.before_recording ? '(before the window)' : ''} <code>{a.frames.join(' < ') || 'no frames recorded'}</code>
+              {mem(a.bytes)} {a.before_recording ? '(before the window)' : ''} <code><Outside text={a.frames.join(' < ') || 'no frames recorded'} /></code>
             </li>
           ))}
         </ul>
@@ -94,7 +95,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
               const meas = s.data.peak_allocated_bytes;
               return (
                 <tr key={s.name}>
-                  <th scope="row">{s.name}</th><td>{s.rank >= 0 ? s.rank : '?'}</td><td>{s.ppRank >= 0 ? s.ppRank : '?'}</td>
+                  <th scope="row"><Outside text={s.name} /></th><td>{s.rank >= 0 ? s.rank : '?'}</td><td>{s.ppRank >= 0 ? s.ppRank : '?'}</td>
                   <td>{gib(meas)}</td><td>{est ? gib(est) : '—'}</td>
                   <td data-testid="measured-error">{est ? errorText(est, meas) : '—'}</td>
                   <td><button type="button" class="link-button" onClick={() => measured.remove(s.name)}>Remove</button></td>
@@ -106,7 +107,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
       )}
       {log && (
         <p data-testid="measured-log-summary">
-          Log ({log.source}): {stepsText(log)}; compared: {log.compared}, {gib(log.compared_bytes)} allocated, the
+          Log (<Outside text={log.source} />): {stepsText(log)}; compared: {log.compared}, {gib(log.compared_bytes)} allocated, the
           largest over every rank (largest of all {log.max_gib.toFixed(2)} GiB at step {log.max_step}). Against the
           estimate’s tensors of the worst rank, {gib(tensorPeak)}:{' '}
           <strong data-testid="measured-log-error">{errorText(tensorPeak, log.compared_bytes)}</strong>.
@@ -114,7 +115,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
       )}
       {log && (log.refused_count > 0 || log.restart_count > 0) && (
         <ul class="measured-log-notes" data-testid="measured-log-notes">
-          {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: {r.text}</li>)}
+          {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: <Outside text={r.text} /></li>)}
           {log.refused_count > log.refused.length && <li>and {log.refused_count - log.refused.length} more readings not compared</li>}
           {log.restarts.map((r) => <li key={`s${r.line}`}>Line {r.line}: step {r.step} after step {r.after}, a new run; its first step is left out.</li>)}
         </ul>
@@ -122,7 +123,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
       {top && real && (
         <p class="measured-frag" data-testid="measured-frag">
           Your run’s fragmentation is {percent(top.data.fragmentation)}: {gib(top.data.peak_reserved_bytes)} reserved at most
-          {' '}against {gib(top.data.peak_allocated_bytes)} allocated at the peak ({top.name}).{' '}
+          {' '}against {gib(top.data.peak_allocated_bytes)} allocated at the peak (<Outside text={top.name} />).{' '}
           {frag !== fragmentation && (
             <button type="button" onClick={() => update({ fragmentation: frag })} data-testid="use-fragmentation">
               Use {percent(frag)} fragmentation
@@ -132,7 +133,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
       )}
       {top && !real && (
         <p class="help" data-testid="measured-frag-unknown">
-          {top.name} gives no fragmentation to use: {top.data.segments > 0
+          <Outside text={top.name} /> gives no fragmentation to use: {top.data.segments > 0
             ? `its reserved peak, ${gib(top.data.peak_reserved_bytes)}, is below its allocated peak, ${gib(top.data.peak_allocated_bytes)}, which a caching allocator cannot do`
             : 'it carries no segment data, so its reserved bytes are not known'}.
         </p>
@@ -184,7 +185,7 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
         opens the link sees the estimate only.
       </p>
       {busy && <p role="status">Reading…</p>}
-      {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert">{p.source}: {p.message}</p>)}
+      {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert"><Outside text={`${p.source}: ${p.message}`} /></p>)}
       {(snapshots.length > 0 || log) && ranks && (
         <Comparison measured={measured} ranks={ranks} tensorPeak={tensorPeak} fragmentation={fragmentation} update={update}
           answerFor={answerFor} />

@@ -1,14 +1,17 @@
-// ModelPanel.jsx — which model: a preset from the engine, or a config.json
-// pasted into the editor, opened, or dropped on the page (page-drop.js
-// hands dropped configs to readConfigFile). A config takes its own name
-// (config-name.js).
+// ModelPanel.jsx — which model: a preset from the engine, a hub id
+// (HubField.jsx: a preset's id, or a config.json fetched on a click), or a
+// config.json pasted into the editor, opened, or dropped on the page
+// (page-drop.js hands dropped configs to readConfigFile). A config takes
+// its own name (config-name.js).
 
 import { useEffect, useId, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
-import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS } from './state.js';
-import { linkProblem } from './url.js';
-import { nameFor } from './config-name.js';
+import { DEFAULTS, LABEL_RE } from './state.js';
+import { configPatch, nameFor, readConfigFile } from './config-name.js';
 import { memo } from './memo.js';
+import { HubField } from './HubField.jsx';
+import { FieldSource } from './TrainerSource.jsx';
+import { Outside } from './Outside.jsx';
 
 const CUSTOM = '\u0000custom';
 
@@ -16,38 +19,16 @@ const CUSTOM = '\u0000custom';
 const isModelField = (f) => f === 'model' || f === 'config' || (f !== '' && !CONTROL_FIELDS.has(f) && f !== 'dp' && f !== 'num_chunks' && f !== 'layout');
 
 /**
- * The patch that puts config `text` named `label` on screen, or why it
- * cannot be: {patch} or {problem}. `current` is the state now (a link must
- * still hold it).
- */
-export function configPatch(text, label, current) {
-  if (text.length > MAX_CONFIG_CHARS) {
-    return { problem: `This config has ${text.length} characters; the page takes at most ${MAX_CONFIG_CHARS}.` };
-  }
-  if (!text) return { patch: { config: '', model: DEFAULTS.model } };
-  const why = linkProblem({ ...current, config: text, model: label });
-  return why ? { problem: why } : { patch: { config: text, model: label } };
-}
-
-/**
- * Reads a config file the user opened or dropped: {patch} or {problem}.
- * @param {File} file  @param {any} current  the state now
- */
-export async function readConfigFile(file, current) {
-  if (file.size > MAX_CONFIG_CHARS * 4) return { problem: `${file.name} is ${file.size} bytes; a config.json is a few kilobytes.` };
-  const text = await file.text();
-  return configPatch(text, nameFor({ text, fileName: file.name }), current);
-}
-
-/**
  * Props: model (the state's name), config (its pasted config, '' for a
  * preset), current() (the whole state now, for the link's check),
  * update(patch), models (engine presets), loadPreset(name) →
  * Promise<string|null> (a preset's config text), problem (a dropped
- * file's, from the page). It renders again only when one of them changes
- * (memo): a slider's move leaves it alone.
+ * file's, from the page), client (the engine, for the hub field), hubId (a
+ * hub id the trainer's files named, for the hub field), onFiles(files)
+ * (the trainer's files opened, taken as a drop's). It renders again only
+ * when one of them changes (memo): a slider's move leaves it alone.
  */
-function ModelPanelView({ model, config, current, update, models, loadPreset, problem = null }) {
+function ModelPanelView({ model, config, current, update, models, loadPreset, problem = null, client = null, hubId = '', onFiles = null }) {
   const id = useId();
   const [presetText, setPresetText] = useState('');
   const [draft, setDraft] = useState(null); // editor text not (yet) applied
@@ -72,6 +53,13 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
     const r = configPatch(text, label, current());
     setLocal(r.problem ?? null);
     if (r.patch) update(r.patch);
+  };
+
+  /** Puts a fetched config on screen: why it cannot be, or null. */
+  const takeConfig = (text, label) => {
+    const r = configPatch(text, label, current());
+    if (r.patch) update(r.patch);
+    return r.problem ?? null;
   };
 
   const readFile = async (file) => {
@@ -111,7 +99,9 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
         <select id={`${id}-preset`} value={custom ? CUSTOM : model} onChange={onSelect}>
           {options.map(([v, t]) => <option key={v} value={v}>{t}</option>)}
         </select>
+        <FieldSource fields={['model']} />
       </div>
+      <HubField models={models} client={client} update={update} takeConfig={takeConfig} suggested={hubId} />
       {custom && (
         <div class="field">
           <label for={`${id}-label`}>Name of the pasted model</label>
@@ -137,7 +127,19 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
         </div>
         <p class="help">Or drop a config.json anywhere on the page but the Measured run panel. It stays in this browser (and in links you copy).</p>
       </details>
-      {shown && <p class="local-problem" role="alert" data-testid="model-problem">{shown}</p>}
+      <div class="row trainer-open">
+        <label class="button file-button">
+          Open the trainer’s files…
+          <input type="file" multiple class="visually-hidden" data-testid="trainer-open"
+            onChange={(e) => {
+              const files = e.currentTarget.files;
+              if (files?.length && onFiles) onFiles([...files]);
+              e.currentTarget.value = '';
+            }} />
+        </label>
+      </div>
+      <p class="help">A launch script with its setup.py, a log, or a W&amp;B run’s files (or its folder, dropped anywhere but the Measured run panel) fill the inputs they hold, and say where each came from.</p>
+      {shown && <p class="local-problem" role="alert" data-testid="model-problem"><Outside text={shown} /></p>}
       <FieldProblems match={isModelField} />
     </fieldset>
   );

@@ -5,13 +5,14 @@
 
 import { count, paramCount } from './format.js';
 import { Card } from './Card.jsx';
+import { Outside } from './Outside.jsx';
 
 function KeyList({ title, keys }) {
   if (!keys?.length) return null;
   return (
     <div class="key-list">
       <h4>{title} ({keys.length})</h4>
-      <p><code>{keys.join(', ')}</code></p>
+      <p><code><Outside text={keys.join(', ')} /></code></p>
     </div>
   );
 }
@@ -62,6 +63,13 @@ export function ModelSummary({ model: m, ranks, answerFor, note = undefined }) {
         <dd data-testid="active-parameters" data-count={m.active_parameters}>
           {paramCount(m.active_parameters)}
           <span class="help"> ({activeParts(m)})</span>
+          {typeof m.active_parameters_without_embedding === 'number' && (
+            <>
+              ; <span data-testid="active-parameters-without-embedding" data-count={m.active_parameters_without_embedding}>
+                {paramCount(m.active_parameters_without_embedding)}</span> without the input embedding
+              <span class="help"> (as OpenAI, IBM and DeepSeek from V2 on count theirs)</span>
+            </>
+          )}
         </dd>
         <dt>Layers</dt>
         <dd>{m.layers}: {m.experts > 0 ? `${kinds.moe ?? 0} with experts, ` : ''}{kinds.dense ?? 0} dense{attn ? `; ${attn}` : ''}</dd>

@@ -4,6 +4,7 @@
 
 import { pageWords } from './wording.js';
 import { CONTROL_FIELDS, fieldLabel } from './FieldProblems.jsx';
+import { Outside } from './Outside.jsx';
 
 /** Focuses the control of parameter `field` (the config editor for config keys). */
 export function focusField(field) {
@@ -29,7 +30,7 @@ export function ProblemSummary({ problems }) {
         {shown.map((p, i) => (
           <li key={i}>
             <button type="button" class="link" onClick={() => focusField(p.field)}>{fieldLabel(p.field)}</button>
-            {': '}{pageWords(p.message)}
+            {': '}<Outside text={pageWords(p.message)} />
           </li>
         ))}
       </ul>

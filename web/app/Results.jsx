@@ -29,9 +29,10 @@ import { InputsSummary } from './InputsSummary.jsx';
  * Props: view (useEstimate), configKey (JSON of the config on screen), detail (the per-tensor table is open), update(patch),
  * applyFix(fix), engineError, measured (useMeasured, or null): markers on
  * the rank chart and the measured curve under the timeline,
- * onSuggestionsShown(visible), curve (useRoutingCurve's, or null).
+ * onSuggestionsShown(visible), suggestionsShown (the suggestions' card is on screen),
+ * curve (useRoutingCurve's, or null).
  */
-export function Results({ view, configKey, detail, update, applyFix, engineError, measured = null, onSuggestionsShown, curve = null }) {
+export function Results({ view, configKey, detail, update, applyFix, engineError, measured = null, onSuggestionsShown, suggestionsShown = false, curve = null }) {
   const { answer } = view;
   const result = answer?.result;
   const command = result?.command ?? '';
@@ -63,8 +64,8 @@ export function Results({ view, configKey, detail, update, applyFix, engineError
             capacity={result.gpu_capacity_bytes} answerFor={command} />
           {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} answerFor={command} />}
           {shownSnap && <MeasuredCurve snap={shownSnap} timeline={answer.timeline} answerFor={command} />}
-          <Suggestions suggestions={result.suggestions} computed={answer.suggested} applyFix={applyFix}
-            onShown={onSuggestionsShown} answerFor={command} />
+          <Suggestions suggestions={result.suggestions} nearest={result.nearest_layout} computed={answer.suggested}
+            shown={suggestionsShown} applyFix={applyFix} onShown={onSuggestionsShown} answerFor={command} />
           <DetailTable open={detail} detail={result.detail} onToggle={(open) => update({ detail: open })}
             answerFor={command} />
           <CommandLine command={command} config={answer.state.config} state={answer.state}

@@ -3,6 +3,7 @@
 
 import { useId } from 'preact/hooks';
 import { FieldProblems } from './FieldProblems.jsx';
+import { FieldSource } from './TrainerSource.jsx';
 import { memo } from './memo.js';
 
 /**
@@ -22,6 +23,7 @@ function SelectFieldView({ label, value, options, onChange, field, help }) {
       </select>
       {help && <p class="help" id={`${id}-help`}>{help}</p>}
       {field && <FieldProblems fields={[field]} />}
+      {field && <FieldSource fields={[].concat(field)} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@
 import { memo } from './memo.js';
 import { useId, useRef, useState } from 'preact/hooks';
 import { FieldProblems } from './FieldProblems.jsx';
+import { FieldSource } from './TrainerSource.jsx';
 
 function toSlider(value, scale) {
   if (scale === 'log2') return value > 0 ? Math.round(Math.log2(value)) : 0;
@@ -80,6 +81,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
       {help && <p class="help" id={`${id}-help`}>{help}</p>}
       {bad && <p class="local-problem" role="alert">{bad}</p>}
       {field && <FieldProblems fields={[].concat(field)} id={problemsId} />}
+      {field && <FieldSource fields={[].concat(field)} />}
     </div>
   );
 }

@@ -4,6 +4,7 @@
 
 import { pageWords } from './wording.js';
 import { Card } from './Card.jsx';
+import { Outside, visible } from './Outside.jsx';
 
 /** The longest a shortened warning is, in characters. */
 const SHORT_CHARS = 110;
@@ -30,7 +31,7 @@ export function Warnings({ warnings, compact = false, answerFor }) {
       <ul>
         {warnings.map((w, i) => {
           const text = pageWords(w);
-          return compact ? <li key={i} title={text}>{shortWarning(text)}</li> : <li key={i}>{text}</li>;
+          return compact ? <li key={i} title={visible(text)}><Outside text={shortWarning(text)} /></li> : <li key={i}><Outside text={text} /></li>;
         })}
       </ul>
     </Card>

@@ -3,6 +3,10 @@
 // config the engine names the model by its label, which no CLI preset
 // has, so the page saves the config as config.json first: the command
 // passes --model config.json, and a shell snippet writes the file and runs it.
+// The config's text is written with its bidi marks and controls as JSON
+// escapes (\u202e): the same JSON, which cannot reorder the shown snippet.
+
+import { visible } from './visible.js';
 
 /** The file name the page's commands give a pasted config. */
 export const CONFIG_FILE = 'config.json';
@@ -32,7 +36,8 @@ function delimiterFor(text) {
 export function commandFor(command, config) {
   if (!config) return { command, script: null };
   const run = commandWithFile(command);
-  const body = config.endsWith('\n') ? config : `${config}\n`;
+  const text = visible(config.replace(/\r\n?/g, '\n'));
+  const body = text.endsWith('\n') ? text : `${text}\n`;
   const end = delimiterFor(body);
   return { command: run, script: `cat > ${CONFIG_FILE} <<'${end}'\n${body}${end}\n${run}\n` };
 }

@@ -1,13 +1,14 @@
-// config-name.js — the name a config on the page takes. A pasted or
-// dropped config takes its own: its file's name (unless that is just
-// "config.json"), else its _name_or_path, else its model_type, which takes
-// the model's size once the engine has counted its parameters
-// ("qwen3_moe-235B", "qwen3_moe-30.5B", not two "qwen3_moe"). A preset's
-// text edited by hand becomes "<preset> (edited)"; a later paste, or a
-// config of another model, renames it. The embed's header and the full
+// config-name.js — a config put on the page (configPatch, readConfigFile)
+// and the name it takes. A pasted or dropped config takes its own: its
+// file's name (unless that is just "config.json"), else its _name_or_path,
+// else its model_type, which takes the model's size once the engine has
+// counted its parameters ("qwen3_moe-235B", "qwen3_moe-30.5B", not two
+// "qwen3_moe"). A preset's text edited by hand becomes "<preset>
+// (edited)"; a later paste, or a config of another model, renames it. The embed's header and the full
 // page show the same name (modelTitle).
 
-import { labelFor } from './state.js';
+import { DEFAULTS, MAX_CONFIG_CHARS, labelFor } from './state.js';
+import { linkProblem } from './url.js';
 
 /** 1026408209408 as "1.03T", 235093634560 as "235B", 30532122624 as "30.5B", 6919161856 as "6.92B". */
 export function sizeText(params) {
@@ -78,4 +79,28 @@ export function sizedName(state, model) {
 export function modelTitle(state, models = []) {
   if (state.config) return state.model;
   return models.find((m) => m.name === state.model)?.title ?? state.model;
+}
+
+/**
+ * The patch that puts config `text` named `label` on screen, or why it
+ * cannot be: {patch} or {problem}. `current` is the state now (a link must
+ * still hold it).
+ */
+export function configPatch(text, label, current) {
+  if (text.length > MAX_CONFIG_CHARS) {
+    return { problem: `This config has ${text.length} characters; the page takes at most ${MAX_CONFIG_CHARS}.` };
+  }
+  if (!text) return { patch: { config: '', model: DEFAULTS.model } };
+  const why = linkProblem({ ...current, config: text, model: label });
+  return why ? { problem: why } : { patch: { config: text, model: label } };
+}
+
+/**
+ * Reads a config file the user opened or dropped: {patch} or {problem}.
+ * @param {File} file  @param {any} current  the state now
+ */
+export async function readConfigFile(file, current) {
+  if (file.size > MAX_CONFIG_CHARS * 4) return { problem: `${file.name} is ${file.size} bytes; a config.json is a few kilobytes.` };
+  const text = await file.text();
+  return configPatch(text, nameFor({ text, fileName: file.name }), current);
 }

@@ -152,9 +152,10 @@ export async function estimateView(client, state, { suggestions = false, events 
 }
 
 /**
- * Estimates `state` whenever its request changes (its inputs, the
- * suggestions on screen, the detail open, the timeline's events) and keeps
- * what came back. Returns [view, pending, ask]:
+ * Estimates `state` whenever its request changes (its inputs, the detail
+ * open, the timeline's events, the suggestions coming on screen) and keeps
+ * what came back. The suggestions leaving the screen ask nothing: the
+ * answer keeps those it has until the inputs change. Returns [view, pending, ask]:
  *   view { answer, problems, model, error, seq }: `answer` is the last valid
  * estimate (estimateView's), whatever inputs it was for: a card compares
  * its key with inputsKey() of the state on screen. `problems` (from
@@ -172,20 +173,23 @@ export async function estimateView(client, state, { suggestions = false, events 
 export function useEstimate(client, state, { suggestions = false, events = 1000 } = {}) {
   const [view, setView] = useState({ answer: null, problems: NO_PROBLEMS, model: null, error: null, seq: 0 });
   const [pending, setPending] = useState(true);
-  const sent = useRef({ seq: 0, request: '' });
+  const sent = useRef({ seq: 0, request: '', suggestions: false });
   const shown = useRef(0);
   const options = useRef({ client, suggestions, events });
   options.current = { client, suggestions, events };
-  const requestOf = (s) => `${inputsKey(s)}|${options.current.suggestions}|${s.detail}|${options.current.events}`;
-  /** Asks for `s` unless its request is the last one asked. An answer
-   * that comes after a newer one (an invalid input's, explained by
-   * validate() while the next estimate ran) is dropped. */
+  const requestOf = (s) => `${inputsKey(s)}|${s.detail}|${options.current.events}`;
+  /** Asks for `s` unless its request is the last one asked: the same
+   * inputs, with the suggestions if they are wanted (suggestions computed
+   * stay when their card leaves the screen). An answer that comes after a
+   * newer one (an invalid input's, explained by validate() while the next
+   * estimate ran) is dropped. */
   const ask = useCallback((s) => {
     const { client: c, suggestions: withSuggestions, events: n } = options.current;
     const request = requestOf(s);
-    if (!c || request === sent.current.request) return;
+    if (!c || (request === sent.current.request && (!withSuggestions || sent.current.suggestions))) return;
     const seq = ++sent.current.seq;
     sent.current.request = request;
+    sent.current.suggestions = withSuggestions;
     const fresh = () => {
       if (seq < shown.current) return false;
       shown.current = seq;
@@ -202,7 +206,7 @@ export function useEstimate(client, state, { suggestions = false, events = 1000 
   // Whatever changed the request without asking (a link, a fix, the
   // suggestions coming on screen) is asked right after its render, not
   // after the next frame, which a slider would feel.
-  useLayoutEffect(() => ask(state), [client, requestOf(state)]);
+  useLayoutEffect(() => ask(state), [client, requestOf(state), suggestions]);
   return [view, pending, ask];
 }
 

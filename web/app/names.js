@@ -1,6 +1,7 @@
 // names.js — the facts the page takes from the C core instead of writing
 // them again: the memory components' labels, the enum names, the headroom
-// percentage below which a run is TIGHT (engine.names()) and each input's
+// percentage below which a run is TIGHT, each kind of file's size limit
+// (engine.names()) and each input's
 // label and short name (engine.parameters()). Set once when the engine
 // starts (estimator.js useEngine), before any result or plan is shown;
 // constant after that. The one map from an input's name (or a plan
@@ -44,6 +45,17 @@ export function componentTitle(key) {
 export function tightPercent() {
   if (!names) throw new Error('the engine names are not loaded yet');
   return names.tight_percent;
+}
+
+/**
+ * The limit of one kind of file memest reads (engine.names().input_files:
+ * "config", "snapshot", "log", "script", "wandb_config", "wandb_json"):
+ * {noun, max_bytes, limit_name, typical, give}, or null before the engine.
+ * @param {string} kind
+ * @returns {{noun: string, max_bytes: number, limit_name: string, typical: string, give: string} | null}
+ */
+export function inputFile(kind) {
+  return /** @type {any} */ (names)?.input_files?.[kind] ?? null;
 }
 
 /** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "routing", "status"). */

@@ -1,20 +1,28 @@
-// InvalidCounts.jsx — what a plan tried, in counts that add up: the
-// combinations tried, the valid ones (the table's rows) and those not
-// valid, counted by reason (most frequent first), each with the planner's
-// example message (foldInvalid).
+// InvalidCounts.jsx — what a plan tried, in the planner's own counts, which
+// add up (`counts`: tried = valid + not valid, valid = OK + TIGHT + OOM):
+// the combinations tried, the valid ones by status, and those not valid by
+// reason (most frequent first), each with the planner's example message
+// and the values of the varied input that had it (validRows).
 
 import { count } from '../format.js';
 import { pageWords } from '../wording.js';
 
-/** Props: plan (foldInvalid()'s). */
+/** "3 OK, 1 TIGHT, 2 OOM", leaving out a status no row has. */
+function byStatus(c) {
+  const parts = [[c.ok, 'OK'], [c.tight, 'TIGHT'], [c.oom, 'OOM']].filter(([n]) => n > 0).map(([n, s]) => `${count(n)} ${s}`);
+  return parts.length > 1 ? ` (${parts.join(', ')})` : parts.length ? ` (all ${parts[0].split(' ')[1]})` : '';
+}
+
+/** Props: plan (validRows()'s: the planner's JSON, its table's rows valid ones). */
 export function InvalidCounts({ plan }) {
+  const c = plan.counts ?? { tried: 0, valid: 0, invalid: 0, ok: 0, tight: 0, oom: 0 };
   const entries = Object.entries(plan.invalid ?? {}).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return (
     <section class="invalid-counts" aria-labelledby="invalid-title" data-testid="invalid-counts"
-      data-tried={plan.tried} data-valid={plan.valid} data-invalid={plan.invalidTotal}>
+      data-tried={c.tried} data-valid={c.valid} data-invalid={c.invalid} data-ok={c.ok} data-tight={c.tight} data-oom={c.oom}>
       <h3 id="invalid-title">
-        {count(plan.tried)} combination{plan.tried === 1 ? '' : 's'} tried: {count(plan.valid)} valid
-        {plan.invalidTotal > 0 ? `, ${count(plan.invalidTotal)} not valid` : ''}
+        {count(c.tried)} combination{c.tried === 1 ? '' : 's'} tried: {count(c.valid)} valid{byStatus(c)}
+        {c.invalid > 0 ? `, ${count(c.invalid)} not valid` : ''}
       </h3>
       {entries.length > 0 && (
         <ul>

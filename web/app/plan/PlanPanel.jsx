@@ -8,7 +8,7 @@ import { PlanAnswer } from './PlanAnswer.jsx';
 import { InvalidCounts } from './InvalidCounts.jsx';
 import { PlanTable } from './PlanTable.jsx';
 import { PlanGoal } from './PlanGoal.jsx';
-import { GOALS, bestRow, foldInvalid, goalsFor, orderByGoal } from './goals.js';
+import { GOALS, bestRow, goalsFor, orderByGoal, validRows } from './goals.js';
 import { pageWords } from '../wording.js';
 
 /**
@@ -31,7 +31,7 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
   const goalText = label.charAt(0).toLowerCase() + label.slice(1);
   const view = useMemo(() => {
     if (!shown) return null;
-    let v = foldInvalid(shown);
+    let v = validRows(shown);
     if (v.mode !== 'vary') {
       const inNodeFirst = v.answer_by?.ep_inside_node_first === true;
       const ordered = orderByGoal(v.rows, goal, inNodeFirst);

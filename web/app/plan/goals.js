@@ -1,7 +1,7 @@
 // goals.js — what "best" means in a plan of layouts, as the user chooses it:
 // the fewest GPUs that fit, the most headroom, the smallest pipeline bubble,
 // or the largest routing margin (when the rows carry one); and a vary
-// plan's invalid values folded into the counted reasons. Pure functions
+// plan's invalid rows set apart from its table. Pure functions
 // over the planner's JSON: the engine computes every figure.
 
 /** Goals: [key, label]. */
@@ -60,48 +60,23 @@ export function bestRow(rows, goal, inNodeFirst = false) {
 }
 
 /**
- * A plan's INVALID rows (a vary plan lists its invalid values as rows)
- * taken out of its rows, and its counts made to add up: `tried`
- * combinations are `valid` rows plus `invalidTotal` not valid, and the
- * counts by reason (`invalid`) sum to invalidTotal. The planner's own
- * counts by reason are used when they already hold the INVALID rows; the
- * rows' reasons are added where they do not; a remainder no reason names
- * is counted as "not valid". Each reason keeps an example and the values
- * of the varied input that had it. Returns {...plan, rows, valid,
- * invalidTotal, invalid, invalid_examples, invalid_values}.
+ * A plan's rows without its INVALID ones (a vary plan lists its invalid
+ * values as rows), with the values of the varied input each reason had.
+ * The counts are the planner's own (`counts`: tried = valid + invalid,
+ * valid = ok + tight + oom; `invalid` by reason, which already counts the
+ * INVALID rows): the page adds nothing up. Returns {...plan, rows,
+ * invalid_values}.
  */
-export function foldInvalid(plan) {
-  const listed = { ...(plan.invalid ?? {}) };
-  const examples = { ...(plan.invalid_examples ?? {}) };
-  /** @type {Record<string, number>} */
-  const fromRows = {};
+export function validRows(plan) {
   /** @type {Record<string, any[]>} */
   const values = {};
   const key = plan.mode === 'vary' ? VARY_KEYS[plan.vary] ?? plan.vary : null;
   const rows = [];
   for (const r of plan.rows ?? []) {
-    if (r.status !== 'INVALID') {
-      rows.push(r);
-      continue;
-    }
-    const reason = r.reason || 'not valid';
-    fromRows[reason] = (fromRows[reason] ?? 0) + 1;
-    if (!examples[reason] && r.message) examples[reason] = r.message;
-    if (key && r[key] !== undefined) (values[reason] ??= []).push(r[key]);
+    if (r.status !== 'INVALID') rows.push(r);
+    else if (key && r[key] !== undefined) (values[r.reason || 'not valid'] ??= []).push(r[key]);
   }
-  const sum = (o) => Object.values(o).reduce((a, n) => a + n, 0);
-  const valid = rows.length;
-  const tried = typeof plan.tried === 'number' ? plan.tried : valid + sum(fromRows) + sum(listed);
-  const invalidTotal = Math.max(0, tried - valid);
-  let invalid = listed;
-  if (sum(listed) + valid !== tried) {
-    // The planner's counts leave the INVALID rows out: add them.
-    invalid = { ...listed };
-    for (const [reason, n] of Object.entries(fromRows)) invalid[reason] = (invalid[reason] ?? 0) + n;
-  }
-  const rest = invalidTotal - sum(invalid);
-  if (rest > 0) invalid = { ...invalid, 'not valid': (invalid['not valid'] ?? 0) + rest };
-  return { ...plan, rows, tried, valid, invalidTotal, invalid, invalid_examples: examples, invalid_values: values };
+  return { ...plan, rows, invalid_values: values };
 }
 
 /** The row field of each input a vary plan sweeps. */
