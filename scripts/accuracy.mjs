@@ -49,7 +49,14 @@ function older(reference, c) {
 const gib = (b) => (b / GiB).toFixed(2);
 const pct = (ours, want) => `${(100 * (ours - want) / want >= 0 ? "+" : "")}${(100 * (ours - want) / want).toFixed(1)}%`;
 
-function rows(cases, reference) {
+/** The previous model's figure for a case (tests/data/previous-model.json), with its error. */
+function previous(prior, c, key, want) {
+  const v = (prior.figures[c.id] || {})[key];
+  if (v === undefined) return "—";
+  return want === null ? v.toFixed(2) : `${v.toFixed(2)} (${pct(v * GiB, want)})`;
+}
+
+function rows(cases, reference, prior) {
   const lines = [];
   for (const c of cases) {
     const r = estimate(c);
@@ -59,21 +66,21 @@ function rows(cases, reference) {
     if (c.verdict) {
       const fits = r.status !== "OOM";
       const ok = fits === (c.verdict === "fits");
-      lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | fit on ${c.gpu.toUpperCase()}: **${c.verdict}** | ${r.status}, ${gib(r.peak_bytes)} of ${gib(r.gpu_capacity_bytes)} GiB | ${ok ? "right" : "**wrong**"} | ${old ? oldNote(Math.max(...old.ranks.map((x) => x.total))) : "—"} |`);
+      lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | fit on ${c.gpu.toUpperCase()}: **${c.verdict}** | ${r.status}, ${gib(r.peak_bytes)} of ${gib(r.gpu_capacity_bytes)} GiB | ${ok ? "right" : "**wrong**"} | ${previous(prior, c, "verdict", null)} | ${old ? oldNote(Math.max(...old.ranks.map((x) => x.total))) : "—"} |`);
     }
     const m = c.measured || {};
     if (m.max_memory_allocated_gib !== undefined) {
       const ours = r.tensor_peak_bytes;
       const want = m.max_memory_allocated_gib * GiB;
       const o = old ? Math.max(...old.ranks.map((x) => x.tensors)) : null;
-      lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | allocated ${m.max_memory_allocated_gib.toFixed(2)} | tensor peak ${gib(ours)} | ${pct(ours, want)} | ${old ? `${oldNote(o)} (${pct(o, want)})` : "—"} |`);
+      lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | allocated ${m.max_memory_allocated_gib.toFixed(2)} | tensor peak ${gib(ours)} | ${pct(ours, want)} | ${previous(prior, c, "allocated", want)} | ${old ? `${oldNote(o)} (${pct(o, want)})` : "—"} |`);
     }
     if (m.by_rank) {
       for (const [rank, value] of Object.entries(m.by_rank)) {
         const row = r.ranks.find((x) => x.pp_rank === Number(rank));
         const want = value * GiB;
         const o = old ? old.ranks.find((x) => x.rank === Number(rank)) : null;
-        lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | device total, rank ${rank}: ${value.toFixed(2)} | grand total ${gib(row.peak_bytes)} | ${pct(row.peak_bytes, want)} | ${o ? `${oldNote(o.total)} (${pct(o.total, want)})` : "—"} |`);
+        lines.push(`| ${c.id} | ${c.model.replace(".json", "")} | ${layout} | device total, rank ${rank}: ${value.toFixed(2)} | grand total ${gib(row.peak_bytes)} | ${pct(row.peak_bytes, want)} | ${previous(prior, c, `rank ${rank}`, want)} | ${o ? `${oldNote(o.total)} (${pct(o.total, want)})` : "—"} |`);
       }
     }
   }
@@ -169,7 +176,8 @@ const measured = load("tests/data/measured.json");
 const regimes = load("tests/data/run-regimes.json");
 const further = load("tests/data/further-runs.json");
 const reference = load("tests/data/older-estimator.json");
-const head = "| case | model | layout | measured (GiB) | memest (GiB) | error / verdict | older estimator |\n|---|---|---|---|---|---|---|";
+const prior = load("tests/data/previous-model.json");
+const head = `| case | model | layout | measured (GiB) | memest (GiB) | error / verdict | memest at ${prior.commit} | older estimator |\n|---|---|---|---|---|---|---|---|`;
 const version = JSON.parse(execFileSync(memest, ["--version"], { encoding: "utf8" }).replace(/^memest /, "\"").trim() + "\"");
 const text = `# Accuracy against real runs
 
@@ -181,17 +189,20 @@ device) is compared with the **grand total** (tensors + non-PyTorch + 10% fragme
 verdict is right when memest says OK or TIGHT for a run that fits and OOM for one that does not.
 The older estimator's column shows what \`python -m tools.memory_estimator\` printed for the same
 layout (its tensor part for allocated figures: its total less its non-PyTorch and fragmentation
-terms); "—" where the reference has no such run.
+terms); "—" where the reference has no such run. The column "memest at ${prior.commit}" gives the
+figure of the model before its FSDP2 state rules ([model.md](model.md), tests/data/previous-model.json),
+when every chunk was taken to fold into fp32, reshard and all-gather again, so that each case's
+move is visible.
 
 ## Ground truth (tests/data/measured.json)
 
 ${head}
-${rows(measured.cases, reference).join("\n")}
+${rows(measured.cases, reference, prior).join("\n")}
 
 ## Further runs quoted in the trainer's history (tests/data/further-runs.json)
 
 ${head}
-${rows(further.cases, reference).join("\n")}
+${rows(further.cases, reference, prior).join("\n")}
 
 Every row is also checked by \`tests/c/test_accuracy.c\` (within 10%, verdicts right).
 
