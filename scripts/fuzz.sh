@@ -124,12 +124,14 @@ main() {
 
   # Runs one target; prints "target runs seconds status".
   run_target() {
-    local t="$1" log="$OUT/logs/$1.log" rc=0 runs secs
+    local t="$1" log="$OUT/logs/$1.log" rc=0 runs secs seeds=("tests/fuzz/corpus/$1")
+    # The trainer-form fixtures of the CLI tests are the script target's seeds too.
+    [ "$t" = script ] && seeds+=(tests/trainer/scripts tests/trainer/checkout/examples/pretrain_lm/tiny)
     rm -rf "$OUT/artifacts/$t"
     mkdir -p "$OUT/corpus/$t" "$OUT/artifacts/$t"
     "$OUT/bin/fuzz_$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048 \
       -malloc_limit_mb=2048 -max_len="$MAX_LEN" -print_final_stats=1 \
-      -artifact_prefix="$OUT/artifacts/$t/" ${FUZZ_FLAGS:-} "$OUT/corpus/$t" "tests/fuzz/corpus/$t" \
+      -artifact_prefix="$OUT/artifacts/$t/" ${FUZZ_FLAGS:-} "$OUT/corpus/$t" "${seeds[@]}" \
       </dev/null >"$log" 2>&1 || rc=$?
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
     secs="$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)"
