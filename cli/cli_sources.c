@@ -58,6 +58,13 @@ static int is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Whether path names anything: a run's file that is there but is no regular
+** file (a FIFO, a folder) is read, so that cli_read_file refuses it by name. */
+static int exists(const char *path) {
+  struct stat st;
+  return lstat(path, &st) == 0;
+}
+
 /* a/b into out: b alone when it is absolute or a is empty or ".". */
 static void join(char *out, size_t size, const char *a, const char *b) {
   if (b[0] == '/' || a[0] == '\0' || strcmp(a, ".") == 0) snprintf(out, size, "%s", b);
@@ -262,7 +269,7 @@ static int read_optional(const cli_args *a, FILE *err, const char *base, const c
   *text = NULL;
   *len = 0;
   join(path, sizeof path, base, name);
-  if (!is_file(path)) return -1;
+  if (!exists(path)) return -1;
   *text = cli_read_file(path, kind, len, why, sizeof why);
   return *text == NULL ? cli_fail_text(a, err, MEMEST_E_IO, "wandb", "%s", why) : -1;
 }
@@ -285,7 +292,7 @@ static int wandb_folder(const cli_args *a, FILE *err, const char *dir, char *bas
     snprintf(probe, sizeof probe, forms[k], dir);
     join(yaml, sizeof yaml, probe, "config.yaml");
     join(meta, sizeof meta, probe, "wandb-metadata.json");
-    if (is_dir(probe) && (is_file(yaml) || is_file(meta) || k == 0)) {
+    if (is_dir(probe) && (exists(yaml) || exists(meta) || k == 0)) {
       copy(base, size, probe);
       return -1;
     }

@@ -3,7 +3,8 @@
 # FIFO, a folder without a config.json, a device, a socket and a 200 MB or
 # 2 GB sparse file are each refused with a message before anything is read (a
 # FIFO with no writer would otherwise block forever), in memest, plan, compare
-# and check; and check's --snapshot and --log likewise.
+# and check; and check's --snapshot and --log, --script and the files of a
+# --wandb run likewise.
 # Usage: tests/cli/special_files.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: special_files.sh path/to/memest}
@@ -92,6 +93,39 @@ checked --snapshot "a 2 GB sparse file" "$tmp/sparse.pickle" \
   "is 2,000,000,000 bytes (1907.3 MiB), over MEMEST_MAX_PICKLE_BYTES"
 checked --log "a 2 GB sparse file" "$tmp/sparse.pickle" \
   "is 2,000,000,000 bytes (1907.3 MiB), over MEMEST_MAX_RUNLOG_BYTES"
+
+# A launch script, in memest, plan and compare, is opened the same way.
+scripted() { # description, path, words in the message
+  local what=$1 path=$2 words=$3
+  expect_code 1 "--script, $what" timeout 10 "$memest" --script "$path" --total-gpus 32 --gpu h100
+  has "$tmp/err" "$words" "--script, $what"
+  expect_code 1 "plan --script, $what" timeout 10 "$memest" plan --script "$path" --total-gpus 32 --gpu h100
+  has "$tmp/err" "$words" "plan --script, $what"
+  expect_code 1 "compare --script, $what" timeout 10 "$memest" compare --script "$path" \
+    --total-gpus 32 --gpu h100 --pp-size 2,4
+  has "$tmp/err" "$words" "compare --script, $what"
+}
+scripted "a FIFO" "$tmp/pipe.json" "launch script '$tmp/pipe.json' is a FIFO (named pipe), not a regular file"
+scripted "a socket" "$tmp/sock.json" "is a socket, not a regular file"
+scripted "/dev/zero" /dev/zero "is a character device, not a regular file"
+scripted "a directory" "$tmp/dir.json" "is a directory, not a regular file"
+scripted "a 2 GB sparse file" "$tmp/sparse.pickle" \
+  "is 2,000,000,000 bytes (1907.3 MiB), over MEMEST_MAX_SCRIPT_BYTES"
+
+# A W&B run whose file is there but is no regular file is refused by that
+# file's name, not read past as missing (nor blocked on).
+mkdir -p "$tmp/run/files"
+mkfifo "$tmp/run/files/config.yaml"
+expect_code 1 "--wandb, a FIFO config.yaml" timeout 10 "$memest" check --wandb "$tmp/run" --total-gpus 32 --gpu h100
+has "$tmp/err" "W&B config '$tmp/run/files/config.yaml' is a FIFO (named pipe), not a regular file" \
+  "--wandb, a FIFO config.yaml"
+rm "$tmp/run/files/config.yaml"
+printf 'distributed:\n  value:\n    pipeline_parallel_size: 4\n' > "$tmp/run/files/config.yaml"
+mkdir "$tmp/run/files/wandb-summary.json"
+expect_code 1 "--wandb, a folder as wandb-summary.json" timeout 10 "$memest" check --wandb "$tmp/run" \
+  --total-gpus 32 --gpu h100
+has "$tmp/err" "W&B file '$tmp/run/files/wandb-summary.json' is a directory, not a regular file" \
+  "--wandb, a folder as wandb-summary.json"
 
 # A bare preset name reads the preset; a file or a folder of that name in
 # the current folder is named in a warning with the way to read it instead,
