@@ -126,7 +126,9 @@ main() {
   run_target() {
     local t="$1" log="$OUT/logs/$1.log" rc=0 runs secs seeds=("tests/fuzz/corpus/$1")
     # The trainer-form fixtures of the CLI tests are the script target's seeds too.
-    [ "$t" = script ] && seeds+=(tests/trainer/scripts tests/trainer/checkout/examples/pretrain_lm/tiny)
+    if [ "$t" = script ]; then
+      seeds+=(tests/trainer/scripts tests/trainer/checkout/examples/pretrain_lm/tiny)
+    fi
     rm -rf "$OUT/artifacts/$t"
     mkdir -p "$OUT/corpus/$t" "$OUT/artifacts/$t"
     "$OUT/bin/fuzz_$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=5 -rss_limit_mb=2048 \
