@@ -189,11 +189,10 @@ device) is compared with the **grand total** (tensors + non-PyTorch + 10% fragme
 verdict is right when memest says OK or TIGHT for a run that fits and OOM for one that does not.
 The older estimator's column shows what \`python -m tools.memory_estimator\` printed for the same
 layout (its tensor part for allocated figures: its total less its non-PyTorch and fragmentation
-terms); "—" where the reference has no such run. The column "memest at ${prior.commit}" gives the
-figure of the model before its FSDP2 state rules ([model.md](model.md#fsdp-state-under-dualpipev),
-tests/data/previous-model.json),
-when every chunk was taken to fold into fp32, reshard and all-gather again, so that each case's
-move is visible.
+terms); "—" where the reference has no such run. The column "memest at ${prior.commit}"
+(tests/data/previous-model.json) gives memest's figure before its FSDP2 state rules
+([model.md](model.md#fsdp-state-under-dualpipev)), when every chunk was taken to fold into fp32,
+reshard and all-gather again, so that each case's move is visible.
 
 ## Ground truth (tests/data/measured.json)
 
