@@ -71,7 +71,7 @@ function report(what, { median, max, count }, target, index) {
     `(${target === null ? 'reported, no target' : `target ${target} ms`}; benchmark index ${index})`);
 }
 
-test('the default view shows the CLI\'s peak and status, in time', async () => {
+test('the default view shows the CLI\'s peak and status (its time reported)', async () => {
   const t0 = Date.now();
   await page.goto(session.url);
   await waitForResult(page);

@@ -15,9 +15,9 @@ import {
 } from './support.mjs';
 
 // The full sweep of Qwen3-235B-A22B on 1,024 GPUs (as tests/bench/bench_plan.c).
-// Like the slider test of page.test.mjs, it fails only at twice its target,
-// so that a busy machine does not fail it; the figure is printed either way.
-const TARGET_SWEEP_MS = 1000; // printed beside the sweep's time, never failed on
+// Like the slider tests of page.test.mjs, it prints its time beside the
+// target and never fails on it: the figures come from a shared machine.
+const TARGET_SWEEP_MS = 1000;
 
 let session;
 let page;
@@ -252,7 +252,7 @@ test('compare: B beside A, the deltas equal the difference of two CLI estimates'
   assert.equal((await headline(page)).command, B.command);
 });
 
-test('a 1,024-GPU sweep of Qwen3-235B-A22B takes at most a second, and the page stays responsive', async () => {
+test('a 1,024-GPU sweep of Qwen3-235B-A22B matches the CLI (its time reported), and a header sorts while a sweep runs', async () => {
   const calc = { model: 'qwen3-235b-a22b', gpu: 'b200', global_batch_size: 4096, sequence_length: 4096 };
   await open(page, { ...calc, view: 'plan', plan_total_gpus: 512, ...HEADROOM });
   await waitPlan(page); // a smaller sweep first: the engine is compiled and warm
