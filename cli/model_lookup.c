@@ -134,7 +134,8 @@ static memest_code from_hub(const char *id, cli_model *m, char *why, size_t why_
 memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_model *m,
                            char *why, size_t why_size) {
   struct stat st;
-  char not_id[160];
+  char not_id[300], address_id[MEMEST_HUB_ID_MAX + 1];
+  int is_id;
   memest_code code;
   memset(m, 0, sizeof *m);
   if (value == NULL || value[0] == '\0') return MEMEST_OK;   /* the library says it is missing */
@@ -150,7 +151,21 @@ memest_code cli_load_model(const char *value, const char *prog, FILE *err, cli_m
   if (stat(value, &st) == 0 || (errno != ENOENT && errno != ENOTDIR)) {
     return read_config(value, MEMEST_MODEL_FROM_FILE, m, why, why_size);
   }
-  if (memest_hub_id_check(value, not_id, sizeof not_id)) {
+  /* A model page's address names its id, as the page's hub field reads it. */
+  is_id = memest_hub_id_read(value, address_id, sizeof address_id, not_id, sizeof not_id);
+  if (is_id && strcmp(address_id, value) != 0) {
+    const char *shipped = memest_model_preset_config(address_id);
+    if (shipped == NULL) return from_hub(address_id, m, why, why_size);
+    m->len = strlen(shipped);
+    if ((m->config = malloc(m->len + 1)) == NULL) {
+      snprintf(why, why_size, "out of memory reading the preset of %s", address_id);
+      return MEMEST_E_NOMEM;
+    }
+    memcpy(m->config, shipped, m->len + 1);
+    m->source.kind = MEMEST_MODEL_FROM_PRESET;
+    return MEMEST_OK;
+  }
+  if (is_id) {
     if (memest_model_preset_config(value) != NULL) {
       m->source.kind = MEMEST_MODEL_FROM_PRESET;
       return MEMEST_OK;

@@ -258,6 +258,17 @@ static const char *plain_num(char *buf, size_t size, double x) {
   return buf;
 }
 
+/* A fix for a number row: x to the hundredth, as the page's fields and the
+** messages show a number, kept inside min..max (a bound of more decimals,
+** 1/1024 GiB, gives the nearest hundredth inside it: 0.01). */
+static const char *fix_num(char *buf, size_t size, const memest_param_info *pi, double x) {
+  double r = floor(x * 100.0 + 0.5) / 100.0;
+  if (r < pi->min) r = ceil(pi->min * 100.0) / 100.0;
+  if (r > pi->max) r = floor(pi->max * 100.0) / 100.0;
+  if (r < pi->min || r > pi->max) r = x;
+  return plain_num(buf, size, r);
+}
+
 /* Number rule: a finite decimal number as strtod reads it, nothing else.
 ** A refusal gives a value in range: the nearest bound for a number beyond
 ** it (a fraction given as a percent: the fraction), the example for text
@@ -303,7 +314,7 @@ memest_code memi_parse_num(const memest_param_info *pi, const char *v, double *o
     memi_err_set(err, code, pi->name,
                  "%s must be at least %s and at most %s, got %.40s; the nearest value in range is %s",
                  pi->flag, memi_fmt_num(a, sizeof a, pi->min), memi_fmt_num(b, sizeof b, pi->max), v,
-                 plain_num(c, sizeof c, fix));
+                 fix_num(c, sizeof c, pi, fix));
   }
   memi_err_fix(err, "%s=%s", pi->name, c);
   return code;
@@ -506,7 +517,7 @@ static int row_refused(const memest_params *p, const param_row *r, memest_error 
     code = v > pi->max ? MEMEST_E_LIMIT : MEMEST_E_VALUE;
     snprintf(what, sizeof what, "is %g, outside %g..%g (%s)", v, pi->min, pi->max, pi->limit);
     /* The nearest bound; for NaN (no side) the default, where there is one. */
-    if (!isnan(v)) plain_num(fix, sizeof fix, v > pi->max ? pi->max : pi->min);
+    if (!isnan(v)) fix_num(fix, sizeof fix, pi, v > pi->max ? pi->max : pi->min);
     else if (pi->default_text[0]) plain_num(fix, sizeof fix, num_example(pi));
   } else if (r->kind == K_ENUM && r->names != NULL) {
     int v;

@@ -286,6 +286,13 @@ uint64_t memest_gpu_preset_bytes(int i);         /* capacity the driver reports 
 ** in `why` (a phrase: "it has more than one '/' ..."). The CLI's --model
 ** and the page's hub field take this one rule. */
 int memest_hub_id_check(const char *id, char *why, size_t why_size);
+/* The hub id that `text` names: the id itself, or the address of its
+** model page as a browser shows it ("https://huggingface.co/org/name",
+** also http://, hf.co, www., without the scheme, a trailing '/' and
+** "/tree/main"). 1 with the id in `id` (id_size > MEMEST_HUB_ID_MAX);
+** else 0 with why in `why`, as memest_hub_id_check gives it, or why the
+** address names no model's main revision. */
+int memest_hub_id_read(const char *text, char *id, size_t id_size, char *why, size_t why_size);
 
 /* The presets as one JSON object: "models": [{name, title, id}] when `what`
 ** has MEMEST_PRESETS_MODELS, "gpus": [{name, title, bytes}] when it has
