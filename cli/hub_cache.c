@@ -7,15 +7,15 @@
 ** and renamed over the old one, the snapshot before the ref that names it,
 ** so that a reader never sees half a file or a ref without its snapshot.
 */
-#define _POSIX_C_SOURCE 200809L   /* mkstemp, fsync */
+#define _POSIX_C_SOURCE 200809L   /* mkstemp, fsync, open with O_NONBLOCK */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "hub.h"
 
 /* a + "/" + b into buf; 0, or -1 when it does not fit. */
@@ -37,10 +37,54 @@ static int absent(const char *path) {
   return stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
+/* The revision refs/main names, read into rev: the file opened without
+** blocking (a FIFO), refused unless it is a regular file holding one
+** revision and at most a line break after it. 0, or -1 with what is wrong
+** with it in `what`. */
+static int read_ref(const char *refs, char *rev, char *what, size_t what_size) {
+  char buf[CLI_HUB_REV_MAX + 8];
+  size_t n = 0;
+  struct stat st;
+  int fd = open(refs, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) {
+    snprintf(what, what_size, "cannot be read: %s", strerror(errno));
+    return -1;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    snprintf(what, what_size, "is not a regular file");
+    close(fd);
+    return -1;
+  }
+  while (n < sizeof buf) {
+    ssize_t got = read(fd, buf + n, sizeof buf - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      snprintf(what, what_size, "cannot be read: %s", strerror(errno));
+      close(fd);
+      return -1;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
+  }
+  close(fd);
+  /* The hub writes the commit alone; a line break after it is tolerated. */
+  while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' ')) n--;
+  if (n == 0 || n > CLI_HUB_REV_MAX || memchr(buf, '\0', n) != NULL) {
+    snprintf(what, what_size, "does not hold a revision (40 hexadecimal digits)");
+    return -1;
+  }
+  memcpy(rev, buf, n);
+  rev[n] = '\0';
+  if (!cli_hub_revision_ok(rev)) {
+    snprintf(what, what_size, "does not hold a revision (40 hexadecimal digits)");
+    return -1;
+  }
+  return 0;
+}
+
 int cli_cache_lookup(const char *root, const char *id, cli_cached *found, char *why,
                      size_t why_size) {
-  char name[CLI_HUB_ID_MAX + 16], refs[CLI_HUB_PATH_MAX], snap[CLI_HUB_PATH_MAX], *text;
-  size_t len = 0;
+  char name[CLI_HUB_ID_MAX + 16], refs[CLI_HUB_PATH_MAX], snap[CLI_HUB_PATH_MAX], what[160];
   memset(found, 0, sizeof *found);
   if (root[0] == '\0') return 0;
   cli_hub_folder_name(id, name, sizeof name);
@@ -49,21 +93,13 @@ int cli_cache_lookup(const char *root, const char *id, cli_cached *found, char *
     return too_long(id, why, why_size);
   }
   if (absent(refs)) return 0;
-  text = cli_read_file(refs, MEMEST_INPUT_CONFIG, &len, why, why_size);
-  if (text == NULL) return -1;
-  /* The hub writes the commit alone; a line break after it is tolerated. */
-  while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' ')) {
-    text[--len] = '\0';
-  }
-  if (len > CLI_HUB_REV_MAX || strlen(text) != len || !cli_hub_revision_ok(text)) {
-    free(text);
-    snprintf(why, why_size, "cannot look up model '%s': '%s' does not hold a revision (40 "
-             "hexadecimal digits); delete the folder %s and download the model again", id, refs,
-             found->folder);
+  if (read_ref(refs, found->revision, what, sizeof what) != 0) {
+    found->revision[0] = '\0';
+    snprintf(why, why_size, "cannot look up model '%s': its cache's ref '%s' (the file that names "
+             "the revision of the snapshot to read) %s; delete the folder %s and download the "
+             "model again", id, refs, what, found->folder);
     return -1;
   }
-  memcpy(found->revision, text, len + 1);
-  free(text);
   if (path_join(snap, sizeof snap, found->folder, "snapshots") != 0 ||
       path_join(found->path, sizeof found->path, snap, found->revision) != 0 ||
       path_join(snap, sizeof snap, found->path, "config.json") != 0) {

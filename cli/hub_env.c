@@ -85,17 +85,16 @@ static int memest_cache(cli_hub_env *e, char *why, size_t why_size) {
   return 0;
 }
 
-/* HF_ENDPOINT: an http(s) URL of printable characters, without spaces. */
+/* HF_ENDPOINT: an http(s) URL of printable characters, without spaces,
+** to which "/org/name/resolve/..." is added: so no query or fragment, which
+** would send every id's request to one URL. A user-info before the host is
+** sent, never shown (endpoint_shown). */
 static int endpoint(cli_hub_env *e, char *why, size_t why_size) {
   const char *v = env("HF_ENDPOINT");
-  size_t n, i;
+  char shown[CLI_HUB_ENDPOINT_MAX + 1];
+  size_t n, i, start, authority;
   if (v == NULL) v = DEFAULT_ENDPOINT;
   n = strlen(v);
-  if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) {
-    snprintf(why, why_size, "HF_ENDPOINT '%.200s' is not an http:// or https:// URL; unset it to "
-             "use %s", v, DEFAULT_ENDPOINT);
-    return -1;
-  }
   if (n > CLI_HUB_ENDPOINT_MAX) {
     snprintf(why, why_size, "HF_ENDPOINT is %zu characters long, over %d; give a shorter URL", n,
              CLI_HUB_ENDPOINT_MAX);
@@ -109,8 +108,29 @@ static int endpoint(cli_hub_env *e, char *why, size_t why_size) {
       return -1;
     }
   }
+  cli_url_shown(v, shown, sizeof shown);
+  if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0) {
+    snprintf(why, why_size, "HF_ENDPOINT '%.200s' is not an http:// or https:// URL; unset it to "
+             "use %s", shown, DEFAULT_ENDPOINT);
+    return -1;
+  }
+  if (strpbrk(v, "?#") != NULL) {
+    snprintf(why, why_size, "HF_ENDPOINT '%.200s' holds a '%c': memest adds "
+             "/<org>/<name>/resolve/main/config.json to it, so every model would be asked at one "
+             "URL; set HF_ENDPOINT to the hub's address alone, without '?' or '#' (e.g. %s)",
+             shown, *strpbrk(v, "?#"), DEFAULT_ENDPOINT);
+    return -1;
+  }
+  authority = cli_url_authority(v, &start);
+  if (strchr(v + start + authority, '@') != NULL) {
+    snprintf(why, why_size, "HF_ENDPOINT holds an '@' after its host, so where a user name or "
+             "password ends cannot be told; percent-encode '/' and '@' in them (%%2F, %%40), or "
+             "give the hub's address alone, e.g. %s", DEFAULT_ENDPOINT);
+    return -1;
+  }
   while (n > 0 && v[n - 1] == '/') n--;
   snprintf(e->endpoint, sizeof e->endpoint, "%.*s", (int)n, v);
+  cli_url_shown(e->endpoint, e->endpoint_shown, sizeof e->endpoint_shown);
   return 0;
 }
 

@@ -114,7 +114,7 @@ main() {
     extra_libs=()
     [ "$t" = cli ] && extra=("${cli_objs[@]}")
     [ "$t" = hub_id ] && extra=("$OUT/obj/hub_id.o")
-    [ "$t" = cli ] && extra_libs=(-lcurl)   # libcurl: the CLI only
+    [ "$t" = cli ] && extra_libs=(-ldl)   # libcurl: dlopen'ed by the CLI at a download
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer "$src" "${extra[@]}" "${core_objs[@]}" \
       "${CJSON_OBJ[@]}" "${CJSON_LIB[@]}" "${YAML_OBJ[@]}" "${YAML_LIB[@]}" "${extra_libs[@]}" -lm \
       -o "$OUT/bin/fuzz_$t"

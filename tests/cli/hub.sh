@@ -155,7 +155,26 @@ same "$(json "$tmp/out" 'd["model_source"]["kind"]')" "hub-cache" "the hub's cac
 # A ref that names no commit is refused, not followed.
 printf '../../../../etc' > "$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main"
 expect_code 1 "a bad refs/main" "$memest" --model test-org/Cached-MoE "${ARGS[@]}"
-has "$tmp/err" "cannot look up model 'test-org/Cached-MoE': '$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main' does not hold a revision" "a bad refs/main"
+has "$tmp/err" "cannot look up model 'test-org/Cached-MoE': its cache's ref '$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main' (the file that names the revision of the snapshot to read) does not hold a revision" "a bad refs/main"
+# refs/main is named as what it is, never as a config file, whatever is wrong with it.
+ref="$HF_HUB_CACHE/models--test-org--Cached-MoE/refs/main"
+for kind in folder fifo huge unreadable; do
+  rm -rf "$ref"
+  case $kind in
+    folder) mkdir "$ref" ;;
+    fifo) mkfifo "$ref" ;;
+    huge) head -c 2000000 /dev/zero | tr '\0' 0 > "$ref" ;;
+    unreadable) printf '%s' "$COMMIT" > "$ref"; chmod 000 "$ref"
+                [ -r "$ref" ] && continue ;;   # root reads it anyway
+  esac
+  HF_HUB_OFFLINE=1 expect_code 1 "refs/main: $kind" timeout 10 "$memest" --model test-org/Cached-MoE "${ARGS[@]}"
+  has "$tmp/err" "its cache's ref '$ref' (the file that names the revision of the snapshot to read)" "refs/main: $kind"
+  has "$tmp/err" "delete the folder $HF_HUB_CACHE/models--test-org--Cached-MoE" "refs/main: $kind"
+  lacks "$tmp/err" "config file" "refs/main: $kind"
+  chmod 600 "$ref" 2>/dev/null
+done
+rm -rf "$ref"
+printf '%s' "$COMMIT" > "$ref"
 # A repo whose snapshot lacks config.json is downloaded.
 mkdir -p "$HF_HUB_CACHE/models--test-org--Found-MoE/refs" "$HF_HUB_CACHE/models--test-org--Found-MoE/snapshots/$COMMIT"
 printf '%s' "$COMMIT" > "$HF_HUB_CACHE/models--test-org--Found-MoE/refs/main"
@@ -288,6 +307,124 @@ cp presets/deepseek-v2-lite.json "$tmp/work/test-org/Found-MoE/config.json"
 same "$(json "$tmp/out" 'd["model_source"]["kind"], d["model_source"]["path"], d["model"]["model_type"]')" \
      "file test-org/Found-MoE/config.json deepseek_v2" "an existing folder wins"
 same "$(requests /)" "$before" "an existing folder: the hub was asked"
+# ==}
+
+# {== A user name and password in HF_ENDPOINT are sent, never shown: not in
+# the Config line, model_source.url, an error (text or JSON) or the cache.
+fresh userinfo
+secret=s3cret-pw
+with_user="http://someone:$secret@127.0.0.1:$port"
+HF_ENDPOINT=$with_user expect_code 0 "user-info: download" "$memest" --model test-org/Found-MoE "${ARGS[@]}" --json
+same "$(json "$tmp/out" 'd["model_source"]["kind"], d["model_source"]["url"]')" "download $(url test-org/Found-MoE)" "user-info: model_source.url"
+lacks "$tmp/out" "$secret" "user-info: JSON"
+lacks "$tmp/out" "someone" "user-info: JSON"
+grep -q "^/test-org/Found-MoE/resolve/main/config.json Basic_" "$tmp/hub.log" || bad "user-info: the credentials were not sent"
+grep -rq "$secret" "$XDG_CACHE_HOME" && bad "user-info: the password is in memest's cache"
+rm -rf "$XDG_CACHE_HOME"
+HF_ENDPOINT=$with_user expect_code 0 "user-info: text" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
+has "$tmp/out" "Config       downloaded from $(url test-org/Found-MoE) (revision $COMMIT)" "user-info: the Config line"
+lacks "$tmp/out" "$secret" "user-info: text"
+for id in test-org/Missing test-org/Gated-MoE test-org/Huge test-org/Not-Json test-org/Userinfo-Redirect; do
+  HF_ENDPOINT=$with_user expect_code 1 "user-info: $id" "$memest" --model "$id" "${ARGS[@]}"
+  has "$tmp/err" "$(url "$id")" "user-info: $id names the URL"
+  lacks "$tmp/err" "$secret" "user-info: $id"
+  lacks "$tmp/err" "someone:" "user-info: $id"
+  HF_ENDPOINT=$with_user expect_code 1 "user-info: $id, JSON" "$memest" --model "$id" "${ARGS[@]}" --json
+  lacks "$tmp/out" "$secret" "user-info: $id, JSON"
+done
+HF_ENDPOINT=$with_user expect_code 1 "user-info: a redirect's password" "$memest" --model test-org/Userinfo-Redirect "${ARGS[@]}"
+has "$tmp/err" "redirected to $(url test-org/Missing)" "user-info: a redirect's password"
+lacks "$tmp/err" "hunter2" "user-info: a redirect's password"
+HF_ENDPOINT=$with_user HF_HUB_OFFLINE=1 expect_code 1 "user-info: offline" "$memest" --model test-org/Other-MoE "${ARGS[@]}"
+has "$tmp/err" "forbids downloading it from $(url test-org/Other-MoE)" "user-info: offline"
+lacks "$tmp/err" "$secret" "user-info: offline"
+HF_ENDPOINT="ftp://someone:$secret@127.0.0.1" expect_code 1 "user-info: not http" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
+has "$tmp/err" "HF_ENDPOINT 'ftp://127.0.0.1' is not an http:// or https:// URL" "user-info: not http"
+lacks "$tmp/err" "$secret" "user-info: not http"
+HF_ENDPOINT="http://someone:pa/$secret@127.0.0.1:$port" expect_code 1 "user-info: a '/' in the password" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
+has "$tmp/err" "HF_ENDPOINT holds an '@' after its host" "user-info: a '/' in the password"
+lacks "$tmp/err" "$secret" "user-info: a '/' in the password"
+# ==}
+
+# {== An endpoint with a query or a fragment would ask every id at one URL.
+fresh query
+before=$(requests /)
+for end in "/?x=" "/#top" "?rev=1"; do
+  HF_ENDPOINT="http://127.0.0.1:$port$end" expect_code 1 "an endpoint with $end" "$memest" --model test-org/Found-MoE "${ARGS[@]}"
+  has "$tmp/err" "HF_ENDPOINT 'http://127.0.0.1:$port$end' holds a '${end//[^?#]/}'" "an endpoint with $end"
+  has "$tmp/err" "set HF_ENDPOINT to the hub's address alone, without '?' or '#'" "an endpoint with $end"
+done
+same "$(requests /)" "$before" "an endpoint with a query: the hub was asked"
+[ -e "$XDG_CACHE_HOME" ] && bad "an endpoint with a query: memest's cache was made"
+# ==}
+
+# {== A 401 from another host the hub redirects to: the token was not sent
+# there, and the message says so rather than that it was refused.
+fresh other-host
+HF_TOKEN=$TOKEN expect_code 1 "401 from another host" "$memest" --model test-org/Other-Host-Gated "${ARGS[@]}"
+has "$tmp/err" "the config of 'test-org/Other-Host-Gated' ($(url test-org/Other-Host-Gated), redirected to http://localhost:$port/elsewhere-gated/config.json) was refused by localhost:$port (HTTP 401: \"Signature expired\")" "401 from another host"
+has "$tmp/err" "HF_TOKEN is set but was not sent there, since memest sends it only to the endpoint's host 127.0.0.1:$port" "401 from another host"
+lacks "$tmp/err" "HF_TOKEN was sent" "401 from another host"
+lacks "$tmp/err" "set HF_TOKEN" "401 from another host"
+lacks "$tmp/err" "$TOKEN" "401 from another host: the token printed"
+grep -q "^/elsewhere-gated/config.json - " "$tmp/hub.log" || bad "401 from another host: the token followed the redirect"
+expect_code 1 "401 from another host, no token" "$memest" --model test-org/Other-Host-Gated "${ARGS[@]}"
+has "$tmp/err" "was refused by localhost:$port (HTTP 401: \"Signature expired\"), where the hub sent memest; no token was sent there (HF_TOKEN is unset), nor would one be" "401 from another host, no token"
+# A 401 from the endpoint's own host after a redirect: the token was sent there, and refused.
+HF_TOKEN=hf_wrong_token expect_code 1 "401 after a redirect on the hub's host" "$memest" --model test-org/Renamed-Gated "${ARGS[@]}"
+has "$tmp/err" "redirected to $(url test-org/Gated-Target): HTTP 401: \"Invalid credentials\")" "401 after a redirect on the hub's host"
+has "$tmp/err" "(HF_TOKEN was sent, and refused: check that it is valid)" "401 after a redirect on the hub's host"
+same "$(grep -c "^/test-org/Gated-Target/.* Bearer_hf_wrong_token " "$tmp/hub.log")" 1 "401 after a redirect on the hub's host: the token went along"
+HF_TOKEN=$TOKEN expect_code 0 "a redirect on the hub's host, the token" "$memest" --model test-org/Renamed-Gated "${ARGS[@]}"
+# ==}
+
+# {== A response header over libcurl's limit is named, not "out of memory".
+fresh big-header
+expect_code 1 "a 200 KiB header" "$memest" --model test-org/Big-Header "${ARGS[@]}"
+has "$tmp/err" "the answer for the config of 'test-org/Big-Header' ($(url test-org/Big-Header)) has a response header over the 102400 bytes libcurl takes for one header" "a 200 KiB header"
+lacks "$tmp/err" "Out of memory" "a 200 KiB header"
+[ -e "$XDG_CACHE_HOME/memest/hub/models--test-org--Big-Header" ] && bad "a 200 KiB header: kept"
+# ==}
+
+# {== ETags are never cut: one that cannot name a folder as it is (long,
+# or with other characters) is named by its SHA-256.
+fresh etags
+for id in test-org/Long-Etag-A test-org/Long-Etag-B test-org/Odd-Etag; do
+  case $id in
+    *-A) etag=$(printf 'e%.0s' $(seq 64))$(printf 'A%.0s' $(seq 36)) ;;
+    *-B) etag=$(printf 'e%.0s' $(seq 64))$(printf 'B%.0s' $(seq 36)) ;;
+    *) etag='ab+/cd==' ;;
+  esac
+  want="etag-sha256-$(printf '%s' "$etag" | sha256sum | cut -d' ' -f1)"
+  expect_code 0 "ETag of $id" "$memest" --model "$id" "${ARGS[@]}" --json
+  same "$(json "$tmp/out" 'd["model_source"]["revision"]')" "$want" "ETag of $id: the revision"
+  [ -f "$XDG_CACHE_HOME/memest/hub/models--${id/\//--}/snapshots/$want/config.json" ] || bad "ETag of $id: not kept under $want"
+  expect_code 0 "ETag of $id, again" "$memest" --model "$id" "${ARGS[@]}" --json
+  same "$(json "$tmp/out" 'd["model_source"]["kind"], d["model_source"]["revision"]')" "memest-cache $want" "ETag of $id: read back"
+done
+same "$(requests /test-org/Long-Etag-A/)" 1 "a long ETag: requests"
+# ==}
+
+# {== What held before: a redirect to file:// is refused, and downloads at
+# once of one id leave one good file and no temporary ones.
+fresh file-redirect
+expect_code 1 "a redirect to file://" "$memest" --model test-org/To-File "${ARGS[@]}"
+has "$tmp/err" "cannot download the config of 'test-org/To-File' from $(url test-org/To-File), redirected to" "a redirect to file://"
+lacks "$tmp/err" "root:" "a redirect to file://"
+fresh at-once
+pids=()
+for i in 1 2 3 4 5 6; do
+  "$memest" --model test-org/Slowish "${ARGS[@]}" --json > "$tmp/at-once-$i.json" 2> "$tmp/at-once-$i.err" &
+  pids+=($!)
+done
+for i in 1 2 3 4 5 6; do
+  wait "${pids[$((i - 1))]}" || bad "downloads at once: run $i failed: $(head -c 300 "$tmp/at-once-$i.err")"
+  same "$(json "$tmp/at-once-$i.json" 'd["peak_bytes"]')" "$want_peak" "downloads at once: run $i's peak"
+done
+folder="$XDG_CACHE_HOME/memest/hub/models--test-org--Slowish"
+cmp -s "$folder/snapshots/$COMMIT/config.json" "$config" || bad "downloads at once: the kept config"
+same "$(cat "$folder/refs/main")" "$COMMIT" "downloads at once: refs/main"
+same "$(find "$folder" -type f | wc -l)" 2 "downloads at once: files left ($(find "$folder" -type f))"
 # ==}
 
 if [ "$fails" -eq 0 ]; then echo "hub: all checks passed"; exit 0; fi

@@ -15,6 +15,8 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"
 RENAMED_COMMIT = "89abcdef0123456789abcdef0123456789abcdef"
 TOKEN = "hf_fake_token_for_tests_only"
 SUFFIX = "/resolve/main/config.json"
+LONG_ETAG = {"test-org/Long-Etag-A": "e" * 64 + "A" * 36, "test-org/Long-Etag-B": "e" * 64 + "B" * 36}
+ODD_ETAG = "ab+/cd=="
 
 config = open(sys.argv[1], "rb").read()
 log_path = sys.argv[2]
@@ -84,6 +86,35 @@ class Hub(http.server.BaseHTTPRequestHandler):
                                  ("X-Repo-Commit", COMMIT)])
         elif path == "/elsewhere/config.json":
             self.config(commit=None)
+        elif model == "test-org/Other-Host-Gated":
+            # To another host that asks for credentials: the token was rightly not sent there.
+            self.send(302, b"", [("Location", "http://localhost:%d/elsewhere-gated/config.json" % port)])
+        elif path == "/elsewhere-gated/config.json":
+            self.error(401, "Unauthorized", "Signature expired")
+        elif model == "test-org/Renamed-Gated":
+            # A renamed gated repo: 307 on the same host, where the token goes too.
+            self.send(307, b"", [("Location", "/test-org/Gated-Target" + SUFFIX)])
+        elif model == "test-org/Gated-Target":
+            if auth != "Bearer " + TOKEN:
+                self.error(401, "GatedRepo", "Invalid credentials")
+            else:
+                self.config()
+        elif model == "test-org/Userinfo-Redirect":
+            # A Location with a user name and password in it, to a missing model.
+            self.send(302, b"", [("Location", "http://bob:hunter2@127.0.0.1:%d/test-org/Missing%s" % (port, SUFFIX))])
+        elif model == "test-org/To-File":
+            self.send(302, b"", [("Location", "file:///etc/passwd")])
+        elif model == "test-org/Big-Header":
+            # One response header of 200 KiB.
+            self.send(200, config, [("X-Repo-Commit", COMMIT), ("X-Padding", "a" * (200 * 1024))])
+        elif model in ("test-org/Long-Etag-A", "test-org/Long-Etag-B"):
+            # ETags of 100 characters that share their first 64.
+            self.config(commit=None, etag='"%s"' % LONG_ETAG[model])
+        elif model == "test-org/Odd-Etag":
+            self.config(commit=None, etag='"%s"' % ODD_ETAG)
+        elif model == "test-org/Slowish":
+            time.sleep(0.5)
+            self.config()
         elif model == "test-org/Slow":
             time.sleep(10)
             self.config()
