@@ -125,9 +125,16 @@ main() {
   # Runs one target; prints "target runs seconds status".
   run_target() {
     local t="$1" log="$OUT/logs/$1.log" rc=0 runs secs seeds=("tests/fuzz/corpus/$1")
-    # The trainer-form fixtures of the CLI tests are the script target's seeds too.
+    # The trainer-form fixtures of the CLI tests are the script target's seeds
+    # too, and so are the differential test's generated scripts (each with
+    # the module it imports after a NUL), written anew for each run.
     if [ "$t" = script ]; then
       seeds+=(tests/trainer/scripts tests/trainer/checkout/examples/pretrain_lm/tiny)
+      if command -v python3 >/dev/null; then
+        rm -rf "$OUT/seeds/script"
+        python3 tests/trainer/differential/gen_corpus.py --fuzz-seeds "$OUT/seeds/script" --count 720 &&
+          seeds+=("$OUT/seeds/script")
+      fi
     fi
     rm -rf "$OUT/artifacts/$t"
     mkdir -p "$OUT/corpus/$t" "$OUT/artifacts/$t"
