@@ -168,6 +168,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   int rc;
   memest_code code;
   memest_status status;
+  int run_known;
   memest_params_init(&ea.p);
   memset(&ea.src, 0, sizeof ea.src);
   memset(&src, 0, sizeof src);
@@ -215,11 +216,18 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   }
   report = args.json ? memest_result_json(res) : memest_result_text(res);
   status = memest_result_status(res);
+  run_known = memest_result_run_known(res);
   memest_result_free(res);
   if (report == NULL) {
     return cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
   }
   fprintf(out, "%s%s", report, args.json ? "\n" : "");
   memest_free(report);
+  if (ea.src.require != NULL && !run_known) {
+    fprintf(err, "%s: --require %s: the run's verdict is not known: only --pp-rank %lld was "
+                 "replayed, as every rank would exceed MEMEST_MAX_REPLAY_CHUNKS; exit 3\n",
+            args.prog, ea.src.require, (long long)ea.p.pp_rank);
+    return 3;
+  }
   return cli_gate(&args, err, ea.src.require, status, "the estimate");
 }

@@ -46,6 +46,45 @@ static memest_code config_text(const char *config, size_t len, const memest_para
   return MEMEST_OK;
 }
 
+/* One rank asked for: its figures stay in r, and the verdict becomes the
+** run's, from every rank replayed without a timeline (r->every), so that a
+** rank's view never changes what the run is. When replaying every rank
+** exceeds MEMEST_MAX_REPLAY_CHUNKS (the limit --pp-rank escapes), the
+** verdict stays the rank's, r->every is NULL and run_worst -1: the reports
+** say so, and `--require` refuses. */
+static memest_code run_verdict(const model_config *mc, memest_result *r, est_cache *cache,
+                               memest_error *err) {
+  memest_params q = r->params;
+  memest_result *every = malloc(sizeof *every);
+  memest_error why;
+  memest_code rc;
+  r->shown_peak = r->peak;
+  r->shown_headroom = r->headroom;
+  r->shown_status = r->status;
+  if (every == NULL) {
+    memi_est_release(r);
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
+  }
+  q.pp_rank = -1;
+  q.timeline = 0;
+  q.timeline_limit = 0;
+  rc = memi_est_run(mc, &q, every, cache, &why);
+  if (rc != MEMEST_OK) {
+    free(every);
+    r->run_worst = -1;
+    if (why.reason == MEMEST_R_REPLAY_WORK) return MEMEST_OK;
+    memi_est_release(r);
+    if (err != NULL) *err = why;
+    return rc;
+  }
+  r->every = every;
+  r->run_worst = every->ranks[every->worst].rank;
+  r->peak = every->peak;
+  r->headroom = every->headroom;
+  r->status = every->status;
+  return MEMEST_OK;
+}
+
 /* The estimate, then (if asked) its suggestions, with one cache for all of
 ** them: the caller's, or one of its own when cache is NULL. */
 static memest_code estimate_with_advice(const model_config *mc, const memest_params *p,
@@ -63,12 +102,14 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
     return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory");
   }
   rc = memi_est_run(mc, p, r, cache, err);
+  r->run_worst = rc == MEMEST_OK ? r->ranks[r->worst].rank : -1;
+  if (rc == MEMEST_OK && p->pp_rank >= 0) rc = run_verdict(mc, r, cache, err);
   if (rc == MEMEST_OK && with_advice && (rc = memi_advice_build(r, cache, err)) != MEMEST_OK) {
     memi_est_release(r);
   }
   if (rc == MEMEST_OK) {
-    rc = memi_routing_margin(mc, p, &r->lo.d, r->peak - r->capacity, r->ranks[r->worst].rank,
-                        ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
+    rc = memi_routing_margin(mc, p, &r->lo.d, r->ranks[r->worst].total - r->capacity,
+                        r->ranks[r->worst].rank, ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
     if (rc != MEMEST_OK) memi_est_release(r);
   }
   memi_est_cache_free(local);
@@ -158,7 +199,6 @@ int memest_validate(const char *config, size_t config_len, const memest_params *
 
 void memest_result_free(memest_result *r) {
   if (r == NULL) return;
-  memest_result_free(r->every);
   memi_est_release(r);
   free(r->source_json);
   free(r->source_text);
@@ -170,4 +210,12 @@ uint64_t memest_result_peak_bytes(const memest_result *r) { return (uint64_t)r->
 uint64_t memest_result_tensor_peak_bytes(const memest_result *r) { return (uint64_t)r->tensor_peak; }
 uint64_t memest_result_capacity_bytes(const memest_result *r) { return (uint64_t)r->capacity; }
 int64_t memest_result_headroom_bytes(const memest_result *r) { return r->headroom; }
-int memest_result_worst_rank(const memest_result *r) { return r->ranks[r->worst].rank; }
+int memest_result_worst_rank(const memest_result *r) {
+  return r->run_worst >= 0 ? r->run_worst : r->ranks[r->worst].rank;
+}
+int memest_result_shown_rank(const memest_result *r) {
+  return r->params.pp_rank >= 0 ? r->ranks[0].rank : -1;
+}
+int memest_result_run_known(const memest_result *r) {
+  return r->params.pp_rank < 0 || r->every != NULL;
+}

@@ -3,7 +3,8 @@
 ** without a timeline, the suggestions only when they are shown, the shown
 ** rank's timeline (whole, or a window around its peak when its schedule is
 ** long), and, when one rank is asked for, every rank's peak for the
-** per-rank chart. The later replays reuse the first one's model and layer
+** per-rank chart (the estimate's own replay of every rank, which gives
+** the run's verdict: estimate.c). The later replays reuse the first one's model and layer
 ** programs (one est_cache), and neither reads the config again nor searches
 ** the routing margin, which belong to the headline estimate.
 */
@@ -76,10 +77,9 @@ memest_code memest_estimate_view(const char *config, size_t config_len, const me
   rc = memi_est_estimate(config, config_len, &q, o->suggestions != 0, cache, &r, err);
   if (rc == MEMEST_OK && o->shown_timeline) rc = view_timeline(r, p, o, cache, err);
   if (rc == MEMEST_OK) r->timeline_columns = o->timeline_columns != 0;
-  if (rc == MEMEST_OK && o->every_rank && p->pp_rank >= 0) {
-    q.pp_rank = -1;
-    rc = view_replay(r, &q, cache, &r->every, err);
-  }
+  /* Every rank's replay, for the per-rank chart: memi_est_estimate made it
+  ** for the run's verdict, unless it exceeds the replay's work limit. */
+  (void)o->every_rank;
   memi_est_cache_free(cache);
   if (rc != MEMEST_OK) {
     memest_result_free(r);

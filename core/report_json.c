@@ -181,8 +181,7 @@ static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) 
 }
 
 
-static void put_inputs(strbuf *sb, const memest_result *r) {
-  const memest_params *p = &r->params;
+void memi_inputs_json(strbuf *sb, const memest_params *p, int64_t capacity) {
   memi_sb_put(sb, "\"inputs\":{\"model\":");
   memi_sb_json_str(sb, p->model);
   memi_sb_printf(sb,
@@ -197,7 +196,7 @@ static void put_inputs(strbuf *sb, const memest_result *r) {
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
             "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
-            (double)r->capacity / GIB, memest_optimizer_name(p->optimizer),
+            (double)capacity / GIB, memest_optimizer_name(p->optimizer),
             memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
             (long long)p->pp_rank, p->ep_imbalance, p->fragmentation,
             memest_routing_name(p->routing), p->routing_factor);
@@ -254,7 +253,8 @@ static void put_model(strbuf *sb, const memest_result *r) {
 }
 
 static void put_ranked(strbuf *sb, const memest_result *r) {
-  const comp_vec *v = &r->ranks[r->worst].at_peak;
+  const memest_result *run = r->every != NULL ? r->every : r;
+  const comp_vec *v = &run->ranks[run->worst].at_peak;
   int used[C_COUNT] = {0}, k, c, first = 1;
   memi_sb_put(sb, ",\"components_ranked\":[");
   for (k = 0; k < C_COUNT; k++) {
@@ -335,7 +335,22 @@ static void put_detail(strbuf *sb, const memest_result *r) {
   memi_sb_put(sb, "]}");
 }
 
-/* A view of one rank also carries every rank's peak, for the per-rank chart. */
+/* One rank asked for: its own figures beside the run's headline
+** ("run_known": false when every rank could not be replayed, and the
+** headline is then this rank's alone). */
+static void put_shown_rank(strbuf *sb, const memest_result *r) {
+  const rank_result *rr = &r->ranks[r->worst];
+  memi_sb_printf(sb,
+                 ",\"shown_rank\":{\"pp_rank\":%d,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
+                 "\"headroom_bytes\":%lld,\"headroom_fraction\":%.6f,\"status\":\"%s\","
+                 "\"run_known\":%s}",
+                 rr->rank, (long long)r->shown_peak, (long long)rr->tensor_peak,
+                 (long long)r->shown_headroom,
+                 r->capacity > 0 ? (double)r->shown_headroom / (double)r->capacity : 0.0,
+                 memi_status_name(r->shown_status), r->every != NULL ? "true" : "false");
+}
+
+/* One rank asked for: every rank's peak too, for the per-rank chart. */
 static void put_every_rank(strbuf *sb, const memest_result *every) {
   int i;
   memi_sb_printf(sb, ",\"every_rank\":{\"worst_rank\":%d,\"peak_bytes\":%lld,\"ranks\":[",
@@ -359,17 +374,19 @@ char *memest_result_json(const memest_result *r) {
   memi_sb_printf(&sb,
             ",\"status\":\"%s\",\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,"
             "\"gpu_capacity_bytes\":%lld,\"headroom_bytes\":%lld,\"headroom_fraction\":%.6f,"
-            "\"worst_rank\":%d,\"warnings\":[",
+            "\"worst_rank\":%d",
             memi_status_name(r->status), (long long)r->peak, (long long)r->tensor_peak,
             (long long)r->capacity, (long long)r->headroom,
             r->capacity > 0 ? (double)r->headroom / (double)r->capacity : 0.0,
-            r->ranks[r->worst].rank);
+            memest_result_worst_rank(r));
+  if (r->params.pp_rank >= 0) put_shown_rank(&sb, r);
+  memi_sb_put(&sb, ",\"warnings\":[");
   for (i = 0; i < r->n_warnings; i++) {
     if (i > 0) memi_sb_put(&sb, ",");
     memi_sb_json_str(&sb, r->warnings[i]);
   }
   memi_sb_put(&sb, "],");
-  put_inputs(&sb, r);
+  memi_inputs_json(&sb, &r->params, r->capacity);
   memi_model_source_json(&sb, &r->params);
   memi_source_put_json(&sb, r->source_json);
   put_derived(&sb, r);

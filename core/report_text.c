@@ -94,8 +94,19 @@ static void header(strbuf *sb, const memest_result *r) {
     memi_sb_text(sb, r->warnings[i]);
     memi_sb_put(sb, "\n");
   }
-  memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes); pipeline rank %d has the highest total.\n",
-            r->ranks[r->worst].rank);
+  if (r->params.pp_rank < 0) {
+    memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes); pipeline rank %d has the highest total.\n",
+              r->ranks[r->worst].rank);
+  } else if (r->every != NULL) {
+    memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes), of pipeline rank %d as asked (--pp-rank); "
+                       "the verdict is the run's: pipeline rank %d has the highest total.\n",
+              r->ranks[r->worst].rank, r->run_worst);
+  } else {
+    memi_sb_printf(sb, "\nAll figures in GiB (2^30 bytes), of pipeline rank %d alone (--pp-rank): "
+                       "replaying every rank for the run's verdict would exceed "
+                       "MEMEST_MAX_REPLAY_CHUNKS, so the run's verdict is not known.\n",
+              r->ranks[r->worst].rank);
+  }
 }
 
 static int64_t comp_sum(const comp_vec *v, int from, int to) {
@@ -127,24 +138,55 @@ static void dynamic_section(strbuf *sb, const rank_result *rr) {
   line_gib(sb, "total dynamic", comp_sum(&rr->at_peak, C_FIRST_DYNAMIC, C_COUNT));
 }
 
+/* The status line: "OOM (short by x GiB)" or the status's name. */
+static void status_line(strbuf *sb, const char *what, memest_status st, int64_t headroom) {
+  char g[32];
+  if (st == MEMEST_FITS_OOM) {
+    memi_sb_printf(sb, "  %-40s %10s (short by %s GiB)\n", what, "OOM",
+              memi_fmt_gib(g, sizeof g, -headroom));
+  } else {
+    memi_sb_printf(sb, "  %-40s %10s\n", what, memi_status_name(st));
+  }
+}
+
+/* One rank asked for: its own headroom and status, then the run's verdict,
+** naming its worst rank, that rank's total and its headroom. */
+static void shown_rank_totals(strbuf *sb, const memest_result *r) {
+  char what[64], g[32];
+  snprintf(what, sizeof what, "headroom of pipeline rank %d", r->ranks[r->worst].rank);
+  memi_sb_printf(sb, "  %-40s %10s (%.1f%%)\n", what, memi_fmt_gib(g, sizeof g, r->shown_headroom),
+            100.0 * (double)r->shown_headroom / (double)r->capacity);
+  snprintf(what, sizeof what, "status of pipeline rank %d", r->ranks[r->worst].rank);
+  status_line(sb, what, r->shown_status, r->shown_headroom);
+  if (r->every == NULL) {
+    memi_sb_printf(sb, "  %-40s %10s\n", "status of the run", "not known");
+    return;
+  }
+  snprintf(what, sizeof what, "run's worst: pipeline rank %d, total", r->run_worst);
+  line_gib(sb, what, r->peak);
+  memi_sb_printf(sb, "  %-40s %10s (%.1f%%)\n", "run's headroom", memi_fmt_gib(g, sizeof g, r->headroom),
+            100.0 * (double)r->headroom / (double)r->capacity);
+  status_line(sb, "status (the run's)", r->status, r->headroom);
+}
+
 static void total_section(strbuf *sb, const memest_result *r) {
   const rank_result *rr = &r->ranks[r->worst];
   char what[64], g[32];
-  memi_sb_put(sb, "\nGrand total\n");
+  if (r->params.pp_rank >= 0) memi_sb_printf(sb, "\nGrand total (pipeline rank %d)\n", rr->rank);
+  else memi_sb_put(sb, "\nGrand total\n");
   line_gib(sb, "model tensors (PyTorch peak)", rr->tensor_peak);
   line_gib(sb, "non-PyTorch (CUDA, NCCL, compile, FSDP)", rr->nonpt);
   snprintf(what, sizeof what, "fragmentation (%.0f%% of tensors)", r->params.fragmentation * 100.0);
   line_gib(sb, what, rr->frag);
   line_gib(sb, "total", rr->total);
   line_gib(sb, "GPU capacity", r->capacity);
+  if (r->params.pp_rank >= 0) {
+    shown_rank_totals(sb, r);
+    return;
+  }
   memi_sb_printf(sb, "  %-40s %10s (%.1f%%)\n", "headroom", memi_fmt_gib(g, sizeof g, r->headroom),
             100.0 * (double)r->headroom / (double)r->capacity);
-  if (r->status == MEMEST_FITS_OOM) {
-    memi_sb_printf(sb, "  %-40s %10s (short by %s GiB)\n", "status", "OOM",
-              memi_fmt_gib(g, sizeof g, -r->headroom));
-  } else {
-    memi_sb_printf(sb, "  %-40s %10s\n", "status", memi_status_name(r->status));
-  }
+  status_line(sb, "status", r->status, r->headroom);
 }
 
 /* The nearest OK layout in one line, as the flags that change. */
@@ -211,18 +253,25 @@ static void suggestions_section(strbuf *sb, const memest_result *r) {
   nearest_line(sb, r);
 }
 
+/* Every rank (with --pp-rank, every rank's replay too when it ran): the
+** worst and the rank asked for marked. */
 static void ranks_section(strbuf *sb, const memest_result *r) {
   char a[32], b[32], label[400];
-  int i;
+  const memest_result *all = r->every != NULL ? r->every : r;
+  int i, shown = r->params.pp_rank >= 0 ? r->ranks[r->worst].rank : -1;
+  int worst = r->every != NULL || shown < 0 ? all->worst : -1;   /* -1: not known */
   memi_sb_put(sb, "\nPer rank\n  rank  stages   layers   tensors     total  peak event\n");
-  for (i = 0; i < r->n_ranks; i++) {
-    const rank_result *rr = &r->ranks[i];
+  for (i = 0; i < all->n_ranks; i++) {
+    const rank_result *rr = &all->ranks[i];
     char st[24], ly[24];
     snprintf(st, sizeof st, "%d,%d", rr->stages[0], rr->stages[1]);
     snprintf(ly, sizeof ly, "%d+%d", rr->layers[0], rr->layers[1]);
     memi_sb_printf(sb, "  %-5d %-8s %-8s %7s %9s  %s%s\n", rr->rank, st, ly,
               memi_fmt_gib(a, sizeof a, rr->tensor_peak), memi_fmt_gib(b, sizeof b, rr->total),
-              memi_peak_label(&rr->peak_ev, label, sizeof label), i == r->worst ? "  <- worst" : "");
+              memi_peak_label(&rr->peak_ev, label, sizeof label),
+              i == worst && rr->rank == shown ? "  <- worst, shown"
+              : i == worst                     ? "  <- worst"
+              : rr->rank == shown              ? "  <- shown" : "");
   }
 }
 

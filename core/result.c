@@ -214,6 +214,8 @@ static int finish_totals(memest_result *r) {
 
 void memi_est_release(memest_result *r) {
   int i;
+  memest_result_free(r->every);
+  r->every = NULL;
   if (r->ranks == NULL) return;
   for (i = 0; i < r->n_ranks; i++) free(r->ranks[i].tl);
   free(r->ranks);

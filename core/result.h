@@ -78,7 +78,14 @@ struct memest_result {
   int n_sugg;
   nearest_layout nearest;    /* searched only when no suggestion is OK */
   memest_routing_info routing;  /* the routing and its margin (routing.c) */
-  memest_result *every;      /* a view of one rank: every rank's replay, or NULL */
+  memest_result *every;      /* one rank asked for: every rank's replay (no timeline), or
+                             ** NULL when that would exceed MEMEST_MAX_REPLAY_CHUNKS */
+  /* One rank asked for (params.pp_rank >= 0): peak, headroom and status
+  ** above are the run's (its worst rank's, from `every`), as without it;
+  ** these are the rank's own. run_worst is the run's worst pipeline rank. */
+  int64_t shown_peak, shown_headroom;
+  memest_status shown_status;
+  int run_worst;
   int timeline_columns;      /* a view: events' components as one array per component */
   char *source_json, *source_text;  /* memest_result_set_source, or NULL: flags only */
 };

@@ -360,8 +360,9 @@ typedef struct memest_view_options {
                             ** or the worst one) and of no other */
   int64_t timeline_window;  /* events kept around the peak when that rank's
                             ** schedule is longer; 0 keeps every event */
-  int every_rank;           /* 1: when p->pp_rank chooses one rank, also every
-                            ** rank's peak ("every_rank" in the result's JSON) */
+  int every_rank;           /* kept for callers: a result of one chosen rank
+                            ** always holds every rank's peak ("every_rank" in
+                            ** its JSON), from which its verdict is the run's */
   int timeline_columns;     /* 1: the shown rank's events carry no "components";
                             ** its "event_components" holds one array per
                             ** component, its bytes at each event, and
@@ -390,6 +391,15 @@ uint64_t memest_result_tensor_peak_bytes(const memest_result *r);  /* PyTorch te
 uint64_t memest_result_capacity_bytes(const memest_result *r);
 int64_t memest_result_headroom_bytes(const memest_result *r);
 int memest_result_worst_rank(const memest_result *r);
+/* With one pipeline rank asked for (pp_rank >= 0) the headline figures
+** above are still the run's, its worst rank's (every rank is replayed for
+** them, without a timeline); the rank's own are the report's "shown_rank".
+** memest_result_shown_rank: that rank, or -1. memest_result_run_known: 0
+** only when replaying every rank would exceed MEMEST_MAX_REPLAY_CHUNKS;
+** then the headline figures are the shown rank's alone. The tensor peak
+** (memest_result_tensor_peak_bytes) is always the simulated ranks'. */
+int memest_result_shown_rank(const memest_result *r);
+int memest_result_run_known(const memest_result *r);
 
 /* The routing a result was estimated with, and the margin it leaves: the
 ** largest routing factor (busiest rank's routed rows over the uniform m*k)

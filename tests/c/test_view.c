@@ -118,9 +118,16 @@ static void test_every_rank(void) {
     CHECK_I64(member(a, "peak_bytes")->valuedouble, member(b, "peak_bytes")->valuedouble);
     CHECK(member(a, "events") == NULL);
   }
-  /* The headline stays the chosen rank's. */
-  CHECK_I64(member(view, "peak_bytes")->valuedouble,
+  /* The headline is the run's whichever rank is shown; the rank's own
+  ** figures are "shown_rank" and its "ranks" entry. */
+  CHECK_I64(member(view, "peak_bytes")->valuedouble, member(all, "peak_bytes")->valuedouble);
+  CHECK_I64(member(view, "headroom_bytes")->valuedouble, member(all, "headroom_bytes")->valuedouble);
+  CHECK(strcmp(member(view, "status")->valuestring, member(all, "status")->valuestring) == 0);
+  CHECK_I64(member(view, "worst_rank")->valuedouble, member(all, "worst_rank")->valuedouble);
+  CHECK_I64(member(member(view, "shown_rank"), "pp_rank")->valuedouble, 1);
+  CHECK_I64(member(member(view, "shown_rank"), "peak_bytes")->valuedouble,
             member(cJSON_GetArrayItem(member(all, "ranks"), 1), "peak_bytes")->valuedouble);
+  CHECK(cJSON_IsTrue(member(member(view, "shown_rank"), "run_known")));
   cJSON_Delete(view);
   cJSON_Delete(all);
 }

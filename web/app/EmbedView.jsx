@@ -19,7 +19,11 @@ export function EmbedView({ view, pending, note, state, models, engineError, not
   const { answer } = view;
   const result = answer?.result;
   const invalid = view.problems.length > 0;
-  const error = engineError || view.error || notice?.text || (invalid && note ? pageWords(view.problems[0]?.message) : null);
+  // Inputs the engine refuses (a link's unknown model, a value out of
+  // range) are said at once, whether or not an earlier answer is on screen:
+  // an embed that never had an answer would otherwise wait for one forever.
+  const problem = invalid && (note || !result) ? pageWords(view.problems[0]?.message) : null;
+  const error = engineError || view.error || notice?.text || problem;
   const layout = `pp ${state.pp_size} · ep ${state.ep_size} · cp ${state.cp_size} · ${state.total_gpus} GPUs`;
   useFrameHeight(true);
   return (
@@ -31,7 +35,13 @@ export function EmbedView({ view, pending, note, state, models, engineError, not
       </div>
       {error && <p class="notice notice-error" role="alert"><Outside text={error} /></p>}
       {!result && !error && <p class="loading" role="status">Estimating…</p>}
-      {invalid && note && <p class="help">The full page explains what to change.</p>}
+      {problem && (
+        <p class="help" data-testid="embed-problem-help">
+          {view.problems.length > 1 ? `${view.problems.length - 1} more ${view.problems.length > 2 ? 'problems' : 'problem'}; the` : 'The'}{' '}
+          <a href={linkTo(state)} target="_blank" rel="noopener noreferrer">full page</a> explains what to change
+          {result ? ', and these figures are for the last valid inputs' : ''}.
+        </p>
+      )}
       {result && (
         <>
           <PeakCard result={result} compact />

@@ -6,7 +6,7 @@
 
 import { useEffect, useId, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
-import { DEFAULTS, LABEL_RE } from './state.js';
+import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS } from './state.js';
 import { configPatch, nameFor, readConfigFile } from './config-name.js';
 import { memo } from './memo.js';
 import { HubField } from './HubField.jsx';
@@ -50,6 +50,13 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
   /** Applies config text named `label`; keeps the draft and says why when it cannot. */
   const applyConfig = (text, label) => {
     setDraft(text);
+    // Over the page's size limit, the text is still the input on screen:
+    // the estimator refuses it by name, and the cards go stale.
+    if (text.length > MAX_CONFIG_CHARS) {
+      setLocal(null);
+      update({ config: text, model: LABEL_RE.test(label) ? label : current().model });
+      return;
+    }
     const r = configPatch(text, label, current());
     setLocal(r.problem ?? null);
     if (r.patch) update(r.patch);

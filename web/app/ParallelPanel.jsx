@@ -1,7 +1,7 @@
 // ParallelPanel.jsx — the parallel layout: pp, ep, cp and the GPU count
 // (also as nodes x GPUs per node), with the derived dp and num_chunks.
 
-import { useId, useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { SliderField } from './SliderField.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { derive } from './state.js';
@@ -23,39 +23,66 @@ function Derived({ label, value, formula, name }) {
   );
 }
 
+/** The nodes box's text for a GPU count: whole nodes, else empty (the help says why). */
+function shownNodesOf(state) {
+  const nodes = typeof state.total_gpus === 'number' && state.gpus_per_node > 0 ? state.total_gpus / state.gpus_per_node : null;
+  return nodes !== null && Number.isInteger(nodes) ? String(nodes) : '';
+}
+
+/**
+ * Total GPUs as nodes x GPUs per node. A box that holds no whole number of
+ * at least 1 is an input too: total_gpus becomes the text "nodes × per
+ * node" as typed, which the engine refuses by the GPU count's name, so the
+ * cards go stale and the link carries it; the boxes keep their text until
+ * the GPU count changes otherwise.
+ */
 function NodesRow({ state, update }) {
   const id = useId();
-  const [bad, setBad] = useState(null);
-  const nodes = state.gpus_per_node > 0 ? state.total_gpus / state.gpus_per_node : null;
-  const whole = (e, what) => {
-    const n = Number(e.currentTarget.value);
-    if (Number.isInteger(n) && n > 0) {
-      setBad(null);
-      return n;
+  const typed = useRef(/** @type {{nodes: string, perNode: string, total: number | string, base: number | null} | null} */ (null));
+  const [, retype] = useState(0);
+  if (typed.current && typed.current.total !== state.total_gpus) typed.current = null;
+  const gpn = state.gpus_per_node;
+  const nodes = typeof state.total_gpus === 'number' && gpn > 0 ? state.total_gpus / gpn : null;
+  const shownNodes = typed.current ? typed.current.nodes : shownNodesOf(state);
+  const shownPer = typed.current ? typed.current.perNode : String(gpn);
+  const whole = (text) => text.trim() !== '' && Number.isInteger(Number(text)) && Number(text) > 0;
+  const set = (nodesText, perText) => {
+    const per = whole(perText) ? Number(perText) : null;
+    const total = whole(nodesText) && per !== null ? Number(nodesText) * per : `${nodesText} × ${perText}`;
+    typed.current = typeof total === 'number' ? null : { nodes: nodesText, perNode: perText, total, base: null };
+    retype((k) => k + 1);
+    update(per !== null ? { total_gpus: total, gpus_per_node: per } : { total_gpus: total });
+  };
+  // GPUs per node alone keeps the GPU count (`base`), unless the nodes box holds a draft.
+  const setPerNode = (perText) => {
+    const base = typed.current ? typed.current.base : state.total_gpus;
+    if (base === null) return set(typed.current?.nodes ?? '', perText);
+    if (whole(perText)) {
+      typed.current = null;
+      retype((k) => k + 1);
+      return update({ total_gpus: base, gpus_per_node: Number(perText) });
     }
-    setBad(`${what} must be a whole number of at least 1.`);
-    return null;
+    const total = `${base} GPUs in nodes of ${perText}`;
+    typed.current = { nodes: shownNodesOf({ total_gpus: base, gpus_per_node: gpn }), perNode: perText, total, base };
+    retype((k) => k + 1);
+    return update({ total_gpus: total });
   };
-  const setNodes = (e) => {
-    const n = whole(e, 'Nodes');
-    if (n !== null) update({ total_gpus: n * state.gpus_per_node });
-  };
-  const setPerNode = (e) => {
-    const n = whole(e, 'GPUs per node');
-    if (n !== null) update({ gpus_per_node: n });
-  };
+  const bad = [typed.current?.base === null && !whole(shownNodes) && 'Nodes', !whole(shownPer) && 'GPUs per node'].filter(Boolean);
+  // An untyped count that is not whole nodes is shown as the help below, not as a problem.
+  const problem = typed.current && bad.length ? `${bad.join(' and ')} must be a whole number of at least 1.` : null;
   return (
     <div class="field nodes-row">
       <label for={`${id}-nodes`}>Nodes</label>
-      <input id={`${id}-nodes`} type="number" min="1" step="1" value={nodes !== null && Number.isInteger(nodes) ? nodes : ''}
-        placeholder={degree(nodes)} onChange={setNodes} />
+      <input id={`${id}-nodes`} type="number" min="1" step="1" value={shownNodes} aria-invalid={problem && bad.includes('Nodes') ? 'true' : undefined}
+        placeholder={degree(nodes)} onInput={(e) => set(e.currentTarget.value, shownPer)} />
       <span aria-hidden="true">×</span>
       <label for={`${id}-gpn`}>GPUs per node</label>
-      <input id={`${id}-gpn`} type="number" min="1" step="1" value={state.gpus_per_node} onChange={setPerNode} />
-      {nodes !== null && !Number.isInteger(nodes) && (
-        <p class="help">{state.total_gpus} GPUs are {degree(nodes)} nodes of {state.gpus_per_node}.</p>
+      <input id={`${id}-gpn`} type="number" min="1" step="1" value={shownPer} aria-invalid={problem && bad.includes('GPUs per node') ? 'true' : undefined}
+        onInput={(e) => setPerNode(e.currentTarget.value)} />
+      {!typed.current && nodes !== null && !Number.isInteger(nodes) && (
+        <p class="help">{state.total_gpus} GPUs are {degree(nodes)} nodes of {gpn}.</p>
       )}
-      {bad && <p class="local-problem" role="alert">{bad}</p>}
+      {problem && <p class="local-problem" role="alert">{problem}</p>}
     </div>
   );
 }

@@ -1,6 +1,10 @@
 // SliderField.jsx — one numeric input as a slider plus a number box. The
 // slider moves over a range (powers of two for the "log2" scale); the box
 // takes any value, which is never clamped: the engine explains bad ones.
+// A box that holds no number of the field's kind ("2.5" for a whole one,
+// or nothing) is an input too: its text goes into the state as it is, so
+// that the engine refuses it by the field's name, the cards go stale and
+// the link carries what the box holds.
 
 import { memo } from './memo.js';
 import { useId, useRef, useState } from 'preact/hooks';
@@ -17,11 +21,12 @@ function fromSlider(pos, scale) {
 }
 
 /**
- * Props: label, value, onChange(number), min and max (slider range, in
+ * Props: label, value (a number, or the text of a box that holds none),
+ * onChange(number | text), min and max (slider range, in
  * values), scale ("linear" | "log2"), step (box and linear slider),
  * integer (default true), field (problems shown below), help (how to
  * choose it, from the engine), name (data-field; default field).
- * @param {{label: string, value: number, onChange: (v: number) => void, min: number, max: number,
+ * @param {{label: string, value: number | string, onChange: (v: number | string) => void, min: number, max: number,
  *   scale?: string, step?: number, integer?: boolean, field?: string, help?: string, name?: string}} props
  */
 function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
@@ -29,7 +34,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
   // What the box shows: the text typed, until the value changes to
   // something other than the number typed (the slider, a fix, a link);
   // then the value itself, in that same render.
-  const typed = useRef(/** @type {{text: string, number: number | null, bad: string | null} | null} */ (null));
+  const typed = useRef(/** @type {{text: string, number: number | string, bad: string | null} | null} */ (null));
   const seen = useRef(value);
   const [, retype] = useState(0);
   if (seen.current !== value) {
@@ -37,18 +42,18 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
     if (typed.current && typed.current.number !== value) typed.current = null;
   }
   const draft = typed.current ? typed.current.text : String(value);
-  const bad = typed.current ? typed.current.bad : null;
+  const kind = integer ? 'Enter a whole number.' : 'Enter a number.';
+  const bad = typed.current ? typed.current.bad : typeof value === 'string' ? kind : null;
   const lo = toSlider(min, scale);
   const hi = toSlider(max, scale);
   const onBox = (e) => {
     const text = e.currentTarget.value;
     const n = Number(text);
     const whole = text.trim() !== '' && Number.isFinite(n) && (!integer || Number.isInteger(n));
-    typed.current = whole
-      ? { text, number: n, bad: null }
-      : { text, number: null, bad: integer ? 'Enter a whole number.' : 'Enter a number.' };
+    const next = whole ? n : text;
+    typed.current = { text, number: next, bad: whole ? null : kind };
     retype((k) => k + 1);
-    if (whole && n !== value) onChange(n);
+    if (next !== value) onChange(next);
   };
   const onSlide = (e) => onChange(fromSlider(Number(e.currentTarget.value), scale));
   const problemsId = `${id}-problems`;
@@ -64,7 +69,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
           min={lo}
           max={hi}
           step={scale === 'log2' ? 1 : step}
-          value={Math.min(hi, Math.max(lo, toSlider(value, scale)))}
+          value={typeof value === 'number' ? Math.min(hi, Math.max(lo, toSlider(value, scale))) : lo}
           onInput={onSlide}
         />
         <input

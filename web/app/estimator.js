@@ -5,7 +5,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
-import { DEFAULTS, toParams, configOf } from './state.js';
+import { DEFAULTS, MAX_CONFIG_CHARS, toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
 import { setNames } from './names.js';
 import { timelineRank } from './timeline-data.js';
@@ -124,6 +124,21 @@ function isInputField(field) {
 }
 
 /**
+ * The problem of a config longer than the page takes (a link holds at most
+ * MAX_CONFIG_CHARS of it), or null: such a config is on screen, and so an
+ * input, but never estimated, so that the cards go stale as for a config
+ * the engine refuses.
+ * @param {string | null} config
+ */
+export function configTooLong(config) {
+  if (config === null || config.length <= MAX_CONFIG_CHARS) return null;
+  return {
+    code: 'limit', field: 'config', fix: '',
+    message: `this config has ${config.length.toLocaleString('en-US')} characters; the page takes at most ${MAX_CONFIG_CHARS.toLocaleString('en-US')}: remove what the model does not need, or run the CLI on the file`,
+  };
+}
+
+/**
  * The engine call behind one view of `state`: one estimate
  * (memest_estimate_view, latest wins while a slider moves) that carries the
  * shown rank's timeline (at most `events`, around its peak: timelineEvents()),
@@ -138,6 +153,8 @@ function isInputField(field) {
 export async function estimateView(client, state, { suggestions = false, events = 1000 } = {}) {
   const config = configOf(state);
   const params = toParams(state, { detail: state.detail });
+  const tooLong = configTooLong(config);
+  if (tooLong) return { key: inputsKey(state), problems: [tooLong], model: null };
   const view = { suggestions, timeline_window: events, every_rank: true, timeline_columns: true };
   const result = await client.estimate(config, params, { latestWins: true, view });
   if (result.superseded) return null;
