@@ -28,6 +28,7 @@ typedef struct lexer {
   char open[MEMEST_MAX_PY_NESTING];
   int open_line[MEMEST_MAX_PY_NESTING], open_col[MEMEST_MAX_PY_NESTING];
   int indent[MEMEST_MAX_PY_INDENT + 1];
+  int altindent[MEMEST_MAX_PY_INDENT + 1];   /* the same with a tab as one column: TabError */
   int n_indent;
   int repr;
   int line_has_tokens;                       /* the logical line has a token yet */
@@ -382,13 +383,13 @@ static memest_code scan_operator(lexer *lx) {
 ** indentation and makes INDENT/DEDENT tokens, or skips a blank or
 ** comment-only line. Returns MEMEST_OK; *blank when the line was skipped. */
 static memest_code line_start(lexer *lx, int *blank) {
-  int col = 0;
+  int col = 0, alt = 0;
   size_t i = lx->i;
   *blank = 0;
   while (i < lx->n && (lx->s[i] == ' ' || lx->s[i] == '\t' || lx->s[i] == '\f')) {
-    if (lx->s[i] == ' ') col++;
-    else if (lx->s[i] == '\t') col = (col / 8 + 1) * 8;
-    else col = 0;
+    if (lx->s[i] == ' ') col++, alt++;
+    else if (lx->s[i] == '\t') col = (col / 8 + 1) * 8, alt++;
+    else col = alt = 0;
     i++;
   }
   if (i >= lx->n || is_newline(lx->s[i]) || lx->s[i] == '#' ||
@@ -401,10 +402,18 @@ static memest_code line_start(lexer *lx, int *blank) {
   }
   lx->i = i;
   if (lx->repr) return MEMEST_OK;
+  /* Python compares the indentation twice, a tab as 8 columns and as 1;
+  ** when the two disagree it raises TabError. */
+  if (col == lx->indent[lx->n_indent]) {
+    if (alt != lx->altindent[lx->n_indent]) goto tab_error;
+    return MEMEST_OK;
+  }
   if (col > lx->indent[lx->n_indent]) {
     if (lx->n_indent >= MEMEST_MAX_PY_INDENT)
       return lex_fail(lx, lx->line, col + 1, "too many levels of indentation%s", "");
+    if (alt <= lx->altindent[lx->n_indent]) goto tab_error;
     lx->indent[++lx->n_indent] = col;
+    lx->altindent[lx->n_indent] = alt;
     return push(lx, PT_INDENT, i, 0, lx->line, col + 1);
   }
   while (col < lx->indent[lx->n_indent]) {
@@ -415,7 +424,11 @@ static memest_code line_start(lexer *lx, int *blank) {
                       "");
     if ((rc = push(lx, PT_DEDENT, i, 0, lx->line, col + 1)) != MEMEST_OK) return rc;
   }
+  if (alt != lx->altindent[lx->n_indent]) goto tab_error;
   return MEMEST_OK;
+tab_error:
+  return lex_fail(lx, lx->line, col + 1,
+                  "inconsistent use of tabs and spaces in indentation (TabError)%s", "");
 }
 
 /* Checks the whole text is UTF-8 without NUL bytes, as Python requires. */
@@ -438,8 +451,8 @@ static memest_code check_text(lexer *lx) {
     if (len == 0 || (len == 2 && c < 0xc2) || (len == 3 && c == 0xe0 && u[i + 1] < 0xa0) ||
         (len == 4 && ((c == 0xf0 && u[i + 1] < 0x90) || c > 0xf4 || (c == 0xf4 && u[i + 1] >= 0x90)))) {
       return memi_err_set(lx->err, MEMEST_E_VALUE, "script",
-                          "%.160s:%d:%d: byte 0x%02x is not UTF-8; Python reads a script as "
-                          "UTF-8 (save it so)",
+                          "%.160s:%d:%d: byte 0x%02x is not UTF-8, and the file declares no other "
+                          "encoding (a PEP 263 coding cookie): Python refuses it; save it as UTF-8",
                           lx->label, line, (int)(i - bol) + 1, c);
     }
     if (c == '\n' || (c == '\r' && !(i + 1 < lx->n && u[i + 1] == '\n'))) {
@@ -450,6 +463,116 @@ static memest_code check_text(lexer *lx) {
   }
   return MEMEST_OK;
 }
+
+/* {======================================================================
+** The source encoding: PEP 263's coding cookie
+** ======================================================================= */
+
+/* The encoding a cookie names, as Python's codec lookup reads it: 'u'
+** UTF-8, 'l' Latin-1, 'a' ASCII, 0 any other. */
+static int cookie_codec(const char *name, size_t n) {
+  static const char *const utf8[] = {"utf_8", "utf8", "u8", "utf", "cp65001", NULL};
+  static const char *const latin1[] = {"latin_1", "latin1", "l1", "iso_8859_1", "iso8859_1",
+                                       "8859", "cp819", "latin", "iso_ir_100", "csisolatin1",
+                                       "iso_latin_1", NULL};
+  static const char *const ascii[] = {"ascii", "us_ascii", "646", "us", NULL};
+  char norm[64];
+  size_t k;
+  int j;
+  if (n >= sizeof norm) return 0;
+  for (k = 0; k < n; k++) {
+    char c = name[k];
+    norm[k] = (char)(c == '-' || c == ' ' || c == '.' ? '_' : (c >= 'A' && c <= 'Z') ? c + 32 : c);
+  }
+  norm[n] = '\0';
+  if (strncmp(norm, "utf_8_", 6) == 0 || strncmp(norm, "latin_1_", 8) == 0 ||
+      strncmp(norm, "iso_8859_1_", 11) == 0 || strncmp(norm, "iso_latin_1_", 12) == 0)
+    return norm[0] == 'u' ? 'u' : 'l';   /* Python's own prefixes: "utf-8-unix", ... */
+  for (j = 0; utf8[j]; j++) if (strcmp(norm, utf8[j]) == 0) return 'u';
+  for (j = 0; latin1[j]; j++) if (strcmp(norm, latin1[j]) == 0) return 'l';
+  for (j = 0; ascii[j]; j++) if (strcmp(norm, ascii[j]) == 0) return 'a';
+  return 0;
+}
+
+/* The cookie of the line [a, b): "coding[:=]\s*([-\w.]+)" in a comment
+** that is the line's first token. Sets *name, *n; 0 when there is none. */
+static int line_cookie(const char *s, size_t a, size_t b, const char **name, size_t *n) {
+  size_t i = a;
+  while (i < b && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f')) i++;
+  if (i >= b || s[i] != '#') return 0;
+  for (; i + 7 < b; i++) {
+    size_t j;
+    if (memcmp(s + i, "coding", 6) != 0 || (s[i + 6] != ':' && s[i + 6] != '=')) continue;
+    j = i + 7;
+    while (j < b && (s[j] == ' ' || s[j] == '\t')) j++;
+    *name = s + j;
+    while (j < b && (s[j] == '-' || s[j] == '_' || s[j] == '.' || (s[j] >= '0' && s[j] <= '9') ||
+                     (s[j] >= 'a' && s[j] <= 'z') || (s[j] >= 'A' && s[j] <= 'Z')))
+      j++;
+    *n = (size_t)(s + j - *name);
+    if (*n > 0) return 1;
+  }
+  return 0;
+}
+
+memest_code memi_py_decode(const char *src, size_t len, const char *label, char **out,
+                           size_t *out_len, memest_error *err) {
+  size_t a = 0, b, k, o = 0;
+  const char *name = NULL;
+  size_t n = 0;
+  int line, codec, bom = len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0, blank = 1;
+  *out = NULL;
+  *out_len = 0;
+  if (bom) a = 3;
+  for (line = 1; line <= 2 && a < len; line++) {   /* the first two lines; the second only after
+                                                     a blank or comment-only first line */
+    size_t i;
+    b = a;
+    while (b < len && src[b] != '\n' && src[b] != '\r') b++;
+    if (line_cookie(src, a, b, &name, &n)) break;
+    for (i = a; i < b && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f'); i++) {}
+    blank = i >= b || src[i] == '#';
+    if (!blank) break;
+    if (b < len && src[b] == '\r' && b + 1 < len && src[b + 1] == '\n') b++;
+    a = b + 1;
+    name = NULL;
+  }
+  if (name == NULL) return MEMEST_OK;
+  codec = cookie_codec(name, n);
+  if (codec == 0)
+    return memi_err_set(err, MEMEST_E_VALUE, "script",
+                        "%.160s:%d: the file declares the encoding '%.*s' (PEP 263); memest reads "
+                        "scripts in UTF-8, Latin-1 or ASCII: save it as UTF-8",
+                        label, line, (int)(n > 40 ? 40 : n), name);
+  if (bom && codec != 'u')
+    return memi_err_set(err, MEMEST_E_VALUE, "script",
+                        "%.160s:%d: encoding problem: %.*s with BOM (a SyntaxError in Python)",
+                        label, line, (int)(n > 40 ? 40 : n), name);
+  if (codec == 'u') return MEMEST_OK;
+  for (k = 0; k < len; k++) {
+    if ((unsigned char)src[k] >= 0x80 && codec == 'a')
+      return memi_err_set(err, MEMEST_E_VALUE, "script",
+                          "%.160s: byte 0x%02x at offset %zu is not ASCII, the encoding the file "
+                          "declares (Python refuses it)",
+                          label, (unsigned)(unsigned char)src[k], k);
+  }
+  if (codec == 'a') return MEMEST_OK;
+  *out = malloc(2 * len + 1);
+  if (*out == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "script", "out of memory");
+  for (k = 0; k < len; k++) {   /* Latin-1: each byte is the code point of its value */
+    unsigned char c = (unsigned char)src[k];
+    if (c < 0x80) {
+      (*out)[o++] = (char)c;
+    } else {
+      (*out)[o++] = (char)(0xc0 | (c >> 6));
+      (*out)[o++] = (char)(0x80 | (c & 0x3f));
+    }
+  }
+  (*out)[o] = '\0';
+  *out_len = o;
+  return MEMEST_OK;
+}
+/* }====================================================================== */
 
 /* A name, or a string whose prefix it is, at lx->i. */
 static memest_code scan_word(lexer *lx) {
@@ -640,6 +763,7 @@ static int put_escape(const char **pp, const char *end, int bytes, char *out, si
     v = 0;
     for (k = 0; k < 3 && p + k < end && p[k] >= '0' && p[k] <= '7'; k++) v = v * 8 + (p[k] - '0');
     *pp = p + k;
+    if (v == 0) *flags |= PS_NUL;
     if (bytes) {
       if (*o + 1 >= size) return 0;
       out[(*o)++] = (char)(v & 0xff);
@@ -656,6 +780,7 @@ static int put_escape(const char **pp, const char *end, int bytes, char *out, si
       return 1;
     }
     *pp = p + 1 + n;
+    if (v == 0) *flags |= PS_NUL;
     if (v >= 0xd800 && v <= 0xdfff) {
       *flags |= PS_SURROGATE;
       return 1;

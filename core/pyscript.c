@@ -15,6 +15,7 @@
 ** it rebinds cannot be used afterwards. The fields of the config passed to
 ** launch() then go through the field table (trainer_fields.c).
 */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,10 @@
 
 #define MAX_OBJS 64
 #define MAX_SLOTS 2048
-#define MAX_AMBIGUOUS 64
+#define MAX_AMBIGUOUS 256
+#define MAX_NAME 63      /* the longest name memest reads; a longer one is refused, never cut */
+#define MAX_DOTTED 127   /* the longest dotted module name */
+#define SEQ_ALWAYS 0x7fffffff
 
 /* {======================================================================
 ** Objects and bindings
@@ -47,8 +51,9 @@ typedef struct obj {
 /* One field of a section object as the script last set it. */
 typedef struct slot {
   int o;
-  char name[64];
+  char name[MAX_NAME + 1];
   int refused;
+  int seq;               /* when it was set, in the order the script runs */
   tvalue v;
   tloc at;
   char why[512];
@@ -66,17 +71,20 @@ typedef enum bind_kind {
 } bind_kind;
 
 typedef struct binding {
-  char name[64];
+  char name[MAX_NAME + 1];
   bind_kind k;
   int o;
   cls c;
-  char text[128];
+  char text[MAX_DOTTED + 1];
   tvalue v;
+  int anchored;   /* v is a path Python holds absolute (from __file__, resolve(), cwd()) */
   char why[240];
 } binding;
 
 typedef struct module {
-  char name[128];
+  char name[MAX_DOTTED + 1];
+  int is_pkg;          /* a package's __init__.py: relative imports start here */
+  char *decoded;       /* the text as UTF-8 when a coding cookie named Latin-1 */
   char label[256];
   const char *src;
   pytok *t;
@@ -89,7 +97,8 @@ typedef struct module {
 
 /* A field set through a name that may no longer be the object it was. */
 typedef struct ambiguous {
-  char section[16], name[64];
+  char section[16], name[MAX_NAME + 1];
+  int seq;               /* when; SEQ_ALWAYS: a function's, which may run after anything */
   tloc at;
   char why[400];
 } ambiguous;
@@ -107,6 +116,12 @@ typedef struct script {
   ambiguous amb[MAX_AMBIGUOUS];
   int n_amb;
   int launch_obj;
+  int launch_line;           /* the launch() call at module level: its line, 0 none */
+  int launch_mod;
+  char deferred[MAX_NAME + 1];   /* launch(NAME) inside a function: the module name it reads */
+  int deferred_line, deferred_mod;
+  int fn_lo, fn_hi;          /* the module-level function whose body is being scanned, or -1 */
+  int seq;                   /* assignments so far, in the order the script runs */
   int ignored_obj;           /* the one object standing for everything under logging */
   char missing[600];         /* the last module the finder did not find, and where it looked */
   int depth;
@@ -121,9 +136,10 @@ typedef enum ev_kind {
 typedef struct ev {
   ev_kind k;
   tvalue v;
+  int anchored;     /* EV_VALUE path: absolute in Python, written relative to the working folder */
   int o;
   cls c;
-  char text[128];   /* EV_PITH, EV_LIB, EV_MODULE: the dotted name; EV_LIB methods: "path.resolve" */
+  char text[MAX_DOTTED + 1];   /* EV_PITH, EV_LIB, EV_MODULE: the dotted name; EV_LIB methods: "path.resolve" */
   char why[240];    /* EV_NOT_STATIC */
 } ev;
 
@@ -164,6 +180,19 @@ static const char *span_text(const module *m, int lo, int hi, char *buf, size_t 
 static int is_op(const module *m, int i, const char *s) { return memi_tok_is(m->src, &m->t[i], s); }
 static int is_name(const module *m, int i, const char *s) {
   return m->t[i].kind == PT_NAME && memi_tok_is(m->src, &m->t[i], s);
+}
+
+/* A construct memest refuses: the script is not read. The message names
+** the file and line, then what the construct is and why. */
+static memest_code refuse(script *sc, const module *m, int line, const char *fmt, ...)
+    MEMEST_PRINTF(4, 5);
+static memest_code refuse(script *sc, const module *m, int line, const char *fmt, ...) {
+  char msg[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return memi_err_set(sc->err, MEMEST_E_VALUE, "script", "%.200s:%d: %s", m->label, line, msg);
 }
 
 static memest_code limit(script *sc, const char *what, int max, const char *name) {
@@ -236,7 +265,7 @@ static memest_code bind_ev(script *sc, module *m, const char *name, const ev *e)
   binding *b = bind(sc, m, name);
   if (b == NULL) return sc->err->code;
   switch (e->k) {
-    case EV_VALUE: b->k = B_VALUE; b->v = e->v; break;
+    case EV_VALUE: b->k = B_VALUE; b->v = e->v; b->anchored = e->anchored; break;
     case EV_OBJ: b->k = B_OBJ; b->o = e->o; break;
     case EV_CLASS: b->k = B_CLASS; b->c = e->c; break;
     case EV_PITH: b->k = B_PITH; snprintf(b->text, sizeof b->text, "%s", e->text); break;
@@ -264,7 +293,7 @@ static memest_code bind_unknown(script *sc, module *m, const char *name, const c
 static void binding_ev(const binding *b, ev *e, const char *name) {
   memset(e, 0, sizeof *e);
   switch (b->k) {
-    case B_VALUE: e->k = EV_VALUE; e->v = b->v; break;
+    case B_VALUE: e->k = EV_VALUE; e->v = b->v; e->anchored = b->anchored; break;
     case B_OBJ: e->k = EV_OBJ; e->o = b->o; break;
     case B_CLASS: e->k = EV_CLASS; e->c = b->c; break;
     case B_PITH: e->k = EV_PITH; tr_copy(e->text, sizeof e->text, b->text); break;
@@ -392,27 +421,139 @@ static int builtin(const char *name, ev *e) {
 /* }====================================================================== */
 
 /* {======================================================================
+** Constructs refused wherever they stand: what can rebind any name or
+** config field out of memest's sight
+** ======================================================================= */
+
+static int close_of(const module *m, int i, int hi);
+static int path_parent(char *p, size_t size, int anchored);
+static void path_fold(char *p);
+
+/* Where tokens stand, for check_span. */
+enum { AT_RUN = 0, AT_SKIPPED, AT_FUNCTION };
+
+/* Names that reach a module's namespace or objects' fields by another way
+** than an assignment memest reads, or run text as code. */
+static const char *const dynamic_names[] = {
+  "exec", "eval", "compile", "globals", "locals", "vars", "__import__", "importlib", "runpy",
+  "delattr", "builtins", "__builtins__", "chdir", "fchdir", "breakpoint", "reload", NULL};
+
+/* The index of the first token at depth 0 in [i, hi) that is the name or
+** operator s (hi when none). */
+static int find_at_depth0(const module *m, int i, int hi, const char *s) {
+  int depth = 0;
+  for (; i < hi; i++) {
+    if (is_op(m, i, "(") || is_op(m, i, "[") || is_op(m, i, "{")) depth++;
+    else if (is_op(m, i, ")") || is_op(m, i, "]") || is_op(m, i, "}")) depth--;
+    else if (depth == 0 && memi_tok_is(m->src, &m->t[i], s)) return i;
+  }
+  return hi;
+}
+
+/* Refuses what no reading of [lo, hi) can follow: names over MAX_NAME or
+** not ASCII (Python reads them in NFKC form), exec/eval/globals() and
+** their kind, dunder names, sys.path and sys.modules, a global statement
+** in a function, setattr() outside a module-level statement of its own,
+** attribute or subscript targets of a for (comprehensions too). */
+static memest_code check_span(script *sc, module *m, int lo, int hi, int at) {
+  char buf[MAX_NAME + 1];
+  int k, j;
+  for (k = lo; k < hi; k++) {
+    const pytok *t = &m->t[k];
+    const char *p = m->src + t->start;
+    int line = t->line;
+    if (t->kind != PT_NAME) continue;
+    for (j = 0; j < (int)t->len; j++) {
+      if ((unsigned char)p[j] >= 0x80)
+        return refuse(sc, m, line,
+                      "the name %.*s is not ASCII: Python reads a name in its NFKC form (a "
+                      "fullwidth \xef\xbd\x83\xef\xbd\x86\xef\xbd\x87 is cfg), which memest does not "
+                      "compute; write it in ASCII",
+                      (int)(t->len > 60 ? 60 : t->len), p);
+    }
+    if (t->len > MAX_NAME)
+      return refuse(sc, m, line,
+                    "the name %.40s... is %u characters long; memest reads names of up to %d "
+                    "(a longer one is refused, never cut): shorten it",
+                    p, (unsigned)t->len, MAX_NAME);
+    tok_text(m, t, buf, sizeof buf);
+    for (j = 0; dynamic_names[j]; j++) {
+      if (strcmp(buf, dynamic_names[j]) == 0)
+        return refuse(sc, m, line,
+                      "%s can bind names or set fields that memest cannot see without running "
+                      "the script; memest reads only plain assignments: remove it",
+                      buf);
+    }
+    if (t->len > 4 && buf[0] == '_' && buf[1] == '_' && buf[t->len - 1] == '_' &&
+        buf[t->len - 2] == '_' && strcmp(buf, "__name__") != 0 && strcmp(buf, "__file__") != 0 &&
+        strcmp(buf, "__future__") != 0 && !(k > lo && is_name(m, k - 1, "def")))
+      return refuse(sc, m, line,
+                    "%s reaches Python's machinery (a module's or an object's internals), which "
+                    "memest does not follow: remove it",
+                    buf);
+    if (strcmp(buf, "sys") == 0 && k + 2 < hi && is_op(m, k + 1, ".") &&
+        m->t[k + 2].kind == PT_NAME &&
+        (is_name(m, k + 2, "path") || is_name(m, k + 2, "modules") || is_name(m, k + 2, "meta_path") ||
+         is_name(m, k + 2, "path_hooks") || is_name(m, k + 2, "path_importer_cache")))
+      return refuse(sc, m, line,
+                    "sys.%s changes where or what Python imports, which memest does not follow: "
+                    "set PYTHONPATH instead, as the trainer's launch.sh does",
+                    tok_text(m, &m->t[k + 2], buf, sizeof buf));
+    if (strcmp(buf, "global") == 0 && at == AT_FUNCTION)
+      return refuse(sc, m, line,
+                    "a global statement lets a function rebind module names when it is called, "
+                    "which memest does not follow: set the names at module level");
+    if (strcmp(buf, "setattr") == 0 && (at != AT_RUN || k != lo || k + 1 >= hi || !is_op(m, k + 1, "(") ||
+                                        close_of(m, k + 1, hi) != hi))
+      return refuse(sc, m, line,
+                    "setattr() %s sets a field memest cannot tell; memest reads setattr(section, "
+                    "'field', value) as a statement of its own at module level",
+                    at == AT_RUN ? "inside an expression" : at == AT_SKIPPED ? "inside a block" : "inside a function");
+    if (strcmp(buf, "launch") == 0 && !(k + 1 < hi && is_op(m, k + 1, "(")) &&
+        !is_name(m, lo, "from") && !is_name(m, lo, "import") && !is_name(m, lo, "def"))
+      return refuse(sc, m, line,
+                    "launch is used as a value, not called; memest follows launch(cfg) called "
+                    "by its name");
+    if (strcmp(buf, "for") == 0) {   /* a for loop's or a comprehension's target */
+      int in = find_at_depth0(m, k + 1, hi, "in");
+      for (j = k + 1; j < in; j++) {
+        if (is_op(m, j, ".") || is_op(m, j, "["))
+          return refuse(sc, m, line,
+                        "a for target that is an attribute or a subscript sets it on each "
+                        "round, which memest does not run: assign the value itself");
+      }
+    }
+  }
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
 ** Modules: the script and what it imports
 ** ======================================================================= */
 
 static memest_code run_range(script *sc, module *m, int lo, int hi);
 
-/* Loads module dotted through the finder and runs it; *idx is its index,
-** or -1 when the finder has no such module (*why says where it looked). */
+static int module_index(const script *sc, const char *dotted) {
+  int i;
+  for (i = 0; i < sc->n_mods; i++)
+    if (strcmp(sc->mods[i].name, dotted) == 0) return i;
+  return -1;
+}
+
+/* Loads module dotted (absolute, its parent packages loaded) through the
+** finder and runs it, as Python's import does the first time; *idx is its
+** index, or -1 when the finder has no such module (*why says where it
+** looked). A package's submodule is bound in the package's names. */
 static memest_code load_module(script *sc, const char *dotted, int *idx, char *why, size_t why_size) {
-  const char *text = NULL, *label = NULL;
-  size_t len = 0;
+  const char *text = NULL, *label = NULL, *dot;
+  size_t len = 0, n;
   memest_error e;
   module *m;
-  int i, found;
+  int found;
   memest_code rc;
-  *idx = -1;
-  for (i = 0; i < sc->n_mods; i++) {
-    if (strcmp(sc->mods[i].name, dotted) == 0) {
-      *idx = i;   /* loaded, or still loading: a circular import sees what is defined so far */
-      return MEMEST_OK;
-    }
-  }
+  *idx = module_index(sc, dotted);
+  if (*idx >= 0) return MEMEST_OK;   /* loaded, or still loading: a circular import sees what is defined so far */
   memset(&e, 0, sizeof e);
   found = sc->find != NULL ? sc->find(sc->ctx, dotted, &text, &len, &label, &e) : 0;
   if (found < 0) {
@@ -433,55 +574,123 @@ static memest_code load_module(script *sc, const char *dotted, int *idx, char *w
   memset(m, 0, sizeof *m);
   snprintf(m->name, sizeof m->name, "%s", dotted);
   snprintf(m->label, sizeof m->label, "%s", label ? label : dotted);
+  n = strlen(m->label);
+  m->is_pkg = n >= 11 && strcmp(m->label + n - 11, "__init__.py") == 0 &&
+              (n == 11 || m->label[n - 12] == '/');
   m->src = text;
-  rc = memi_pylex(text, len, m->label, 0, &m->t, &m->nt, sc->err);
+  if ((rc = memi_py_decode(text, len, m->label, &m->decoded, &n, sc->err)) != MEMEST_OK) return rc;
+  if (m->decoded != NULL) m->src = m->decoded, len = n;
+  sc->n_mods++;   /* freed with the others from here on */
+  rc = memi_pylex(m->src, len, m->label, 0, &m->t, &m->nt, sc->err);
   if (rc != MEMEST_OK) return rc;
-  *idx = sc->n_mods++;
+  *idx = sc->n_mods - 1;
   memi_run_file(sc->run, m->label);
   if (++sc->depth > MEMEST_MAX_SCRIPT_MODULES)
     return limit(sc, "nested imports", MEMEST_MAX_SCRIPT_MODULES, dotted);
   m->loading = 1;
   rc = run_range(sc, m, 0, m->nt);
-  m->loading = 0;
+  sc->mods[*idx].loading = 0;
   sc->depth--;
-  return rc;
-}
-
-/* The meaning of name imported from module dotted (a relative import has
-** its dots): the trainer's, a library's, or a user module's binding. */
-static memest_code import_name(script *sc, const char *dotted, const char *name, ev *e) {
-  int pith, idx;
-  char why[600] = "";
-  const char *plain = dotted + strspn(dotted, ".");
-  memest_code rc;
-  if (lib_module(plain, &pith)) {
-    if (pith) pith_name(plain, name, e);
-    else lib_name(plain, name, e);
-    return MEMEST_OK;
-  }
-  rc = load_module(sc, dotted, &idx, why, sizeof why);
   if (rc != MEMEST_OK) return rc;
-  if (idx < 0) {
-    char what[240];
-    snprintf(sc->missing, sizeof sc->missing, "%.100s: %.480s", dotted, why);
-    snprintf(what, sizeof what, "%.60s, imported from %.100s, which memest could not find", name, dotted);
-    not_static(e, "%s", what);
-    snprintf(e->why + strlen(e->why), sizeof e->why - strlen(e->why), " (%.150s)", why);
-    return MEMEST_OK;
-  }
-  {
-    binding *b = lookup(&sc->mods[idx], name);
-    memset(e, 0, sizeof *e);
-    if (b == NULL) {
-      char what[240];
-      snprintf(what, sizeof what, "%.60s, which %.100s does not define at module level", name,
-               sc->mods[idx].label);
-      not_static(e, "%s", what);
-      return MEMEST_OK;
-    }
-    binding_ev(b, e, NULL);
+  dot = strrchr(dotted, '.');
+  if (dot != NULL) {   /* import a.b sets a's attribute b: a name of a's */
+    char parent[MAX_DOTTED + 1];
+    int p;
+    ev sub;
+    snprintf(parent, sizeof parent, "%.*s", (int)(dot - dotted), dotted);
+    p = module_index(sc, parent);
+    memset(&sub, 0, sizeof sub);
+    sub.k = EV_MODULE;
+    snprintf(sub.text, sizeof sub.text, "%s", dotted);
+    if (p >= 0) return bind_ev(sc, &sc->mods[p], dot + 1, &sub);
   }
   return MEMEST_OK;
+}
+
+/* Imports the user's module dotted as Python does: each parent package
+** first, then it; a module the finder does not have stops Python with
+** ModuleNotFoundError, and the script is refused. *idx: its index. */
+static memest_code import_module(script *sc, module *m, int line, const char *dotted, int *idx) {
+  char part[MAX_DOTTED + 1], why[600] = "";
+  size_t k;
+  memest_code rc;
+  for (k = 0;; k++) {
+    if (dotted[k] != '.' && dotted[k] != '\0') continue;
+    snprintf(part, sizeof part, "%.*s", (int)k, dotted);
+    if ((rc = load_module(sc, part, idx, why, sizeof why)) != MEMEST_OK) return rc;
+    if (*idx < 0) {
+      snprintf(sc->missing, sizeof sc->missing, "%.100s: %.480s", part, why);
+      return refuse(sc, m, line,
+                    "the script imports module %.100s, which memest could not find (%.400s); "
+                    "Python stops there with ModuleNotFoundError",
+                    part, why);
+    }
+    if (dotted[k] == '\0') return MEMEST_OK;
+  }
+}
+
+/* The absolute name of a relative import's module (dots: how many; rest:
+** what follows them) from module m; "" and a refusal when m is in no
+** package, as Python's ImportError. */
+static memest_code absolute_name(script *sc, module *m, int line, int dots, const char *rest,
+                                 char *out, size_t size) {
+  char pkg[MAX_DOTTED + 1];
+  int k;
+  if (m->is_main || (!m->is_pkg && strchr(m->name, '.') == NULL))
+    return refuse(sc, m, line,
+                  "a relative import in %s, which is in no package: Python stops with \"attempted "
+                  "relative import with no known parent package\"; write the module's name",
+                  m->is_main ? "the script Python runs" : "a top-level module");
+  snprintf(pkg, sizeof pkg, "%s", m->name);
+  if (!m->is_pkg) *strrchr(pkg, '.') = '\0';
+  for (k = 1; k < dots; k++) {
+    char *dot = strrchr(pkg, '.');
+    if (dot == NULL)
+      return refuse(sc, m, line, "a relative import beyond the top-level package (ImportError in Python)");
+    *dot = '\0';
+  }
+  if (strlen(pkg) + 1 + strlen(rest) > MAX_DOTTED)
+    return refuse(sc, m, line, "a module name longer than %d characters, which memest does not read",
+                  MAX_DOTTED);
+  {
+    size_t n = strlen(pkg), r = strlen(rest);
+    if (n + 1 + r >= size) return refuse(sc, m, line, "a module name too long");
+    memcpy(out, pkg, n);
+    if (r > 0) out[n++] = '.';
+    memcpy(out + n, rest, r + 1);
+  }
+  return MEMEST_OK;
+}
+
+/* The meaning of name in the loaded user module idx, after from-import:
+** its binding, else its submodule (imported then, as Python does). */
+static memest_code module_name(script *sc, module *m, int line, int idx, const char *name, ev *e) {
+  binding *b = lookup(&sc->mods[idx], name);
+  char sub[2 * MAX_DOTTED + 2];
+  int s;
+  if (b != NULL) {
+    binding_ev(b, e, NULL);
+    return MEMEST_OK;
+  }
+  snprintf(sub, sizeof sub, "%s.%s", sc->mods[idx].name, name);
+  if (strlen(sub) > MAX_DOTTED)
+    return refuse(sc, m, line, "a module name longer than %d characters, which memest does not read",
+                  MAX_DOTTED);
+  if (sc->mods[idx].is_pkg) {
+    char why[600] = "";
+    memest_code rc = load_module(sc, sub, &s, why, sizeof why);
+    if (rc != MEMEST_OK) return rc;
+    if (s >= 0) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_MODULE;
+      snprintf(e->text, sizeof e->text, "%s", sub);
+      return MEMEST_OK;
+    }
+  }
+  return refuse(sc, m, line,
+                "cannot import name %.60s from %.100s, which does not define it at module level "
+                "(Python stops with ImportError)",
+                name, sc->mods[idx].label);
 }
 /* }====================================================================== */
 
@@ -534,6 +743,10 @@ static void eval_strings(const module *m, int lo, int hi, ev *e) {
     }
     if (flags & PS_TEMPLATE) {
       not_static(e, "%s", "a template string");
+      return;
+    }
+    if (flags & PS_NUL) {
+      not_static(e, "%s", "a string holding a NUL character (a path with one is a ValueError in Python)");
       return;
     }
     if (flags & (PS_NAMED_ESCAPE | PS_SURROGATE)) {
@@ -593,7 +806,7 @@ static void path_normal(char *p) {
 /* The arguments [lo, hi) of Path(...) or os.path.join(...) as one path. */
 static memest_code eval_path_args(script *sc, module *m, int lo, int hi, int is_path, ev *e) {
   char acc[TV_TEXT] = "";
-  int i = lo;
+  int i = lo, anchored = 0;
   memest_code rc;
   while (i < hi) {
     int end = next_comma(m, i, hi);
@@ -611,7 +824,10 @@ static memest_code eval_path_args(script *sc, module *m, int lo, int hi, int is_
       not_static(e, "%s", a.k == EV_NOT_STATIC ? a.why : "a path built from something other than strings");
       return MEMEST_OK;
     }
-    if (!path_join(acc, sizeof acc, a.v.text)) {
+    if (a.anchored && a.v.text[0] != '/') {   /* absolute in Python: it replaces what came before */
+      snprintf(acc, sizeof acc, "%s", a.v.text);
+      anchored = 1;
+    } else if (!path_join(acc, sizeof acc, a.v.text)) {
       not_static(e, "%s", "a path longer than memest reads (511 bytes)");
       return MEMEST_OK;
     }
@@ -619,6 +835,7 @@ static memest_code eval_path_args(script *sc, module *m, int lo, int hi, int is_
   }
   memset(e, 0, sizeof *e);
   e->k = EV_VALUE;
+  e->anchored = anchored;
   e->v.kind = is_path ? TV_PATH : TV_STR;
   snprintf(e->v.text, sizeof e->v.text, "%s", acc[0] ? acc : ".");
   if (is_path) path_normal(e->v.text);
@@ -696,13 +913,53 @@ static memest_code eval_call(script *sc, module *m, const ev *callee, int lo, in
       memi_tv_set_text(&e->v, TV_OTHER, "a timedelta", 11);
       return MEMEST_OK;
     }
-    if (strcmp(callee->text, "path.resolve") == 0 && lo == hi) {
+    if ((strcmp(callee->text, "path.resolve") == 0 || strcmp(callee->text, "path.absolute") == 0) &&
+        lo == hi) {   /* the working folder joined; resolve() also folds "..": no links (the
+                         command line refuses a script reached through one) */
       memset(e, 0, sizeof *e);
       e->k = EV_VALUE;
       e->v = callee->v;
+      e->anchored = 1;
+      if (callee->text[5] == 'r') path_fold(e->v.text);
+      return MEMEST_OK;
+    }
+    if ((strcmp(callee->text, "pathlib.Path.cwd") == 0 || strcmp(callee->text, "os.getcwd") == 0) &&
+        lo == hi) {
+      memset(e, 0, sizeof *e);
+      e->k = EV_VALUE;
+      e->anchored = 1;
+      memi_tv_set_text(&e->v, callee->text[0] == 'p' ? TV_PATH : TV_STR, ".", 1);
+      return MEMEST_OK;
+    }
+    if (strcmp(callee->text, "os.path.dirname") == 0 || strcmp(callee->text, "os.path.abspath") == 0 ||
+        strcmp(callee->text, "os.path.realpath") == 0 || strcmp(callee->text, "builtins.str") == 0) {
+      ev a;
+      memest_code rc;
+      if (lo >= hi || next_comma(m, lo, hi) != hi || is_op(m, lo, "*") || is_op(m, lo, "**"))
+        goto other;
+      if ((rc = eval_range(sc, m, lo, hi, &a)) != MEMEST_OK) return rc;
+      if (a.k != EV_VALUE || (a.v.kind != TV_STR && a.v.kind != TV_PATH)) goto other;
+      *e = a;
+      e->v.kind = TV_STR;
+      if (strcmp(callee->text, "os.path.dirname") == 0) {   /* the part before the last '/' */
+        char *slash = strrchr(e->v.text, '/');
+        if (e->anchored) {
+          path_fold(e->v.text);
+          if (!path_parent(e->v.text, sizeof e->v.text, 1)) goto other;
+        } else if (slash == NULL) {
+          e->v.text[0] = '\0';
+        } else {
+          while (slash > e->v.text && slash[-1] == '/') slash--;
+          slash[slash == e->v.text ? 1 : 0] = '\0';
+        }
+      } else if (strcmp(callee->text, "builtins.str") != 0) {   /* abspath, realpath */
+        e->anchored = 1;
+        path_fold(e->v.text);
+      }
       return MEMEST_OK;
     }
   }
+other:
   tr_copy(name, sizeof name, name_tok >= 0 ? tok_text(m, &m->t[name_tok], what, 64) : "");
   snprintf(what, sizeof what, "the result of a call to %.70s()", name[0] ? name : "a function");
   not_static(e, "%s", what);
@@ -747,19 +1004,77 @@ static memest_code obj_attr(script *sc, ev *e, const char *name) {
   return MEMEST_OK;
 }
 
+/* The parent of path p in place, as PurePath.parent: lexical; an anchored
+** path (absolute in Python, written relative to the working folder) goes
+** above it with "..". 0 when the last part is "..", whose lexical parent
+** is not the folder above (memest refuses it). */
+static int path_parent(char *p, size_t size, int anchored) {
+  char *slash = strrchr(p, '/');
+  const char *last = slash ? slash + 1 : p;
+  if (strcmp(last, "..") == 0) {
+    int all_up = 1;   /* "../..": an anchored path above the working folder */
+    const char *q;
+    for (q = p; *q && all_up; q += strcspn(q, "/") + (q[strcspn(q, "/")] == '/'))
+      all_up = strncmp(q, "..", 2) == 0 && (q[2] == '/' || q[2] == '\0');
+    if (!anchored || !all_up) return 0;
+    if (strlen(p) + 4 >= size) return 0;
+    strcat(p, "/..");
+    return 1;
+  }
+  if (strcmp(p, ".") == 0 || p[0] == '\0') {
+    if (anchored) snprintf(p, size, "..");
+    else snprintf(p, size, ".");
+    return 1;
+  }
+  if (slash == NULL) snprintf(p, size, ".");
+  else if (slash == p) p[1] = '\0';
+  else *slash = '\0';
+  return 1;
+}
+
+/* Folds ".." parts into the part before them, as os.path.normpath does, in
+** an anchored path (leading ".." stay: folders above the working folder). */
+static void path_fold(char *p) {
+  char out[TV_TEXT];
+  size_t o = 0, i = 0, n = strlen(p), ups = 0;
+  int absolute = p[0] == '/';
+  if (absolute) out[o++] = '/';
+  while (i < n) {
+    size_t j = i;
+    while (j < n && p[j] != '/') j++;
+    if (j - i == 2 && p[i] == '.' && p[i + 1] == '.') {
+      if (o > ups && o > (size_t)absolute) {   /* drop the last plain part */
+        while (o > (size_t)absolute && out[o - 1] != '/') o--;
+        if (o > (size_t)absolute) o--;
+      } else if (!absolute) {
+        if (o > 0) out[o++] = '/';
+        out[o++] = '.';
+        out[o++] = '.';
+        ups = o;
+      }
+    } else if (j > i && !(j - i == 1 && p[i] == '.')) {
+      if (o > (size_t)absolute) out[o++] = '/';
+      memcpy(out + o, p + i, j - i);
+      o += j - i;
+    }
+    i = j + 1;
+  }
+  if (o == 0) out[o++] = '.';
+  out[o] = '\0';
+  memcpy(p, out, o + 1);
+}
+
 /* Attribute name of a path value, in place: .parent, or .resolve and
-** .absolute (the path relative to the working folder names the same file). */
+** .absolute (methods: their call makes the path anchored). */
 static int path_attr(ev *e, const char *name) {
   if (strcmp(name, "parent") == 0) {
-    char *slash = strrchr(e->v.text, '/');
-    if (slash == NULL) snprintf(e->v.text, sizeof e->v.text, ".");
-    else if (slash == e->v.text) e->v.text[1] = '\0';
-    else *slash = '\0';
+    if (!path_parent(e->v.text, sizeof e->v.text, e->anchored))
+      not_static(e, "%s", "the parent of a path ending in \"..\" (lexical in Python, not the folder above)");
     return 1;
   }
   if (strcmp(name, "resolve") == 0 || strcmp(name, "absolute") == 0) {
     e->k = EV_LIB;
-    snprintf(e->text, sizeof e->text, "path.resolve");
+    snprintf(e->text, sizeof e->text, "path.%s", name);
     return 1;
   }
   return 0;
@@ -767,11 +1082,22 @@ static int path_attr(ev *e, const char *name) {
 
 /* Attribute name of e, in place. */
 static memest_code eval_attr(script *sc, ev *e, const char *name) {
-  char what[200], dotted[128];
+  char what[200], dotted[MAX_DOTTED + 1];
   if (e->k == EV_OBJ) return obj_attr(sc, e, name);
   if (e->k == EV_PITH || e->k == EV_LIB || e->k == EV_MODULE) {
     tr_copy(dotted, sizeof dotted, e->text);
-    if (e->k == EV_MODULE) return import_name(sc, dotted, name, e);
+    if (e->k == EV_MODULE) {   /* the module was run at its import; its names as they are now */
+      int idx = module_index(sc, dotted);
+      binding *b = idx >= 0 ? lookup(&sc->mods[idx], name) : NULL;
+      if (b != NULL) {
+        binding_ev(b, e, NULL);
+      } else {
+        snprintf(what, sizeof what, "%.40s.%.40s, which module %.40s does not define (an "
+                 "AttributeError in Python)", dotted, name, dotted);
+        not_static(e, "%s", what);
+      }
+      return MEMEST_OK;
+    }
     if (e->k == EV_PITH) pith_name(dotted, name, e);
     else lib_name(dotted, name, e);
     return MEMEST_OK;
@@ -799,9 +1125,11 @@ static memest_code eval_name(module *m, const char *name, ev *e) {
     e->v.kind = TV_NONE;
     return MEMEST_OK;
   }
-  if (b == NULL && strcmp(name, "__file__") == 0) {
+  if (b == NULL && strcmp(name, "__file__") == 0) {   /* absolute in Python: the file's path */
     e->k = EV_VALUE;
+    e->anchored = 1;
     memi_tv_set_text(&e->v, TV_STR, m->label, strlen(m->label));
+    path_fold(e->v.text);
     return MEMEST_OK;
   }
   if (b == NULL) {
@@ -963,8 +1291,15 @@ static memest_code eval_range(script *sc, module *m, int lo, int hi, ev *e) {
     if (e->k == EV_NOT_STATIC) continue;
     if (e->k == EV_VALUE && e->v.kind == TV_PATH && b.k == EV_VALUE &&
         (b.v.kind == TV_STR || b.v.kind == TV_PATH)) {
-      if (!path_join(e->v.text, sizeof e->v.text, b.v.text)) not_static(e, "%s", "a path too long");
-      else path_normal(e->v.text);
+      if (b.anchored && b.v.text[0] != '/') {   /* absolute in Python: it replaces the left side */
+        snprintf(e->v.text, sizeof e->v.text, "%s", b.v.text);
+        e->anchored = 1;
+        path_normal(e->v.text);
+      } else if (!path_join(e->v.text, sizeof e->v.text, b.v.text)) {
+        not_static(e, "%s", "a path too long");
+      } else {
+        path_normal(e->v.text);
+      }
     } else {
       not_static(e, "%s", b.k == EV_NOT_STATIC ? b.why : "an arithmetic expression");
     }
@@ -1063,6 +1398,7 @@ static memest_code set_field(script *sc, module *m, int o, const char *name, con
   }
   if ((s = field_slot(sc, o, name)) == NULL) return sc->err->code;
   memi_tloc_set(&s->at, m->label, line);
+  s->seq = ++sc->seq;
   s->refused = 0;
   s->why[0] = '\0';
   if (e->k == EV_VALUE) {
@@ -1106,88 +1442,139 @@ static void set_section(script *sc, module *m, int p, int k, const ev *e, int li
            section_names[k], e->k == EV_NOT_STATIC ? e->why : "something other than its config class");
 }
 
-/* The object and last attribute of an assignment target [lo, hi) of the
-** form NAME(.NAME)+; *o -1 when the target is not a config object's. */
+/* What an assignment target [lo, hi) ending in .NAME names. */
+enum { TGT_NONE = -1, TGT_LOST = -2, TGT_MODULE = -3, TGT_TRAINER = -4 };
+
+/* The object and last attribute of an assignment target [lo, hi): *o the
+** config object of a target NAME(.NAME)+, else TGT_NONE (not an attribute,
+** or not a config's: args.x), TGT_LOST (a name or form memest lost track
+** of: which object is not known), TGT_MODULE (a name of the user's module
+** *mod), TGT_TRAINER (the trainer's module or class: refused). */
 static memest_code target_object(script *sc, module *m, int lo, int hi, int *o, char *attr,
-                                 size_t size) {
+                                 size_t size, int *mod) {
   ev e;
-  char buf[80];
+  char buf[MAX_NAME + 1];
   int k;
   memest_code rc;
-  *o = -1;
-  if (hi - lo < 3 || m->t[lo].kind != PT_NAME || !is_op(m, hi - 2, ".") || m->t[hi - 1].kind != PT_NAME)
-    return MEMEST_OK;
-  for (k = lo + 1; k < hi; k += 2)
-    if (!is_op(m, k, ".") || m->t[k + 1].kind != PT_NAME) return MEMEST_OK;
-  if ((rc = eval_name(m, tok_text(m, &m->t[lo], buf, sizeof buf), &e)) != MEMEST_OK) return rc;
-  for (k = lo + 1; k < hi - 2 && e.k == EV_OBJ; k += 2)
-    if ((rc = eval_attr(sc, &e, tok_text(m, &m->t[k + 1], buf, sizeof buf))) != MEMEST_OK) return rc;
-  if (e.k != EV_OBJ) {
-    if (e.k == EV_NOT_STATIC) {
-      *o = -2;   /* a name memest lost track of: which object is not known */
-      tr_copy(attr, size, tok_text(m, &m->t[hi - 1], buf, sizeof buf));
-    }
-    return MEMEST_OK;
-  }
-  *o = e.o;
+  *o = TGT_NONE;
+  *mod = -1;
+  if (hi - lo < 3 || !is_op(m, hi - 2, ".") || m->t[hi - 1].kind != PT_NAME) return MEMEST_OK;
   tr_copy(attr, size, tok_text(m, &m->t[hi - 1], buf, sizeof buf));
+  for (k = lo + 1; k < hi; k += 2) {
+    if (m->t[lo].kind != PT_NAME || !is_op(m, k, ".") || m->t[k + 1].kind != PT_NAME) {
+      *o = TGT_LOST;   /* x[0].training.f, (cfg).training.f, f().f: an object memest does not follow */
+      return MEMEST_OK;
+    }
+  }
+  if ((rc = eval_name(m, tok_text(m, &m->t[lo], buf, sizeof buf), &e)) != MEMEST_OK) return rc;
+  for (k = lo + 1; k < hi - 2 && (e.k == EV_OBJ || e.k == EV_MODULE); k += 2)
+    if ((rc = eval_attr(sc, &e, tok_text(m, &m->t[k + 1], buf, sizeof buf))) != MEMEST_OK) return rc;
+  if (e.k == EV_OBJ) *o = e.o;
+  else if (e.k == EV_NOT_STATIC) *o = TGT_LOST;
+  else if (e.k == EV_MODULE) *o = TGT_MODULE, *mod = module_index(sc, e.text);
+  else if (e.k == EV_PITH || e.k == EV_CLASS) *o = TGT_TRAINER;
+  if (*o == TGT_MODULE && *mod < 0) *o = TGT_LOST;
   return MEMEST_OK;
 }
 
-/* A field set through a lost name (why: how it was lost): which section it
-** is of is told by its name. */
-static void ambiguous_field(script *sc, module *m, int lo, const char *attr, int line,
-                            const char *why) {
-  const char *sections[2] = {"distributed", "training"};
-  char head[80];
+/* Records that field section.name is set in a way that makes it unknown. */
+static memest_code add_ambiguous(script *sc, module *m, int line, const char *section,
+                                 const char *name, const char *why) {
+  ambiguous *a = NULL;
   int k;
-  tok_text(m, &m->t[lo], head, sizeof head);
-  for (k = 0; k < 2; k++) {
-    ambiguous *a;
-    if (!memi_trainer_field_matters(sections[k], attr) || sc->n_amb == MAX_AMBIGUOUS) continue;
+  for (k = 0; k < sc->n_amb && a == NULL; k++)
+    if (strcmp(sc->amb[k].section, section) == 0 && strcmp(sc->amb[k].name, name) == 0) a = &sc->amb[k];
+  if (a == NULL) {
+    if (sc->n_amb == MAX_AMBIGUOUS)
+      return refuse(sc, m, line, "more than %d config fields are set in ways memest cannot follow",
+                    MAX_AMBIGUOUS);
     a = &sc->amb[sc->n_amb++];
-    snprintf(a->section, sizeof a->section, "%s", sections[k]);
-    snprintf(a->name, sizeof a->name, "%s", attr);
-    memi_tloc_set(&a->at, m->label, line);
-    snprintf(a->why, sizeof a->why,
-             "%.150s:%d: %s.%s is set through the name %.40s, %.120s: memest cannot tell which "
-             "config it names",
-             m->label, line, sections[k], attr, head, why);
   }
+  snprintf(a->section, sizeof a->section, "%s", section);
+  snprintf(a->name, sizeof a->name, "%s", name);
+  a->seq = sc->seq == SEQ_ALWAYS ? SEQ_ALWAYS : ++sc->seq;
+  memi_tloc_set(&a->at, m->label, line);
+  snprintf(a->why, sizeof a->why, "%s", why);
+  return MEMEST_OK;
+}
+
+/* A field set through a lost name or form (why: how it was lost): which
+** section it is of is told by its name; a section's name (training =
+** ...) makes every memory field of that section unknown. */
+static memest_code ambiguous_field(script *sc, module *m, int lo, const char *attr, int line,
+                                   const char *why, int inside) {
+  const char *sections[2] = {"distributed", "training"};
+  char head[MAX_NAME + 10], buf[MAX_NAME + 1], msg[500];
+  int k, i;
+  memest_code rc;
+  if (m->t[lo].kind == PT_NAME) snprintf(head, sizeof head, "the name %.40s", tok_text(m, &m->t[lo], buf, sizeof buf));
+  else snprintf(head, sizeof head, "%s", "an expression");
+  for (k = 0; k < 2; k++) {
+    if (strcmp(attr, sections[k]) == 0) {   /* the whole section may be another object */
+      snprintf(msg, sizeof msg,
+               "%.150s:%d: a config's %s section is set %s%.50s, %.120s: memest cannot "
+               "tell which config it changes",
+               m->label, line, sections[k], inside ? "" : "through ", inside ? "" : head, why);
+      for (i = 0; i < memi_trainer_field_count(); i++) {
+        const trainer_field *tf = memi_trainer_field_at(i);
+        if (strcmp(tf->section, sections[k]) == 0 && memi_trainer_field_matters(tf->section, tf->name) &&
+            (rc = add_ambiguous(sc, m, line, tf->section, tf->name, msg)) != MEMEST_OK)
+          return rc;
+      }
+      continue;
+    }
+    if (!memi_trainer_field_matters(sections[k], attr)) continue;
+    if (inside)
+      snprintf(msg, sizeof msg,
+               "%.150s:%d: %s.%s is set %.140s; memest reads only module-level statements that "
+               "always run: move it out of the block",
+               m->label, line, sections[k], attr, why);
+    else
+      snprintf(msg, sizeof msg,
+               "%.150s:%d: %s.%s is set through %.50s, %.110s: memest cannot tell which "
+               "config it names",
+               m->label, line, sections[k], attr, head, why);
+    if ((rc = add_ambiguous(sc, m, line, sections[k], attr, msg)) != MEMEST_OK) return rc;
+  }
+  return MEMEST_OK;
+}
+
+/* An assignment to the trainer's module or class: refused. */
+static memest_code refuse_trainer_target(script *sc, module *m, int lo, int hi) {
+  char target[96];
+  return refuse(sc, m, m->t[lo].line,
+                "%s changes the trainer's own code or classes, which memest does not follow",
+                span_text(m, lo, hi, target, sizeof target));
 }
 
 /* One assignment target [lo, hi) gets e. */
 static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, const char *rhs) {
-  char buf[80], attr[64];
-  int o, line = m->t[lo].line, k;
+  char buf[MAX_NAME + 1], attr[MAX_NAME + 1];
+  int o, line = m->t[lo].line, k, mod;
   memest_code rc;
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME) return bind_ev(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), e);
-  if (is_op(m, lo, "(") || is_op(m, lo, "[") || next_comma(m, lo, hi) < hi) {
-    /* Unpacking: names lose their values; fields of configs are refused. */
+  if (is_op(m, lo, "(") || is_op(m, lo, "[") || next_comma(m, lo, hi) < hi || is_op(m, lo, "*")) {
+    /* Unpacking: names lose their values; fields are unknown. */
     for (k = lo; k < hi; k++) {
-      if (m->t[k].kind == PT_NAME && !(k > lo && is_op(m, k - 1, ".")) && !(k + 1 < hi && is_op(m, k + 1, "."))) {
+      if (m->t[k].kind == PT_NAME && !(k > lo && is_op(m, k - 1, ".")) && !(k + 1 < hi && (is_op(m, k + 1, ".") || is_op(m, k + 1, "[")))) {
         if ((rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), "bound by unpacking")) != MEMEST_OK)
           return rc;
+      } else if (is_op(m, k, ".") || is_op(m, k, "[")) {
+        return refuse(sc, m, line,
+                      "an unpacking assignment to an attribute or subscript, which memest does not "
+                      "follow: assign each field on its own");
       }
     }
-    for (k = lo; k < hi;) {
-      int end = k;
-      ev bad;
-      while (end < hi && !is_op(m, end, ",") && !is_op(m, end, ")") && !is_op(m, end, "]")) end++;
-      if ((rc = target_object(sc, m, k, end, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
-      not_static(&bad, "%s", "one of several values unpacked");
-      if (o >= 0 && sc->objs[o].c != CL_PRETRAIN && (rc = set_field(sc, m, o, attr, &bad, line, rhs)) != MEMEST_OK)
-        return rc;
-      k = end + 1;
-    }
     return MEMEST_OK;
   }
-  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
-  if (o == -2) {
-    binding *b = lookup(m, tok_text(m, &m->t[lo], buf, sizeof buf));
-    ambiguous_field(sc, m, lo, attr, line, b != NULL ? b->why : "which is not defined at this point");
-    return MEMEST_OK;
+  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr, &mod)) != MEMEST_OK) return rc;
+  if (o == TGT_LOST) {
+    binding *b = m->t[lo].kind == PT_NAME ? lookup(m, tok_text(m, &m->t[lo], buf, sizeof buf)) : NULL;
+    return ambiguous_field(sc, m, lo, attr, line,
+                           b != NULL && b->k == B_UNKNOWN ? b->why : "an object memest does not follow", 0);
   }
+  if (o == TGT_MODULE) return bind_ev(sc, &sc->mods[mod], attr, e);   /* setup.cfg = ...: setup's name */
+  if (o == TGT_TRAINER) return refuse_trainer_target(sc, m, lo, hi);
   if (o < 0) return MEMEST_OK;   /* args.x = ..., os.environ[...] = ...: not a config's */
   if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
     tloc at;
@@ -1204,26 +1591,59 @@ static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, co
   return set_field(sc, m, o, attr, e, line, rhs);
 }
 
-/* `import a.b [as c], d` and `from x import a [as b], (c, d), *`. */
+/* The dotted name of tokens [k, end) (NAME . NAME ...) into out; 0 when it
+** is longer than MAX_DOTTED. */
+static int dotted_name(const module *m, int k, int end, char *out, size_t size) {
+  size_t o = 0;
+  out[0] = '\0';
+  for (; k < end; k++) {
+    size_t n = m->t[k].len;
+    if (o + n >= size) return 0;
+    memcpy(out + o, m->src + m->t[k].start, n);
+    o += n;
+    out[o] = '\0';
+  }
+  return 1;
+}
+
+/* Whether a library's name is one that changes what Python imports or
+** runs (sys.path, sys.modules, ...): refused. */
+static int import_machinery(const char *full) {
+  static const char *const names[] = {"sys.path", "sys.modules", "sys.meta_path", "sys.path_hooks",
+                                      "sys.path_importer_cache", "os.chdir", NULL};
+  int k;
+  for (k = 0; names[k]; k++)
+    if (strcmp(full, names[k]) == 0) return 1;
+  return 0;
+}
+
+/* `import a.b [as c], d` and `from x import a [as b], (c, d), *`, run as
+** Python runs them: a user's module (and each package above it) is run at
+** its first import. */
 static memest_code run_import(script *sc, module *m, int lo, int hi) {
-  char dotted[128] = "", name[80], as[80];
-  int k = lo + 1;
+  char dotted[MAX_DOTTED + 1], abs_name[MAX_DOTTED + 1], name[MAX_NAME + 1], as[MAX_NAME + 1];
+  int k = lo + 1, line = m->t[lo].line, pith, idx, dots = 0;
   memest_code rc;
   if (is_name(m, lo, "import")) {
     while (k < hi) {
-      int end = next_comma(m, k, hi), j, pith;
+      int end = next_comma(m, k, hi), j = k;
       ev e;
-      dotted[0] = '\0';
-      for (j = k; j < end && !is_name(m, j, "as"); j++)
-        snprintf(dotted + strlen(dotted), sizeof dotted - strlen(dotted), "%s", tok_text(m, &m->t[j], name, sizeof name));
+      while (j < end && !is_name(m, j, "as")) j++;
+      if (!dotted_name(m, k, j, dotted, sizeof dotted))
+        return refuse(sc, m, line, "a module name longer than %d characters, which memest does not read",
+                      MAX_DOTTED);
       memset(&e, 0, sizeof e);
+      if (lib_module(dotted, &pith)) {
+        e.k = pith ? EV_PITH : EV_LIB;
+      } else {
+        if ((rc = import_module(sc, m, line, dotted, &idx)) != MEMEST_OK) return rc;
+        e.k = EV_MODULE;
+      }
       if (j + 1 < end) {   /* import a.b as c: c is a.b */
         tok_text(m, &m->t[j + 1], as, sizeof as);
-        e.k = lib_module(dotted, &pith) ? (pith ? EV_PITH : EV_LIB) : EV_MODULE;
         snprintf(e.text, sizeof e.text, "%s", dotted);
       } else {             /* import a.b: a is bound */
         snprintf(as, sizeof as, "%.*s", (int)strcspn(dotted, "."), dotted);
-        e.k = lib_module(as, &pith) ? (pith ? EV_PITH : EV_LIB) : EV_MODULE;
         snprintf(e.text, sizeof e.text, "%s", as);
       }
       if ((rc = bind_ev(sc, m, as, &e)) != MEMEST_OK) return rc;
@@ -1232,11 +1652,24 @@ static memest_code run_import(script *sc, module *m, int lo, int hi) {
     return MEMEST_OK;
   }
   /* from X import ... */
-  while (k < hi && !is_name(m, k, "import")) {
-    snprintf(dotted + strlen(dotted), sizeof dotted - strlen(dotted), "%s", tok_text(m, &m->t[k], name, sizeof name));
-    k++;
+  for (; k < hi && m->t[k].kind == PT_OP && (is_op(m, k, ".") || is_op(m, k, "...")); k++)
+    dots += (int)m->t[k].len;
+  {
+    int j = k;
+    while (j < hi && !is_name(m, j, "import")) j++;
+    if (!dotted_name(m, k, j, dotted, sizeof dotted))
+      return refuse(sc, m, line, "a module name longer than %d characters, which memest does not read",
+                    MAX_DOTTED);
+    k = j + 1;
   }
-  k++;
+  if (dots > 0) {
+    if ((rc = absolute_name(sc, m, line, dots, dotted, abs_name, sizeof abs_name)) != MEMEST_OK) return rc;
+  } else {
+    snprintf(abs_name, sizeof abs_name, "%s", dotted);
+  }
+  idx = -1;
+  if (!lib_module(abs_name, &pith) && (rc = import_module(sc, m, line, abs_name, &idx)) != MEMEST_OK)
+    return rc;
   if (k < hi && is_op(m, k, "(")) {
     hi = close_of(m, k, hi) - 1;
     k++;
@@ -1250,14 +1683,35 @@ static memest_code run_import(script *sc, module *m, int lo, int hi) {
     }
     tok_text(m, &m->t[k], name, sizeof name);
     if (strcmp(name, "*") == 0) {
-      memi_run_note(sc->run, "%s:%d: from %s import * binds names memest cannot list; a name used "
-                             "later that it does not know is refused", m->label, m->t[k].line, dotted);
+      int i, n;
+      if (idx < 0)
+        return refuse(sc, m, line,
+                      "from %.100s import * binds names memest cannot list (the library's); "
+                      "import the names by name",
+                      abs_name);
+      n = sc->mods[idx].n_names;
+      for (i = 0; i < n; i++) {   /* every name not starting with '_' (no __all__: refused there) */
+        binding b = sc->mods[idx].names[i];
+        if (b.name[0] == '_') continue;
+        binding_ev(&b, &e, NULL);
+        if ((rc = bind_ev(sc, m, b.name, &e)) != MEMEST_OK) return rc;
+      }
       k = end + 1;
       continue;
     }
     if (end - k >= 3 && is_name(m, k + 1, "as")) tok_text(m, &m->t[k + 2], as, sizeof as);
     else snprintf(as, sizeof as, "%s", name);
-    if ((rc = import_name(sc, dotted, name, &e)) != MEMEST_OK) return rc;
+    if (idx >= 0) {
+      if ((rc = module_name(sc, m, line, idx, name, &e)) != MEMEST_OK) return rc;
+    } else {
+      char full[2 * MAX_DOTTED + 2];
+      snprintf(full, sizeof full, "%s.%s", abs_name, name);
+      if (import_machinery(full))
+        return refuse(sc, m, line, "%s changes where or what Python imports, which memest does not "
+                      "follow: set PYTHONPATH instead", full);
+      if (pith) pith_name(abs_name, name, &e);
+      else lib_name(abs_name, name, &e);
+    }
     if ((rc = bind_ev(sc, m, as, &e)) != MEMEST_OK) return rc;
     k = end + 1;
   }
@@ -1271,54 +1725,132 @@ static int is_augmented(const module *m, int k) {
          !is_op(m, k, "!=") && !is_op(m, k, "<=") && !is_op(m, k, ">=") && !is_op(m, k, ":=");
 }
 
-/* The names a block's header or import binds (for x in, as x, def f,
-** class C, import a, x := ...) lose their values. */
-static memest_code scan_bound_names(script *sc, module *m, int lo, int hi, const char *why) {
-  char buf[80];
-  int k, j;
+/* The targets [a, b) of a for, an as, a del or an unpacking: each plain
+** name loses its value (unless locals: a function's own), an attribute or
+** subscript is refused (what: the construct). */
+static memest_code bind_target_names(script *sc, module *m, int a, int b, const char *why,
+                                     int locals, const char *what) {
+  char buf[MAX_NAME + 1];
+  int k;
   memest_code rc;
-  for (k = lo; k < hi; k++) {
-    if (m->t[k].kind != PT_NAME) continue;
-    if ((is_name(m, k, "for") || is_name(m, k, "as") || is_name(m, k, "def") || is_name(m, k, "class") ||
-         is_name(m, k, "import") || is_name(m, k, "del") || is_name(m, k, "global")) &&
-        k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
-      for (j = k + 1; j < hi && (m->t[j].kind == PT_NAME || is_op(m, j, ",")); j++) {
-        if (m->t[j].kind == PT_NAME && !is_name(m, j, "in") &&
-            (rc = bind_unknown(sc, m, tok_text(m, &m->t[j], buf, sizeof buf), why)) != MEMEST_OK)
-          return rc;
-      }
-    }
-    if (k + 1 < hi && is_op(m, k + 1, ":=") &&
+  for (k = a; k < b; k++) {
+    if (is_op(m, k, ".") || is_op(m, k, "["))
+      return refuse(sc, m, m->t[k].line,
+                    "%s sets an attribute or a subscript, which memest does not follow: assign "
+                    "the value on a line of its own",
+                    what);
+    if (m->t[k].kind == PT_NAME && !locals && !is_name(m, k, "in") &&
         (rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), why)) != MEMEST_OK)
       return rc;
   }
   return MEMEST_OK;
 }
 
-/* One assignment target [lo, hi) inside a skipped block (at line `line`):
-** a name loses its value (not a function's own); a config's memory field
-** is refused. */
+/* The end of an `as` target from i: a name, or a bracketed tuple. */
+static int as_target_end(const module *m, int i, int hi) {
+  if (i < hi && (is_op(m, i, "(") || is_op(m, i, "["))) return close_of(m, i, hi);
+  while (i < hi && (m->t[i].kind == PT_NAME || is_op(m, i, "."))) i++;
+  if (i < hi && is_op(m, i, "[")) return close_of(m, i, hi);   /* a subscript: refused by the caller */
+  return i;
+}
+
+/* The names a statement of a skipped block binds lose their values (for
+** x in, as x, def f, class C, import a, del x, x := ...): one pass over
+** the statement. locals: a function's or class's body, whose names are
+** its own (only what they reach outside is refused). */
+static memest_code scan_bound_names(script *sc, module *m, int lo, int hi, const char *why,
+                                    int locals) {
+  char buf[MAX_NAME + 1];
+  int k = lo;
+  memest_code rc;
+  while (k < hi) {
+    if (is_name(m, k, "for")) {
+      int in = find_at_depth0(m, k + 1, hi, "in");
+      if ((rc = bind_target_names(sc, m, k + 1, in, why, locals, "a for target")) != MEMEST_OK) return rc;
+      k = in + 1;
+    } else if (is_name(m, k, "as")) {
+      int end = as_target_end(m, k + 1, hi);
+      if ((rc = bind_target_names(sc, m, k + 1, end, why, locals, "an as target")) != MEMEST_OK) return rc;
+      k = end;
+    } else if (is_name(m, k, "import")) {   /* the first name of each item, or its alias */
+      int j = k + 1;
+      while (j < hi) {
+        int end = next_comma(m, j, hi), first = j, at = -1, x;
+        while (first < end && m->t[first].kind != PT_NAME) first++;
+        for (x = first; x < end; x++)
+          if (is_name(m, x, "as")) at = x + 1;
+        if (at < 0) at = first;
+        if (!locals && at < end && m->t[at].kind == PT_NAME &&
+            (rc = bind_unknown(sc, m, tok_text(m, &m->t[at], buf, sizeof buf), why)) != MEMEST_OK)
+          return rc;
+        j = end + 1;
+      }
+      k = hi;
+    } else if ((is_name(m, k, "def") || is_name(m, k, "class")) && k + 1 < hi && m->t[k + 1].kind == PT_NAME) {
+      if (!locals && (rc = bind_unknown(sc, m, tok_text(m, &m->t[k + 1], buf, sizeof buf), why)) != MEMEST_OK)
+        return rc;
+      k += 2;
+    } else if (is_name(m, k, "del") && k == lo) {
+      return bind_target_names(sc, m, k + 1, hi, why, locals, "del");
+    } else {
+      if (!locals && k + 1 < hi && m->t[k].kind == PT_NAME && is_op(m, k + 1, ":=") &&
+          (rc = bind_unknown(sc, m, tok_text(m, &m->t[k], buf, sizeof buf), why)) != MEMEST_OK)
+        return rc;
+      k++;
+    }
+  }
+  return MEMEST_OK;
+}
+
+/* One assignment target [lo, hi) inside a skipped block or a function (at
+** line `line`): a name loses its value (not a function's own); a config's
+** memory field is refused: at once when the block is at module level and
+** memest knows the object (a later assignment may set it again), else for
+** whichever config runs, whenever it is set (a function runs when called). */
 static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, const char *kind,
                                int header_line, int locals) {
-  char buf[80], attr[64], why[200];
-  int o;
+  char buf[MAX_NAME + 1], attr[MAX_NAME + 1], why[200];
+  int o, mod, k;
   slot *s;
   memest_code rc;
   snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
+  if (hi <= lo) return MEMEST_OK;
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME)
     return locals ? MEMEST_OK : bind_unknown(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), why);
-  if (hi <= lo) return MEMEST_OK;
-  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr)) != MEMEST_OK) return rc;
-  if (o == -2) {
-    snprintf(why, sizeof why, "inside %s (line %d), which memest does not run", kind, header_line);
-    ambiguous_field(sc, m, lo, attr, line, why);
+  if (is_op(m, lo, "(") || is_op(m, lo, "[") || is_op(m, lo, "*") || next_comma(m, lo, hi) < hi)
+    return bind_target_names(sc, m, lo, hi, why, locals, "an unpacking assignment");
+  if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr, &mod)) != MEMEST_OK) return rc;
+  if (o == TGT_TRAINER) return refuse_trainer_target(sc, m, lo, hi);
+  if (o == TGT_MODULE)
+    return bind_unknown(sc, &sc->mods[mod], attr, why);
+  if (o == TGT_NONE && hi - lo >= 3 && is_op(m, hi - 2, ".")) return MEMEST_OK;   /* args.x: no config's */
+  if (o == TGT_NONE) return MEMEST_OK;                                             /* d[k] = v */
+  if (locals || o == TGT_LOST) {
+    char msg[400];
+    int saved = sc->seq;
+    snprintf(msg, sizeof msg, "inside %s (line %d)", kind, header_line);
+    if (locals) sc->seq = SEQ_ALWAYS;   /* a function's body runs when it is called: any time later */
+    rc = ambiguous_field(sc, m, lo, attr, line, msg, 1);
+    sc->seq = saved;
+    return rc;
+  }
+  if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) return MEMEST_OK;
+  if (sc->objs[o].c == CL_PRETRAIN) {
+    for (k = 0; k < 2; k++) {
+      if (strcmp(attr, section_names[k]) == 0) {
+        ev lost;
+        char what[200];
+        snprintf(what, sizeof what, "something set inside %s (line %d)", kind, header_line);
+        not_static(&lost, "%s", what);
+        set_section(sc, m, o, k, &lost, line);
+      }
+    }
     return MEMEST_OK;
   }
-  if (o < 0 || sc->objs[o].c == CL_PRETRAIN || sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED)
-    return MEMEST_OK;
   if ((s = field_slot(sc, o, attr)) == NULL) return sc->err->code;
   memset(&s->v, 0, sizeof s->v);
   s->refused = 1;
+  s->seq = ++sc->seq;
   memi_tloc_set(&s->at, m->label, line);
   snprintf(s->why, sizeof s->why,
            "%.200s:%d: %s.%s is set inside %s (line %d); memest reads only module-level "
@@ -1349,15 +1881,97 @@ static void target_span(const module *m, int *lo, int k, int *hi) {
   }
 }
 
-/* The names a statement inside a skipped block binds lose their values;
-** config fields it sets are refused. */
+/* Whether name is assigned, imported or declared anywhere in [lo, hi): a
+** function's own name then. */
+static int assigned_in(const module *m, int lo, int hi, const char *name) {
+  int k;
+  for (k = lo; k < hi; k++) {
+    if (m->t[k].kind != PT_NAME || !memi_tok_is(m->src, &m->t[k], name)) continue;
+    if (k + 1 < hi && (is_op(m, k + 1, "=") || is_op(m, k + 1, ":=") || is_op(m, k + 1, ",") ||
+                       is_op(m, k + 1, ":") || is_augmented(m, k + 1)))
+      return 1;
+    if (k > lo && (is_name(m, k - 1, "for") || is_name(m, k - 1, "as") || is_name(m, k - 1, "import") ||
+                   is_op(m, k - 1, ",") || is_op(m, k - 1, "(") || is_name(m, k - 1, "def") ||
+                   is_name(m, k - 1, "class") || is_name(m, k - 1, "del") || is_op(m, k - 1, "*")))
+      return 1;
+  }
+  return 0;
+}
+
+/* launch(...) inside a skipped block or a function (its call's '(' at
+** open): a function's launch(NAME) reads the module's NAME when it is
+** called; anything else is refused. */
+static memest_code skipped_launch(script *sc, module *m, int k, int open, int hi, const char *kind,
+                                  int header_line, int at) {
+  int end = close_of(m, open, hi) - 1, a = open + 1;
+  char name[MAX_NAME + 1];
+  if (a + 2 < end && is_name(m, a, "cfg") && is_op(m, a + 1, "=")) a += 2;
+  if (at != AT_FUNCTION || sc->fn_lo < 0 || a + 1 != end || m->t[a].kind != PT_NAME ||
+      (sc->deferred[0] && sc->deferred_line != m->t[k].line))
+    return refuse(sc, m, m->t[k].line,
+                  "launch() inside %s (line %d): memest cannot tell whether it runs, or with which "
+                  "config; call launch(cfg) at module level or in the if __name__ == \"__main__\" "
+                  "block",
+                  kind, header_line);
+  tok_text(m, &m->t[a], name, sizeof name);
+  if (assigned_in(m, sc->fn_lo, sc->fn_hi, name))
+    return refuse(sc, m, m->t[k].line,
+                  "launch(%s) inside %s (line %d), which binds %s itself: memest does not run "
+                  "functions; build the config at module level",
+                  name, kind, header_line, name);
+  snprintf(sc->deferred, sizeof sc->deferred, "%s", name);
+  sc->deferred_line = m->t[k].line;
+  sc->deferred_mod = (int)(m - sc->mods);
+  return MEMEST_OK;
+}
+
+/* The names a statement inside a skipped block or a function binds lose
+** their values; config fields it sets are refused; what memest cannot see
+** the effect of (an import of the user's module, launch()) is refused. */
 static memest_code scan_statement(script *sc, module *m, int lo, int hi, const char *kind,
-                                  int header_line, int locals) {
+                                  int header_line, int at) {
   char why[200];
-  int k, eq = -1;
+  int k, eq = -1, locals = at == AT_FUNCTION;
   memest_code rc;
+  if (lo >= hi) return MEMEST_OK;
+  if ((rc = check_span(sc, m, lo, hi, at)) != MEMEST_OK) return rc;
+  if ((is_name(m, lo, "match") || is_name(m, lo, "case")) && is_op(m, hi - 1, ":") && hi - lo > 1 &&
+      !is_op(m, lo + 1, "=") && !is_op(m, lo + 1, "."))
+    return refuse(sc, m, m->t[lo].line,
+                  "a match statement: its patterns bind names, which memest does not follow");
+  if (is_name(m, lo, "import") || is_name(m, lo, "from")) {
+    int j = lo + 1, pith;
+    char dotted[MAX_DOTTED + 1];
+    if (is_name(m, lo, "from")) {
+      int e = j;
+      while (e < hi && !is_name(m, e, "import")) e++;
+      if (!dotted_name(m, j, e, dotted, sizeof dotted) || dotted[0] == '.' || !lib_module(dotted, &pith))
+        return refuse(sc, m, m->t[lo].line,
+                      "an import of module %.100s inside %s (line %d): a module of the user's "
+                      "runs when imported, and memest does not run the block; import it at "
+                      "module level",
+                      dotted, kind, header_line);
+    } else {
+      while (j < hi) {
+        int end = next_comma(m, j, hi), e = j;
+        while (e < end && !is_name(m, e, "as")) e++;
+        if (!dotted_name(m, j, e, dotted, sizeof dotted) || !lib_module(dotted, &pith))
+          return refuse(sc, m, m->t[lo].line,
+                        "an import of module %.100s inside %s (line %d): a module of the user's "
+                        "runs when imported, and memest does not run the block; import it at "
+                        "module level",
+                        dotted, kind, header_line);
+        j = end + 1;
+      }
+    }
+  }
+  for (k = lo; k + 1 < hi; k++) {
+    if (is_name(m, k, "launch") && is_op(m, k + 1, "(") && !is_name(m, lo, "def") &&
+        (rc = skipped_launch(sc, m, k, k + 1, hi, kind, header_line, at)) != MEMEST_OK)
+      return rc;
+  }
   snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
-  if (!locals && (rc = scan_bound_names(sc, m, lo, hi, why)) != MEMEST_OK) return rc;
+  if ((rc = scan_bound_names(sc, m, lo, hi, why, locals)) != MEMEST_OK) return rc;
   /* Assignment targets: each segment before a '=' at depth 0, or an augmented one. */
   for (k = lo; k < hi; k++) {
     int start, end, aug;
@@ -1377,22 +1991,39 @@ static memest_code scan_statement(script *sc, module *m, int lo, int hi, const c
   return MEMEST_OK;
 }
 
-/* Every statement of a skipped block [lo, hi); locals: a function's or a
-** class's body, whose names are not the module's. */
+/* Every statement of a skipped block [lo, hi) (at: AT_SKIPPED, or
+** AT_FUNCTION for a function's or a class's body, whose names are not the
+** module's); a def or class inside a skipped block starts a body of its
+** own, to its dedent. */
 static memest_code scan_block(script *sc, module *m, int lo, int hi, const char *kind, int header_line,
-                              int locals) {
-  int i = lo;
+                              int at) {
+  int i = lo, depth = 0, fn_depth = -1, pending = 0;
   memest_code rc;
   while (i < hi) {
-    int end = line_end(m, i, hi), s = i;
-    if (m->t[i].kind == PT_INDENT || m->t[i].kind == PT_DEDENT || m->t[i].kind == PT_NEWLINE) {
+    int end = line_end(m, i, hi), s = i, here;
+    if (m->t[i].kind == PT_INDENT) {
+      depth++;
+      if (pending && fn_depth < 0) fn_depth = depth;
+      pending = 0;
       i++;
       continue;
     }
+    if (m->t[i].kind == PT_DEDENT) {
+      if (--depth < fn_depth) fn_depth = -1;
+      i++;
+      continue;
+    }
+    if (m->t[i].kind == PT_NEWLINE) {
+      i++;
+      continue;
+    }
+    here = fn_depth >= 0 ? AT_FUNCTION : at;
+    pending = is_name(m, i, "def") || is_name(m, i, "class") ||
+              (is_name(m, i, "async") && i + 1 < end && is_name(m, i + 1, "def"));
     while (s < end) {   /* statements on one line, split at ';' */
       int e = s;
       while (e < end && !is_op(m, e, ";")) e = is_op(m, e, "(") || is_op(m, e, "[") || is_op(m, e, "{") ? close_of(m, e, end) : e + 1;
-      if ((rc = scan_statement(sc, m, s, e, kind, header_line, locals)) != MEMEST_OK) return rc;
+      if ((rc = scan_statement(sc, m, s, e, kind, header_line, here)) != MEMEST_OK) return rc;
       s = e + 1;
     }
     i = end + 1;
@@ -1400,12 +2031,88 @@ static memest_code scan_block(script *sc, module *m, int lo, int hi, const char 
   return MEMEST_OK;
 }
 
+/* Whether the callee [lo, open) is the trainer's pretraining launch. */
+static int is_launch(const ev *callee) {
+  return callee->k == EV_PITH && (strcmp(callee->text, "pithtrain.tasks.pretrain_lm.launch") == 0 ||
+                                  strcmp(callee->text, "pithtrain.tasks.pretrain_language_model.launch") == 0);
+}
+
+/* launch(cfg) or launch(cfg=cfg) at module level: the run's config. */
+static memest_code run_launch(script *sc, module *m, int lo, int open, int end) {
+  int a = open + 1, line = m->t[lo].line;
+  ev arg;
+  char text[80];
+  memest_code rc;
+  if (a + 2 < end && is_name(m, a, "cfg") && is_op(m, a + 1, "=")) a += 2;
+  if (a >= end || next_comma(m, a, end) != end || is_op(m, a, "*") || is_op(m, a, "**") ||
+      (a + 1 < end && is_op(m, a + 1, "=")))
+    return refuse(sc, m, line, "launch(%s): the trainer's launch takes one config, launch(cfg) or "
+                  "launch(cfg=cfg)", span_text(m, open + 1, end, text, sizeof text));
+  if ((rc = eval_range(sc, m, a, end, &arg)) != MEMEST_OK) return rc;
+  if (arg.k != EV_OBJ || sc->objs[arg.o].c != CL_PRETRAIN)
+    return refuse(sc, m, line, "launch() is given %.200s, not a PretrainLMCfg memest follows",
+                  arg.k == EV_NOT_STATIC ? arg.why : span_text(m, a, end, text, sizeof text));
+  if (sc->launch_line > 0)
+    return refuse(sc, m, line, "launch() runs a second time (first at line %d of %s); memest "
+                  "estimates one run", sc->launch_line, sc->mods[sc->launch_mod].label);
+  sc->launch_obj = arg.o;
+  sc->launch_line = line;
+  sc->launch_mod = (int)(m - sc->mods);
+  return MEMEST_OK;
+}
+
+/* setattr(obj, 'name', value) at module level: an assignment. */
+static memest_code run_setattr(script *sc, module *m, int lo, int open, int end) {
+  int c1 = next_comma(m, open + 1, end), c2 = next_comma(m, c1 + 1, end), flags, line = m->t[lo].line;
+  char attr[MAX_NAME + 1], rhs[80];
+  ev target, val;
+  memest_code rc;
+  if (c2 >= end || next_comma(m, c2 + 1, end) != end)
+    return refuse(sc, m, line, "setattr() with other than three arguments");
+  if ((rc = eval_range(sc, m, open + 1, c1, &target)) != MEMEST_OK) return rc;
+  if (c2 != c1 + 2 || m->t[c1 + 1].kind != PT_STRING ||
+      !memi_pystr_value(m->src + m->t[c1 + 1].start, m->t[c1 + 1].len, attr, sizeof attr, &flags) ||
+      flags != 0) {
+    if (target.k == EV_VALUE || target.k == EV_LIB) return MEMEST_OK;   /* setattr(args, k, v): no config's */
+    return refuse(sc, m, line, "setattr() with a name memest cannot read (not one plain string): "
+                  "the field it sets is not known");
+  }
+  if ((rc = eval_range(sc, m, c2 + 1, end, &val)) != MEMEST_OK) return rc;
+  span_text(m, c2 + 1, end, rhs, sizeof rhs);
+  switch (target.k) {
+    case EV_OBJ:
+      if (sc->objs[target.o].c == CL_PRETRAIN) {
+        int k;
+        for (k = 0; k < 3; k++) {
+          if (strcmp(attr, section_names[k]) == 0) {
+            set_section(sc, m, target.o, k, &val, line);
+            return MEMEST_OK;
+          }
+        }
+        return refuse(sc, m, line, "setattr(cfg, '%s', ...): PretrainLMCfg has no field %s "
+                      "(an AttributeError in Python)", attr, attr);
+      }
+      return set_field(sc, m, target.o, attr, &val, line, rhs);
+    case EV_MODULE: {
+      int idx = module_index(sc, target.text);
+      if (idx >= 0) return bind_ev(sc, &sc->mods[idx], attr, &val);
+      return refuse(sc, m, line, "setattr() on a module memest did not load");
+    }
+    case EV_PITH: case EV_CLASS:
+      return refuse(sc, m, line, "setattr() on the trainer's module or class, which memest does not follow");
+    case EV_NOT_STATIC:
+      return ambiguous_field(sc, m, lo + 2, attr, line, target.why, 0);
+    default:
+      return MEMEST_OK;
+  }
+}
+
 /* An expression statement: launch(cfg) names the run's config; setattr on
 ** a config is an assignment; a call given a config may change it. */
 static memest_code run_expression(script *sc, module *m, int lo, int hi) {
   int open = lo, end, k;
   ev callee, arg;
-  char buf[80];
+  char buf[MAX_NAME + 1];
   memest_code rc;
   while (open < hi && !is_op(m, open, "(")) {
     if (m->t[open].kind != PT_NAME && !is_op(m, open, ".")) return MEMEST_OK;
@@ -1414,36 +2121,20 @@ static memest_code run_expression(script *sc, module *m, int lo, int hi) {
   if (open >= hi || open == lo || close_of(m, open, hi) != hi) return MEMEST_OK;
   end = hi - 1;
   if ((rc = eval_range(sc, m, lo, open, &callee)) != MEMEST_OK) return rc;
-  if (callee.k == EV_PITH && (strcmp(callee.text, "launch") == 0 ||
-                               (strlen(callee.text) > 7 &&
-                                strcmp(callee.text + strlen(callee.text) - 7, ".launch") == 0))) {
-    int comma = next_comma(m, open + 1, end);
-    if ((rc = eval_range(sc, m, open + 1, comma, &arg)) != MEMEST_OK) return rc;
-    if (arg.k == EV_OBJ && sc->objs[arg.o].c == CL_PRETRAIN) sc->launch_obj = arg.o;
-    return MEMEST_OK;
-  }
-  if (callee.k == EV_LIB && strcmp(callee.text, "builtins.setattr") == 0) {
-    int c1 = next_comma(m, open + 1, end), c2 = next_comma(m, c1 + 1, end), flags;
-    char attr[64], rhs[80];
-    ev val;
-    if ((rc = eval_range(sc, m, open + 1, c1, &arg)) != MEMEST_OK) return rc;
-    if (arg.k != EV_OBJ || sc->objs[arg.o].c == CL_PRETRAIN || c2 >= end) return MEMEST_OK;
-    if (c2 != c1 + 2 || m->t[c1 + 1].kind != PT_STRING ||
-        !memi_pystr_value(m->src + m->t[c1 + 1].start, m->t[c1 + 1].len, attr, sizeof attr, &flags) ||
-        flags != 0) {
-      memi_run_warn(sc->run, "%s:%d: setattr() on %s with a name memest cannot read; the field it sets "
-                    "is not known", m->label, m->t[lo].line, section_of(sc, arg.o));
-      return MEMEST_OK;
-    }
-    if ((rc = eval_range(sc, m, c2 + 1, end, &val)) != MEMEST_OK) return rc;
-    return set_field(sc, m, arg.o, attr, &val, m->t[lo].line, span_text(m, c2 + 1, end, rhs, sizeof rhs));
-  }
+  if (is_launch(&callee)) return run_launch(sc, m, lo, open, end);
+  if (is_name(m, open - 1, "launch"))
+    return refuse(sc, m, m->t[lo].line,
+                  "%s is not the trainer's pretrain_lm.launch (it is %.100s); memest follows "
+                  "the config given to that one",
+                  span_text(m, lo, open, buf, sizeof buf),
+                  callee.k == EV_NOT_STATIC ? callee.why : callee.k == EV_PITH ? callee.text : "another function");
+  if (callee.k == EV_LIB && strcmp(callee.text, "builtins.setattr") == 0)
+    return run_setattr(sc, m, lo, open, end);
   if (callee.k == EV_LIB && strcmp(callee.text, "builtins.print") == 0) return MEMEST_OK;
   for (k = open + 1; k < end; k++) {
-    ev a;
     if (m->t[k].kind != PT_NAME || (k > open + 1 && is_op(m, k - 1, "."))) continue;
-    if ((rc = eval_name(m, tok_text(m, &m->t[k], buf, sizeof buf), &a)) != MEMEST_OK) return rc;
-    if (a.k == EV_OBJ) {
+    if ((rc = eval_name(m, tok_text(m, &m->t[k], buf, sizeof buf), &arg)) != MEMEST_OK) return rc;
+    if (arg.k == EV_OBJ) {
       char call[80];
       memi_run_warn(sc->run, "%s:%d: %s passes a config to a call memest does not run; if it "
                     "changes a memory field, the estimate misses it",
@@ -1454,42 +2145,68 @@ static memest_code run_expression(script *sc, module *m, int lo, int hi) {
   return MEMEST_OK;
 }
 
-/* One simple statement [lo, hi). */
+/* One simple statement [lo, hi) at module level. */
 static memest_code run_simple(script *sc, module *m, int lo, int hi) {
-  int k, eq[64], n_eq = 0;
-  char rhs[80];
+  int k, eq[64], n_eq = 0, launch_at = -1;
+  char rhs[80], buf[MAX_NAME + 1];
   ev e;
   memest_code rc;
   if (lo >= hi) return MEMEST_OK;
+  if ((rc = check_span(sc, m, lo, hi, AT_RUN)) != MEMEST_OK) return rc;
   if (is_name(m, lo, "import") || is_name(m, lo, "from")) return run_import(sc, m, lo, hi);
-  if (is_name(m, lo, "del") || is_name(m, lo, "global") || is_name(m, lo, "nonlocal"))
-    return scan_statement(sc, m, lo, hi, "a del or global statement", m->t[lo].line, 0);
-  if (is_name(m, lo, "pass") || is_name(m, lo, "assert") || is_name(m, lo, "raise") ||
-      is_name(m, lo, "return") || is_name(m, lo, "break") || is_name(m, lo, "continue"))
+  if (is_name(m, lo, "del")) {
+    char why[120];
+    snprintf(why, sizeof why, "deleted by del (line %d)", m->t[lo].line);
+    return bind_target_names(sc, m, lo + 1, hi, why, 0, "del");
+  }
+  if (is_name(m, lo, "global") || is_name(m, lo, "nonlocal") || is_name(m, lo, "pass") ||
+      is_name(m, lo, "assert") || is_name(m, lo, "raise") || is_name(m, lo, "return") ||
+      is_name(m, lo, "break") || is_name(m, lo, "continue"))
     return MEMEST_OK;
   for (k = lo; k < hi; k++) {
+    if (is_name(m, k, "launch") && k + 1 < hi && is_op(m, k + 1, "(") && launch_at < 0) launch_at = k;
     if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
-      k = close_of(m, k, hi) - 1;
+      int c = close_of(m, k, hi) - 1, j;
+      for (j = k; j < c && launch_at < 0; j++)
+        if (is_name(m, j, "launch") && is_op(m, j + 1, "(")) launch_at = j;
+      k = c;
       continue;
     }
-    if (is_op(m, k, "=") && n_eq < 64) eq[n_eq++] = k;
-    else if (is_augmented(m, k)) {
+    if (is_op(m, k, "=")) {
+      if (n_eq == 64)
+        return refuse(sc, m, m->t[lo].line, "an assignment to more than 64 targets at once");
+      eq[n_eq++] = k;
+    } else if (is_augmented(m, k)) {
       /* An augmented assignment: the target's old value is read, memest refuses it. */
-      return scan_statement(sc, m, lo, hi, "an augmented assignment", m->t[lo].line, 0);
+      return scan_statement(sc, m, lo, hi, "an augmented assignment", m->t[lo].line, AT_SKIPPED);
     }
   }
-  if (n_eq == 0) return run_expression(sc, m, lo, hi);
-  if ((rc = eval_range(sc, m, eq[n_eq - 1] + 1, hi, &e)) != MEMEST_OK) return rc;
-  span_text(m, eq[n_eq - 1] + 1, hi, rhs, sizeof rhs);
-  for (k = 0; k < n_eq; k++) {
-    int start = k == 0 ? lo : eq[k - 1] + 1, end = eq[k], c;
-    for (c = start; c < end; c++) {   /* an annotation, x: int = ... */
-      if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, end) - 1;
-      else if (is_op(m, c, ":")) end = c;
+  if (launch_at >= 0 && (n_eq > 0 || close_of(m, launch_at + 1, hi) != hi))
+    return refuse(sc, m, m->t[lo].line,
+                  "launch() inside an expression; memest follows launch(cfg) as a statement of "
+                  "its own");
+  if (n_eq == 0) {
+    rc = run_expression(sc, m, lo, hi);
+  } else {
+    if ((rc = eval_range(sc, m, eq[n_eq - 1] + 1, hi, &e)) != MEMEST_OK) return rc;
+    span_text(m, eq[n_eq - 1] + 1, hi, rhs, sizeof rhs);
+    for (k = 0; k < n_eq && rc == MEMEST_OK; k++) {
+      int start = k == 0 ? lo : eq[k - 1] + 1, end = eq[k], c;
+      for (c = start; c < end; c++) {   /* an annotation, x: int = ... */
+        if (is_op(m, c, "(") || is_op(m, c, "[") || is_op(m, c, "{")) c = close_of(m, c, end) - 1;
+        else if (is_op(m, c, ":")) end = c;
+      }
+      rc = assign(sc, m, start, end, &e, rhs);
     }
-    if ((rc = assign(sc, m, start, end, &e, rhs)) != MEMEST_OK) return rc;
   }
-  return MEMEST_OK;
+  for (k = lo + 1; k < hi && rc == MEMEST_OK; k++) {   /* x := ...: binds x at module level */
+    if (is_op(m, k, ":=") && m->t[k - 1].kind == PT_NAME) {
+      char why[120];
+      snprintf(why, sizeof why, "bound by an assignment expression (:=) on line %d", m->t[k].line);
+      rc = bind_unknown(sc, m, tok_text(m, &m->t[k - 1], buf, sizeof buf), why);
+    }
+  }
+  return rc;
 }
 
 /* The statements of [lo, hi), as Python runs them at module level. */
@@ -1520,18 +2237,26 @@ static memest_code run_range(script *sc, module *m, int lo, int hi) {
         rc = MEMEST_OK;   /* an imported module's __main__ block does not run */
       } else {
         const char *kind = block_kind(m, i);
-        int line = m->t[i].line;
-        if (is_name(m, i, "def") || is_name(m, i, "class")) {
-          char buf[80];
+        int line = m->t[i].line, d = i;
+        if (is_name(m, d, "async")) d++;
+        if ((is_name(m, d, "def") || is_name(m, d, "class")) && colon > d && m->t[d + 1].kind == PT_NAME) {
+          char name[MAX_NAME + 1], what[200];
           ev f;
+          /* The header runs now (defaults, bases); the body when called. */
+          if ((rc = scan_statement(sc, m, i, colon, kind, line, AT_SKIPPED)) != MEMEST_OK) return rc;
+          tok_text(m, &m->t[d + 1], name, sizeof name);
           memset(&f, 0, sizeof f);
           f.k = EV_VALUE;
-          tok_text(m, &m->t[i + 1], buf, sizeof buf);
-          memi_tv_set_text(&f.v, is_name(m, i, "def") ? TV_FUNC : TV_OTHER, buf, strlen(buf));
-          if (m->t[i + 1].kind == PT_NAME && (rc = bind_ev(sc, m, buf, &f)) != MEMEST_OK) return rc;
-          rc = scan_block(sc, m, colon > 0 ? colon + 1 : end, next, kind, line, 1);
+          snprintf(what, sizeof what, "%s (%s %.100s defines)", name,
+                   is_name(m, d, "def") ? "a function" : "a class", m->label);
+          memi_tv_set_text(&f.v, TV_OTHER, what, strlen(what));
+          if ((rc = bind_ev(sc, m, name, &f)) != MEMEST_OK) return rc;
+          sc->fn_lo = colon + 1;
+          sc->fn_hi = next;
+          rc = scan_block(sc, m, colon + 1, colon + 1 < end ? end : next, kind, line, AT_FUNCTION);
+          sc->fn_lo = sc->fn_hi = -1;
         } else {
-          rc = scan_block(sc, m, i, next, kind, line, 0);
+          rc = scan_block(sc, m, i, next, kind, line, AT_SKIPPED);
         }
       }
       if (rc != MEMEST_OK) return rc;
@@ -1557,16 +2282,55 @@ static memest_code run_range(script *sc, module *m, int lo, int hi) {
 ** The run: the config that reaches launch(), through the field table
 ** ======================================================================= */
 
-/* The PretrainLMCfg the script runs: the one passed to launch(), else the
-** one named cfg, else the only one; -1 when there is none. */
-static int final_config(script *sc) {
-  binding *b = lookup(&sc->mods[0], "cfg");
-  int i, found = -1, n = 0;
-  if (sc->launch_obj >= 0) return sc->launch_obj;
-  if (b != NULL && b->k == B_OBJ && sc->objs[b->o].c == CL_PRETRAIN) return b->o;
-  for (i = 0; i < sc->n_objs; i++)
-    if (sc->objs[i].c == CL_PRETRAIN) found = i, n++;
-  return n == 1 ? found : -1;
+/* The PretrainLMCfg the script runs (*p): the one passed to launch(), else
+** the one a function's launch(NAME) reads from its module at the end, else
+** the one named cfg. A name bound to anything else is refused. */
+static memest_code final_config(script *sc, const char *label, int *p) {
+  const module *m = &sc->mods[0];
+  binding *b;
+  const char *name = "cfg";
+  *p = -1;
+  if (sc->deferred[0]) {
+    m = &sc->mods[sc->deferred_mod];
+    name = sc->deferred;
+  }
+  b = lookup((module *)m, name);
+  if (sc->launch_obj >= 0) {
+    if (sc->deferred[0] && (b == NULL || b->k != B_OBJ || b->o != sc->launch_obj))
+      return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                          "%.200s:%d: a function calls launch(%s) besides the launch() at line %d "
+                          "of %.200s: memest estimates one run",
+                          m->label, sc->deferred_line, name, sc->launch_line, sc->mods[sc->launch_mod].label);
+    *p = sc->launch_obj;
+    return MEMEST_OK;
+  }
+  if (b != NULL && b->k == B_OBJ && sc->objs[b->o].c == CL_PRETRAIN) {
+    *p = b->o;
+    return MEMEST_OK;
+  }
+  if (b != NULL)
+    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                        "%.200s: the config the run takes, %s, is %.240s at the end of the script, "
+                        "not a PretrainLMCfg memest follows",
+                        m->label, name, b->k == B_UNKNOWN ? b->why : "another kind of object");
+  if (sc->missing[0])
+    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                        "%.200s builds no PretrainLMCfg that memest can follow: it imports module "
+                        "%.500s",
+                        label, sc->missing);
+  return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                      "%s builds no PretrainLMCfg that memest can follow (cfg = PretrainLMCfg(), "
+                      "or from setup import cfg with setup.py found); is it a pretraining launch "
+                      "script?",
+                      label);
+}
+
+/* Whether field name of the run's section object s was set after seq. */
+static int set_after(const script *sc, int s, const char *name, int seq) {
+  int i;
+  for (i = 0; i < sc->n_slots; i++)
+    if (sc->slots[i].o == s && strcmp(sc->slots[i].name, name) == 0) return sc->slots[i].seq > seq;
+  return 0;
 }
 
 static void take_section(script *sc, int s) {
@@ -1575,8 +2339,19 @@ static void take_section(script *sc, int s) {
   for (i = 0; i < sc->n_slots; i++) {
     const slot *f = &sc->slots[i];
     if (f->o != s) continue;
-    if (f->refused) memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
-    else memi_trainer_take(sc->run, sec, f->name, &f->v, &f->at);
+    const trainer_field *tf = memi_trainer_field(sec, f->name);
+    if (f->refused) {
+      memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
+    } else if (tf != NULL && tf->conv == TF_INT && f->v.kind != TV_INT) {
+      char why[400], shown[80];   /* Python passes 4096.0 or True as it is: no int */
+      snprintf(why, sizeof why, "%.200s:%d: %s.%s is %s, a %s where the trainer takes an int; "
+               "memest reads what Python passes: write a whole number",
+               f->at.file, f->at.line, sec, f->name, memi_tv_show(&f->v, shown, sizeof shown),
+               f->v.kind == TV_FLOAT ? "float" : f->v.kind == TV_BOOL ? "bool" : "value of another type");
+      memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
+    } else {
+      memi_trainer_take(sc->run, sec, f->name, &f->v, &f->at);
+    }
   }
   if (sc->objs[s].replaced) {
     for (i = 0; i < memi_trainer_field_count(); i++) {
@@ -1610,24 +2385,19 @@ static void check_name(memest_trainer_run *run, const char *label) {
 }
 
 static memest_code finish(script *sc, const char *label) {
-  int p = final_config(sc), k;
+  int p, k;
   char folder[128];
   const char *slash;
-  if (p < 0 && sc->missing[0])
-    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
-                        "%.200s builds no PretrainLMCfg that memest can follow: it imports module "
-                        "%.500s",
-                        label, sc->missing);
-  if (p < 0)
-    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
-                        "%s builds no PretrainLMCfg that memest can follow (cfg = PretrainLMCfg(), "
-                        "or from setup import cfg with setup.py found); is it a pretraining launch "
-                        "script?",
-                        label);
+  memest_code rc = final_config(sc, label, &p);
+  if (rc != MEMEST_OK) return rc;
   for (k = 0; k < 2; k++)
     if (sc->objs[p].section[k] >= 0) take_section(sc, sc->objs[p].section[k]);
-  for (k = 0; k < sc->n_amb; k++)
-    memi_trainer_refuse(sc->run, sc->amb[k].section, sc->amb[k].name, &sc->amb[k].at, sc->amb[k].why);
+  for (k = 0; k < sc->n_amb; k++) {   /* unless the run's config sets the field again later */
+    const ambiguous *a = &sc->amb[k];
+    int sec = sc->objs[p].section[strcmp(a->section, "training") == 0 ? 1 : 0];
+    if (sec >= 0 && set_after(sc, sec, a->name, a->seq)) continue;
+    memi_trainer_refuse(sc->run, a->section, a->name, &a->at, a->why);
+  }
   memi_trainer_date_fields(sc->run, 0);
   memi_trainer_defaults(sc->run);
   {
@@ -1659,6 +2429,7 @@ memest_code memest_script_read(const char *text, size_t len, const char *label,
   script *sc;
   module *m;
   memest_code rc;
+  size_t dlen = 0;
   int i;
   *out = NULL;
   memi_err_clear(err);
@@ -1681,6 +2452,7 @@ memest_code memest_script_read(const char *text, size_t len, const char *label,
   sc->err = err;
   sc->launch_obj = -1;
   sc->ignored_obj = -1;
+  sc->fn_lo = sc->fn_hi = -1;
   m = &sc->mods[0];
   snprintf(m->name, sizeof m->name, "__main__");
   snprintf(m->label, sizeof m->label, "%s", label);
@@ -1688,12 +2460,15 @@ memest_code memest_script_read(const char *text, size_t len, const char *label,
   m->is_main = 1;
   sc->n_mods = 1;
   memi_run_file(sc->run, m->label);
-  rc = memi_pylex(text, len, m->label, 0, &m->t, &m->nt, err);
+  rc = memi_py_decode(text, len, m->label, &m->decoded, &dlen, err);
+  if (rc == MEMEST_OK && m->decoded != NULL) m->src = m->decoded, len = dlen;
+  if (rc == MEMEST_OK) rc = memi_pylex(m->src, len, m->label, 0, &m->t, &m->nt, err);
   if (rc == MEMEST_OK) rc = run_range(sc, m, 0, m->nt);
   if (rc == MEMEST_OK) rc = finish(sc, m->label);
   for (i = 0; i < sc->n_mods; i++) {
     free(sc->mods[i].t);
     free(sc->mods[i].names);
+    free(sc->mods[i].decoded);
   }
   free(sc->slots);
   if (rc == MEMEST_OK) *out = sc->run;

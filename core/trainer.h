@@ -85,12 +85,21 @@ typedef struct pytok {
 ** DEDENT are not made. */
 MEMEST_HIDDEN memest_code memi_pylex(const char *src, size_t len, const char *label, int repr_mode,
                                 pytok **toks, int *n, memest_error *err);
+/* The source as UTF-8 by its PEP 263 coding cookie: *out (malloc'd; the
+** caller frees) holds a Latin-1 file's text as UTF-8; NULL when src is read
+** as it is (UTF-8 or ASCII). MEMEST_E_VALUE for an encoding memest does not
+** read, or what Python refuses (a BOM with another encoding). */
+MEMEST_HIDDEN memest_code memi_py_decode(const char *src, size_t len, const char *label, char **out,
+                                         size_t *out_len, memest_error *err);
 /* Whether token t is the operator or name `s`. */
 MEMEST_HIDDEN int memi_tok_is(const char *src, const pytok *t, const char *s);
 
 /* A string token's value: prefixes, quotes and escapes as Python reads them.
 ** Sets *flags (PS_*). Returns 0 when out is too small for the value. */
-enum { PS_BYTES = 1, PS_FIELDS = 2, PS_NAMED_ESCAPE = 4, PS_SURROGATE = 8, PS_TEMPLATE = 16 };
+enum {
+  PS_BYTES = 1, PS_FIELDS = 2, PS_NAMED_ESCAPE = 4, PS_SURROGATE = 8, PS_TEMPLATE = 16,
+  PS_NUL = 32   /* the value holds a NUL character (cut short in out) */
+};
 MEMEST_HIDDEN int memi_pystr_value(const char *tok, size_t len, char *out, size_t size,
                               int *flags);
 /* A number token's value: TV_INT, TV_FLOAT or TV_OTHER (imaginary, or an

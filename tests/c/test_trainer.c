@@ -51,7 +51,13 @@ static void test_tokens(void) {
   CHECK_STR(kinds("x = 1 + \\\n 2\n", b, sizeof b), "NO1O1LE");             /* a continuation */
   CHECK_STR(kinds("# only a comment\n\n   \nx = 1  # and one\n", b, sizeof b), "NO1LE");
   CHECK_STR(kinds("if a:\n    b = 1\nc = 2\n", b, sizeof b), "NNOLINO1LDNO1LE");
-  CHECK_STR(kinds("if a:\n\tb = 1\n        c = 2\n", b, sizeof b), "NNOLINO1LNO1LDE");   /* tab = 8 */
+  CHECK_STR(kinds("if a:\n\tb = 1\n\tc = 2\n", b, sizeof b), "NNOLINO1LNO1LDE");
+  /* A tab is 8 columns and 1: where the two readings disagree, Python's TabError. */
+  CHECK_STR(kinds("if a:\n\tb = 1\n        c = 2\n", b, sizeof b),
+            "error: t.py:3:9: inconsistent use of tabs and spaces in indentation (TabError)");
+  CHECK_STR(kinds("if a:\n        b = 1\n\tc = 2\n", b, sizeof b),
+            "error: t.py:3:9: inconsistent use of tabs and spaces in indentation (TabError)");
+  CHECK_STR(kinds("if a:\n\tif b:\n\t        c = 2\n", b, sizeof b), "NNOLINNOLINO1LDDE");
   CHECK_STR(kinds("s = rb'a' Br\"b\" f'{x}' t'{y}' u'c' \"\"\"d\n\"e\"\n\"\"\"\n", b, sizeof b), "NOSSSSSSLE");
   CHECK_STR(kinds("s = f\"{d['k']!r:>{w}}\" + f'''{\"a\" if b else 'c'}'''\n", b, sizeof b), "NOSOSLE");
   CHECK_STR(kinds("s = f\"{f'{f\"{x}\"}'}\"\n", b, sizeof b), "NOSLE");        /* 3.12 nesting */
@@ -286,7 +292,7 @@ static void test_script_imports(void) {
   /* A module the finder does not have: its message in the error. */
   m.n = 0;
   j = read_script("from setup import cfg\ncfg.distributed.pipeline_parallel_size = 2\n", "run.py", &m);
-  CHECK_HAS(j, "error: run.py builds no PretrainLMCfg that memest can follow: it imports module setup: no module setup here");
+  CHECK_HAS(j, "error: run.py:1: the script imports module setup, which memest could not find (no module setup here); Python stops there with ModuleNotFoundError");
   free(j);
   /* A circular import sees what is defined so far, as Python's does. */
   m.name[0] = "a";
