@@ -154,3 +154,33 @@ test('a config over the page\'s size limit is an invalid input: the cards go sta
   assert.ok(opened.error || opened.notes.length, 'the link opens with a note, not as the old config');
   await page.close();
 });
+
+test('printing invalid inputs: the inputs on screen, the problem by field, the cards stale, on as few pages as a valid print', async () => {
+  const pagesOf = (buf) => (buf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  const page = await session.newPage();
+  await page.goto(session.url);
+  await waitForResult(page);
+  await page.getByTestId('suggestions').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('[data-testid=suggestions]').getAttribute('aria-busy') === 'false');
+  const valid = pagesOf(await page.pdf({ format: 'A4', printBackground: true }));
+  await page.locator('[data-field=pp_size] input[type=number]').fill('2.5');
+  await page.locator('.problem-summary').waitFor();
+  await page.waitForSelector('[data-testid=results] .stale-note');
+  await page.emulateMedia({ media: 'print' });
+  const shown = await page.evaluate(() => {
+    const visible = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    return {
+      summary: document.querySelector('[data-testid=inputs-summary]').innerText,
+      problem: visible(document.querySelector('.problem-summary')) ? document.querySelector('.problem-summary').innerText : '',
+      stale: [...document.querySelectorAll('[data-testid=results] .stale-note')].filter(visible).length,
+    };
+  });
+  assert.match(shown.summary, /Pipeline parallel \(pp\)\s*2\.5 \(needs a change\)/);
+  assert.doesNotMatch(shown.summary, /Pipeline parallel \(pp\)\s*4/);
+  assert.match(shown.problem, /^One input needs a change\s*pp: pp must be a whole number, got '2\.5'/);
+  assert.ok(shown.stale >= 6, `${shown.stale} stale notes printed`);
+  await page.emulateMedia({ media: null });
+  const invalid = pagesOf(await page.pdf({ format: 'A4', printBackground: true }));
+  assert.ok(invalid <= valid, `${invalid} pages invalid, ${valid} valid`);
+  await page.close();
+});

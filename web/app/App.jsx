@@ -25,6 +25,7 @@ import { BatchPanel } from './BatchPanel.jsx';
 import { HardwarePanel } from './HardwarePanel.jsx';
 import { TrainingPanel } from './TrainingPanel.jsx';
 import { Results } from './Results.jsx';
+import { InputsSummary } from './InputsSummary.jsx';
 import { SharePanel } from './SharePanel.jsx';
 import { EmbedView } from './EmbedView.jsx';
 import { SkipLink } from './SkipLink.jsx';
@@ -304,6 +305,7 @@ export function App({ initial }) {
           <SourceContext.Provider value={sources}>{inputs}</SourceContext.Provider>
           <div class="outputs" id="outputs" tabIndex={-1} aria-label="Results">
             {share}
+            <InputsSummary state={state} problems={view.problems} />
             <StaleNote.Provider value={stale}>
               {results}
               <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}

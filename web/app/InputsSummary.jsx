@@ -1,4 +1,4 @@
-// InputsSummary.jsx — the inputs of the answer shown, as one paragraph: what
+// InputsSummary.jsx — the inputs on screen, as one paragraph: what
 // a printed page gives in place of the controls (style.css, "print"), and
 // what a reader of the print needs to run it again. Hidden on screen.
 
@@ -25,13 +25,32 @@ export function inputsList(state) {
   ];
 }
 
-/** Props: state (the inputs of the answer shown). */
-export function InputsSummary({ state }) {
+/** The state keys behind inputsList()'s rows, in its order (dp: the layout's problems). */
+const ROW_FIELDS = [['model', 'config'], ['pp_size'], ['ep_size'], ['cp_size'], ['dp', 'num_chunks', 'layout'], ['total_gpus'],
+  ['micro_batch_size'], ['global_batch_size'], ['sequence_length'], ['gpu', 'gpu_memory_gb'], ['optimizer'], ['sharding'],
+  ['fp8_training'], ['routing', 'routing_factor', 'ep_imbalance'], ['fragmentation'], ['pp_rank']];
+
+/**
+ * Props: state (the inputs on screen), problems (the engine's for them:
+ * each input they name is marked, so that a printed page never shows a
+ * value without the problem it has).
+ */
+export function InputsSummary({ state, problems = [] }) {
+  const named = new Set(problems.map((p) => p.field).filter(Boolean));
+  const config = problems.some((p) => p.field && !ROW_FIELDS.flat().includes(p.field));
   return (
     <section class="inputs-summary" aria-labelledby="inputs-summary-title" data-testid="inputs-summary">
       <h2 id="inputs-summary-title">Inputs</h2>
       <dl>
-        {inputsList(state).map(([label, value]) => <div key={label}><dt>{label}</dt><dd>{String(value)}</dd></div>)}
+        {inputsList(state).map(([label, value], i) => {
+          const bad = ROW_FIELDS[i].some((f) => named.has(f)) || (i === 0 && config);
+          return (
+            <div key={label} class={bad ? 'needs-change' : undefined}>
+              <dt>{label}</dt>
+              <dd>{value === '' ? '(empty)' : String(value)}{bad && <span class="needs-change-mark"> (needs a change)</span>}</dd>
+            </div>
+          );
+        })}
       </dl>
     </section>
   );

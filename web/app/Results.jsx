@@ -20,7 +20,6 @@ import { ModelSummary } from './ModelSummary.jsx';
 import { FieldProblems } from './FieldProblems.jsx';
 import { ProblemSummary } from './ProblemSummary.jsx';
 import { ResultsFrame } from './Card.jsx';
-import { InputsSummary } from './InputsSummary.jsx';
 
 /**
  * The cards read whether their answer is the inputs on screen's from
@@ -52,7 +51,6 @@ export function Results({ view, configKey, detail, update, applyFix, engineError
       {!result && alone && <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />}
       {result && (
         <>
-          <InputsSummary state={answer.state} />
           <PeakCard result={result} />
           <Warnings warnings={result.warnings} answerFor={command} />
           {alone
