@@ -29,6 +29,7 @@ static const char WHY_HUGE[] = "is over 1 PiB";
 static const char WHY_UNIT[] = "is not in GB, the unit the trainer prints (GiB)";
 static const char WHY_TWICE[] = "is a second reading on one line";
 static const char WHY_NO_STEP[] = "is on a line without a step, where the log's readings have one";
+static const char WHY_STEP[] = "is on a line whose step number is over 10^18";
 
 struct memest_runlog {
   memest_runlog_summary sum;
@@ -51,7 +52,10 @@ static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <=
 static int is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '-'; }
 static int is_blank(char c) { return c == ' ' || c == '\t'; }
 
-/* The step number of a line: the digits after "step " (0 when none). */
+/* The step number of a line: the digits after "step " (0 when none; -1
+** when it is over RUNLOG_MAX_STEP, which no run reaches and whose
+** successor must still fit). */
+#define RUNLOG_MAX_STEP 1000000000000000000LL
 static int64_t line_step(const char *s, size_t n) {
   size_t i;
   for (i = 0; i + 6 <= n; i++) {
@@ -59,7 +63,10 @@ static int64_t line_step(const char *s, size_t n) {
         (i == 0 || !(is_word(s[i - 1]) || s[i - 1] == '/'))) {
       int64_t v = 0;
       size_t j = i + 5;
-      while (j < n && is_digit(s[j]) && v < (INT64_MAX - 9) / 10) v = v * 10 + (s[j++] - '0');
+      for (; j < n && is_digit(s[j]); j++) {
+        if (v > (RUNLOG_MAX_STEP - (s[j] - '0')) / 10) return -1;
+        v = v * 10 + (s[j] - '0');
+      }
       return v;
     }
   }
@@ -254,6 +261,7 @@ memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_
       break;
     }
     step = line_step(it.line, it.n);
+    if (r.why == NULL && step < 0) r.why = WHY_STEP;
     if (r.why == NULL && stepped && step == 0) r.why = WHY_NO_STEP;
     if (r.why != NULL) {
       memest_runlog_note note;

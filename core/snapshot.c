@@ -742,6 +742,11 @@ static memest_code walk_peak(snap_reader *r, memest_snapshot *s) {
       fill_frames(r, l->frames, a);
     }
     if (slot >= 0) {
+      /* Each block is below 2^63 bytes; many of them may not be. */
+      if (s->sites[slot].bytes > UINT64_MAX - (uint64_t)l->bytes)
+        return memi_err_set(r->err, MEMEST_E_OVERFLOW, "snapshot",
+                            "the snapshot's blocks live at the peak add up past 2^64 bytes; the "
+                            "file is damaged");
       s->sites[slot].bytes += (uint64_t)l->bytes;
       s->sites[slot].count++;
     }

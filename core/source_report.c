@@ -80,7 +80,7 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
   const rank_result *rr = &r->ranks[r->worst];
   const memest_params *p = &r->params;
   int64_t rdim = r->mc.arch->rotary_dim(&r->mc), modelled = rr->at_peak.b[C_ROTARY];
-  int s;
+  int s, ovf = 0;
   memset(z, 0, sizeof *z);
   z->applies = 1;
   switch (c->kind) {
@@ -114,8 +114,15 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
                  "those versions did)");
         break;
       }
+      /* max_position_embeddings comes from the config, up to 2^53: checked. */
+      z->bytes = ck_add(&ovf, ck_mul4(&ovf, 2 * 2, r->mc.max_positions, rdim, 4), -modelled);
+      if (ovf) {
+        snprintf(z->how, sizeof z->how,
+                 "not sized: the config's max_position_embeddings (%lld) makes tables past 2^63 "
+                 "bytes", (long long)r->mc.max_positions);
+        break;
+      }
       z->sized = 1;
-      z->bytes = 2 * 2 * r->mc.max_positions * rdim * 4 - modelled;
       snprintf(z->how, sizeof z->how, "2 modules x cos and sin x %lld positions x %lld x 4 bytes, "
                "less the modelled %lld bytes", (long long)r->mc.max_positions, (long long)rdim,
                (long long)modelled);
@@ -123,21 +130,22 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
     case CH_ROTARY_FP32:
       z->applies = !before_c3a8cac;
       z->sized = 1;
-      z->bytes = 2 * r->lo.seq * rdim * 4 - modelled;
+      z->bytes = ck_add(&ovf, ck_mul4(&ovf, 2, r->lo.seq, rdim, 4), -modelled);   /* seq <= 2^24 */
       snprintf(z->how, sizeof z->how, "cos and sin x %lld positions x %lld x 4 bytes, less the "
                "modelled %lld bytes", (long long)r->lo.seq, (long long)rdim, (long long)modelled);
       break;
     case CH_ROUTER_INPUT:
       z->applies = r->mc.experts > 0;
-      z->sized = 1;
       for (s = 0; s < 2; s++)
-        z->bytes += (int64_t)rr->peak_ev.live[s] * moe_layers(r, rr->stages[s]) * r->lo.d.m *
-                    r->mc.hidden * 2;
+        z->bytes = ck_add(&ovf, z->bytes, ck_mul4(&ovf, rr->peak_ev.live[s], moe_layers(r, rr->stages[s]),
+                                                  r->lo.d.m, ck_mul(&ovf, r->mc.hidden, 2)));
+      z->sized = !ovf;
       snprintf(z->how, sizeof z->how,
                "pp rank %d at its peak: %d and %d chunks in flight over %lld and %lld MoE layers, "
                "x %lld tokens x %lld hidden x 2 bytes",
                rr->rank, rr->peak_ev.live[0], rr->peak_ev.live[1], (long long)moe_layers(r, rr->stages[0]),
                (long long)moe_layers(r, rr->stages[1]), (long long)r->lo.d.m, (long long)r->mc.hidden);
+      if (ovf) snprintf(z->how, sizeof z->how, "not sized: the router inputs pass 2^63 bytes");
       break;
   }
 }

@@ -191,7 +191,7 @@ static void take_optimizer(memest_trainer_run *run, const trainer_field *f, cons
                  "older 'Muon' and 'Adam'), not this");
     return;
   }
-  snprintf(how, sizeof how, "%s%s%s", v->kind == TV_PARTIAL ? "partial(" : "", name,
+  snprintf(how, sizeof how, "%s%.40s%s", v->kind == TV_PARTIAL ? "partial(" : "", name,
            v->kind == TV_PARTIAL ? ", ...)" : "");
   memi_run_input(run, MEMEST_P_OPTIMIZER, opt, at, field_name(field, sizeof field, f->section, f->name),
                  how);

@@ -31,7 +31,54 @@ typedef struct wb_env {
   char nodes_from[64];
   char commit[48], program[512], root[512];
   char from[64];               /* the file it was read from */
+  char refused[300];           /* a count that is no count: why the GPU count is not read */
 } wb_env;
+
+/* {======================================================================
+** Counts from the files: whole numbers checked before any arithmetic
+** ======================================================================= */
+
+/* A count as a file writes it, a JSON or YAML number or a string of digits
+** (protojson's uint64): 1 with *out when it is a whole number from 0 to
+** INT64_MAX, else 0 with its text in shown (never more than 40 bytes of it). */
+static int count_text(const char *s, int64_t *out, char *shown, size_t size) {
+  int64_t v = 0;
+  size_t i;
+  snprintf(shown, size, "'%.40s%s'", s, strlen(s) > 40 ? "..." : "");
+  if (s[0] == '\0' || strlen(s) > 19) return 0;
+  for (i = 0; s[i]; i++) {
+    if (s[i] < '0' || s[i] > '9') return 0;
+    if (v > (INT64_MAX - (s[i] - '0')) / 10) return 0;
+    v = v * 10 + (s[i] - '0');
+  }
+  *out = v;
+  return 1;
+}
+
+static int count_number(double x, int64_t *out, char *shown, size_t size) {
+  snprintf(shown, size, "%.17g", x);
+  /* 2^63 is the first double past INT64_MAX. */
+  if (!(x >= 0 && x < 9223372036854775808.0) || x != floor(x)) return 0;
+  *out = (int64_t)x;
+  return 1;
+}
+
+/* Takes count `field` of file `from` into *dst when it is one from 1 to
+** MEMEST_MAX_GPUS; 0 is left as not given; anything else is the reason the
+** GPU count is refused (the first such reason is kept). */
+static void take_count(wb_env *e, const char *from, const char *field, int ok, int64_t v,
+                       const char *shown, int64_t *dst) {
+  if (ok && v >= 1 && v <= MEMEST_MAX_GPUS) {
+    *dst = v;
+    return;
+  }
+  if (ok && v == 0) return;
+  if (e->refused[0] == '\0')
+    snprintf(e->refused, sizeof e->refused,
+             "%.80s: %.60s is %.60s, not a count from 1 to MEMEST_MAX_GPUS (%d)", from, field, shown,
+             MEMEST_MAX_GPUS);
+}
+/* }====================================================================== */
 
 /* {======================================================================
 ** config.yaml
@@ -107,17 +154,35 @@ static int env_path(const yaml_walk *w, const char *a, const char *b, const char
          (b == NULL || strcmp(w->key[5], b) == 0) && (c == NULL || strcmp(w->key[6], c) == 0);
 }
 
+/* A YAML count: an int, or a string of digits; 0 with shown otherwise. */
+static int yaml_count(const tvalue *v, int64_t *out, char *shown, size_t size) {
+  if (v->kind == TV_INT && v->i >= 0) {
+    *out = v->i;
+    return 1;
+  }
+  if (v->kind == TV_STR) return count_text(v->text, out, shown, size);
+  memi_tv_show(v, shown, size);
+  return 0;
+}
+
 static void yaml_env(yaml_walk *w, const tvalue *v) {
   wb_env *e = w->env;
   const char *text = v->kind == TV_STR ? v->text : "";
+  char shown[64];
+  int64_t n = 0;
   if (env_path(w, "gpu", NULL, NULL)) tr_copy(e->gpu, sizeof e->gpu, text);
-  else if (env_path(w, "gpu_count", NULL, NULL) && v->kind == TV_INT) e->gpu_count = v->i;
-  else if (env_path(w, "gpu_nvidia", "#0", "name") && e->gpu[0] == '\0') tr_copy(e->gpu, sizeof e->gpu, text);
-  else if (env_path(w, "gpu_nvidia", "#0", "memoryTotal")) e->gpu_bytes = v->kind == TV_INT ? (double)v->i : atof(text);
-  else if (env_path(w, "git", "commit", NULL)) tr_copy(e->commit, sizeof e->commit, text);
+  else if (env_path(w, "gpu_count", NULL, NULL)) {
+    int ok = yaml_count(v, &n, shown, sizeof shown);
+    take_count(e, "config.yaml", "_wandb.e.gpu_count", ok, n, shown, &e->gpu_count);
+  } else if (env_path(w, "gpu_nvidia", "#0", "name") && e->gpu[0] == '\0') tr_copy(e->gpu, sizeof e->gpu, text);
+  else if (env_path(w, "gpu_nvidia", "#0", "memoryTotal")) {
+    if (yaml_count(v, &n, shown, sizeof shown)) e->gpu_bytes = (double)n;
+  } else if (env_path(w, "git", "commit", NULL)) tr_copy(e->commit, sizeof e->commit, text);
   else if (env_path(w, "slurm", "nnodes", NULL)) {
-    e->nodes = v->kind == TV_INT ? v->i : atoll(text);
-    snprintf(e->nodes_from, sizeof e->nodes_from, "slurm.nnodes");
+    int64_t before = e->nodes;
+    int ok = yaml_count(v, &n, shown, sizeof shown);
+    take_count(e, "config.yaml", "_wandb.e.slurm.nnodes", ok, n, shown, &e->nodes);
+    if (e->nodes != before) snprintf(e->nodes_from, sizeof e->nodes_from, "slurm.nnodes");
   } else if (env_path(w, "program", NULL, NULL)) tr_copy(e->program, sizeof e->program, text);
   else if (env_path(w, "root", NULL, NULL)) tr_copy(e->root, sizeof e->root, text);
 }
@@ -279,39 +344,55 @@ static const char *json_str(const cJSON *o, const char *key) {
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* A count written as a number or as a string (protojson's uint64). */
-static int64_t json_count(const cJSON *o, const char *key) {
+/* A count written as a number or as a string (protojson's uint64): 1 with
+** *out; 0 when absent; -1 when it is no whole number from 0 to INT64_MAX
+** (shown says what it is). */
+static int json_count(const cJSON *o, const char *key, int64_t *out, char *shown, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 1e15) return (int64_t)v->valuedouble;
-  if (cJSON_IsString(v)) return atoll(v->valuestring);
-  return 0;
+  if (v == NULL || cJSON_IsNull(v)) return 0;
+  if (cJSON_IsNumber(v)) return count_number(v->valuedouble, out, shown, size) ? 1 : -1;
+  if (cJSON_IsString(v)) return count_text(v->valuestring, out, shown, size) ? 1 : -1;
+  snprintf(shown, size, "%s", cJSON_IsBool(v) ? "a boolean" : cJSON_IsArray(v) ? "a list" : "an object");
+  return -1;
+}
+
+/* Count `key` of object o (field `field` of wandb-metadata.json) through
+** take_count; 1 when it was there at all. */
+static int metadata_count(wb_env *env, const cJSON *o, const char *key, const char *field,
+                          int64_t *dst) {
+  char shown[64];
+  int64_t n = 0;
+  int got = json_count(o, key, &n, shown, sizeof shown);
+  if (got == 0) return 0;
+  take_count(env, "wandb-metadata.json", field, got > 0, n, shown, dst);
+  return 1;
 }
 
 static void read_metadata(const cJSON *m, wb_env *env) {
   const cJSON *list, *first, *git, *slurm;
   const char *s;
+  char shown[64];
+  int64_t bytes = 0;
   if ((s = json_str(m, "gpu")) != NULL) tr_copy(env->gpu, sizeof env->gpu, s);
-  if (json_count(m, "gpu_count") > 0) env->gpu_count = json_count(m, "gpu_count");
+  metadata_count(env, m, "gpu_count", "gpu_count", &env->gpu_count);
   list = cJSON_GetObjectItemCaseSensitive(m, "gpu_nvidia");
   if (!cJSON_IsArray(list)) list = cJSON_GetObjectItemCaseSensitive(m, "gpuNvidia");
   if (!cJSON_IsArray(list)) list = cJSON_GetObjectItemCaseSensitive(m, "gpu_devices");
   first = cJSON_IsArray(list) ? cJSON_GetArrayItem(list, 0) : NULL;
   if (cJSON_IsObject(first)) {
     if ((s = json_str(first, "name")) != NULL && env->gpu[0] == '\0') tr_copy(env->gpu, sizeof env->gpu, s);
-    if (json_count(first, "memoryTotal") > 0) env->gpu_bytes = (double)json_count(first, "memoryTotal");
-    else if (json_count(first, "memory_total") > 0) env->gpu_bytes = (double)json_count(first, "memory_total");
+    if (json_count(first, "memoryTotal", &bytes, shown, sizeof shown) > 0 ||
+        json_count(first, "memory_total", &bytes, shown, sizeof shown) > 0)
+      env->gpu_bytes = (double)bytes;
   }
   git = cJSON_GetObjectItemCaseSensitive(m, "git");
   if (cJSON_IsObject(git) && (s = json_str(git, "commit")) != NULL) tr_copy(env->commit, sizeof env->commit, s);
   slurm = cJSON_GetObjectItemCaseSensitive(m, "slurm");
   if (cJSON_IsObject(slurm)) {
-    if (json_count(slurm, "nnodes") > 0) {
-      env->nodes = json_count(slurm, "nnodes");
+    if (metadata_count(env, slurm, "nnodes", "slurm.nnodes", &env->nodes))
       snprintf(env->nodes_from, sizeof env->nodes_from, "slurm.nnodes");
-    } else if (json_count(slurm, "job_num_nodes") > 0) {
-      env->nodes = json_count(slurm, "job_num_nodes");
+    else if (metadata_count(env, slurm, "job_num_nodes", "slurm.job_num_nodes", &env->nodes))
       snprintf(env->nodes_from, sizeof env->nodes_from, "slurm.job_num_nodes");
-    }
   }
   if ((s = json_str(m, "program")) != NULL) tr_copy(env->program, sizeof env->program, s);
   if ((s = json_str(m, "root")) != NULL) tr_copy(env->root, sizeof env->root, s);
@@ -383,7 +464,17 @@ static void apply_env(memest_trainer_run *run, const wb_env *env) {
                     env->from, env->gpu, env->gpu_bytes / GIB);
     }
   }
-  if (env->gpu_count > 0 && env->nodes > 0 && env->gpu_count * env->nodes <= MEMEST_MAX_GPUS) {
+  /* Each count is at most MEMEST_MAX_GPUS (take_count), so the product fits. */
+  if (env->refused[0]) {
+    memi_run_refuse(run, MEMEST_P_TOTAL_GPUS, &at, "", "%s, so the GPU count cannot be read",
+                    env->refused);
+  } else if (env->gpu_count > 0 && env->nodes > 0 && env->gpu_count * env->nodes > MEMEST_MAX_GPUS) {
+    memi_run_refuse(run, MEMEST_P_TOTAL_GPUS, &at, "",
+                    "%s: %s %lld nodes x gpu_count %lld GPUs per node is %lld GPUs, over "
+                    "MEMEST_MAX_GPUS (%d)",
+                    env->from, env->nodes_from, (long long)env->nodes, (long long)env->gpu_count,
+                    (long long)(env->gpu_count * env->nodes), MEMEST_MAX_GPUS);
+  } else if (env->gpu_count > 0 && env->nodes > 0) {
     snprintf(total, sizeof total, "%lld", (long long)(env->gpu_count * env->nodes));
     snprintf(how, sizeof how, "%s %lld nodes x gpu_count %lld GPUs per node", env->nodes_from,
              (long long)env->nodes, (long long)env->gpu_count);
