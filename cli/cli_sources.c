@@ -381,6 +381,25 @@ static int looks_like_hub_id(const char *s) {
          !(n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* A file training.model names is read as a model config before it is
+** taken, and refused by its name when it is none: it may be any file (a
+** credentials file, named by mistake), so its text is never shown. */
+static int model_file_refused(const cli_args *a, FILE *err, const char *path) {
+  char why[1200];
+  size_t len;
+  memest_error e;
+  memest_code code;
+  char *text = cli_read_file(path, MEMEST_INPUT_CONFIG, &len, why, sizeof why);
+  if (text == NULL) return cli_fail_text(a, err, MEMEST_E_IO, "model", "training.model: %s", why);
+  code = memest_config_check(text, len, &e);
+  free(text);
+  if (code == MEMEST_OK) return -1;
+  return cli_fail_text(a, err, code, "model",
+                       "training.model names %.1000s, which is no model config.json (%s); give "
+                       "--model with the model's config.json, a preset or a hub id",
+                       path, e.message);
+}
+
 static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
   int is_path, k;
   const char *model = memest_trainer_run_model(src->run, &is_path), *hint = memest_trainer_run_root_hint(src->run);
@@ -393,6 +412,7 @@ static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
   bases[1] = hint ? hint : "";
   if (model[0] == '/' || is_file(model)) {
     if (is_file(model)) {
+      if ((k = model_file_refused(a, err, model)) >= 0) return k;
       if (memest_trainer_run_resolve_model(src->run, model, model[0] == '/' ? "" : "found from the working folder", &e) != MEMEST_OK)
         return cli_fail(a, err, &e);
       return -1;
@@ -405,6 +425,7 @@ static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
       if (!is_file(path)) continue;
       snprintf(how, sizeof how, "found %s %.4000s", what[k], bases[k]);
       label_of(path, shown, sizeof shown);
+      if ((k = model_file_refused(a, err, shown)) >= 0) return k;
       if (memest_trainer_run_resolve_model(src->run, shown, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);
       return -1;
     }

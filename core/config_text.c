@@ -8,6 +8,7 @@
 ** gap before and after cJSON parses. The differences memest keeps on
 ** purpose are listed in docs/limits.md.
 */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,24 +216,40 @@ static int is_number_start(unsigned char c) {
   return c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9');
 }
 
-/* The next non-space character's token, quoted for a message. */
+/* The next token, named for a message without quoting the text: the bytes
+** may be another file's (a credentials file that a log's training.model
+** names), and no error shows them. A structural character is named, and a
+** word from the list Python and JavaScript write where JSON has its own
+** literals; anything else by its kind. */
 static void token_text(const syntax *sx, size_t i, char *out, size_t size) {
-  size_t n = 0;
+  static const char *const words[] = {"True", "False", "None", "nan", "inf", "undefined"};
+  unsigned char c;
+  size_t n = 0, w;
   if (i >= sx->len) {
     snprintf(out, size, "the end of the text");
     return;
   }
-  if (sx->t[i] == '"') {   /* a string: up to its closing quote */
-    for (n = 1; i + n < sx->len && n < 20 && sx->t[i + n] != '"'; n++) {}
-    if (i + n < sx->len && sx->t[i + n] == '"') n++;
-  } else {
-    while (i + n < sx->len && n < 20 && (unsigned char)sx->t[i + n] > ' ' &&
-           (n == 0 || strchr(",:{}[]\"", sx->t[i + n]) == NULL)) {
-      n++;
+  c = (unsigned char)sx->t[i];
+  if (c == '"') {
+    snprintf(out, size, "a string");
+  } else if (c == '\'') {
+    snprintf(out, size, "a single quote");
+  } else if (is_number_start(c)) {
+    snprintf(out, size, "a number");
+  } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+    while (i + n < sx->len && (isalnum((unsigned char)sx->t[i + n]) || sx->t[i + n] == '_')) n++;
+    for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+      if (strlen(words[w]) == n && memcmp(sx->t + i, words[w], n) == 0) {
+        snprintf(out, size, "'%s'", words[w]);
+        return;
+      }
     }
+    snprintf(out, size, "a word without quotes");
+  } else if (c > ' ' && c < 0x7F) {
+    snprintf(out, size, "'%c'", c);   /* punctuation: {, ], =, #, ... */
+  } else {
+    snprintf(out, size, "a non-ASCII character");
   }
-  if (n == 0) n = 1;
-  snprintf(out, size, "'%.*s'", (int)n, sx->t + i);
 }
 
 /* A token that does not fit where it stands: what was expected, what was
@@ -275,9 +292,11 @@ static memest_code misplaced(const syntax *sx, size_t i) {
   default:
     expect = "expecting a value";
     fix = c == '\'' ? "JSON strings take double quotes, not single ones"
-                    : i >= sx->len ? "the text ends early: check that it was saved whole"
-                                   : "a value is a number, a string in double quotes, true, "
-                                     "false, null, NaN, Infinity, an object or an array";
+          : i >= sx->len ? "the text ends early: check that it was saved whole"
+          : sx->depth == 0 ? "a config.json is one JSON object, '{' first: is this the model's "
+                             "config.json?"
+                           : "a value is a number, a string in double quotes, true, false, null, "
+                             "NaN, Infinity, an object or an array";
     break;
   }
   snprintf(what, sizeof what, "%s, found %s", expect, found);
@@ -327,6 +346,27 @@ static size_t string_token(syntax *sx, size_t i, memest_code *rc) {
   return end + 1;
 }
 
+/* What is wrong with the run of number characters s[0..run) that
+** number_length refused, said without quoting them. */
+static const char *number_fault(const char *s, size_t run) {
+  size_t i = s[0] == '-' ? 1 : 0, k;
+  if (s[0] == '+') return "a number with a leading '+'";
+  if (i < run && s[i] == '.') return "a number with no digit before the point";
+  if (i >= run || !(s[i] >= '0' && s[i] <= '9')) return "a '-' with no number after it";
+  if (s[i] == '0' && i + 1 < run && s[i + 1] >= '0' && s[i + 1] <= '9')
+    return "a number with a leading zero";
+  for (k = i; k < run && s[k] >= '0' && s[k] <= '9'; k++) {}
+  if (k < run && s[k] == '.' && (k + 1 >= run || !(s[k + 1] >= '0' && s[k + 1] <= '9')))
+    return "a number with no digit after the point";
+  if (k < run && s[k] == '.')
+    for (k++; k < run && s[k] >= '0' && s[k] <= '9'; k++) {}
+  if (k < run && (s[k] == 'e' || s[k] == 'E')) {
+    size_t d = k + 1 < run && (s[k + 1] == '+' || s[k + 1] == '-') ? k + 2 : k + 1;
+    if (d >= run || !(s[d] >= '0' && s[d] <= '9')) return "a number with no digits in its exponent";
+  }
+  return "a number outside JSON's grammar";
+}
+
 /* A literal or number in value position at i; returns the index after it,
 ** or 0 with *rc set. NaN and the infinities are rewritten as marks. */
 static size_t scalar_token(syntax *sx, size_t i, memest_code *rc) {
@@ -357,9 +397,7 @@ static size_t scalar_token(syntax *sx, size_t i, memest_code *rc) {
   }
   n = number_length(t, left, &run);
   if (n == 0) {
-    char what[96];
-    snprintf(what, sizeof what, "the number '%.*s'", run > 40 ? 40 : (int)run, t);
-    *rc = text_error(sx->err, sx->t, i, what,
+    *rc = text_error(sx->err, sx->t, i, number_fault(t, run),
                      "JSON numbers have no leading '+' or zeros and need digits on both sides "
                      "of the point; write it as a plain decimal such as 0.5 or 1e-6");
     return 0;
