@@ -86,6 +86,7 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
   rc = estimate_rank(config, config_len, p, -1, &c->est_max, &c->result, err);
   if (rc != MEMEST_OK) goto fail;
   c->fragmentation_param = p->fragmentation;
+  c->params = *p;
   c->snap_from = -1;
   for (i = 0; i < n; i++) {
     check_rank *r = &c->ranks[i];

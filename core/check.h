@@ -39,6 +39,7 @@ struct memest_check {
   int disagree;                  /* |log_vs_snapshots| > MEMEST_CHECK_DISAGREE */
   double fragmentation_param;    /* the estimate's --fragmentation */
   memest_result *result;         /* the estimate over every rank */
+  memest_params params;          /* the inputs as given (the report's "inputs") */
   char *source_json, *source_text;  /* memest_check_set_source, or NULL: flags only */
 };
 

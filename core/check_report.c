@@ -138,7 +138,8 @@ char *memest_check_json(const memest_check *c) {
   } else {
     memi_sb_put(&sb, "null");
   }
-  memi_sb_put(&sb, "}");
+  memi_sb_put(&sb, "},");
+  memi_inputs_json(&sb, &c->params, c->result->capacity);
   memi_source_put_json(&sb, c->source_json);
   memi_sb_put(&sb, ",\"log\":");
   if (c->has_log) {

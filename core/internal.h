@@ -157,6 +157,9 @@ MEMEST_HIDDEN const char *memi_fmt_num(char *buf, size_t size, double v);
 /* The result's or check's "source" member (source_report.c): the attached
 ** object, or the one of inputs from flags only when NULL. */
 MEMEST_HIDDEN void memi_source_put_json(strbuf *sb, const char *attached);
+/* The estimate's "inputs" member, typed as result-json.md says, for the
+** estimate and for check (report_json.c). */
+MEMEST_HIDDEN void memi_inputs_json(strbuf *sb, const memest_params *p, int64_t capacity);
 /* }====================================================================== */
 
 /* {======================================================================
