@@ -129,6 +129,7 @@ exports+=,memest_wasm_heap_bytes,memest_wasm_free,memest_wasm_routing_peaks,mall
 exports+=,memest_wasm_plan_begin,memest_wasm_plan_estimate,memest_wasm_plan_finish,memest_wasm_plan_free
 exports+=,memest_wasm_snapshot,memest_wasm_runlog,memest_wasm_pp_rank_of,memest_wasm_rank_of_name
 exports+=,memest_wasm_trainer_read,memest_wasm_hub_id_check,memest_wasm_config_check
+exports+=,memest_wasm_hub_id_read
 exported="_${exports//,/,_}"
 
 link=(

@@ -55,6 +55,7 @@ import { normalizeParams } from './engine.js';
  * @property {(request: import('./engine.js').TrainerFilesRequest) => Promise<object>} readTrainerFiles
  *   the run's inputs from the trainer's files, read in the worker
  * @property {(id: string) => Promise<string>} hubIdProblem  why an id is not a hub id, or ''
+ * @property {(text: string) => Promise<{id: string} | {problem: string}>} hubIdRead  the hub id a text names (an id or its page's address), or why none
  * @property {(text: string) => Promise<string>} configProblem  why a config is not one memest reads, or ''
  * @property {() => void} close  stops the worker; pending calls reject
  */
@@ -204,6 +205,7 @@ export async function createEngineClient(options = {}) {
     rankOfName: (name) => call('rankOfName', [typeof name === 'string' ? name : null]),
     readTrainerFiles: (request) => call('readTrainerFiles', [request]),
     hubIdProblem: (id) => call('hubIdProblem', [typeof id === 'string' ? id : null]),
+    hubIdRead: (text) => call('hubIdRead', [typeof text === 'string' ? text : null]),
     configProblem: (text) => call('configProblem', [typeof text === 'string' ? text : null]),
     sweep(configText, request, opts = {}) {
       const { signal, onProgress } = opts;

@@ -21,7 +21,7 @@ import { runSweep } from './engine-sweep.js';
 /** @typedef {{id: number, method: string, args?: unknown[]}} Request */
 
 const METHODS = new Set(['validate', 'heapBytes', 'presets', 'modelConfig', 'parameters', 'names', 'plan',
-  'snapshot', 'runLog', 'ppRankOf', 'rankOfName', 'readTrainerFiles', 'hubIdProblem', 'configProblem']);
+  'snapshot', 'runLog', 'ppRankOf', 'rankOfName', 'readTrainerFiles', 'hubIdProblem', 'hubIdRead', 'configProblem']);
 
 /** @type {Promise<import('./engine.js').Engine> | null} */
 let ready = null;

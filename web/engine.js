@@ -130,6 +130,9 @@
  * @property {(id: string) => string} hubIdProblem
  *   why `id` is not a hub model id "org/name" (the CLI's rule,
  *   memest_hub_id_check), or '' when it is one
+ * @property {(text: string) => {id: string} | {problem: string}} hubIdRead
+ *   the hub id `text` names, an id or its model page's address
+ *   (memest_hub_id_read, as the CLI's --model reads it), or why none
  * @property {(configText: string) => string} configProblem
  *   why a config's text is not one memest reads (memest_config_check, as the
  *   CLI checks a downloaded one), or '' when it is one
@@ -563,6 +566,19 @@ export async function createEngine(options = {}) {
     hubIdProblem(id) {
       if (typeof id !== 'string') return 'a hub id is org/name, with one \'/\'';
       return textCheck('_memest_wasm_hub_id_check', id);
+    },
+
+    hubIdRead(text) {
+      if (typeof text !== 'string') return { problem: 'a hub id is org/name, with one \'/\'' };
+      return guarded((w) => {
+        const ptr = put(w, wellFormed(text));
+        try {
+          const answer = ptr ? take(w, w._memest_wasm_hub_id_read(ptr)) : null;
+          return answer === null ? { problem: 'the engine ran out of memory' } : JSON.parse(answer);
+        } finally {
+          if (ptr) w._free(ptr);
+        }
+      }, (e) => ({ problem: e.error.message }));
     },
 
     configProblem(configText) {

@@ -809,6 +809,23 @@ char *memest_wasm_hub_id_check(const char *id) {
   if (out) memcpy(out, why, strlen(why) + 1);
   return out;
 }
+
+/* The hub id `text` names, an id or a model page's address, as the CLI's
+** --model reads it (memest_hub_id_read): {"id": ...} or {"problem": why};
+** NULL when out of memory. */
+char *memest_wasm_hub_id_read(const char *text) {
+  char id[MEMEST_HUB_ID_MAX + 1], why[300] = "";
+  cJSON *o = cJSON_CreateObject();
+  char *out;
+  int ok = memest_hub_id_read(text, id, sizeof id, why, sizeof why);
+  if (o == NULL || cJSON_AddStringToObject(o, ok ? "id" : "problem", ok ? id : why) == NULL) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  out = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  return out;
+}
 /* }====================================================================== */
 
 /* {======================================================================

@@ -127,20 +127,38 @@ async function boundedText(response, limit) {
 }
 
 /**
- * What hub id `id` gives, as {preset} (a preset answers to its id: no
- * fetch), {text, url, revision} (the config fetched), or {problem} (a
- * sentence). `o`: {hub (hubSetting()), presets (the engine's models, with
- * their ids), idProblem(id) → Promise<string> (the core's id rule),
+ * The hub id typed text names, as {id} or {problem} (a sentence), by the
+ * core's reading (`idRead`, memest_hub_id_read: an id, or its model page's
+ * address, as the CLI's --model reads it); {empty: true} for no text.
+ */
+export async function readHubId(text, idRead) {
+  const given = String(text ?? '').trim();
+  if (!given) return { empty: true, problem: 'Type a hub id, org/name, as on the model’s page.' };
+  const r = await idRead(given);
+  if (r?.id) return { id: r.id };
+  return { problem: `'${given}' is not a hub id: ${r?.problem ?? 'the engine could not read it'}.` };
+}
+
+/** The preset whose hub id is `id` ({name, title, id}), or null. */
+export function presetOfId(id, presets) {
+  return presets.find((m) => m.id === id) ?? null;
+}
+
+/**
+ * What hub id `text` gives (an id, or its model page's address), as
+ * {preset, title, id} (a preset answers to its id: no fetch), {text, url,
+ * revision, id} (the config fetched), or {problem} (a sentence). `o`:
+ * {hub (hubSetting()), presets (the engine's models, with their ids),
+ * idRead(text) → Promise<{id} | {problem}> (the core's id rule),
  * configProblem(text) → Promise<string> (the core's reading of a config),
  * limit (the config file's: {max_bytes, limit_name, typical}), fetch}.
  */
-export async function hubConfig(id, o) {
-  const given = String(id ?? '').trim();
-  if (!given) return { problem: 'Type a hub id, org/name, as on the model’s page.' };
-  const why = await o.idProblem(given);
-  if (why) return { problem: `'${given}' is not a hub id: ${why}.` };
-  const preset = o.presets.find((m) => m.id === given);
-  if (preset) return { preset: preset.name, title: preset.title };
+export async function hubConfig(text, o) {
+  const read = await readHubId(text, o.idRead);
+  if (!read.id) return { problem: read.problem };
+  const given = read.id;
+  const preset = presetOfId(given, o.presets);
+  if (preset) return { preset: preset.name, title: preset.title, id: given };
   if (!o.hub.allowed) {
     return { problem: `Fetching from the hub is not allowed here: ${o.hub.why}. Download ${given}’s config.json and drop it on the page, or pick a preset.` };
   }
@@ -172,5 +190,5 @@ export async function hubConfig(id, o) {
   if (bad) return { problem: `the config of '${given}' downloaded from ${url} is not one memest reads: ${bad}` };
   const commit = printable(response.headers.get('x-repo-commit'), 72);
   const etag = printable(response.headers.get('etag'), 64).replace(/^W\//, '').replace(/"/g, '');
-  return { text: body.text, url, revision: commit || (etag ? `etag-${etag}` : '') };
+  return { text: body.text, url, id: given, revision: commit || (etag ? `etag-${etag}` : '') };
 }
