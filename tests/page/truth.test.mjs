@@ -238,7 +238,7 @@ test('each pasted config takes its own name; an edited preset is "(edited)"; the
   await editor.press('ControlOrMeta+End');
   await page.keyboard.type(' ');
   await page.waitForFunction(() => /\(edited\)/.test(document.querySelector('[data-field=model] select option:checked').textContent));
-  assert.equal(await name(), 'Pasted config: qwen3-30b-a3b (edited)');
+  assert.equal(await name(), 'Pasted config: Qwen3-30B-A3B (edited)');
   // A config pasted over it: its _name_or_path.
   const lite = readFileSync(path.join(MODELS, 'deepseek-v2-lite.json'), 'utf8');
   await pasteConfig(page, lite);

@@ -5,7 +5,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { DEFAULTS, canApplyFix } from './state.js';
 import { shortName } from './names.js';
-import { pageWords, wherePart } from './wording.js';
+import { pageWords, settingWords, wherePart } from './wording.js';
 import { Outside } from './Outside.jsx';
 
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
@@ -29,7 +29,7 @@ export function fixLabel(fix) {
     .split(',')
     .map((part) => {
       const [k, v] = part.split('=');
-      return `${shortName(k)} ${v ?? ''}`.trim();
+      return settingWords(k, v);
     })
     .join(', ');
 }

@@ -83,7 +83,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
   const onEdit = (e) => {
     const text = e.currentTarget.value;
     const pasted = e.inputType === 'insertFromPaste' || e.inputType === 'insertFromDrop';
-    applyConfig(text, nameFor({ text, before: custom ? config : presetText, model, preset: !custom, pasted }));
+    applyConfig(text, nameFor({ text, before: custom ? config : presetText, model, preset: !custom, models, pasted }));
   };
   const onLabel = (e) => {
     const v = e.currentTarget.value;

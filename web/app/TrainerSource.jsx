@@ -12,6 +12,7 @@ import { useContext } from 'preact/hooks';
 import { Outside } from './Outside.jsx';
 import { shortName } from './names.js';
 import { pageWords } from './wording.js';
+import { folderExample } from './trainer-files.js';
 
 /**
  * {record, state}: the run's record (trainer-files.js applyRun) and the
@@ -81,6 +82,19 @@ function TrainerCommit({ commit: c }) {
 }
 
 /**
+ * Where a script's GPU count and GPU could come from: its benchmark
+ * folder, named for this script when its name gives its layout
+ * (folderExample), else by the folders' pattern.
+ */
+function keptHint(record) {
+  const script = record.files[0] ?? '';
+  const folder = folderExample(script, record.applied, record.applied.gpu || 'h100');
+  return folder
+    ? ` (the benchmark folder this script lies in, ${folder} for its layout, gives them: drop the folder)`
+    : ' (a benchmark script’s folder, named for its GPU, nodes and GPUs per node, gives them: drop the folder)';
+}
+
+/**
  * Props: record (the run's, or null), waiting ({missing, script} while a
  * script waits for a module; {choices} when several scripts were dropped;
  * or null), onChoose(script), onForget().
@@ -117,7 +131,7 @@ export function TrainerSource({ record, waiting, onChoose, onForget }) {
             <ul class="not-read-list" data-testid="trainer-not-read">
               {record.notRead.map((n) => <li key={n.text}><Outside text={pageWords(n.text)} /></li>)}
               {record.kept.length > 0 && (
-                <li data-testid="trainer-kept">The files do not say {record.kept.map((k) => shortName(k)).join(' or ')}: the page keeps its own{record.kind === 'script' ? ' (a benchmark script’s folder, h100-4n8g, gives them: drop the folder)' : ''}.</li>
+                <li data-testid="trainer-kept">The files do not say {record.kept.map((k) => shortName(k)).join(' or ')}: the page keeps its own{record.kind === 'script' ? keptHint(record) : ''}.</li>
               )}
             </ul>
           )}

@@ -3,11 +3,12 @@
 // file's name (unless that is just "config.json"), else its _name_or_path,
 // else its model_type, which takes the model's size once the engine has
 // counted its parameters ("qwen3_moe-235B", "qwen3_moe-30.5B", not two
-// "qwen3_moe"). A preset's text edited by hand becomes "<preset>
-// (edited)"; a later paste, or a config of another model, renames it. The embed's header and the full
+// "qwen3_moe"). A preset's text edited by hand becomes "<its title>
+// (edited)" ("Mixtral-8x7B-v0.1 (edited)", the name the model list shows);
+// a later paste, or a config of another model, renames it. The embed's header and the full
 // page show the same name (modelTitle).
 
-import { DEFAULTS, MAX_CONFIG_CHARS, labelFor } from './state.js';
+import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS, labelFor } from './state.js';
 import { linkProblem } from './url.js';
 
 /** 1026408209408 as "1.03T", 235093634560 as "235B", 30532122624 as "30.5B", 6919161856 as "6.92B". */
@@ -40,18 +41,21 @@ export function configIdentity(text) {
  * The name a config's text takes when it is put in the editor.
  *   text      the new text; `before` the text it replaces ('' for a preset)
  *   model     the name on screen; `preset` true while it is a preset's
+ *   models    the engine's presets, whose titles name an edited preset
  *   pasted    the text came whole (a paste, a drop), not typed
  *   fileName  the file it came from, if any
- * @param {{text: string, before?: string, model?: string, preset?: boolean, pasted?: boolean, fileName?: string | null}} o
+ * @param {{text: string, before?: string, model?: string, preset?: boolean, models?: {name: string, title: string}[], pasted?: boolean, fileName?: string | null}} o
  */
-export function nameFor({ text, before = '', model = '', preset = false, pasted = false, fileName = null }) {
+export function nameFor({ text, before = '', model = '', preset = false, models = [], pasted = false, fileName = null }) {
   if (fileName) return labelFor(text, fileName);
   if (pasted) return labelFor(text, null);
   // Another model's config typed or filled over this one: its own name.
   const was = configIdentity(before);
   const now = configIdentity(text);
   if (now !== null && was !== null && now !== was) return labelFor(text, null);
-  return preset ? `${model} (edited)` : model;
+  if (!preset) return model;
+  const edited = `${modelTitle({ model, config: '' }, models)} (edited)`;
+  return LABEL_RE.test(edited) ? edited : `${model} (edited)`;
 }
 
 /**

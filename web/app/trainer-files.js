@@ -60,6 +60,26 @@ const folderOf = (path) => {
 };
 
 /**
+ * The benchmark folder a launch script would lie in, from its own name as
+ * the trainer's benchmarks name them ("pp2-dp1-cp1-ep8-seq2048-bf16.py":
+ * pp·dp·cp·ep = 16 GPUs, "h100-2n8g" for 8 GPUs a node), when that name's
+ * pp, cp and ep are those read (`read`: the values the files gave); else
+ * ''. `gpu` is the GPU the page has ("h100").
+ */
+export function folderExample(script, read = {}, gpu = 'h100') {
+  const m = /(?:^|[-_])pp(\d+)-dp(\d+)-cp(\d+)-ep(\d+)(?=[-_.]|$)/.exec(baseName(script ?? ''));
+  if (!m) return '';
+  const [pp, dp, cp, ep] = m.slice(1, 5).map(Number);
+  for (const [k, v] of [['pp_size', pp], ['cp_size', cp], ['ep_size', ep]]) {
+    if (k in read && Number(read[k]) !== v) return '';
+  }
+  const gpus = pp * dp * cp * ep;
+  if (!Number.isSafeInteger(gpus) || gpus < 1 || gpus > 1e6) return '';
+  const name = /^[a-z0-9][a-z0-9.-]{0,15}$/.test(gpu) ? gpu : 'h100';
+  return gpus % 8 === 0 ? `${name}-${gpus / 8}n8g` : `${name}-1n${gpus}g`;
+}
+
+/**
  * The engine's request for dropped run files `texts` ({path: text}) of
  * `kind`: {request} or {choices} (several launch scripts: which one?).
  * `script` names the chosen one.
