@@ -36,6 +36,20 @@ export function gibTicks(topBytes, n = 4, per = GIB) {
   return ticks;
 }
 
+/** A bar value's line height, px: its label's box is [top, top + VALUE_H]. */
+const VALUE_H = 12;
+
+/**
+ * Where a bar's value label goes (its top, px), for a bar whose top is at
+ * `barY` and the capacity line at `capY`: just above the bar, or, where
+ * the line would run through the label, just above the line.
+ */
+export function valueTop(barY, capY) {
+  const top = barY - 13;
+  if (capY >= top - 2 && capY <= top + VALUE_H + 2) return Math.min(barY, capY) - VALUE_H - 3;
+  return top;
+}
+
 /**
  * Props: result (a result with every rank), selected (the rank shown, or
  * -1), measured (markersFor() of a measured run: [{pp_rank, bytes, source}]),
@@ -79,7 +93,7 @@ export function RankChart({ result, selected = -1, measured = [], answerFor }) {
                 <span class={cls} style={{ top: px(y(r.peak_bytes)), height: px(Math.max(0, TOP + H - y(r.peak_bytes))) }}
                   title={`rank ${r.pp_rank}: ${gib(r.peak_bytes)}`} />
                 {(i % valueEvery === 0 || marked) && (
-                  <span class="rank-label bar-value" style={{ top: px(y(r.peak_bytes) - 13) }}>{axisGib(r.peak_bytes, per)}</span>
+                  <span class="rank-label bar-value" style={{ top: px(valueTop(y(r.peak_bytes), capY)) }}>{axisGib(r.peak_bytes, per)}</span>
                 )}
                 {m && (
                   <span class="measured-mark" data-testid="measured-mark" style={{ top: px(y(m.bytes) - 1.5) }}

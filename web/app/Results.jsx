@@ -59,7 +59,7 @@ export function Results({ view, configKey, detail, update, applyFix, engineError
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={command} />
           <RankChart result={answer.ranks} selected={answer.state.pp_rank} measured={marks} answerFor={command} />
           <RoutingChart routing={result.routing} curve={curve?.key === answer.key ? curve : null}
-            capacity={result.gpu_capacity_bytes} answerFor={command} />
+            capacity={result.gpu_capacity_bytes} answerFor={command} rank={answer.state.pp_rank} />
           {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} answerFor={command} />}
           {shownSnap && <MeasuredCurve snap={shownSnap} timeline={answer.timeline} answerFor={command} />}
           <Suggestions suggestions={result.suggestions} nearest={result.nearest_layout} computed={answer.suggested}

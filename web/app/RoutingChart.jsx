@@ -1,16 +1,20 @@
 // RoutingChart.jsx — the peak per GPU against the routing factor (the
 // busiest expert-parallel rank's tokens over the uniform share), drawn at
 // its card's width: the GPU's capacity as a line, the factor in use and the
-// margin marked, ticks at round factors and round GiB; hovering a point
-// gives its peak. The curve comes from the worker (useRoutingCurve) for the
+// margin marked, ticks at round factors and round GiB; hovering a point,
+// or the arrow keys with the chart focused, gives its peak; the points as
+// a table (Numbers). The margin names the rank it is for: the rank shown,
+// or the run's every rank. The curve comes from the worker (useRoutingCurve) for the
 // answer on screen; until it does, the chart keeps its room and says so.
 
 import { useState } from 'preact/hooks';
-import { gib, axisGib, axisUnit } from './format.js';
+import { gib, axisGib, axisUnit, percent } from './format.js';
 import { nearestPoint } from './routing-curve.js';
 import { ticks } from './timeline-plot.js';
+import { stepEvent } from './timeline-keys.js';
 import { useWidth } from './use-width.js';
 import { Card } from './Card.jsx';
+import { Numbers } from './Numbers.jsx';
 import { pointerWord } from './Timeline.jsx';
 
 const H = 150; // plot height, px
@@ -19,13 +23,19 @@ const R = 12; // right margin
 const B = 34; // the factor axis and its title
 const T = 34; // two rows of mark labels above the plot
 
-/** The margin as the report words it. */
-export function marginText(routing) {
+/** Whose margin and curve they are: pipeline rank `rank` (the rank shown), or the run's (-1: every rank). */
+export function marginOwner(rank = -1) {
+  return rank >= 0 ? `Pipeline rank ${rank} (the rank shown)` : 'The run (every pipeline rank)';
+}
+
+/** The margin as the report words it, for pipeline rank `rank` (-1: the run, every rank). */
+export function marginText(routing, rank = -1) {
   if (!routing?.applies) return 'Routing does not apply: ep = 1, every expert is local.';
-  if (routing.margin === null) return 'No routing factor fits: out of memory even with perfectly balanced routing.';
+  const who = marginOwner(rank);
+  if (routing.margin === null) return `${who}: no routing factor fits: out of memory even with perfectly balanced routing.`;
   const m = (Math.floor(routing.margin * 1000) / 1000).toFixed(3);
-  if (routing.margin_is_limit) return `Fits up to factor ${m}, the most routing can reach (every token of every EP peer sent to one rank).`;
-  return `Fits up to factor ${m}: the busiest rank may receive ${m}× the uniform tokens (an expert capacity factor of ${m}).`;
+  if (routing.margin_is_limit) return `${who} fits up to factor ${m}, the most routing can reach (every token of every EP peer sent to one rank).`;
+  return `${who} fits up to factor ${m}: the busiest EP rank may receive ${m}× the uniform tokens (an expert capacity factor of ${m}).`;
 }
 
 /** The chart's scales for `curve` and `capacity` over a plot `w` px wide: x(factor), y(bytes) in px. */
@@ -62,20 +72,34 @@ export function placeMarks(marks) {
  * Props: routing (result.routing), curve (useRoutingCurve's for this
  * answer, or null), capacity (bytes), answerFor (Card's: the cards read their note from StaleNote).
  */
-export function RoutingChart({ routing, curve, capacity, answerFor }) {
+export function RoutingChart({ routing, curve, capacity, answerFor, rank = -1 }) {
   const [hover, setHover] = useState(-1);
+  const [keyed, setKeyed] = useState(false);
   const [box, width] = useWidth(480);
   if (!routing?.applies) return null;
   const title = <h2 id="routing-title">Peak against routing skew</h2>;
   const plotW = Math.max(60, width - L - R);
   const height = T + H + B;
-  const frame = (ready, body, hoverText) => (
+  const n = curve?.factors?.length ?? 0;
+  // Arrow keys, Page Up / Down, Home and End walk the points (as the timeline's events).
+  const onKeyDown = (e) => {
+    const at = hover >= 0 && hover < n ? hover : nearestPoint(curve.factors, routing.factor);
+    const to = stepEvent(e.key, at, n, -1);
+    if (to === null) return;
+    e.preventDefault();
+    setKeyed(true);
+    setHover(to);
+  };
+  const frame = (ready, body, hoverText, numbers = null) => (
     <Card answerFor={answerFor} class="chart routing" aria-labelledby="routing-title" data-testid="routing-chart"
-      data-ready={ready ? 'true' : 'false'}>
+      data-ready={ready ? 'true' : 'false'} data-rank={rank}>
       {title}
-      <p class="routing-summary">{marginText(routing)}</p>
-      <div ref={box} class="routing-box" style={{ height: `${height}px` }}>{body}</div>
+      <p class="routing-summary" data-testid="routing-margin">{marginText(routing, rank)}</p>
+      <div ref={box} class="routing-box" style={{ height: `${height}px` }} tabIndex={ready ? 0 : undefined}
+        role={ready ? 'group' : undefined} aria-label={ready ? 'The routing curve: the arrow keys, Home and End walk its points; the table below has the numbers.' : undefined}
+        onKeyDown={ready ? onKeyDown : undefined} onBlur={() => keyed && setHover(-1)} data-testid="routing-plot">{body}</div>
       <p class="routing-hover" aria-live="polite" data-testid="routing-hover">{hoverText}</p>
+      {numbers}
     </Card>
   );
   // The chart's room is kept while its curve is on its way, so that the
@@ -102,7 +126,7 @@ export function RoutingChart({ routing, curve, capacity, answerFor }) {
   const h = hover >= 0 && hover < factors.length ? hover : -1;
   const svg = (
     <svg width={width} height={height} class="routing-svg" role="img" onMouseMove={onMove} onMouseLeave={() => setHover(-1)}
-      aria-label={`Peak per GPU from ${gib(peaks[0])} at factor ${x0} to ${gib(peaks[peaks.length - 1])} at factor ${x1.toFixed(2)}; capacity ${gib(capacity)}. ${marginText(routing)}`}>
+      aria-label={`Peak per GPU from ${gib(peaks[0])} at factor ${x0} to ${gib(peaks[peaks.length - 1])} at factor ${x1.toFixed(2)}; capacity ${gib(capacity)}. ${marginText(routing, rank)}`}>
       <line class="axis" x1={L} x2={L + plotW} y1={T + H} y2={T + H} />
       <line class="axis" x1={L} x2={L} y1={T} y2={T + H} />
       {bTicks.map((b) => (
@@ -130,5 +154,20 @@ export function RoutingChart({ routing, curve, capacity, answerFor }) {
       ))}
     </svg>
   );
-  return frame(true, svg, h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : `${pointerWord()} the curve for the peak at a factor.`);
+  const table = (
+    <Numbers summary={`Numbers (${factors.length} factors)`}>{() => (
+      <table data-testid="routing-numbers">
+        <caption class="visually-hidden">Peak per GPU against the routing factor, {marginOwner(rank).toLowerCase()}</caption>
+        <thead><tr><th scope="col">Routing factor</th><th scope="col">Peak</th><th scope="col">Of capacity</th></tr></thead>
+        <tbody>
+          {factors.map((f, i) => (
+            <tr key={f} class={peaks[i] > capacity ? 'worst-row' : ''}>
+              <th scope="row">{f.toFixed(2)}</th><td>{gib(peaks[i])}</td><td>{percent(peaks[i] / capacity)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    )}</Numbers>
+  );
+  return frame(true, svg, h >= 0 ? `Factor ${factors[h].toFixed(2)}: peak ${gib(peaks[h])} of ${gib(capacity)}` : `${pointerWord()} the curve, or focus it and use the arrow keys, for the peak at a factor.`, table);
 }

@@ -27,15 +27,18 @@ const MIN_DRAG = 5;
  * The readout under the plot: the event at `pos`, its live chunks and its
  * components, which are also the chart's colour key. At rest (no pointer,
  * no keys) it is the peak, whose sizes the breakdown's table lists: the key
- * then names the components without sizes, so that a slider's move changes
+ * then names every component the chart draws (`keys`), without sizes, so that a slider's move changes
  * a few lines here rather than every one (each changed line is laid out and
  * painted again).
  */
-function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest }) {
+function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys }) {
   const e = rank.events[pos];
   if (!e) return null;
   let parts = eventParts(rank, pos).reverse();
   if (compact) parts = parts.sort((a, b) => b[1] - a[1]).slice(0, 5);
+  // At rest the list is the chart's key: every component the chart draws,
+  // those of no bytes at the peak (the optimizer step's, say) included.
+  else if (atRest && keys) parts = keys.slice().reverse().map((k) => [k, 0]);
   return (
     <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
@@ -192,7 +195,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
       </div>
       {n === 0 && <p class="help">This rank carries no timeline.</p>}
       {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed}
-        atRest={hover === null} />}
+        atRest={hover === null} keys={data?.keys} />}
       {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} />}
     </Card>
   );

@@ -194,7 +194,8 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   ctx.restore();
 
   drawSteps(ctx, data, xPos, { L, T, W, H, dpr }, ink);
-  const peakLabel = drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, ink.peak);
+  const capY = capacity > 0 ? yPos(capacity / GIB) : NaN;
+  const peakLabel = drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, ink.peak, capY);
   drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink, peakLabel);
 }
 
@@ -341,9 +342,11 @@ function drawCapacity(ctx, capacity, yPos, { L, T, W, H, dpr }, ink, avoid) {
 
 /**
  * The peak event as a dashed vertical line, labelled "peak" on the roomier
- * side. Returns its label's box (device px), or null.
+ * side, at the top of the plot or, where the capacity line (at `capY`,
+ * device px) runs there, just below that line. Returns its label's box
+ * (device px), or null.
  */
-function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color) {
+function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color, capY = NaN) {
   if (data.peakPos < 0) return null;
   const px = xPos(data.x[data.peakPos]);
   if (px < L || px > L + W) return null;
@@ -363,9 +366,12 @@ function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color) {
   ctx.textBaseline = 'alphabetic';
   const x = px + (left ? 4 : -4) * dpr;
   const w = ctx.measureText('peak').width;
-  ctx.fillText('peak', x, T + 14 * dpr);
+  // The text spans about 11 px above its baseline; 3 px clear of the line.
+  let base = T + 14 * dpr;
+  if (capY >= base - 14 * dpr && capY <= base + 3 * dpr) base = capY + 15 * dpr;
+  ctx.fillText('peak', x, base);
   ctx.restore();
-  return { x0: left ? x : x - w, x1: left ? x + w : x, y0: T + 2 * dpr, y1: T + 16 * dpr };
+  return { x0: left ? x : x - w, x1: left ? x + w : x, y0: base - 12 * dpr, y1: base + 2 * dpr };
 }
 
 /**
