@@ -309,7 +309,7 @@ export function App({ initial }) {
             <StaleNote.Provider value={stale}>
               {results}
               <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}
-                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} />
+                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} state={state} />
             </StaleNote.Provider>
           </div>
         </div>

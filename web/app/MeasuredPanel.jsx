@@ -9,9 +9,40 @@
 
 import { useState } from 'preact/hooks';
 import { count, gib, mem, percent, signedPercent } from './format.js';
-import { fragmentationInput, largest } from './measured.js';
+import { fragmentationInput, largest, launchDifferences } from './measured.js';
+import { applyRun } from './trainer-files.js';
+import { shortName } from './names.js';
 import { Card } from './Card.jsx';
 import { Outside } from './Outside.jsx';
+
+/**
+ * Where the log's own launch line describes another run than the
+ * calculator's: which inputs differ, and a button that fills the
+ * calculator with the log's. Nothing when they are alike.
+ */
+function OtherRun({ launch, state, update }) {
+  if (!launch || !state) return null;
+  const { patch } = applyRun(launch.answer, launch.texts, state);
+  const diff = launchDifferences(patch, state);
+  if (!diff.length) return null;
+  const shown = (v) => (typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
+  return (
+    <div class="notice notice-info measured-other-run" role="status" data-testid="measured-other-run">
+      <p>
+        The log’s launch line describes another run than the calculator’s, so its figures compare unlike runs.
+        It differs in {diff.length === 1 ? 'one input' : `${diff.length} inputs`}:
+      </p>
+      <ul data-testid="measured-differences">
+        {diff.map((d) => (
+          <li key={d.field} data-field={d.field}>
+            {shortName(d.field)}: the log’s <strong><Outside text={shown(d.log)} /></strong>, the calculator’s <Outside text={shown(d.page)} />
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => update({ ...patch })} data-testid="use-log-inputs">Use the log’s inputs</button>
+    </div>
+  );
+}
 
 function Sites({ snap }) {
   if (!snap.data.sites.length) return null;
@@ -150,7 +181,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
  * tensorPeak, fragmentation (the estimate's input), update(patch),
  * answerFor (Card's: the cards read their note from StaleNote).
  */
-export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
+export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor, state = null }) {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const { snapshots, log, problems, busy } = measured;
@@ -160,12 +191,15 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
     setOver(false);
     if (e.dataTransfer?.files?.length) measured.addFiles([...e.dataTransfer.files]);
   };
+  // The whole card is the drop zone: its title and notes too.
   return (
-    <section class="measured chart" aria-labelledby="measured-title" data-testid="measured">
+    <section class={`measured chart${over ? ' drop-over' : ''}`} aria-labelledby="measured-title" data-testid="measured"
+      data-drop-zone="measured"
+      onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      onDragLeave={(e) => { if (!e.currentTarget.contains(/** @type {Node} */ (e.relatedTarget))) setOver(false); }}
+      onDrop={onDrop}>
       <h2 id="measured-title">Measured run</h2>
-      <div class={`drop-zone${over ? ' drop-over' : ''}`} data-drop-zone="measured"
-        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
-        onDragLeave={() => setOver(false)} onDrop={onDrop}>
+      <div class="drop-zone">
         <p>
           Drop the trainer’s <code>snapshot-rankNNNNN.pickle</code> files (written with
           {' '}<code>training.memory_profile_start=N</code>, <code>memory_profile_stop=N+1</code>) or its log here, or
@@ -185,6 +219,7 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
         opens the link sees the estimate only.
       </p>
       {busy && <p role="status">Reading…</p>}
+      {log && <OtherRun launch={measured.launch} state={state} update={update} />}
       {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert"><Outside text={`${p.source}: ${p.message}`} /></p>)}
       {(snapshots.length > 0 || log) && ranks && (
         <Comparison measured={measured} ranks={ranks} tensorPeak={tensorPeak} fragmentation={fragmentation} update={update}

@@ -93,6 +93,30 @@ export function fragmentationInput(snap) {
 }
 
 /**
+ * Where a log's own launch line differs from the calculator's inputs
+ * `state`: [{field, log, page}] for each input the line sets otherwise
+ * (`patch`: applyRun's, the inputs the line gives), the model included
+ * (a preset, or a config the line names among the files). Empty when the
+ * runs are alike, or when the line gave nothing.
+ * @param {Record<string, any>} patch  @param {Record<string, any>} state
+ * @returns {{field: string, log: any, page: any}[]}
+ */
+export function launchDifferences(patch, state) {
+  const out = [];
+  for (const [field, value] of Object.entries(patch ?? {})) {
+    if (field === 'config' || field === 'view') continue;
+    // The GPU's capacity counts only for a custom GPU, and the patch keeps the page's.
+    if (field === 'gpu_memory_gb') continue;
+    if (field === 'model') {
+      if (value !== state.model || (patch.config ?? '') !== (state.config ?? '')) out.push({ field, log: value, page: state.model });
+      continue;
+    }
+    if (value !== state[field]) out.push({ field, log: value, page: state[field] });
+  }
+  return out;
+}
+
+/**
  * What was dropped or pasted, read by the engine. Props of the run: the
  * state's pp_size and total_gpus give each snapshot its pipeline rank.
  * @param {any} client  the engine client, or null while it starts
@@ -104,6 +128,14 @@ export function useMeasured(client, ppSize, totalGpus) {
   const [log, setLog] = useState(/** @type {any} */ (null));
   const [problems, setProblems] = useState(/** @type {{source: string, message: string}[]} */ ([]));
   const [busy, setBusy] = useState(false);
+  // The log's own launch line, read as the trainer's files are
+  // (readTrainerFiles): {answer, texts}, or null when it has none.
+  const [launch, setLaunch] = useState(/** @type {{answer: any, texts: Record<string, string>} | null} */ (null));
+  const readLaunch = useCallback(async (name, text) => {
+    const texts = { [name]: text };
+    const answer = await client.readTrainerFiles({ kind: 'log', files: texts });
+    setLaunch(answer && !answer.error ? { answer, texts } : null);
+  }, [client]);
 
   // Pipeline ranks follow the layout shown.
   useEffect(() => {
@@ -139,9 +171,13 @@ export function useMeasured(client, ppSize, totalGpus) {
         if (rank < 0) bad.push({ source: file.name, message: 'the name carries no global rank (the trainer names it snapshot-rankNNNNN.pickle), so it is shown without a pipeline rank' });
         read.push({ name: file.name, rank, ppRank, data });
       } else {
-        const data = await client.runLog(new TextDecoder().decode(bytes));
+        const text = new TextDecoder().decode(bytes);
+        const data = await client.runLog(text);
         if (data.error) bad.push({ source: file.name, message: data.error.message });
-        else setLog({ ...data, source: file.name });
+        else {
+          setLog({ ...data, source: file.name });
+          await readLaunch(file.name, text);
+        }
       }
     }
     // One update for all the files dropped together.
@@ -149,7 +185,7 @@ export function useMeasured(client, ppSize, totalGpus) {
     setSnapshots((list) => [...list.filter((s) => !names.has(s.name)), ...read]);
     setProblems(bad);
     setBusy(false);
-  }, [client]);
+  }, [client, readLaunch]);
 
   const pasteLog = useCallback(async (text) => {
     if (!client) return;
@@ -158,16 +194,18 @@ export function useMeasured(client, ppSize, totalGpus) {
     else {
       setLog({ ...data, source: 'pasted log' });
       setProblems([]);
+      await readLaunch('pasted log', text);
     }
-  }, [client]);
+  }, [client, readLaunch]);
 
   const clear = useCallback(() => {
     setSnapshots([]);
     setLog(null);
+    setLaunch(null);
     setProblems([]);
   }, []);
   const remove = useCallback((name) => setSnapshots((list) => list.filter((s) => s.name !== name)), []);
 
-  return useMemo(() => ({ snapshots, log, problems, busy, addFiles, pasteLog, clear, remove }),
-    [snapshots, log, problems, busy, addFiles, pasteLog, clear, remove]);
+  return useMemo(() => ({ snapshots, log, launch, problems, busy, addFiles, pasteLog, clear, remove }),
+    [snapshots, log, launch, problems, busy, addFiles, pasteLog, clear, remove]);
 }
