@@ -140,13 +140,15 @@ test('planRequest: layouts from the budget and pins, vary from the calculator', 
     model: 'qwen3-30b-a3b', optimizer: 'adamw', sharding: 'fsdp', fp8_training: 'disabled', ep_imbalance: 1,
     fragmentation: 0.1, global_batch_size: 1024, sequence_length: 4096, gpu: 'h100',
   };
-  assert.deepEqual(planRequest(s).request, { ...fixed, total_gpus: 32, micro_batch_size: [1, 2, 4] });
+  // A budget of whole nodes is laid out on the calculator's nodes (8 GPUs each).
+  assert.deepEqual(planRequest(s).request, { ...fixed, total_gpus: 32, gpus_per_node: 8, micro_batch_size: [1, 2, 4] });
   assert.deepEqual(planRequest({ ...s, plan_budget: 'nodes', plan_nodes: 16, plan_pp: 2, plan_mbs: 0b1010 }).request,
     { ...fixed, nodes: 16, gpus_per_node: 8, pp_size: 2, micro_batch_size: [2, 8] });
   assert.match(planRequest({ ...s, plan_mbs: 0 }).problem, /at least one micro batch/);
   const vary = { ...s, plan_question: 'vary' };
   assert.deepEqual(planRequest(vary).request, { ...fixed, vary: 'pp', ep_size: 8, cp_size: 1, micro_batch_size: 1, dp: 1 });
   assert.equal(planRequest({ ...vary, plan_hold: 'gpus' }).request.total_gpus, 32);
+  assert.equal(planRequest({ ...vary, plan_hold: 'gpus' }).request.gpus_per_node, 8);
   assert.equal('sequence_length' in planRequest({ ...vary, plan_vary: 'seq' }).request, false);
   assert.deepEqual(planRequest({ ...vary, plan_vary: 'mbs' }).request.micro_batch_size, [1, 2, 4]);
   const nodes = planRequest({ ...vary, plan_vary: 'nodes' }).request;

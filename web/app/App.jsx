@@ -327,7 +327,7 @@ export function App({ initial }) {
           {share}
           {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
           <ComparePanel a={state} b={bState} update={update} gpus={gpuList} models={models} compare={compare}
-            requestKey={compare.want} onLoadB={() => toCalculator(loadB(bState, gpuList))} />
+            requestKey={compare.want} onLoadB={() => toCalculator(loadB(bState, gpuList))} client={engine.client} />
         </div>
       )}
       </main>

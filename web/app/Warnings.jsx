@@ -22,12 +22,17 @@ export function shortWarning(text) {
   return short;
 }
 
-/** Props: warnings (strings), compact (embed: each shortened), answerFor (Card's: the cards read their note from StaleNote). */
-export function Warnings({ warnings, compact = false, answerFor }) {
+/**
+ * Props: warnings (strings), compact (embed: each shortened), answerFor
+ * (Card's: the cards read their note from StaleNote), title and idBase
+ * (its heading, and the id and test id it is known by: "Warnings",
+ * "warnings"; the Compare tab's B has its own).
+ */
+export function Warnings({ warnings, compact = false, answerFor, title = 'Warnings', idBase = 'warnings' }) {
   if (!warnings?.length) return null;
   return (
-    <Card answerFor={answerFor} class="warnings" aria-labelledby="warnings-title" data-testid="warnings">
-      <h2 id="warnings-title">Warnings</h2>
+    <Card answerFor={answerFor} class="warnings" aria-labelledby={`${idBase}-title`} data-testid={idBase}>
+      <h2 id={`${idBase}-title`}>{title}</h2>
       <ul>
         {warnings.map((w, i) => {
           const text = pageWords(w);

@@ -1,8 +1,12 @@
 // CompareForm.jsx — the second configuration (B) of the Compare tab: the
-// calculator's inputs (A) with any of them changed. A field left at A's
-// value follows A; a changed one says what A has.
+// calculator's inputs (A) with any of them changed, as the calculator's
+// own fields (their labels, sliders and ranges: input-ranges.js). A field
+// left at A's value follows A; a changed one says what A has. An input the
+// calculator does not show (EP imbalance, which only older links set) is
+// shown only while B's differs from A's, to set back.
 
-import { NumberField } from './NumberField.jsx';
+import { SliderField } from '../SliderField.jsx';
+import { inputRange } from '../input-ranges.js';
 import { CompareGpu } from './CompareGpu.jsx';
 import { sameAsA } from './requests.js';
 import { DEFAULTS } from '../state.js';
@@ -50,13 +54,13 @@ export function CompareForm({ a, b, update, gpus, models = [] }) {
         </div>
         {b.routing === 'factor' && (
           <div class={changed('routing_factor') ? 'changed' : undefined}>
-            <NumberField label={inputLabel('routing_factor')} name="cmp_routing_factor" value={b.routing_factor} integer={false} min={1}
+            <SliderField label={inputLabel('routing_factor')} name="cmp_routing_factor" value={b.routing_factor} {...inputRange('routing_factor')}
               onChange={(v) => update(change(a, 'routing_factor', v))} help={changed('routing_factor') ? `A: ${a.routing_factor}` : undefined} />
           </div>
         )}
         {NUMBERS.map((key) => (
           <div key={key} class={changed(key) ? 'changed' : undefined}>
-            <NumberField label={inputLabel(key)} name={`cmp_${key}`} value={b[key]} onChange={(v) => update(change(a, key, v))}
+            <SliderField label={inputLabel(key)} name={`cmp_${key}`} value={b[key]} {...inputRange(key)} onChange={(v) => update(change(a, key, v))}
               help={changed(key) ? `A: ${a[key]}` : undefined} />
           </div>
         ))}
@@ -70,12 +74,16 @@ export function CompareForm({ a, b, update, gpus, models = [] }) {
             {changed(key) && <p class="help">A: {enumTitle(key, a[key])}</p>}
           </div>
         ))}
-        {/** @type {[string, number][]} */ ([['ep_imbalance', 1], ['fragmentation', 0]]).map(([key, min]) => (
-          <div key={key} class={changed(key) ? 'changed' : undefined}>
-            <NumberField label={inputLabel(key)} name={`cmp_${key}`} value={b[key]} integer={false} min={min}
-              onChange={(v) => update(change(a, key, v))} help={changed(key) ? `A: ${a[key]}` : undefined} />
-          </div>
-        ))}
+        <div class={changed('fragmentation') ? 'changed' : undefined}>
+          <SliderField label={inputLabel('fragmentation')} name="cmp_fragmentation" value={b.fragmentation} {...inputRange('fragmentation')}
+            onChange={(v) => update(change(a, 'fragmentation', v))} help={changed('fragmentation') ? `A: ${a.fragmentation}` : undefined} />
+        </div>
+        {changed('ep_imbalance') && (
+          <p class="help changed" data-field="cmp_ep_imbalance">
+            B’s {inputLabel('ep_imbalance')} is {String(b.ep_imbalance)} (A: {String(a.ep_imbalance)}), from the link; the calculator has no such input.{' '}
+            <button type="button" class="link" onClick={() => update({ cmp_ep_imbalance: DEFAULTS.cmp_ep_imbalance })}>Use A’s</button>
+          </p>
+        )}
       </div>
       <button type="button" onClick={() => update(sameAsA())}>Make B the same as A</button>
     </form>

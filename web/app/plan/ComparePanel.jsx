@@ -8,6 +8,8 @@ import { count } from '../format.js';
 import { enumTitle } from '../enum-titles.js';
 import { pageWords } from '../wording.js';
 import { modelTitle } from '../config-name.js';
+import { Warnings } from '../Warnings.jsx';
+import { sideWords, useCompareWarnings } from './compare-warnings.js';
 
 /** A's inputs in one line, the enum values titled as the controls title them. */
 function summary(s, gpus) {
@@ -19,11 +21,13 @@ function summary(s, gpus) {
 /**
  * Props: a (the calculator's state), b (compareState), update(patch), gpus,
  * models (the engine's presets), compare (useCompare), requestKey ('' when
- * B equals A), onLoadB().
+ * B equals A), onLoadB(), client (the engine, for B's warnings).
  */
-export function ComparePanel({ a, b, update, gpus, models, compare, requestKey, onLoadB }) {
+export function ComparePanel({ a, b, update, gpus, models, compare, requestKey, onLoadB, client = null }) {
   const current = requestKey !== '' && compare.key === requestKey;
   const shown = requestKey !== '' ? compare.result : null;
+  // B's warnings, which the compare rows do not carry (A's are the calculator's).
+  const bWarnings = useCompareWarnings(client, b, requestKey !== '');
   return (
     <div class="compare-body">
       <CompareForm a={a} b={b} update={update} gpus={gpus} models={models} />
@@ -35,7 +39,10 @@ export function ComparePanel({ a, b, update, gpus, models, compare, requestKey, 
           <button type="button" class="link" onClick={() => update({ view: 'calculator' })}>Change A in the calculator</button>
         </p>
         {requestKey === '' && gpus.length > 0 && <p class="help" role="status">B is the same as A: change an input of B to compare.</p>}
-        {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{pageWords(compare.error.message)}</p>}
+        {compare.error && current && <p class="problem" role="alert" data-testid="compare-error">{pageWords(sideWords(compare.error.message))}</p>}
+        {requestKey !== '' && (
+          <Warnings warnings={bWarnings.warnings} title="B’s warnings" idBase="compare-b-warnings" answerFor="" />
+        )}
         {shown && (
           <div class={current ? undefined : 'stale'}>
             <CompareTable result={shown} gpuA={gpuText(a, gpus)} gpuB={gpuText(b, gpus)} modelA={modelTitle(a, models)}

@@ -15,6 +15,15 @@ export function mbsList(mask) {
   return out;
 }
 
+/**
+ * Whether `gpus` is a whole number (at least one) of nodes of `perNode`
+ * GPUs: then a plan counts nodes too, as the calculator's nodes × GPUs per
+ * node does; a budget of part of a node counts GPUs alone.
+ */
+export function wholeNodes(gpus, perNode) {
+  return Number.isInteger(gpus) && Number.isInteger(perNode) && perNode > 0 && gpus >= perNode && gpus % perNode === 0;
+}
+
 /** What a vary plan holds fixed when it sweeps `vary` (state.plan_hold applies to pp, ep, cp). */
 export function holds(vary) {
   return ['pp', 'ep', 'cp'].includes(vary);
@@ -53,6 +62,9 @@ export function planRequest(state) {
       r.gpus_per_node = state.gpus_per_node;
     } else {
       r.total_gpus = state.plan_total_gpus;
+      // A budget of whole nodes is laid out on the calculator's nodes: the
+      // planner marks (and by default avoids) expert parallelism across them.
+      if (wholeNodes(state.plan_total_gpus, state.gpus_per_node)) r.gpus_per_node = state.gpus_per_node;
     }
     for (const [key, name] of [['plan_pp', 'pp_size'], ['plan_ep', 'ep_size'], ['plan_cp', 'cp_size'], ['plan_dp', 'dp']]) {
       if (state[key] !== 0) r[name] = state[key];
@@ -81,6 +93,8 @@ export function planRequest(state) {
     r.dp = dp;
   } else if (!['dp', 'gpus', 'nodes'].includes(vary)) {
     r.total_gpus = state.total_gpus;
+    // The calculator's GPUs held, in whole nodes: the rows count its nodes.
+    if (wholeNodes(state.total_gpus, state.gpus_per_node)) r.gpus_per_node = state.gpus_per_node;
   }
   return { request: r };
 }
