@@ -4,6 +4,7 @@
 import { useCallback, useId, useMemo, useState, useEffect } from 'preact/hooks';
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
+import { inputRange } from './input-ranges.js';
 import { FieldProblems } from './FieldProblems.jsx';
 import { gib } from './format.js';
 import { useSetters } from './setters.js';
@@ -59,7 +60,7 @@ export function HardwarePanel({ state, update, gpus, info }) {
         help={info.gpu?.choose} />
       {state.gpu === CUSTOM && <CustomCapacity value={state.gpu_memory_gb} onChange={set('gpu_memory_gb')} />}
       <SliderField label={inputLabel('fragmentation')} field="fragmentation" help={info.fragmentation?.meaning} value={state.fragmentation}
-        min={0} max={0.5} step={0.01} integer={false} onChange={set('fragmentation')} />
+        {...inputRange('fragmentation')} onChange={set('fragmentation')} />
     </fieldset>
   );
 }

@@ -3,6 +3,7 @@
 
 import { useId, useRef, useState } from 'preact/hooks';
 import { SliderField } from './SliderField.jsx';
+import { inputRange } from './input-ranges.js';
 import { FieldProblems } from './FieldProblems.jsx';
 import { derive } from './state.js';
 import { degree } from './format.js';
@@ -108,13 +109,13 @@ export function ParallelPanel({ state, update, info, model = null }) {
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
-      <SliderField label={inputLabel('pp_size')} field="pp_size" help={help.pp} value={state.pp_size} min={1} max={32}
+      <SliderField label={inputLabel('pp_size')} field="pp_size" help={help.pp} value={state.pp_size} {...inputRange('pp_size')}
         onChange={set('pp_size')} />
-      <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} min={1} max={32} scale="log2"
+      <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} {...inputRange('ep_size')}
         onChange={set('ep_size')} />
-      <SliderField label={inputLabel('cp_size')} field="cp_size" help={info.cp_size?.choose} value={state.cp_size} min={1} max={64} scale="log2"
+      <SliderField label={inputLabel('cp_size')} field="cp_size" help={info.cp_size?.choose} value={state.cp_size} {...inputRange('cp_size')}
         onChange={set('cp_size')} />
-      <SliderField label={inputLabel('total_gpus')} field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} min={1} max={16384} scale="log2"
+      <SliderField label={inputLabel('total_gpus')} field="total_gpus" help={info.total_gpus?.choose} value={state.total_gpus} {...inputRange('total_gpus')}
         onChange={set('total_gpus')} />
       <NodesRow state={state} update={update} />
       <dl class="derived-list" aria-live="polite">

@@ -4,6 +4,7 @@
 
 import { SelectField } from './SelectField.jsx';
 import { SliderField } from './SliderField.jsx';
+import { inputRange } from './input-ranges.js';
 import { useCallback, useMemo } from 'preact/hooks';
 import { enumOptions } from './enum-titles.js';
 import { useSetters } from './setters.js';
@@ -47,7 +48,7 @@ export function TrainingPanel({ state, update, info }) {
         onChange={set('routing')} help={info.routing?.choose} />
       {state.routing === 'factor' && (
         <SliderField label={inputLabel('routing_factor')} field="routing_factor" help={info.routing_factor?.choose}
-          value={state.routing_factor} min={1} max={8} step={0.01} integer={false}
+          value={state.routing_factor} {...inputRange('routing_factor')}
           onChange={set('routing_factor')} />
       )}
       <SelectField label={inputLabel('pp_rank')} field="pp_rank" value={String(state.pp_rank)} options={ranks}
