@@ -132,7 +132,7 @@ main() {
       seeds+=(tests/trainer/scripts tests/trainer/checkout/examples/pretrain_lm/tiny)
       if command -v python3 >/dev/null; then
         rm -rf "$OUT/seeds/script"
-        python3 tests/trainer/differential/gen_corpus.py --fuzz-seeds "$OUT/seeds/script" --count 720 &&
+        python3 tests/trainer/differential/gen_corpus.py --fuzz-seeds "$OUT/seeds/script" --count 300 &&
           seeds+=("$OUT/seeds/script")
       fi
     fi

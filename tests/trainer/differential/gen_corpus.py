@@ -965,11 +965,26 @@ def make_case(rng, index, count):
     """The index-th case, with the change its mutations made (a diff of
     the script and the files they added)."""
     c = choose_case(rng, index, count)
-    after = c.main.render().decode("utf-8", "replace").splitlines()
-    diff = list(difflib.unified_diff(c.before, after, "form", "case", n=1, lineterm=""))[2:]
+    diff = []
+    for name, script in [(os.path.basename(c.script), c.main), ("setup.py", c.setup)]:
+        if script is not None:
+            after = script.render().decode("utf-8", "replace").splitlines()
+            diff += ["%s:" % name] + list(difflib.unified_diff(c.before[name], after, n=1, lineterm=""))[2:]
     added = sorted(p for p in c.files if p not in c.files_before)
-    c.change = "\n".join(diff + ["+ file %s" % p for p in added])
+    c.change = "\n".join([l for i, l in enumerate(diff) if not (l.endswith(":") and (i + 1 == len(diff) or
+                                                                  diff[i + 1].endswith(":")))] +
+                         [l for p in added for l in added_file(p, c.files[p])])
     return c
+
+
+def added_file(path, text):
+    """A file a mutation added, as the change lists it: its name, and its
+    first lines when it is a short text."""
+    out = ["+ file %s" % path]
+    if isinstance(text, str) and text:
+        lines = text.splitlines()
+        out += ["+     " + l for l in lines[:8]] + (["+     ..."] if len(lines) > 8 else [])
+    return out
 
 
 def choose_case(rng, index, count):
@@ -977,7 +992,8 @@ def choose_case(rng, index, count):
     and then, then combinations."""
     n = len(MUTATIONS)
     c = base_case(rng, ["example", "benchmark"][index % 2])
-    c.before = c.main.render().decode("utf-8").splitlines()
+    c.before = {os.path.basename(c.script): c.main.render().decode("utf-8").splitlines(),
+                "setup.py": c.setup.render().decode("utf-8").splitlines() if c.setup else []}
     c.files_before = set(c.files)
     if index % 25 == 0:
         c.must_read = True
