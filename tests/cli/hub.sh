@@ -3,9 +3,12 @@
 # downloads from a stand-in hub (tests/cli/lib/fake_hub.py, started here on a
 # free loopback port, HF_ENDPOINT pointed at it): found, kept and reused, not
 # found, gated (a token is needed; the right one is sent, never printed, and
-# not to another host), redirects, a slow server (MEMEST_HUB_TIMEOUT), bodies
-# over the config limit, a body memest cannot read, HF_HUB_OFFLINE, a fake
-# hub cache tree, no network, and ids refused before any path or URL is built.
+# not to another host, whose 401 says so), redirects (never to file://), a
+# slow server (MEMEST_HUB_TIMEOUT), bodies over the config limit, a response
+# header over libcurl's, a body memest cannot read, long and odd ETags,
+# HF_HUB_OFFLINE, a fake hub cache tree and its refs/main, no network, a
+# password in HF_ENDPOINT (sent, never shown), an endpoint with '?' or '#',
+# six downloads at once, and ids refused before any path or URL is built.
 # Usage: tests/cli/hub.sh path/to/memest   (run from the repository root)
 set -u
 memest=$(cd "$(dirname "${1:?usage: hub.sh path/to/memest}")" && pwd)/$(basename "$1")

@@ -15,14 +15,19 @@ lacks() { # file, text, description
 ARGS=(--pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32 --micro-batch-size 1
       --global-batch-size 1024 --sequence-length 4096 --gpu h100)
 
-# The libraries the program itself needs (not those they need in turn).
-if command -v readelf >/dev/null; then
+# The libraries loaded at start (ldd: those needed and theirs in turn;
+# else readelf: those the program names): none of libcurl's.
+if command -v ldd >/dev/null; then
+  ldd "$memest" > "$tmp/needed" || bad "ldd cannot list the program's libraries"
+elif command -v readelf >/dev/null; then
   readelf -d "$memest" | grep NEEDED > "$tmp/needed" || bad "readelf found no NEEDED entry"
-  lacks "$tmp/needed" "libcurl" "the program needs libcurl at start"
-  [ "$(wc -l < "$tmp/needed")" -le 6 ] || bad "the program needs $(wc -l < "$tmp/needed") libraries: $(cat "$tmp/needed")"
 else
-  echo "hub_libcurl: no readelf; the NEEDED check is skipped"
+  echo "hub_libcurl: neither ldd nor readelf; the check of the libraries loaded at start is skipped"
+  : > "$tmp/needed"
 fi
+for lib in libcurl libssl libcrypto libgssapi libldap libnghttp2 libssh; do
+  lacks "$tmp/needed" "$lib" "the program loads $lib at start"
+done
 
 # A libcurl.so.4 that is no library, found first.
 mkdir -p "$tmp/lib" "$tmp/home"
