@@ -42,7 +42,7 @@ test('a plan\'s counts add up: combinations tried = valid rows + not valid, by r
   // A vary plan, whose invalid values are rows of the planner's JSON.
   await page.goto(link({ view: 'plan', plan_question: 'vary', plan_vary: 'pp', plan_hold: 'gpus' }));
   await waitPlan(page);
-  const want = cliPlan({ model: 'qwen3-30b-a3b', gpu: 'h100', vary: 'pp', ep_size: 8, cp_size: 1, total_gpus: 32, micro_batch_size: 1, global_batch_size: 1024, sequence_length: 4096 });
+  const want = cliPlan({ model: 'qwen3-30b-a3b', gpu: 'h100', vary: 'pp', ep_size: 8, cp_size: 1, total_gpus: 32, gpus_per_node: 8, micro_batch_size: 1, global_batch_size: 1024, sequence_length: 4096 });
   const valid = want.rows.filter((r) => r.status !== 'INVALID').length;
   assert.ok(valid < want.tried, 'some values tried are not valid');
   const got = await counts(page);

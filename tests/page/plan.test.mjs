@@ -72,14 +72,14 @@ const cliRows = (plan) => plan.rows.filter((r) => r.status !== 'INVALID')
 /** The planner's own order is the goal "most headroom". */
 const HEADROOM = { plan_goal: 'headroom' };
 
-/** Fixed inputs of the opening view, as CLI flags. */
+/** Fixed inputs of the opening view, as CLI flags (a budget of whole nodes is laid out on the calculator's 8 GPUs per node). */
 const Q30 = { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 1024, sequence_length: 4096 };
 
 test('the plan table equals the CLI row for row, with its invalid counts and answer', async () => {
   await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
   assert.equal(await page.locator('#tab-plan').getAttribute('aria-selected'), 'true');
-  const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
+  const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
   assert.deepEqual(await tableRows(page), cliRows(want));
   assert.equal(await page.getByTestId('plan-table').getAttribute('data-rows'), String(want.rows.length));
   // The answer is marked, in its card and in the table.
@@ -108,7 +108,7 @@ test('the plan table equals the CLI row for row, with its invalid counts and ans
 test('sorting a column orders the rows and says so in aria-sort', async () => {
   await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
-  const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
+  const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
   const header = (label) => page.locator('[data-testid=plan-table] thead th', { has: page.getByRole('button', { name: label, exact: false }) }).first();
   await header('Peak').getByRole('button').click();
   assert.equal(await header('Peak').getAttribute('aria-sort'), 'ascending');
@@ -133,11 +133,14 @@ test('sorting a column orders the rows and says so in aria-sort', async () => {
 test('the goal chooses the best layout, and "OK only" lists only OK rows', async () => {
   await open(page, { view: 'plan' });
   await waitPlan(page);
-  const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
-  // Fewest GPUs that fit (all 32 here), then the smallest bubble.
+  const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
+  // Fewest GPUs that fit (all 32 here), then the smallest bubble; over the calculator's nodes,
+  // expert parallelism inside a node first, as the planner answers.
   const fitting = want.rows.filter((r) => r.status === 'OK');
-  const least = Math.min(...fitting.map((r) => r.bubble_fraction));
-  const best = fitting.filter((r) => r.bubble_fraction === least).sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
+  assert.equal(want.answer_by.ep_inside_node_first, true);
+  const inside = fitting.filter((r) => r.ep_across_nodes !== true);
+  const least = Math.min(...inside.map((r) => r.bubble_fraction));
+  const best = inside.filter((r) => r.bubble_fraction === least).sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
   assert.equal(await page.locator('[data-field=plan_goal]').inputValue(), 'gpus');
   assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), best.peak_bytes);
   assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fewest GPUs that fit\)/);
@@ -160,7 +163,7 @@ test('the goal chooses the best layout, and "OK only" lists only OK rows', async
 test('loading a row switches to the calculator with that row\'s peak, the CLI\'s estimate', async () => {
   await open(page, { view: 'plan', ...HEADROOM });
   await waitPlan(page);
-  const want = cliPlan('plan', { ...Q30, total_gpus: 32 });
+  const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
   const row = want.rows[2];
   await page.locator('[data-testid=plan-table] tbody tr[data-rank="3"] button.load').click();
   assert.equal(await page.locator('#tab-calculator').getAttribute('aria-selected'), 'true');
@@ -256,7 +259,7 @@ test('a 1,024-GPU sweep of Qwen3-235B-A22B matches the CLI (its time reported), 
   const calc = { model: 'qwen3-235b-a22b', gpu: 'b200', global_batch_size: 4096, sequence_length: 4096 };
   await open(page, { ...calc, view: 'plan', plan_total_gpus: 512, ...HEADROOM });
   await waitPlan(page); // a smaller sweep first: the engine is compiled and warm
-  const want = cliPlan('plan', { ...calc, total_gpus: 1024, micro_batch_size: [1, 2, 4] });
+  const want = cliPlan('plan', { ...calc, total_gpus: 1024, gpus_per_node: 8, micro_batch_size: [1, 2, 4] });
   /** Sets the budget and times, in the page, until the table of the answer is on screen. */
   const sweep = (gpus) => page.evaluate(async (value) => {
     const results = document.querySelector('[data-testid=plan-results]');
@@ -330,7 +333,7 @@ test('a 1,024-GPU sweep of Qwen3-235B-A22B matches the CLI (its time reported), 
   assert.match(await page.getByTestId('plan-progress').textContent(), /Stopped/);
   await page.getByRole('button', { name: 'Run again' }).click();
   await waitPlan(page);
-  const with8 = cliPlan('plan', { ...calc, total_gpus: 1024, micro_batch_size: [1, 2, 4, 8] });
+  const with8 = cliPlan('plan', { ...calc, total_gpus: 1024, gpus_per_node: 8, micro_batch_size: [1, 2, 4, 8] });
   assert.equal(await page.getByTestId('plan-table').getAttribute('data-rows'), String(with8.rows.length));
   assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), with8.answer.peak_bytes);
 });
