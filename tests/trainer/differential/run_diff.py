@@ -37,6 +37,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True   # nothing written into the source tree
 import gen_corpus  # noqa: E402
 
 KEYS = ["model", "pp_size", "ep_size", "cp_size", "micro_batch_size", "global_batch_size", "sequence_length",
