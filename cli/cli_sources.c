@@ -65,10 +65,13 @@ static int exists(const char *path) {
   return lstat(path, &st) == 0;
 }
 
-/* a/b into out: b alone when it is absolute or a is empty or ".". */
+/* a/b into out: b alone when it is absolute or a is empty or ".". A path
+** too long for out is "", which names no file. */
 static void join(char *out, size_t size, const char *a, const char *b) {
-  if (b[0] == '/' || a[0] == '\0' || strcmp(a, ".") == 0) snprintf(out, size, "%s", b);
-  else snprintf(out, size, "%s%s%s", a, a[strlen(a) - 1] == '/' ? "" : "/", b);
+  int n;
+  if (b[0] == '/' || a[0] == '\0' || strcmp(a, ".") == 0) n = snprintf(out, size, "%s", b);
+  else n = snprintf(out, size, "%s%s%s", a, a[strlen(a) - 1] == '/' ? "" : "/", b);
+  if (n < 0 || (size_t)n >= size) out[0] = '\0';
 }
 
 /* The folder of path ("." when it has none). */
@@ -127,18 +130,55 @@ typedef struct finder {
   char root[CLI_PATH];       /* the trainer's root, or "" */
   char *texts[64];
   char labels[64][CLI_PATH];
+  char names[64][128];       /* the module each text is */
+  char pkg_dirs[64][CLI_PATH];   /* a package's folder (its __path__), or "" */
   int n;
 } finder;
 
-/* Reads dir/rel.py or dir/rel/__init__.py; 1 found, 0 not there, -1 error. */
+/* Whether folder dir holds a compiled module base.*.so, base.so or
+** base.pyc, which Python's finder takes before base.py. */
+static int compiled_module(const char *dir, const char *base) {
+  DIR *d = opendir(dir[0] ? dir : ".");
+  struct dirent *de;
+  size_t n = strlen(base);
+  int found = 0;
+  if (d == NULL) return 0;
+  while (!found && (de = readdir(d)) != NULL) {
+    size_t len = strlen(de->d_name);
+    if (strncmp(de->d_name, base, n) != 0 || de->d_name[n] != '.') continue;
+    found = (len > 3 && strcmp(de->d_name + len - 3, ".so") == 0) ||
+            strcmp(de->d_name + n, ".pyc") == 0;
+  }
+  closedir(d);
+  return found;
+}
+
+/* Reads dir/rel/__init__.py or dir/rel.py, in Python's order (a package
+** before a module of the same name); 1 found, 0 not there, -1 error (also
+** a compiled module, which memest cannot read). */
 static int try_module(finder *f, const char *dir, const char *rel, const char **text, size_t *len,
                       const char **label, memest_error *err) {
-  static const char *const forms[] = {"%s.py", "%s/__init__.py"};
+  static const char *const forms[] = {"%s/__init__.py", "%s.py"};
   char file[CLI_PATH + 16], path[2 * CLI_PATH], why[1200];
   int k;
   for (k = 0; k < 2; k++) {
     snprintf(file, sizeof file, forms[k], rel);
     join(path, sizeof path, dir, file);
+    if (k == 1) {
+      char sub[2 * CLI_PATH];
+      const char *slash = strrchr(rel, '/');
+      join(sub, sizeof sub, dir, rel);
+      if (slash != NULL) sub[strlen(sub) - strlen(slash)] = '\0';
+      else snprintf(sub, sizeof sub, "%s", dir);
+      if (compiled_module(sub, slash ? slash + 1 : rel)) {
+        err->code = MEMEST_E_VALUE;
+        snprintf(err->message, sizeof err->message,
+                 "module %.100s is compiled (a .so or .pyc in %.300s), which Python imports before "
+                 "any %.100s.py and memest cannot read",
+                 rel, sub, slash ? slash + 1 : rel);
+        return -1;
+      }
+    }
     if (!is_file(path)) continue;
     if (f->n == 64) {
       err->code = MEMEST_E_LIMIT;
@@ -152,6 +192,11 @@ static int try_module(finder *f, const char *dir, const char *rel, const char **
       return -1;
     }
     label_of(path, f->labels[f->n], sizeof f->labels[0]);
+    if (k == 0) {   /* a package: its submodules are found in its folder only */
+      join(f->pkg_dirs[f->n], sizeof f->pkg_dirs[0], dir, rel);
+    } else {
+      f->pkg_dirs[f->n][0] = '\0';
+    }
     *text = f->texts[f->n];
     *label = f->labels[f->n];
     f->n++;
@@ -160,16 +205,45 @@ static int try_module(finder *f, const char *dir, const char *rel, const char **
   return 0;
 }
 
+static int find_in_path(finder *f, const char *name, const char **text, size_t *len,
+                        const char **label, memest_error *err);
+
+/* The module finder the reader asks (memest_module_finder). */
 static int find_module(void *ctx, const char *name, const char **text, size_t *len,
                        const char **label, memest_error *err) {
   finder *f = ctx;
+  int rc = find_in_path(f, name, text, len, label, err);
+  if (rc == 1) copy(f->names[f->n - 1], sizeof f->names[0], name);
+  return rc;
+}
+
+static int find_in_path(finder *f, const char *name, const char **text, size_t *len,
+                        const char **label, memest_error *err) {
   char rel[CLI_PATH], abs[CLI_PATH], looked[600] = "";
-  const char *pp = getenv("PYTHONPATH");
+  const char *pp = getenv("PYTHONPATH"), *pp_set = pp;
   size_t dots = strspn(name, "."), k;
   int rc;
   copy(rel, sizeof rel, name + dots);
   for (k = 0; rel[k]; k++)
     if (rel[k] == '.') rel[k] = '/';
+  if (dots == 0 && strchr(name, '.') != NULL) {   /* a submodule: in its package's folder */
+    const char *dot = strrchr(name, '.');
+    int i;
+    for (i = 0; i < f->n; i++) {
+      if (strlen(f->names[i]) == (size_t)(dot - name) && strncmp(f->names[i], name, (size_t)(dot - name)) == 0)
+        break;
+    }
+    if (i == f->n || f->pkg_dirs[i][0] == '\0') {
+      snprintf(err->message, sizeof err->message, "no module %.100s: %.100s is no package memest read",
+               name, i == f->n ? "its parent" : f->names[i]);
+      return 0;
+    }
+    rc = try_module(f, f->pkg_dirs[i], dot + 1, text, len, label, err);
+    if (rc == 0)
+      snprintf(err->message, sizeof err->message, "no module %.100s: looked in its package's folder %.300s",
+               name, f->pkg_dirs[i]);
+    return rc;
+  }
   if (dots > 0) {   /* a relative import: the script's folder, or one above per dot */
     char base[CLI_PATH];
     copy(base, sizeof base, f->dir);
@@ -193,7 +267,10 @@ static int find_module(void *ctx, const char *name, const char **text, size_t *l
     if ((rc = try_module(f, entry, rel, text, len, label, err)) != 0) return rc;
     pp = colon ? colon + 1 : NULL;
   }
-  if (f->root[0] && realpath(f->dir, abs) != NULL && strcmp(abs, f->root) != 0) {
+  if (pp_set != NULL && pp_set[0] != '\0') {
+    snprintf(looked, sizeof looked, "and no folder above it: PYTHONPATH is set, and Python "
+             "searches no other folder");
+  } else if (f->root[0] && realpath(f->dir, abs) != NULL && strcmp(abs, f->root) != 0) {
     for (;;) {   /* the parent folders up to the trainer's root */
       char *slash = strrchr(abs, '/');
       if (slash == NULL || slash == abs) break;
@@ -220,6 +297,35 @@ static int find_module(void *ctx, const char *name, const char **text, size_t *l
 
 static int fail_error(const cli_args *a, FILE *err, const memest_error *e) { return cli_fail(a, err, e); }
 
+/* Whether path reaches its file through a symbolic link: its real path is
+** not its absolute path with "." and ".." folded. */
+static int through_link(const char *path, char *real, size_t size) {
+  char abs[2 * CLI_PATH], out[2 * CLI_PATH], cwd[CLI_PATH], r[CLI_PATH];
+  size_t o = 0, i = 0, n;
+  if (realpath(path, r) == NULL) return 0;
+  copy(real, size, r);
+  if (path[0] == '/') copy(abs, sizeof abs, path);
+  else if (getcwd(cwd, sizeof cwd) != NULL) snprintf(abs, sizeof abs, "%s/%s", cwd, path);
+  else return 0;
+  n = strlen(abs);
+  while (i < n) {   /* fold the parts */
+    size_t j = i;
+    while (j < n && abs[j] != '/') j++;
+    if (j - i == 2 && abs[i] == '.' && abs[i + 1] == '.') {
+      while (o > 0 && out[o - 1] != '/') o--;
+      if (o > 0) o--;
+    } else if (j > i && !(j - i == 1 && abs[i] == '.')) {
+      out[o++] = '/';
+      memcpy(out + o, abs + i, j - i);
+      o += j - i;
+    }
+    i = j + 1;
+  }
+  if (o == 0) out[o++] = '/';
+  out[o] = '\0';
+  return strcmp(out, r) != 0;
+}
+
 static int read_script(const cli_args *a, FILE *err, const char *path, cli_source *src) {
   char why[1200];
   size_t len = 0;
@@ -228,6 +334,14 @@ static int read_script(const cli_args *a, FILE *err, const char *path, cli_sourc
   memest_error e;
   int i, rc = -1;
   if (text == NULL) return cli_fail_text(a, err, MEMEST_E_IO, "script", "%s", why);
+  if (through_link(path, why, sizeof why)) {   /* __file__ and Path(__file__).resolve() differ then */
+    free(text);
+    return cli_fail_text(a, err, MEMEST_E_VALUE, "script",
+                         "%s goes through a symbolic link (the file is %s): Python's __file__ and "
+                         "its resolve(), and the folder it imports from, then name different "
+                         "folders, which memest does not follow; give the real path",
+                         path, why);
+  }
   f = calloc(1, sizeof *f);
   if (f == NULL) {
     free(text);

@@ -42,6 +42,7 @@ static const char *const section_names[3] = {"distributed", "training", "logging
 
 typedef struct obj {
   cls c;
+  int wandb_set;         /* CL_LOGGING: wandb is a LoggingWandbCfg (else None, its default) */
   int section[3];        /* CL_PRETRAIN: its distributed, training and logging objects */
   int replaced;          /* a section set to something memest cannot read */
   tloc replaced_at;
@@ -426,6 +427,10 @@ static int builtin(const char *name, ev *e) {
 ** ======================================================================= */
 
 static int close_of(const module *m, int i, int hi);
+static int line_end(const module *m, int i, int hi);
+static int starts_compound(const module *m, int i);
+static int header_colon(const module *m, int i, int end);
+static int is_augmented(const module *m, int k);
 static int path_parent(char *p, size_t size, int anchored);
 static void path_fold(char *p);
 
@@ -491,6 +496,13 @@ static memest_code check_span(script *sc, module *m, int lo, int hi, int at) {
                     "%s reaches Python's machinery (a module's or an object's internals), which "
                     "memest does not follow: remove it",
                     buf);
+    if ((strcmp(buf, "__name__") == 0 || strcmp(buf, "__file__") == 0) &&
+        ((k + 1 < hi && (is_op(m, k + 1, "=") || is_op(m, k + 1, ":=") || is_op(m, k + 1, ",") ||
+                         is_augmented(m, k + 1))) ||
+         (k > lo && (is_name(m, k - 1, "as") || is_name(m, k - 1, "for") || is_name(m, k - 1, "import") ||
+                     is_name(m, k - 1, "del") || is_name(m, k - 1, "global")))))
+      return refuse(sc, m, line, "%s is rebound: memest reads it as Python sets it at the start "
+                    "and follows no other value", buf);
     if (strcmp(buf, "sys") == 0 && k + 2 < hi && is_op(m, k + 1, ".") &&
         m->t[k + 2].kind == PT_NAME &&
         (is_name(m, k + 2, "path") || is_name(m, k + 2, "modules") || is_name(m, k + 2, "meta_path") ||
@@ -521,8 +533,169 @@ static memest_code check_span(script *sc, module *m, int lo, int hi, int at) {
           return refuse(sc, m, line,
                         "a for target that is an attribute or a subscript sets it on each "
                         "round, which memest does not run: assign the value itself");
-      }
+      }      k = in - 1;   /* on from the target's end: one pass over the statement */
     }
+  }
+  return MEMEST_OK;
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** The grammar's checks that the tokenizer cannot make: what Python refuses
+** with a SyntaxError anywhere in a file refuses the file (one pass)
+** ======================================================================= */
+
+static const char *const hard_keywords[] = {
+  "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+  "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+  "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
+  "yield", NULL};
+
+static int is_keyword(const module *m, int i) {
+  int k;
+  if (m->t[i].kind != PT_NAME) return 0;
+  for (k = 0; hard_keywords[k]; k++)
+    if (memi_tok_is(m->src, &m->t[i], hard_keywords[k])) return 1;
+  return 0;
+}
+
+/* A token that ends an operand: a name (not a keyword), a number, a string,
+** a closing bracket. */
+static int ends_operand(const module *m, int i) {
+  const pytok *t = &m->t[i];
+  return (t->kind == PT_NAME && !is_keyword(m, i)) || t->kind == PT_NUMBER || t->kind == PT_STRING ||
+         is_op(m, i, ")") || is_op(m, i, "]") || is_op(m, i, "}");
+}
+
+/* A token that starts an operand. */
+static int starts_operand(const module *m, int i) {
+  const pytok *t = &m->t[i];
+  return (t->kind == PT_NAME && !is_keyword(m, i)) || t->kind == PT_NUMBER || t->kind == PT_STRING;
+}
+
+static memest_code syntax_error(script *sc, const module *m, int line, const char *what) {
+  return refuse(sc, m, line, "%s (a SyntaxError in Python, which stops before launch)", what);
+}
+
+/* One simple statement [lo, hi) (on a logical line whose first token is
+** first): what Python's parser refuses of it. */
+static memest_code check_simple(script *sc, const module *m, int lo, int hi, int first) {
+  int k, depth = 0, line = m->t[lo].line;
+  const pytok *last = &m->t[hi - 1];
+  if (last->kind == PT_OP && !is_op(m, hi - 1, ")") && !is_op(m, hi - 1, "]") &&
+      !is_op(m, hi - 1, "}") && !is_op(m, hi - 1, "...") && !is_op(m, hi - 1, ",") &&
+      !(is_op(m, hi - 1, "*") && hi - 2 >= lo && is_name(m, hi - 2, "import")) &&
+      !(is_op(m, hi - 1, ":") && starts_compound(m, first)))
+    return syntax_error(sc, m, last->line, "invalid syntax: the statement ends in an operator");
+  for (k = lo; k < hi; k++) {
+    if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) depth++;
+    else if (is_op(m, k, ")") || is_op(m, k, "]") || is_op(m, k, "}")) depth--;
+    if (k + 1 < hi && ends_operand(m, k) && starts_operand(m, k + 1) &&
+        !(m->t[k].kind == PT_STRING && m->t[k + 1].kind == PT_STRING) &&
+        !(k == lo && (is_name(m, k, "match") || is_name(m, k, "case") || is_name(m, k, "type") ||
+                      is_name(m, k, "print"))))
+      return syntax_error(sc, m, m->t[k + 1].line, "invalid syntax: two operands with no operator between");
+    if (k == lo && is_name(m, k, "print") && k + 1 < hi && starts_operand(m, k + 1))
+      return syntax_error(sc, m, line, "Missing parentheses in call to 'print'");
+    if (depth == 0 && is_op(m, k, ":=") && !starts_compound(m, first))
+      return syntax_error(sc, m, line, "invalid syntax: an assignment expression (:=) needs parentheses here");
+    if (depth == 0 && (is_op(m, k, "=") || is_augmented(m, k)) && k > lo && is_keyword(m, k - 1))
+      return syntax_error(sc, m, line, "cannot assign to a keyword (True, False, None, ...)");
+  }
+  if (is_name(m, lo, "nonlocal") && first == lo)
+    return syntax_error(sc, m, line, "nonlocal declaration not allowed at module level");
+  return MEMEST_OK;
+}
+
+/* The whole file: empty statements, statements ending in an operator,
+** operands side by side, keywords assigned, unparenthesized :=, a block
+** header without its block, return/yield/await outside a function,
+** break/continue outside a loop, __future__ imports. Blocks are tracked by
+** their INDENT: 'f' a function, 'c' a class, 'l' a loop, 'o' any other. */
+static memest_code check_syntax(script *sc, module *m) {
+  char kinds[MEMEST_MAX_PY_INDENT + 2];
+  int n = 0, i = 0, past_future = 0, first_stmt = 1;
+  memest_code rc;
+  while (i < m->nt && m->t[i].kind != PT_END) {
+    int end, s, inner, k;
+    char kind = 'o', inline_kind;
+    if (m->t[i].kind == PT_INDENT) {
+      i++;
+      continue;
+    }
+    if (m->t[i].kind == PT_DEDENT) {
+      if (n > 0) n--;
+      i++;
+      continue;
+    }
+    if (m->t[i].kind == PT_NEWLINE) {
+      i++;
+      continue;
+    }
+    end = line_end(m, i, m->nt);
+    if ((is_name(m, i, "match") || is_name(m, i, "case")) && end - i > 1 && is_op(m, end - 1, ":") &&
+        !is_op(m, i + 1, "=") && !is_op(m, i + 1, "."))
+      return refuse(sc, m, m->t[i].line,
+                    "a match statement: its patterns bind names, which memest does not follow");
+    k = is_name(m, i, "async") ? i + 1 : i;
+    if (is_name(m, k, "def")) kind = 'f';
+    else if (is_name(m, k, "class")) kind = 'c';
+    else if (is_name(m, k, "for") || is_name(m, k, "while")) kind = 'l';
+    inner = -1;   /* an inline body after a header's colon */
+    if (starts_compound(m, i)) {
+      int colon = header_colon(m, i, end);
+      if (colon < 0) return syntax_error(sc, m, m->t[i].line, "invalid syntax: a block header without ':'");
+      if (colon == end - 1 && !(end + 1 < m->nt && m->t[end + 1].kind == PT_INDENT))
+        return refuse(sc, m, m->t[i].line, "expected an indented block after the header on line %d "
+                      "(an IndentationError in Python)", m->t[i].line);
+      if (colon + 1 < end) inner = colon + 1;
+      if (colon == end - 1 && n <= MEMEST_MAX_PY_INDENT) kinds[n++] = kind;
+    }
+    s = inner >= 0 ? inner : (starts_compound(m, i) || is_op(m, i, "@") ? end : i);
+    inline_kind = kind;
+    if (is_op(m, i, "@")) s = end;
+    while (s < end) {   /* the simple statements of the line, split at ';' */
+      int e = s, j, f_in = 0, l_in = 0;
+      while (e < end && !is_op(m, e, ";")) e = is_op(m, e, "(") || is_op(m, e, "[") || is_op(m, e, "{") ? close_of(m, e, end) : e + 1;
+      if (e == s) return syntax_error(sc, m, m->t[s].line, "invalid syntax: an empty statement (';')");
+      if ((rc = check_simple(sc, m, s, e, s)) != MEMEST_OK) return rc;
+      for (j = n - 1; j >= 0 && !f_in; j--) {   /* the innermost function or class, loops inside it */
+        if (kinds[j] == 'f') f_in = 1;
+        else if (kinds[j] == 'c') break;
+        else if (kinds[j] == 'l' && !f_in) l_in = 1;
+      }
+      if (inner >= 0 && inline_kind == 'f') f_in = 1;
+      if (inner >= 0 && inline_kind == 'l') l_in = 1;
+      for (j = s; j < e && !f_in; j++) {
+        if (is_name(m, j, "return") || is_name(m, j, "yield") || is_name(m, j, "await")) {
+          int lam = 0, x;
+          for (x = s; x < j; x++) lam |= is_name(m, x, "lambda");
+          if (!lam) return syntax_error(sc, m, m->t[j].line, "'return', 'yield' or 'await' outside a function");
+        }
+      }
+      if (!l_in && (is_name(m, s, "break") || is_name(m, s, "continue")))
+        return syntax_error(sc, m, m->t[s].line, "'break' or 'continue' outside a loop");
+      if (is_name(m, s, "from") && s + 1 < e && is_name(m, s + 1, "__future__")) {
+        static const char *const features[] = {"nested_scopes", "generators", "division", "absolute_import",
+                                               "with_statement", "print_function", "unicode_literals",
+                                               "generator_stop", "annotations", NULL};
+        if (past_future || n > 0)
+          return syntax_error(sc, m, m->t[s].line, "from __future__ imports must occur at the beginning of the file");
+        for (j = s + 3; j < e; j++) {
+          int f, ok = 0;
+          if (m->t[j].kind != PT_NAME || is_name(m, j, "as") || (j > s && is_name(m, j - 1, "as"))) continue;
+          for (f = 0; features[f]; f++) ok |= memi_tok_is(m->src, &m->t[j], features[f]);
+          if (!ok) return syntax_error(sc, m, m->t[j].line,
+                                       is_name(m, j, "braces") ? "not a chance" : "future feature is not defined");
+        }
+      } else if (!(first_stmt && e == s + 1 && m->t[s].kind == PT_STRING)) {
+        past_future = 1;
+      }
+      first_stmt = 0;
+      s = e + 1;
+    }
+    if (starts_compound(m, i) || is_op(m, i, "@")) past_future = 1, first_stmt = 0;
+    i = end + 1;
   }
   return MEMEST_OK;
 }
@@ -582,6 +755,7 @@ static memest_code load_module(script *sc, const char *dotted, int *idx, char *w
   if (m->decoded != NULL) m->src = m->decoded, len = n;
   sc->n_mods++;   /* freed with the others from here on */
   rc = memi_pylex(m->src, len, m->label, 0, &m->t, &m->nt, sc->err);
+  if (rc == MEMEST_OK) rc = check_syntax(sc, m);
   if (rc != MEMEST_OK) return rc;
   *idx = sc->n_mods - 1;
   memi_run_file(sc->run, m->label);
@@ -998,6 +1172,17 @@ static memest_code obj_attr(script *sc, ev *e, const char *name) {
     not_static(e, "%s", what);
     return MEMEST_OK;
   }
+  if (o->c == CL_LOGGING && strcmp(name, "wandb") == 0 && !o->wandb_set) {
+    memset(e, 0, sizeof *e);   /* None, LoggingCfg's default */
+    e->k = EV_VALUE;
+    e->v.kind = TV_NONE;
+    return MEMEST_OK;
+  }
+  if (o->c == CL_LOGGING && strcmp(name, "wandb") != 0) {
+    snprintf(what, sizeof what, "logging.%.60s, which LoggingCfg does not have", name);
+    not_static(e, "%s", what);
+    return MEMEST_OK;
+  }
   if (sc->ignored_obj < 0) sc->ignored_obj = new_obj(sc, CL_IGNORED);   /* inside logging */
   if (sc->ignored_obj < 0) return limit(sc, "config objects", MAX_OBJS, name);
   e->o = sc->ignored_obj;
@@ -1389,13 +1574,26 @@ static memest_code set_field(script *sc, module *m, int o, const char *name, con
   slot *s;
   const char *sec = section_of(sc, o);
   if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
+    static const char *const wandb_fields[] = {"entity", "project", "name", "group", NULL};
     tloc at;
     char field[96];
+    int k, known = sc->objs[o].c == CL_LOGGING && strcmp(name, "wandb") == 0;
+    for (k = 0; wandb_fields[k] && sc->objs[o].c == CL_IGNORED; k++) known |= strcmp(name, wandb_fields[k]) == 0;
+    if (!known)   /* the trainer's configs have __slots__: a new attribute is an AttributeError */
+      return refuse(sc, m, line, "%s has no field %s (an AttributeError in Python)",
+                    sc->objs[o].c == CL_LOGGING ? "LoggingCfg" : "LoggingWandbCfg", name);
+    if (sc->objs[o].c == CL_LOGGING)
+      sc->objs[o].wandb_set = e->k == EV_VALUE && e->v.kind == TV_OBJECT;
     memi_tloc_set(&at, m->label, line);
     snprintf(field, sizeof field, "logging.%.60s", name);
     memi_run_ignored(sc->run, field, &at);
     return MEMEST_OK;
   }
+  if (memi_trainer_field(sec, name) == NULL)
+    return refuse(sc, m, line,
+                  "%s has no field %s: the trainer's configs have __slots__, so Python stops with "
+                  "AttributeError",
+                  sc->objs[o].c == CL_DIST ? "DistributedCfg" : "TrainingCfg", name);
   if ((s = field_slot(sc, o, name)) == NULL) return sc->err->code;
   memi_tloc_set(&s->at, m->label, line);
   s->seq = ++sc->seq;
@@ -1443,7 +1641,7 @@ static void set_section(script *sc, module *m, int p, int k, const ev *e, int li
 }
 
 /* What an assignment target [lo, hi) ending in .NAME names. */
-enum { TGT_NONE = -1, TGT_LOST = -2, TGT_MODULE = -3, TGT_TRAINER = -4 };
+enum { TGT_NONE = -1, TGT_LOST = -2, TGT_MODULE = -3, TGT_TRAINER = -4, TGT_VALUE = -5 };
 
 /* The object and last attribute of an assignment target [lo, hi): *o the
 ** config object of a target NAME(.NAME)+, else TGT_NONE (not an attribute,
@@ -1473,6 +1671,7 @@ static memest_code target_object(script *sc, module *m, int lo, int hi, int *o, 
   else if (e.k == EV_NOT_STATIC) *o = TGT_LOST;
   else if (e.k == EV_MODULE) *o = TGT_MODULE, *mod = module_index(sc, e.text);
   else if (e.k == EV_PITH || e.k == EV_CLASS) *o = TGT_TRAINER;
+  else if (e.k == EV_VALUE && e.v.kind != TV_OTHER) *o = TGT_VALUE;   /* None.x, 4096 .x, "s".x */
   if (*o == TGT_MODULE && *mod < 0) *o = TGT_LOST;
   return MEMEST_OK;
 }
@@ -1575,6 +1774,10 @@ static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, co
   }
   if (o == TGT_MODULE) return bind_ev(sc, &sc->mods[mod], attr, e);   /* setup.cfg = ...: setup's name */
   if (o == TGT_TRAINER) return refuse_trainer_target(sc, m, lo, hi);
+  if (o == TGT_VALUE)
+    return refuse(sc, m, line, "%s sets an attribute of a value that has none (None, a number, a "
+                  "string or a path): an AttributeError in Python",
+                  span_text(m, lo, hi, buf, sizeof buf));
   if (o < 0) return MEMEST_OK;   /* args.x = ..., os.environ[...] = ...: not a config's */
   if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
     tloc at;
@@ -1823,6 +2026,7 @@ static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, 
   if (o == TGT_TRAINER) return refuse_trainer_target(sc, m, lo, hi);
   if (o == TGT_MODULE)
     return bind_unknown(sc, &sc->mods[mod], attr, why);
+  if (o == TGT_VALUE) return MEMEST_OK;   /* an AttributeError if the block runs: nothing set */
   if (o == TGT_NONE && hi - lo >= 3 && is_op(m, hi - 2, ".")) return MEMEST_OK;   /* args.x: no config's */
   if (o == TGT_NONE) return MEMEST_OK;                                             /* d[k] = v */
   if (locals || o == TGT_LOST) {
@@ -1831,7 +2035,7 @@ static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, 
     snprintf(msg, sizeof msg, "inside %s (line %d)", kind, header_line);
     if (locals) sc->seq = SEQ_ALWAYS;   /* a function's body runs when it is called: any time later */
     rc = ambiguous_field(sc, m, lo, attr, line, msg, 1);
-    sc->seq = saved;
+    if (locals) sc->seq = saved;
     return rc;
   }
   if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) return MEMEST_OK;
@@ -1884,6 +2088,7 @@ static void target_span(const module *m, int *lo, int k, int *hi) {
 /* Whether name is assigned, imported or declared anywhere in [lo, hi): a
 ** function's own name then. */
 static int assigned_in(const module *m, int lo, int hi, const char *name) {
+  /* launch(NAME) itself, f(NAME): reads; NAME =, NAME, =, for NAME, as NAME: binds */
   int k;
   for (k = lo; k < hi; k++) {
     if (m->t[k].kind != PT_NAME || !memi_tok_is(m->src, &m->t[k], name)) continue;
@@ -1891,7 +2096,7 @@ static int assigned_in(const module *m, int lo, int hi, const char *name) {
                        is_op(m, k + 1, ":") || is_augmented(m, k + 1)))
       return 1;
     if (k > lo && (is_name(m, k - 1, "for") || is_name(m, k - 1, "as") || is_name(m, k - 1, "import") ||
-                   is_op(m, k - 1, ",") || is_op(m, k - 1, "(") || is_name(m, k - 1, "def") ||
+                   is_name(m, k - 1, "def") ||
                    is_name(m, k - 1, "class") || is_name(m, k - 1, "del") || is_op(m, k - 1, "*")))
       return 1;
   }
@@ -2156,7 +2361,7 @@ static memest_code run_simple(script *sc, module *m, int lo, int hi) {
   if (is_name(m, lo, "import") || is_name(m, lo, "from")) return run_import(sc, m, lo, hi);
   if (is_name(m, lo, "del")) {
     char why[120];
-    snprintf(why, sizeof why, "deleted by del (line %d)", m->t[lo].line);
+    snprintf(why, sizeof why, "bound by del (line %d), which deletes it", m->t[lo].line);
     return bind_target_names(sc, m, lo + 1, hi, why, 0, "del");
   }
   if (is_name(m, lo, "global") || is_name(m, lo, "nonlocal") || is_name(m, lo, "pass") ||
@@ -2342,11 +2547,24 @@ static void take_section(script *sc, int s) {
     const trainer_field *tf = memi_trainer_field(sec, f->name);
     if (f->refused) {
       memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
+    } else if (tf != NULL && tf->conv == TF_OPTIMIZER && f->v.kind == TV_STR &&
+               strcmp(f->v.text, "Muon") != 0 && strcmp(f->v.text, "Adam") != 0) {
+      char why[400];   /* a builder's name as a string is no builder: the trainer calls it */
+      snprintf(why, sizeof why, "%.200s:%d: training.optimizer is the string '%.60s', not a builder "
+               "(the trainer calls it); write the builder's name without quotes",
+               f->at.file, f->at.line, f->v.text);
+      memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
     } else if (tf != NULL && tf->conv == TF_INT && f->v.kind != TV_INT) {
       char why[400], shown[80];   /* Python passes 4096.0 or True as it is: no int */
+      if (f->v.kind == TV_FLOAT) {   /* repr: a whole float keeps its ".0" */
+        snprintf(shown, sizeof shown, "%.17g", f->v.f);
+        if (strspn(shown, "-0123456789") == strlen(shown)) strcat(shown, ".0");
+      } else {
+        memi_tv_show(&f->v, shown, sizeof shown);
+      }
       snprintf(why, sizeof why, "%.200s:%d: %s.%s is %s, a %s where the trainer takes an int; "
                "memest reads what Python passes: write a whole number",
-               f->at.file, f->at.line, sec, f->name, memi_tv_show(&f->v, shown, sizeof shown),
+               f->at.file, f->at.line, sec, f->name, shown,
                f->v.kind == TV_FLOAT ? "float" : f->v.kind == TV_BOOL ? "bool" : "value of another type");
       memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
     } else {
@@ -2463,6 +2681,7 @@ memest_code memest_script_read(const char *text, size_t len, const char *label,
   rc = memi_py_decode(text, len, m->label, &m->decoded, &dlen, err);
   if (rc == MEMEST_OK && m->decoded != NULL) m->src = m->decoded, len = dlen;
   if (rc == MEMEST_OK) rc = memi_pylex(m->src, len, m->label, 0, &m->t, &m->nt, err);
+  if (rc == MEMEST_OK) rc = check_syntax(sc, m);
   if (rc == MEMEST_OK) rc = run_range(sc, m, 0, m->nt);
   if (rc == MEMEST_OK) rc = finish(sc, m->label);
   for (i = 0; i < sc->n_mods; i++) {
