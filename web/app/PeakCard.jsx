@@ -54,7 +54,7 @@ export function PeakCard({ result, compact }) {
       )}
       {!compact && (
         <dl class="peak-facts" aria-label={`Rank ${rank.pp_rank} at its peak`}>
-          <div><dt>PyTorch tensors{own ? ` (rank ${rank.pp_rank})` : ''}</dt><dd>{gib(rank.tensor_peak_bytes)}</dd></div>
+          <div><dt>{own ? `Rank ${rank.pp_rank}’s tensors` : 'PyTorch tensors'}</dt><dd>{gib(rank.tensor_peak_bytes)}</dd></div>
           <div><dt>Non-PyTorch</dt><dd>{gib(rank.non_pytorch_bytes)}</dd></div>
           <div><dt>Fragmentation</dt><dd>{gib(rank.fragmentation_bytes)}</dd></div>
           <div><dt>Peak during</dt><dd class="peak-event">{rank.peak_phase}: {rank.peak_event}</dd></div>

@@ -7,8 +7,8 @@
 // the link carries what the box holds.
 
 import { memo } from './memo.js';
-import { useId, useRef, useState } from 'preact/hooks';
-import { FieldProblems } from './FieldProblems.jsx';
+import { useContext, useId, useRef, useState } from 'preact/hooks';
+import { FieldProblems, ProblemsContext } from './FieldProblems.jsx';
 import { FieldSource } from './TrainerSource.jsx';
 
 function toSlider(value, scale) {
@@ -57,6 +57,10 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
   };
   const onSlide = (e) => onChange(fromSlider(Number(e.currentTarget.value), scale));
   const problemsId = `${id}-problems`;
+  // Once the engine explains the field's value beneath it, the box's own
+  // word would say the same thing twice.
+  const { problems } = useContext(ProblemsContext);
+  const explained = field !== undefined && [].concat(field).some((f) => problems.some((p) => p.field === f));
   return (
     <div class="field slider-field" data-field={name ?? field}>
       <label for={`${id}-box`} id={`${id}-label`}>{label}</label>
@@ -84,7 +88,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
         />
       </div>
       {help && <p class="help" id={`${id}-help`}>{help}</p>}
-      {bad && <p class="local-problem" role="alert">{bad}</p>}
+      {bad && !explained && <p class="local-problem" role="alert">{bad}</p>}
       {field && <FieldProblems fields={[].concat(field)} id={problemsId} />}
       {field && <FieldSource fields={[].concat(field)} />}
     </div>
