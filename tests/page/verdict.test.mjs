@@ -7,7 +7,7 @@
 // and build/memest.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_PARAMS, cli, gibText, waitForResult, waitForLink, fileSession, stateLink } from './support.mjs';
+import { DEFAULT_PARAMS, cli, gibText, waitForResult, waitForLink, fileSession, stateLink, drop } from './support.mjs';
 import { decodeFragment } from '../../web/app/url.js';
 
 const session = fileSession();
@@ -182,5 +182,23 @@ test('printing invalid inputs: the inputs on screen, the problem by field, the c
   await page.emulateMedia({ media: null });
   const invalid = pagesOf(await page.pdf({ format: 'A4', printBackground: true }));
   assert.ok(invalid <= valid, `${invalid} pages invalid, ${valid} valid`);
+  await page.close();
+});
+
+test('a config file over the page\'s size limit, dropped or opened, is an invalid input too', async () => {
+  const page = await session.newPage();
+  await page.goto(session.url);
+  await waitForResult(page);
+  const big = JSON.stringify({ model_type: 'qwen3_moe', padding: 'x'.repeat(33000) });
+  await drop(page, 'main', [{ name: 'big.json', text: big }]);
+  await page.locator('.problem-summary').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=results]').dataset.stale === 'true');
+  assert.match(await page.locator('.problem-summary').textContent(), /this config has 33,0\d\d characters; the page takes at most 32,768/);
+  await page.getByTestId('reset').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=results]').dataset.stale === 'false' && !document.querySelector('.problem-summary'));
+  await page.locator('.config-editor summary').click();
+  await page.locator('.config-editor input[type=file]').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(big) });
+  await page.locator('.problem-summary').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid=results]').dataset.stale === 'true');
   await page.close();
 });

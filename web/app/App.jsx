@@ -11,7 +11,6 @@ import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
 import { usePageDrop } from './page-drop.js';
 import { readRun } from './trainer-files.js';
 import { SourceContext, TrainerSource } from './TrainerSource.jsx';
-import { readConfigFile } from './config-name.js';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
@@ -19,7 +18,7 @@ import { decodeFragment, encodeState } from './url.js';
 import { ProblemsContext } from './FieldProblems.jsx';
 import { Header } from './Header.jsx';
 import { Notice } from './Notice.jsx';
-import { ModelPanel } from './ModelPanel.jsx';
+import { ModelPanel, readConfigInput } from './ModelPanel.jsx';
 import { ParallelPanel } from './ParallelPanel.jsx';
 import { BatchPanel } from './BatchPanel.jsx';
 import { HardwarePanel } from './HardwarePanel.jsx';
@@ -213,7 +212,7 @@ export function App({ initial }) {
   const [dragging, openFiles] = usePageDrop({
     config: async (entries) => {
       const files = entries.map((e) => e.file);
-      const r = await readConfigFile(files[0], latest.current);
+      const r = await readConfigInput(files[0], latest.current);
       setDropProblem(r.problem ?? (files.length > 1 ? `${files.length} configs were dropped; the page took ${files[0].name}.` : null));
       if (r.patch) update({ ...r.patch, view: 'calculator' });
     },

@@ -6,7 +6,7 @@
 
 import { useEffect, useId, useState } from 'preact/hooks';
 import { FieldProblems, CONTROL_FIELDS } from './FieldProblems.jsx';
-import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS } from './state.js';
+import { DEFAULTS, LABEL_RE, MAX_CONFIG_CHARS, labelFor } from './state.js';
 import { configPatch, nameFor, readConfigFile } from './config-name.js';
 import { memo } from './memo.js';
 import { HubField } from './HubField.jsx';
@@ -14,6 +14,20 @@ import { FieldSource } from './TrainerSource.jsx';
 import { Outside } from './Outside.jsx';
 
 const CUSTOM = '\u0000custom';
+
+/**
+ * readConfigFile() of an opened or dropped file, but a config over the
+ * page's size limit that the page can read is put on screen as a pasted one
+ * is, to be refused by name with the cards stale: {patch} or {problem}.
+ * @param {File} file  @param {any} current  the state now
+ */
+export async function readConfigInput(file, current) {
+  const r = await readConfigFile(file, current);
+  if (!r.problem || file.size > MAX_CONFIG_CHARS * 4) return r;
+  const text = await file.text();
+  if (text.length <= MAX_CONFIG_CHARS) return r;
+  return { patch: { config: text, model: labelFor(text, file.name) } };
+}
 
 /** Problems for this panel: the model, the config, and any config key. */
 const isModelField = (f) => f === 'model' || f === 'config' || (f !== '' && !CONTROL_FIELDS.has(f) && f !== 'dp' && f !== 'num_chunks' && f !== 'layout');
@@ -71,7 +85,7 @@ function ModelPanelView({ model, config, current, update, models, loadPreset, pr
 
   const readFile = async (file) => {
     if (!file) return;
-    const r = await readConfigFile(file, current());
+    const r = await readConfigInput(file, current());
     setLocal(r.problem ?? null);
     if (r.patch) update(r.patch);
   };
