@@ -111,7 +111,9 @@ class Script:
 
     def render(self):
         out = list(self.header) + [t for _, t in self.body]
-        if self.main:
+        if self.main and self.guard is None:   # no block: the statements at module level
+            out += self.main
+        elif self.main:
             out.append(self.guard)
             for l in self.main:
                 out.extend("    " + x if x else "" for x in l.split("\n"))
