@@ -3,8 +3,9 @@
 ** (rank.c, replay.c), non-PyTorch memory (spec §7), fragmentation, the
 ** status against the GPU and the warnings. What consecutive estimates
 ** share lives in an est_cache that the caller owns: the layer programs
-** (a prog_cache) and one rank's scratch. An estimate stays a pure function
-** of its inputs: the cache only saves rebuilding what they determine.
+** (a prog_cache), one rank's scratch and the model's parameter counts.
+** An estimate stays a pure function of its inputs: the cache only saves
+** rebuilding what they determine.
 */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +19,9 @@
 struct est_cache {
   prog_cache progs;
   sim_rank rank;             /* scratch, reused by every rank */
+  model_config counted;      /* the model the parameter counts below are of */
+  int has_counts, counts_ovf;
+  int64_t model_params, active_params;
 };
 
 est_cache *memi_est_cache_new(void) { return calloc(1, sizeof(est_cache)); }
@@ -232,8 +236,21 @@ memest_code memi_est_run(const model_config *mc, const memest_params *p, memest_
   r->params = *p;
   r->mc = *mc;
   if ((rc = memi_layout_build(&r->mc, &r->params, &r->lo, err))) return rc;
-  r->model_params = memi_msum_total_parameters(&r->mc, &povf);
-  r->active_params = memi_msum_active_parameters(&r->mc, &povf);
+  if (cache != NULL && cache->has_counts && memcmp(&cache->counted, mc, sizeof *mc) == 0) {
+    r->model_params = cache->model_params;   /* a walk of every layer, once per model */
+    r->active_params = cache->active_params;
+    povf = cache->counts_ovf;
+  } else {
+    r->model_params = memi_msum_total_parameters(&r->mc, &povf);
+    r->active_params = memi_msum_active_parameters(&r->mc, &povf);
+    if (cache != NULL) {
+      cache->counted = *mc;
+      cache->model_params = r->model_params;
+      cache->active_params = r->active_params;
+      cache->counts_ovf = povf;
+      cache->has_counts = 1;
+    }
+  }
   r->active_params_no_embedding = memi_msum_active_without_embedding(&r->mc, r->active_params, &povf);
   if (povf) {
     return memi_err_set(err, MEMEST_E_OVERFLOW, "config",
