@@ -500,10 +500,16 @@ def m_lazy_getattr(c, rng):
     return "lazy-module"
 
 
+def launch_line(c):
+    """The statement of the __main__ block that calls launch()."""
+    return next((l for l in c.main.main if l.split("(")[0].endswith("launch")),
+                "pretrain_lm.launch(cfg)" if c.form == "benchmark" else "launch(cfg)")
+
+
 def m_launch_arg(c, rng):
     """launch given another config, or called otherwise."""
     seq = other_int(c, "seq")
-    launch = c.main.main[0].split("(")[0]
+    launch = launch_line(c).split("(")[0]
     make = "PretrainLMCfg" if c.form == "example" else "type(cfg)"
     big = ["big = %s()" % make, "big.distributed = cfg.distributed", "big.training = cfg.training",
            "big.logging = cfg.logging"]
@@ -523,7 +529,7 @@ def m_launch_arg(c, rng):
 
 def m_main_guard(c, rng):
     """The __main__ block written otherwise, or absent."""
-    launch = c.main.main[0]
+    launch = launch_line(c)
     forms = ['if __name__ == "__main__":', "if __name__ == '__main__':", 'if "__main__" == __name__:',
              'if __name__ == "__main__" and True:', 'if __name__ != "__main__":', 'if __name__ == "main":',
              "if True:", "if __name__.startswith('__main'):", 'if (__name__ == "__main__"):',
