@@ -61,7 +61,23 @@ eq "$(json "$tmp/check-flags.json" 'd["source"]["kind"]')" flags "flags: source 
 # ==}
 
 # {== A launch script: memest --script's inputs, given to check as flags.
-script=tests/trainer/checkout/examples/pretrain_lm/tiny/script.py
+script="$tmp/script.py"
+cat >"$script" <<'EOF'
+from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch
+
+cfg = PretrainLMCfg()
+cfg.distributed.pipeline_parallel_size = 2
+cfg.distributed.expert_parallel_size = 4
+cfg.distributed.sharding_strategy = "hsdp"
+cfg.training.model = "qwen3-30b-a3b"
+cfg.training.sequence_length = 2048
+cfg.training.micro_batch_size = 1
+cfg.training.global_batch_size = 1024
+cfg.training.fp8 = False
+
+if __name__ == "__main__":
+    launch(cfg)
+EOF
 expect_code 0 "memest --script" "$memest" --json --script "$script" --total-gpus 16 --gpu h200
 cp "$tmp/out" "$tmp/est-script.json"
 mapfile -t F < <(flags_of "$tmp/est-script.json")
