@@ -15,9 +15,10 @@
 ** The margin. The peak never falls as the factor rises (every row count
 ** is non-decreasing in it), so "fits" is one interval [1, margin]; each
 ** probe is one estimate without advice of the same inputs in the factor
-** mode. Interpolation on the grand total narrows the bracket, a probe one
-** tolerance step beyond each new end usually closes it, and bisection
-** steps in whenever a round does not halve it.
+** mode. A secant from the estimate's own factor finds the upper end; then
+** the line through the bracket's ends (false position, the Illinois rule
+** against a stalled end) narrows it, each probe moving an end by a step at
+** least, to one step.
 ** ======================================================================= */
 typedef struct probe {
   const model_config *mc;
@@ -56,12 +57,15 @@ static memest_code probe_at(probe *pb, double f, int64_t *excess, memest_error *
 
 /* The search state: the bracket in thousandths of a factor [lo, hi] (lo
 ** fits; hi does not, or is just above the unprobed cap while hi_known is
-** 0), and the two latest probes for a secant. The margin is the largest
-** thousandth that fits, whatever path the search took. */
+** 0) with the excess at each end, and the two latest probes for a secant.
+** The margin is the largest thousandth that fits, whatever path the search
+** took. */
 typedef struct bracket {
   int64_t grid;              /* steps per unit of factor: 1000 or 100 */
   int64_t lo, hi;
+  int64_t g_lo, g_hi;        /* the excess at lo and at hi (halved while the other end moves) */
   int hi_known;
+  int moved;                 /* the end the last probe moved: -1 lo, 1 hi, 0 none */
   double f[2];
   int64_t g[2];
   int n;
@@ -72,9 +76,20 @@ static void bracket_add(bracket *b, double f, int64_t g) {
   /* A probe on the grid (t / grid) counts as step t, not as t - 1 plus an
   ** ulp: floor(2.014 * 1000) is 2013. */
   if (fabs(at - (double)llround(at)) < 1e-6) at = (double)llround(at);
-  if (g <= 0 && (int64_t)floor(at) > b->lo) b->lo = (int64_t)floor(at);
+  /* An end that stays while the other moves twice has its excess halved
+  ** (the Illinois rule): the peak rises in stairs, and a line through a
+  ** stair's edge would otherwise creep toward the root one step a probe. */
+  if (g <= 0 && (int64_t)floor(at) > b->lo) {
+    b->lo = (int64_t)floor(at);
+    b->g_lo = g;
+    if (b->moved == -1) b->g_hi /= 2;
+    b->moved = -1;
+  }
   if (g > 0 && (!b->hi_known || (int64_t)ceil(at) < b->hi)) {
     b->hi = (int64_t)ceil(at);
+    b->g_hi = g;
+    if (b->moved == 1 && b->hi_known) b->g_lo /= 2;
+    b->moved = 1;
     b->hi_known = 1;
   }
   b->f[1] = b->f[0];
@@ -84,10 +99,10 @@ static void bracket_add(bracket *b, double f, int64_t g) {
   if (b->n < 2) b->n++;
 }
 
-/* The next thousandth to try: the secant through the two latest probes,
-** aimed half a step past its root so that a good estimate closes the
-** bracket, where it falls inside; else the middle, or the cap itself while
-** the upper end is unknown. */
+/* The next thousandth to try. While the upper end is unknown: the secant
+** through the two latest probes, aimed half a step past its root, if below
+** the cap; else the cap itself. Then the line through the bracket's ends,
+** where it falls inside; else the middle. */
 static double bracket_next(const bracket *b, double cap) {
   double f = -1.0;
   int64_t t;
@@ -102,6 +117,12 @@ static double bracket_next(const bracket *b, double cap) {
       return (double)(int64_t)llround(f) / (double)b->grid;
     }
     return cap;
+  }
+  /* Both ends known: the line through them (false position), aimed at the
+  ** last step below its root. */
+  if (b->g_hi > b->g_lo) {
+    f = floor((double)b->lo + (double)(b->hi - b->lo) * -(double)b->g_lo /
+                                  ((double)b->g_hi - (double)b->g_lo));
   }
   t = f > (double)b->lo && f < (double)b->hi ? (int64_t)llround(f) : (b->lo + b->hi) / 2;
   if (t <= b->lo) t = b->lo + 1;
