@@ -969,10 +969,98 @@ SOLO = {m_symlink_folder, m_encoding, m_package_init}
 
 
 # {== the corpus ==
+def pin_end(text, group):
+    def apply(c):
+        c.main.insert("end", [text])
+        return group
+    return apply
+
+
+def pin_files(text, files, group):
+    def apply(c):
+        for name, body in files.items():
+            c.add(name, body)
+        c.main.insert("end", [text])
+        return group
+    return apply
+
+
+def pin_no_launch(c):
+    c.main.main = []
+    return "launch-call"
+
+
+def pin_launch_big(c):
+    c.main.insert("end", ["import copy", "big = copy.deepcopy(cfg)", "big.training.sequence_length = 32768"])
+    c.main.main = ["launch(cfg=big)"]
+    return "launch-call"
+
+
+def pin_preset_name(c):
+    c.main.set_expr("model", '"qwen3-30b-a3b"')
+    return "model-paths"
+
+
+def pin_latin1(c):
+    c.main.header.insert(0, "# -*- coding: latin-1 -*-")
+    c.main.encoding = "latin-1"
+    c.main.insert("end", ['note = "caf\u00e9"'])
+    return "encodings"
+
+
+# Constructs every corpus holds, whatever its size: those the reader once
+# read otherwise than Python, each on the example form.
+PINS = [
+    pin_files("import tweaks", {"tweaks.py": "import __main__\n__main__.cfg.training.sequence_length = 16384\n"},
+              "import-side-effects"),
+    pin_files("from tweaks import *\ntraining.fp8 = True", {"tweaks.py": "training = None\n"}, "import-side-effects"),
+    pin_files("from pkg.sub import x", {"pkg/__init__.py": "import __main__\n__main__.cfg.training.sequence_length = 16384\n",
+                                        "pkg/sub.py": "x = 1\n"}, "package-init"),
+    pin_files("import lazy\nlazy.anything", {"lazy.py": "def __getattr__(name):\n    import __main__\n"
+                                                        "    __main__.cfg.training.sequence_length = 16384\n"}, "lazy-module"),
+    pin_launch_big, pin_no_launch,
+    pin_files("import sys\nsys.path.insert(0, 'other')\nfrom tweaks import seq\ntraining.sequence_length = seq",
+              {"tweaks.py": "seq = 4096\n", "../../../other/tweaks.py": "seq = 16384\n"}, "sys-path"),
+    pin_end("for k, v in {'sequence_length': 32768}.items():\n    setattr(training, k, v)", "setattr"),
+    pin_end("seq = 4096\nprint(seq := 32768)\ntraining.sequence_length = seq", "rebinding"),
+    pin_end("seq = 4096\ndef f():\n    global seq\n    seq = 32768\nf()\ntraining.sequence_length = seq", "rebinding"),
+    pin_end("seq = 4096\nglobals()['seq'] = 32768\ntraining.sequence_length = seq", "rebinding"),
+    pin_end("exec('training.sequence_length = 32768')", "exec-eval"),
+    pin_end("seq = 4096\nmatch 32768:\n    case seq:\n        pass\ntraining.sequence_length = seq", "rebinding"),
+    pin_end("seq = 4096\ndel seq\ntraining.sequence_length = seq", "rebinding"),
+    pin_end("import copy\nbig = copy.deepcopy(cfg)\nbig.training.sequence_length = 32768\n\uff43\uff46\uff47 = big",
+            "nfkc-identifiers"),
+    pin_files("from cfgs import seq\ntraining.sequence_length = seq", {"cfgs.py": "seq = 4096\n",
+                                                                      "cfgs/__init__.py": "seq = 32768\n"},
+              "package-vs-module"),
+    pin_end("%s1 = 4096\n%s2 = 32768\ntraining.sequence_length = %s2" % ("v" * 63, "v" * 63, "v" * 63), "long-names"),
+    pin_end("training.model = 'examples/pretrain_lm/x/config.json\\x00../evil.json'", "model-paths"),
+    pin_files("from ..setup import cfg", {"../setup.py": "x = 1\n"}, "relative-imports"),
+    pin_end("if True:\n\tx = 1\n        y = 2", "tabs"),
+    pin_end("training.sequence_length = 4096.0", "number-forms"),
+    pin_end("training.micro_batch_size = True", "number-forms"),
+    pin_latin1,
+    pin_end("training = cfg.logging\ntraining.fp8 = False", "sections-and-aliases"),
+    pin_end("cfg.logging.colour = 1", "sections-and-aliases"),
+    pin_end("training.sequence_lenght = 8192", "sections-and-aliases"),
+    pin_end("__name__ = 'other'", "shadowed-names"),
+    pin_end("training.optimizer = 'make_adamw_optimizer'", "optimizer-forms"),
+    pin_end("x = b'\u00e9'", "syntax"), pin_end("x = f'{1!z}'", "syntax"), pin_end("f(**{}, *[])", "syntax"),
+    pin_end("break", "syntax"), pin_end("True, False = 1, 0", "syntax"),
+    pin_preset_name,
+]
+
+
 def make_case(rng, index, count):
     """The index-th case, with the change its mutations made (a diff of
-    the script and the files they added)."""
-    c = choose_case(rng, index, count)
+    the script and the files they added); past count, the pinned ones."""
+    if index >= count:
+        c = example_case(rng, draw_values(rng))
+        c.before = {"script.py": c.main.render().decode("utf-8").splitlines(), "setup.py": []}
+        c.files_before = set(c.files)
+        c.groups = ["pinned", PINS[index - count](c)]
+    else:
+        c = choose_case(rng, index, count)
     diff = []
     for name, script in [(os.path.basename(c.script), c.main), ("setup.py", c.setup)]:
         if script is not None:
@@ -1050,7 +1138,7 @@ def write_case(c, root):
 def generate(out, count, seed=1):
     """Writes count cases under out and returns the index."""
     cases = []
-    for i in range(count):
+    for i in range(count + len(PINS)):
         rng = random.Random("%d/%d" % (seed, i))
         c = make_case(rng, i, count)
         name = "%05d-%s" % (i, c.groups[-1] if c.groups else "trainer-form")
@@ -1058,7 +1146,7 @@ def generate(out, count, seed=1):
         cases.append({"root": name, "script": c.script, "pythonpath": c.pythonpath, "groups": c.groups,
                       "min_python": list(c.min_python), "must_read": c.must_read, "change": c.change})
     with open(os.path.join(out, "index.json"), "w") as f:
-        json.dump({"seed": seed, "count": count, "cases": cases}, f, indent=1)
+        json.dump({"seed": seed, "count": len(cases), "cases": cases}, f, indent=1)
     return cases
 
 
@@ -1067,7 +1155,7 @@ def fuzz_seeds(out, count, seed=1):
     after a NUL, the first module of the case it imports (setup.py or the
     mutation's own), which the target hands to every import."""
     os.makedirs(out, exist_ok=True)
-    for i in range(count):
+    for i in range(count + len(PINS)):
         rng = random.Random("%d/%d" % (seed, i))
         c = make_case(rng, i, count)
         data = c.main.render()

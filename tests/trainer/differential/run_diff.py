@@ -137,7 +137,7 @@ def write_findings(path, failed, cases, results, counts):
     """Each construct's failures, with the smallest change that shows it."""
     by_group = {}
     for case, kind, notes in failed:
-        g = case["groups"][0] if case["groups"][0] != "combination" else "combination"
+        g = case["groups"][-1] if case["groups"][0] == "pinned" else case["groups"][0]
         by_group.setdefault(g, []).append((case, kind, notes))
     py_why = {c["root"]: r[2] for c, r in zip(cases, results)}
     out = ["# Differential findings", "",
