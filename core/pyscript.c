@@ -582,6 +582,16 @@ static memest_code syntax_error(script *sc, const module *m, int line, const cha
 static memest_code check_simple(script *sc, const module *m, int lo, int hi, int first) {
   int k, depth = 0, line = m->t[lo].line;
   const pytok *last = &m->t[hi - 1];
+  for (k = lo; k < hi; k++) {   /* a bytes literal holds ASCII only */
+    const char *p = m->src + m->t[k].start, *q = p;
+    uint32_t j;
+    if (m->t[k].kind != PT_STRING) continue;
+    while (*q != '\'' && *q != '"') q++;
+    if (memchr(p, 'b', (size_t)(q - p)) == NULL && memchr(p, 'B', (size_t)(q - p)) == NULL) continue;
+    for (j = 0; j < m->t[k].len; j++)
+      if ((unsigned char)p[j] >= 0x80)
+        return syntax_error(sc, m, m->t[k].line, "bytes can only contain ASCII literal characters");
+  }
   if (last->kind == PT_OP && !is_op(m, hi - 1, ")") && !is_op(m, hi - 1, "]") &&
       !is_op(m, hi - 1, "}") && !is_op(m, hi - 1, "...") && !is_op(m, hi - 1, ",") &&
       !(is_op(m, hi - 1, "*") && hi - 2 >= lo && is_name(m, hi - 2, "import")) &&
@@ -1585,7 +1595,7 @@ static memest_code set_field(script *sc, module *m, int o, const char *name, con
     if (sc->objs[o].c == CL_LOGGING)
       sc->objs[o].wandb_set = e->k == EV_VALUE && e->v.kind == TV_OBJECT;
     memi_tloc_set(&at, m->label, line);
-    snprintf(field, sizeof field, "logging.%.60s", name);
+    snprintf(field, sizeof field, "logging.%s%.60s", sc->objs[o].c == CL_IGNORED ? "wandb." : "", name);
     memi_run_ignored(sc->run, field, &at);
     return MEMEST_OK;
   }
@@ -1779,13 +1789,6 @@ static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, co
                   "string or a path): an AttributeError in Python",
                   span_text(m, lo, hi, buf, sizeof buf));
   if (o < 0) return MEMEST_OK;   /* args.x = ..., os.environ[...] = ...: not a config's */
-  if (sc->objs[o].c == CL_LOGGING || sc->objs[o].c == CL_IGNORED) {
-    tloc at;
-    char target[96];
-    memi_tloc_set(&at, m->label, line);
-    memi_run_ignored(sc->run, span_text(m, lo, hi, target, sizeof target), &at);
-    return MEMEST_OK;
-  }
   if (sc->objs[o].c == CL_PRETRAIN) {
     for (k = 0; k < 3; k++)
       if (strcmp(attr, section_names[k]) == 0) set_section(sc, m, o, k, e, line);

@@ -242,6 +242,8 @@ static void test_values(void) {
   /* The trainer's configs have __slots__. */
   expect("cfg = PretrainLMCfg()\ncfg.training.sequence_lenght = 1\n", NULL,
          "error: run.py:5: TrainingCfg has no field sequence_lenght");
+  expect("cfg = PretrainLMCfg()\nlogging = cfg.logging\nlogging.fp8 = False\n", NULL,
+         "error: run.py:6: LoggingCfg has no field fp8");
   expect("cfg = PretrainLMCfg()\ncfg.logging.wandb.entity = 'x'\n", NULL,
          "error: run.py:5: cfg.logging.wandb.entity sets an attribute of a value that has none");
 }
@@ -269,6 +271,7 @@ static void test_file_form(void) {
   CHECK_HAS(e.message, "encoding problem: latin-1 with BOM");
   expect("cfg = PretrainLMCfg()\nif cfg:\n\tx = 1\n        y = 2\n", NULL,
          "error: run.py:7:9: inconsistent use of tabs and spaces in indentation (TabError)");
+  expect("cfg = PretrainLMCfg()\nx = b'caf\xc3\xa9'\n", NULL, "error: run.py:5: bytes can only contain ASCII");
   expect("cfg = PretrainLMCfg()\nx = 1 +\n", NULL, "error: run.py:5: invalid syntax: the statement ends in an operator");
   expect("cfg = PretrainLMCfg()\nx = 1;;\n", NULL, "error: run.py:5: invalid syntax: an empty statement");
   expect("cfg = PretrainLMCfg()\nx := 1\n", NULL, "error: run.py:5: invalid syntax: an assignment expression (:=) needs parentheses");

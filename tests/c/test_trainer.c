@@ -249,7 +249,7 @@ static void test_script_forms(void) {
   CHECK_HAS(j, "error: u.py:6: TrainingCfg has no field flash: the trainer's configs have __slots__");
   free(j);
   j = script("cfg.logging.wandb = None\n", "u.py");
-  CHECK_HAS(j, "\"cfg.logging.wandb (u.py:6)\"");
+  CHECK_HAS(j, "\"logging.wandb (u.py:6)\"");
   free(j);
   /* A call given the config may change it: a warning. */
   j = script("tweak(cfg)\n", "c.py");
