@@ -83,8 +83,8 @@ expect_code 1 "a syntax error" "$memest" --script "$T/scripts/syntax-error.py" -
 has "$tmp/err" "syntax-error.py:5:22: unterminated string literal" "the tokenizer's error"
 expect_code 1 "no config" "$memest" --script "$T/scripts/no-config.py" --total-gpus 16 --gpu h100
 has "$tmp/err" "builds no PretrainLMCfg" "a script without a config"
-expect_code 0 "an unknown field" "$memest" --script "$T/scripts/unknown-field.py" --total-gpus 16 --gpu h100 --json
-has "$tmp/out" "training.activation_checkpointing is not a field memest knows" "the unknown field's warning"
+expect_code 1 "an unknown field" "$memest" --script "$T/scripts/unknown-field.py" --total-gpus 16 --gpu h100
+has "$tmp/err" "TrainingCfg has no field activation_checkpointing" "the unknown field is Python's AttributeError"
 expect_code 1 "a missing script" "$memest" --script "$tmp/none.py"
 has "$tmp/err" "cannot read launch script" "the missing file's message"
 expect_code 2 "missing inputs" "$memest" --script "$CO/$EX"
