@@ -521,7 +521,16 @@ static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
   char path[2 * CLI_PATH], how[CLI_PATH + 64];
   const char *preset;
   memest_error e;
-  if (model == NULL || is_path == 0) return -1;   /* a hub id: the model loader's */
+  if (model == NULL) return -1;
+  if (is_path == 0) {   /* a string: a hub id is the model loader's; a bare name is no preset here */
+    if (strchr(model, '/') != NULL || is_file(model) || is_dir(model)) return -1;
+    return cli_fail_text(a, err, MEMEST_E_IO, "model",
+                         "training.model '%.300s' is neither a file in the working folder nor a hub "
+                         "id (org/name), so the trainer would not find it (memest's preset names are "
+                         "its own, not the trainer's); set training.model to the model's config.json "
+                         "or hub id, or give --model",
+                         model);
+  }
   bases[0] = src->root;
   bases[1] = hint ? hint : "";
   if (model[0] == '/' || is_file(model)) {

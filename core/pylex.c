@@ -166,7 +166,12 @@ static memest_code scan_field(lexer *lx, int sline, int scol) {
       lx->i++;
       return MEMEST_OK;
     } else if (depth == 0 && c == '!' && lx->i + 1 < lx->n && lx->s[lx->i + 1] != '=') {
-      lx->i++;   /* a conversion, !r !s !a; then a spec or the end */
+      char v = lx->s[lx->i + 1];   /* a conversion, !r !s !a; then a spec or the end */
+      if ((v != 'r' && v != 's' && v != 'a') || lx->i + 2 >= lx->n ||
+          (lx->s[lx->i + 2] != ':' && lx->s[lx->i + 2] != '}'))
+        return lex_fail(lx, lx->line, col_of(lx, lx->i),
+                        "f-string: invalid conversion character: expected 's', 'r', or 'a'%s", "");
+      lx->i += 2;
       continue;
     } else if (depth == 0 && c == ':') {
       lx->i++;

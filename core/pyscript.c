@@ -617,6 +617,56 @@ static memest_code check_simple(script *sc, const module *m, int lo, int hi, int
   return MEMEST_OK;
 }
 
+/* A call's arguments in one logical line [lo, hi), in one pass: Python
+** refuses a positional argument after a keyword argument or **, and *
+** after **. Brackets deeper than the stack are not judged (the tokenizer
+** bounds nesting well below it). */
+static memest_code check_calls(script *sc, const module *m, int lo, int hi) {
+  struct frame { char call, start, kw, kwu; } st[MEMEST_MAX_PY_NESTING + 8];
+  int k, n = 0, deep = 0;
+  const int cap = (int)(sizeof st / sizeof st[0]);
+  for (k = lo; k < hi; k++) {
+    struct frame *f;
+    if (is_op(m, k, "(") || is_op(m, k, "[") || is_op(m, k, "{")) {
+      if (n == cap) {
+        deep++;
+        continue;
+      }
+      st[n].call = is_op(m, k, "(") && k > lo && ends_operand(m, k - 1) && !(k - 2 >= lo && is_name(m, k - 2, "def"));
+      st[n].start = 1;
+      st[n].kw = st[n].kwu = 0;
+      n++;
+      continue;
+    }
+    if (is_op(m, k, ")") || is_op(m, k, "]") || is_op(m, k, "}")) {
+      if (deep > 0) deep--;
+      else if (n > 0) n--;
+      if (n > 0) st[n - 1].start = 0;
+      continue;
+    }
+    if (n == 0 || deep > 0 || !st[n - 1].call) continue;
+    f = &st[n - 1];
+    if (is_op(m, k, ",")) {
+      f->start = 1;
+      continue;
+    }
+    if (!f->start) continue;
+    f->start = 0;
+    if (is_op(m, k, "**")) {
+      f->kwu = 1;
+    } else if (is_op(m, k, "*")) {
+      if (f->kwu)
+        return syntax_error(sc, m, m->t[k].line, "iterable argument unpacking follows keyword argument unpacking");
+    } else if (m->t[k].kind == PT_NAME && k + 1 < hi && is_op(m, k + 1, "=")) {
+      f->kw = 1;
+    } else if (f->kw || f->kwu) {
+      return syntax_error(sc, m, m->t[k].line, f->kwu ? "positional argument follows keyword argument unpacking"
+                                                     : "positional argument follows keyword argument");
+    }
+  }
+  return MEMEST_OK;
+}
+
 /* The whole file: empty statements, statements ending in an operator,
 ** operands side by side, keywords assigned, unparenthesized :=, a block
 ** header without its block, return/yield/await outside a function,
@@ -643,6 +693,7 @@ static memest_code check_syntax(script *sc, module *m) {
       continue;
     }
     end = line_end(m, i, m->nt);
+    if ((rc = check_calls(sc, m, i, end)) != MEMEST_OK) return rc;
     if ((is_name(m, i, "match") || is_name(m, i, "case")) && end - i > 1 && is_op(m, end - 1, ":") &&
         !is_op(m, i + 1, "=") && !is_op(m, i + 1, "."))
       return refuse(sc, m, m->t[i].line,
@@ -867,7 +918,7 @@ static memest_code module_name(script *sc, module *m, int line, int idx, const c
     if (s >= 0) {
       memset(e, 0, sizeof *e);
       e->k = EV_MODULE;
-      snprintf(e->text, sizeof e->text, "%s", sub);
+      snprintf(e->text, sizeof e->text, "%.127s", sub);   /* longer names were refused */
       return MEMEST_OK;
     }
   }
@@ -2491,8 +2542,9 @@ static memest_code run_range(script *sc, module *m, int lo, int hi) {
 ** ======================================================================= */
 
 /* The PretrainLMCfg the script runs (*p): the one passed to launch(), else
-** the one a function's launch(NAME) reads from its module at the end, else
-** the one named cfg. A name bound to anything else is refused. */
+** the one a function's launch(NAME) reads from its module at the end. A
+** script that reaches no launch() starts no run under Python: refused, and
+** so is a name bound to anything but a PretrainLMCfg. */
 static memest_code final_config(script *sc, const char *label, int *p) {
   const module *m = &sc->mods[0];
   binding *b;
@@ -2513,8 +2565,15 @@ static memest_code final_config(script *sc, const char *label, int *p) {
     return MEMEST_OK;
   }
   if (b != NULL && b->k == B_OBJ && sc->objs[b->o].c == CL_PRETRAIN) {
-    *p = b->o;
-    return MEMEST_OK;
+    if (sc->deferred[0]) {
+      *p = b->o;
+      return MEMEST_OK;
+    }
+    return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
+                        "%.200s calls no launch(): `python %.200s` builds cfg but starts no run, so "
+                        "there is no launched config to read; give the launch script that calls "
+                        "launch(cfg) (at module level or under if __name__ == \"__main__\":)",
+                        label, label);
   }
   if (b != NULL)
     return memi_err_set(sc->err, MEMEST_E_VALUE, "script",
@@ -2558,14 +2617,14 @@ static void take_section(script *sc, int s) {
                f->at.file, f->at.line, f->v.text);
       memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
     } else if (tf != NULL && tf->conv == TF_INT && f->v.kind != TV_INT) {
-      char why[400], shown[80];   /* Python passes 4096.0 or True as it is: no int */
+      char why[700], shown[80];   /* Python passes 4096.0 or True as it is: no int */
       if (f->v.kind == TV_FLOAT) {   /* repr: a whole float keeps its ".0" */
         snprintf(shown, sizeof shown, "%.17g", f->v.f);
         if (strspn(shown, "-0123456789") == strlen(shown)) strcat(shown, ".0");
       } else {
         memi_tv_show(&f->v, shown, sizeof shown);
       }
-      snprintf(why, sizeof why, "%.200s:%d: %s.%s is %s, a %s where the trainer takes an int; "
+      snprintf(why, sizeof why, "%.200s:%d: %.40s.%.64s is %s, a %s where the trainer takes an int; "
                "memest reads what Python passes: write a whole number",
                f->at.file, f->at.line, sec, f->name, shown,
                f->v.kind == TV_FLOAT ? "float" : f->v.kind == TV_BOOL ? "bool" : "value of another type");

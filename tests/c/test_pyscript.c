@@ -44,8 +44,10 @@ static char *read_with(const char *body, const char *label, const mod *mods) {
     "from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch\n";
   memest_trainer_run *run = NULL;
   memest_error e;
-  char *src = malloc(strlen(head) + strlen(body) + 1), *json;
-  sprintf(src, "%s%s", head, body);
+  /* a body that calls no launch() gets the trainer scripts' own last line */
+  const char *tail = strstr(body, "launch(") != NULL ? "" : "launch(cfg)\n";
+  char *src = malloc(strlen(head) + strlen(body) + strlen(tail) + 1), *json;
+  sprintf(src, "%s%s%s", head, body, tail);
   if (memest_script_read(src, strlen(src), label, find, (void *)mods, &run, &e) != MEMEST_OK) {
     json = malloc(1200);
     snprintf(json, 1200, "error: %s", e.message);
@@ -135,9 +137,14 @@ static void test_launch(void) {
   expect(body, NULL, "\"sequence_length\":{\"value\":\"32768\"");
   snprintf(body, sizeof body, "%sdef main():\n    big = cfg\n    launch(big)\n", two);
   expect(body, NULL, "error: run.py:10: launch(big) inside a function (line 8), which binds big itself");
+  /* No launch(): Python starts no run, so there is no config to read. */
+  expect("cfg = PretrainLMCfg()\ncfg.training.sequence_length = 4096\n# launch( comes later\n", NULL,
+         "error: run.py calls no launch(): `python run.py` builds cfg but starts no run");
+  expect("cfg = PretrainLMCfg()\nif __name__ == '__main__':\n    print(cfg)\n# launch(\n", NULL,
+         "error: run.py calls no launch()");
   /* cfg rebound to something memest does not read. */
-  expect("cfg = PretrainLMCfg()\ncfg = dict()\n", NULL,
-         "error: run.py: the config the run takes, cfg, is");
+  expect("cfg = PretrainLMCfg()\ncfg = dict()\nlaunch(cfg)\n", NULL,
+         "error: run.py:6: launch() is given cfg, not a PretrainLMCfg memest follows");
 }
 
 /* __file__ is absolute in Python: its parents go above the working folder. */
@@ -253,8 +260,8 @@ static void test_file_form(void) {
   memest_trainer_run *run = NULL;
   memest_error e;
   const char *latin1 = "# -*- coding: latin-1 -*-\n"
-                       "from pithtrain.tasks.pretrain_lm import PretrainLMCfg\n"
-                       "cfg = PretrainLMCfg()\n# caf\xe9\ncfg.training.model = 'caf\xe9.json'\n";
+                       "from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch\n"
+                       "cfg = PretrainLMCfg()\n# caf\xe9\ncfg.training.model = 'caf\xe9.json'\nlaunch(cfg)\n";
   char *j;
   CHECK(memest_script_read(latin1, strlen(latin1), "l.py", NULL, NULL, &run, &e) == MEMEST_OK);
   if (run != NULL) {
@@ -284,7 +291,18 @@ static void test_file_form(void) {
   CHECK_HAS(e.message, "f.py:1: not a chance");
   expect("cfg = PretrainLMCfg()\nfrom __future__ import annotations\n", NULL,
          "error: run.py:5: from __future__ imports must occur at the beginning of the file");
+  expect("cfg = PretrainLMCfg()\nx = f'{cfg!x}'\n", NULL,
+         "error: run.py:5:11: f-string: invalid conversion character: expected 's', 'r', or 'a'");
+  expect("cfg = PretrainLMCfg()\nprint(**{}, *[])\n", NULL,
+         "error: run.py:5: iterable argument unpacking follows keyword argument unpacking");
+  expect("cfg = PretrainLMCfg()\nprint(sep='', cfg)\n", NULL,
+         "error: run.py:5: positional argument follows keyword argument");
+  expect("cfg = PretrainLMCfg()\nif print(**{}, cfg):\n    pass\n", NULL,
+         "error: run.py:5: positional argument follows keyword argument unpacking");
   /* What Python accepts stays read. */
+  expect("cfg = PretrainLMCfg()\nprint(*[1], **{}, sep='')\nprint(f'{cfg!r:>3}{1!s}', *[2], end='', *[3])\n"
+         "def g(a=1, *b, c, **d):\n    pass\ncfg.training.sequence_length = 2048\n", NULL,
+         "\"sequence_length\":{\"value\":\"2048\"");
   expect("cfg = PretrainLMCfg()\nfor i in range(2):\n    if i:\n        continue\ndef f():\n    return [x for x in (yield)]\n"
          "cfg.training.sequence_length = 2048;\n", NULL, "\"sequence_length\":{\"value\":\"2048\"");
 }

@@ -27,12 +27,13 @@ typedef struct shape {
 } shape;
 
 static const char *const HEAD =
-  "from pithtrain.tasks.pretrain_lm import PretrainLMCfg\ncfg = PretrainLMCfg()\n";
+  "from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch\ncfg = PretrainLMCfg()\n";
 
 /* head + n units joined by sep + tail; malloc'd. */
 static char *build(const shape *s, int n, size_t *len) {
   size_t hu = strlen(s->unit), hs = strlen(s->sep);
-  size_t cap = strlen(HEAD) + strlen(s->head) + (size_t)n * (hu + hs) + strlen(s->tail) + 1, o = 0;
+  static const char *const launch = "\nlaunch(cfg)\n";   /* the run every launch script starts */
+  size_t cap = strlen(HEAD) + strlen(s->head) + (size_t)n * (hu + hs) + strlen(s->tail) + strlen(launch) + 1, o = 0;
   char *b = malloc(cap);
   int k;
   o += (size_t)sprintf(b + o, "%s%s", HEAD, s->head);
@@ -44,7 +45,7 @@ static char *build(const shape *s, int n, size_t *len) {
     memcpy(b + o, s->unit, hu);
     o += hu;
   }
-  o += (size_t)sprintf(b + o, "%s", s->tail);
+  o += (size_t)sprintf(b + o, "%s%s", s->tail, launch);
   *len = o;
   return b;
 }

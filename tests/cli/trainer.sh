@@ -49,6 +49,23 @@ cp "$tmp/out" "$tmp/bench.json"
   bad "benchmark = True not read from setup.py:40"
 [ "$(json "$tmp/bench.json" 'j["source"]["read"]["total_gpus"]')" = h100-2n8g ] || bad "the count's source is not the folder"
 [ "$(json "$tmp/bench.json" 'len(j["source"]["files"])')" = 2 ] || bad "the script and setup.py are not both named"
+# A bare name in training.model is no preset for the trainer: refused, not read as memest's preset.
+mkdir -p "$tmp/bare"
+cat >"$tmp/bare/run.py" <<'PY'
+from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch
+cfg = PretrainLMCfg()
+cfg.training.model = "qwen3-30b-a3b"
+if __name__ == "__main__":
+    launch(cfg)
+PY
+(cd "$tmp/bare" && "$memest" --script run.py --total-gpus 32 --gpu h100) >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] || bad "training.model 'qwen3-30b-a3b' read as the preset"
+has "$tmp/err" "training.model 'qwen3-30b-a3b' is neither a file in the working folder nor a hub id" "the bare name refused"
+# A script that calls no launch() starts no run: refused by name.
+head -3 "$tmp/bare/run.py" | sed 's/"qwen3-30b-a3b"/"Qwen\/Qwen3-30B-A3B"/' >"$tmp/bare/nolaunch.py"
+(cd "$tmp/bare" && "$memest" --script nolaunch.py --total-gpus 32 --gpu h100) >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] || bad "a script with no launch() was read"
+has "$tmp/err" "nolaunch.py calls no launch()" "no launch() refused"
 # Outside a trainer checkout, setup.py is found only through PYTHONPATH.
 mkdir -p "$tmp/elsewhere/h100-2n8g"
 cp "$CO/$BENCH" "$tmp/elsewhere/h100-2n8g/run.py"
