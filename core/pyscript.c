@@ -419,6 +419,37 @@ static int builtin(const char *name, ev *e) {
   }
   return 0;
 }
+/* Whether name is one of Python 3.12's builtins (dir(builtins) less the
+** dunder names): a name neither bound nor here is a NameError. */
+static int python_builtin(const char *name) {
+  static const char *const names[] = {
+  "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+  "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+  "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+  "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError", "Exception",
+  "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError", "FloatingPointError",
+  "FutureWarning", "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError",
+  "IndexError", "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt",
+  "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "None", "NotADirectoryError",
+  "NotImplemented", "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+  "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError", "ResourceWarning",
+  "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+  "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError",
+  "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+  "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
+  "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool", "breakpoint",
+  "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex", "copyright",
+  "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit", "filter",
+  "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help", "hex", "id",
+  "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list", "locals", "map",
+  "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow", "print", "property",
+  "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted",
+  "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip", NULL};
+  int k;
+  for (k = 0; names[k]; k++)
+    if (strcmp(name, names[k]) == 0) return 1;
+  return 0;
+}
 /* }====================================================================== */
 
 /* {======================================================================
@@ -2404,6 +2435,25 @@ static memest_code run_expression(script *sc, module *m, int lo, int hi) {
   return MEMEST_OK;
 }
 
+/* The right side [lo, hi) of an assignment, as its comma-separated
+** elements: one that is a bare name neither bound nor a builtin is a
+** NameError in Python (a, b = b, a before either exists). */
+static memest_code undefined_names(script *sc, module *m, int lo, int hi) {
+  int k = lo;
+  while (k < hi) {
+    int end = next_comma(m, k, hi);
+    char buf[MAX_NAME + 1];
+    if (end == k + 1 && m->t[k].kind == PT_NAME && !is_keyword(m, k)) {
+      tok_text(m, &m->t[k], buf, sizeof buf);
+      if (lookup(m, buf) == NULL && strncmp(buf, "__", 2) != 0 && !python_builtin(buf))
+        return refuse(sc, m, m->t[k].line, "the name %s is not defined at this point (a NameError "
+                      "in Python, which stops before launch)", buf);
+    }
+    k = end + 1;
+  }
+  return MEMEST_OK;
+}
+
 /* One simple statement [lo, hi) at module level. */
 static memest_code run_simple(script *sc, module *m, int lo, int hi) {
   int k, eq[64], n_eq = 0, launch_at = -1;
@@ -2447,6 +2497,7 @@ static memest_code run_simple(script *sc, module *m, int lo, int hi) {
   if (n_eq == 0) {
     rc = run_expression(sc, m, lo, hi);
   } else {
+    if ((rc = undefined_names(sc, m, eq[n_eq - 1] + 1, hi)) != MEMEST_OK) return rc;
     if ((rc = eval_range(sc, m, eq[n_eq - 1] + 1, hi, &e)) != MEMEST_OK) return rc;
     span_text(m, eq[n_eq - 1] + 1, hi, rhs, sizeof rhs);
     for (k = 0; k < n_eq && rc == MEMEST_OK; k++) {

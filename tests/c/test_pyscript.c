@@ -94,7 +94,7 @@ static void test_imports(void) {
   expect("from setup import cfg\nfrom tweaks import *\ncfg.training.sequence_length = seq\n", tweaks,
          "\"sequence_length\":{\"value\":\"8192\",\"from\":\"run.py:6\"");
   expect("from setup import cfg\nfrom tweaks import *\ncfg.training.sequence_length = _hidden\n", tweaks,
-         "training.sequence_length is set to the name _hidden, which is not defined at this point");
+         "error: run.py:6: the name _hidden is not defined at this point (a NameError in Python");
   /* A package's __init__.py runs before its submodule; relative imports inside it. */
   expect("from pkg.sub import cfg\n", pkg,
          "\"sequence_length\":{\"value\":\"8192\",\"from\":\"pkg/__init__.py:2\"");

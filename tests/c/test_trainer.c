@@ -209,10 +209,14 @@ static void test_script_forms(void) {
   /* The last assignment holds; a later refusal undoes an earlier value, a
   ** later value an earlier refusal. */
   j = script("cfg.training.micro_batch_size = 2 * 2\ncfg.training.micro_batch_size = 1\n"
-             "cfg.training.global_batch_size = 1024\ncfg.training.global_batch_size = n\n",
+             "cfg.training.global_batch_size = 1024\ncfg.training.global_batch_size = 2 ** 10\n",
              "r.py");
   CHECK_HAS(j, "\"micro_batch_size\":{\"value\":\"1\",\"from\":\"r.py:7\"");
-  CHECK_HAS(j, "\"refused\":{\"global_batch_size\":\"r.py:9: training.global_batch_size is set to the name n");
+  CHECK_HAS(j, "\"refused\":{\"global_batch_size\":\"r.py:9: training.global_batch_size is set to an arithmetic expression");
+  free(j);
+  /* A name nothing bound is Python's NameError: the script stops there. */
+  j = script("training, distributed = distributed, training\n", "r.py");
+  CHECK_HAS(j, "error: r.py:6: the name distributed is not defined at this point (a NameError in Python");
   free(j);
   /* A section replaced by its class starts afresh; by anything else, refused. */
   j = script("from pithtrain.modules.training import TrainingCfg\n"

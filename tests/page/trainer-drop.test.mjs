@@ -166,7 +166,8 @@ test('a hub id in training.model goes to the hub field, fetched only on a click;
   const before = session.requests.length;
   const setup = read(`checkout/${SETUP}`).replace('Path("models/tiny-moe.json")', '"test-org/Other-MoE"');
   const script = read('scripts/refused-expression.py');
-  await drop(page, 'main', [{ name: 'setup.py', text: setup }]);
+  // setup.py alone launches no pretraining run (its own __main__ block tokenizes): the script with it.
+  await drop(page, 'main', [{ name: path.basename(BENCH), text: read(`checkout/${BENCH}`) }, { name: 'setup.py', text: setup }]);
   await page.getByTestId('trainer-files').waitFor();
   assert.equal(await page.getByTestId('hub-id').inputValue(), 'test-org/Other-MoE');
   assert.match(await page.getByTestId('not-read-model').textContent(), /training\.model is the hub id test-org\/Other-MoE \(setup\.py:32\): fetch its config\.json with the Hub id field/);
