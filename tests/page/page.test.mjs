@@ -186,9 +186,14 @@ test('an invalid combination is explained beside its control, and its fix applie
   const want = cli({ ...DEFAULT_PARAMS, pp_size: 8, total_gpus: 64 });
   assert.equal((await headline(page)).peakBytes, want.peak_bytes);
   // A typed value that is not a whole number is refused, not rounded.
+  // The box's own word shows at once; the engine's explanation then takes its place.
   await box('ep_size').fill('2.5');
-  assert.equal(await field('ep_size').locator('.local-problem').textContent(), 'Enter a whole number.');
+  const said = field('ep_size').locator('.problem');
+  await said.waitFor();
+  assert.match(await said.textContent(), /ep must be a whole number, got '2\.5'/);
+  assert.equal(await field('ep_size').locator('.local-problem').count(), 0);
   await box('ep_size').fill('8');
+  await page.waitForFunction(() => document.querySelector('[data-testid=results]').dataset.stale === 'false');
 });
 
 test('a long schedule shows a window of the timeline around the peak', async () => {

@@ -60,7 +60,7 @@ test('the calculator, its problems and the Plan tab show no flag, internal name 
     seen.push(...words.map((w) => `${JSON.stringify(patch)}: ${w}`));
   }
   await page.goto(link({ view: 'plan', plan_question: 'vary', plan_vary: 'pp' }));
-  await page.locator('[data-testid=plan-table]').waitFor({ timeout: 20000 });
+  await page.locator('[data-testid=plan-table]').waitFor({ timeout: 60000 });   // a hang guard, not a time limit
   seen.push(...internalWords(await shownText(page)).map((w) => `plan: ${w}`));
   assert.deepEqual(seen, []);
   await page.close();
