@@ -1049,24 +1049,11 @@ static int path_join(char *a, size_t size, const char *b) {
   return 1;
 }
 
-/* PurePath's normal form: no empty or "." parts, no trailing slash. */
+/* PurePath's normal form: no empty or "." parts, no trailing slash; ".."
+** stays a part as PurePath keeps it (path_walk below). */
+static void path_walk(char *p, int fold);
 static void path_normal(char *p) {
-  char out[TV_TEXT];
-  size_t o = 0, i = 0, n = strlen(p);
-  if (n && p[0] == '/') out[o++] = '/';
-  while (i < n) {
-    size_t j = i;
-    while (j < n && p[j] != '/') j++;
-    if (j > i && !(j - i == 1 && p[i] == '.')) {
-      if (o > 0 && out[o - 1] != '/') out[o++] = '/';
-      memcpy(out + o, p + i, j - i);
-      o += j - i;
-    }
-    i = j + 1;
-  }
-  if (o == 0) out[o++] = '.';
-  out[o] = '\0';
-  memcpy(p, out, o + 1);
+  path_walk(p, 0);
 }
 
 /* The arguments [lo, hi) of Path(...) or os.path.join(...) as one path. */
@@ -1312,6 +1299,12 @@ static int path_parent(char *p, size_t size, int anchored) {
 /* Folds ".." parts into the part before them, as os.path.normpath does, in
 ** an anchored path (leading ".." stay: folders above the working folder). */
 static void path_fold(char *p) {
+  path_walk(p, 1);
+}
+
+/* The one walk over a path's parts: empty and "." parts dropped, and with
+** fold, ".." folded into the part before it. */
+static void path_walk(char *p, int fold) {
   char out[TV_TEXT];
   size_t o = 0, i = 0, n = strlen(p), ups = 0;
   int absolute = p[0] == '/';
@@ -1319,7 +1312,7 @@ static void path_fold(char *p) {
   while (i < n) {
     size_t j = i;
     while (j < n && p[j] != '/') j++;
-    if (j - i == 2 && p[i] == '.' && p[i + 1] == '.') {
+    if (fold && j - i == 2 && p[i] == '.' && p[i + 1] == '.') {
       if (o > ups && o > (size_t)absolute) {   /* drop the last plain part */
         while (o > (size_t)absolute && out[o - 1] != '/') o--;
         if (o > (size_t)absolute) o--;
