@@ -53,6 +53,32 @@ test('an unreadable link keeps its fragment, says why, and gives way at the firs
   assert.equal(await hashNow(), '#not-a-link');
 });
 
+test('a link pasted while the page writes its own fragment is the one that is read', async () => {
+  // The page writes its state into the fragment a moment after a change.
+  // When that write lands between a pasted link's navigation and its
+  // hashchange event, location.hash already holds the page's own fragment
+  // again; the event's newURL is the link.
+  const opened = `#v=1&s=${encodeURIComponent(JSON.stringify({ pp_size: 2, total_gpus: 16 }))}`;
+  await page.goto('about:blank');
+  await page.goto(`${session.url}${opened}`);
+  await waitForResult(page);
+  let seq = await seqOf(page);
+  await page.locator('[data-field=ep_size] input[type=number]').fill('4');
+  await waitForResult(page, seq);
+  await page.waitForFunction((f) => location.hash !== f, opened);
+  const own = await hashNow();
+  seq = await seqOf(page);
+  const pasted = `#v=1&s=${encodeURIComponent(JSON.stringify({ pp_size: 8, total_gpus: 64 }))}`;
+  await page.evaluate((link) => {
+    const newURL = new URL(link, location.href).href;
+    window.dispatchEvent(new HashChangeEvent('hashchange', { oldURL: location.href, newURL }));
+  }, pasted);
+  assert.equal(await hashNow(), own, 'location.hash still holds the fragment the page wrote');
+  await waitForResult(page, seq);
+  assert.equal(await page.locator('[data-field=pp_size] input[type=number]').inputValue(), '8');
+  assert.equal(await page.locator('[data-field=total_gpus] input[type=number]').inputValue(), '64');
+});
+
 test('the command for a pasted config runs, as shown and as one snippet', async () => {
   const file = path.join(MODELS, 'deepseek-v2-lite.json');
   const text = readFileSync(file, 'utf8');

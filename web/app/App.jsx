@@ -130,13 +130,17 @@ export function App({ initial }) {
     document.documentElement.classList.toggle('embedded', embed);
   }, [embed]);
 
-  // A link pasted into the address bar of an open page.
+  // A link pasted into the address bar of an open page. Its fragment is
+  // the event's, not location.hash: a fragment write (writeFragment) that
+  // runs between the navigation and its event has already replaced
+  // location.hash with the earlier state's.
   useEffect(() => {
-    const onHash = () => {
-      if (location.hash === written.current) return;
-      const d = decodeFragment(location.hash);
+    const onHash = (/** @type {HashChangeEvent} */ e) => {
+      const hash = new URL(e.newURL).hash;
+      if (hash === written.current) return;
+      const d = decodeFragment(hash);
       kept.current = noticeFor(d) ? d.state : null;
-      written.current = location.hash;
+      written.current = hash;
       setState(d.state);
       setEmbed(d.embed);
       setNotice(noticeFor(d));
