@@ -3,7 +3,7 @@
 ** snapshot, a log. The file is opened without blocking (a FIFO with no
 ** writer must not wait for one), fstat'ed before any byte is read, refused
 ** unless it is a regular file within its reader's limit (the table in
-** core/input_files.c), and read whole. And which --model names a file
+** core/base/input_files.c), and read whole. And which --model names a file
 ** (a preset's name is the preset, with a warning when a file or a folder
 ** of that name is in the current folder).
 */

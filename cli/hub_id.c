@@ -1,7 +1,7 @@
 /*
 ** hub_id.c — the revision names the caches accept, the name a server's
 ** ETag gives, and an id's folder name in them. The id itself is checked by
-** the core (memest_hub_id_check, core/model_id.c). Nothing builds a path or
+** the core (memest_hub_id_check, core/model/model_id.c). Nothing builds a path or
 ** a URL from an id or a revision that did not pass there and here.
 */
 #include <stdint.h>

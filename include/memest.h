@@ -104,7 +104,7 @@ char *memest_error_json(const memest_error *e);
 
 /* {======================================================================
 ** Text from outside (file names, config names and keys, snapshot frames,
-** log lines) as every report writes it (core/text_escape.c)
+** log lines) as every report writes it (core/base/text_escape.c)
 ** ======================================================================= */
 /* s as a quoted JSON string that is strict UTF-8 whatever bytes s holds:
 ** each ill-formed span of bytes becomes U+FFFD, controls, DEL, C1 controls
@@ -226,7 +226,7 @@ memest_code memest_params_set(memest_params *p, const char *name,
                               const char *value, memest_error *err);
 
 /* Describes parameter `id` for help texts, forms and range checks: one row
-** of the table (core/params.c) that drives parsing, the checks of stored
+** of the table (core/base/params.c) that drives parsing, the checks of stored
 ** values, the help and the equivalent command line. */
 typedef struct memest_param_info {
   const char *name;        /* snake_case, e.g. "pp_size" */
@@ -324,7 +324,7 @@ memest_code memest_config_check(const char *config, size_t config_len, memest_er
 ** that a caller reading a file can refuse a larger one by its real size. */
 size_t memest_config_max_bytes(void);
 
-/* The files memest reads, each with its reader's limit (core/input_files.c):
+/* The files memest reads, each with its reader's limit (core/base/input_files.c):
 ** a front end checks a file's size against it before reading a byte. */
 typedef enum memest_input_file {
   MEMEST_INPUT_CONFIG = 0,   /* a HuggingFace config.json */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every build type builds: compiles the library and the CLI (each
-# core/*.c and cli/*.c, no link) once more as the types no other build
+# core/*/*.c and cli/*.c, no link) once more as the types no other build
 # compiles. GCC's warnings that depend on the optimiser
 # (-Wformat-truncation, -Wmaybe-uninitialized, -Wstringop-*) differ between
 # -O0, -Os and -O3 and with the sanitizers, and -Werror makes each one a
@@ -29,7 +29,7 @@ for t in "${types[@]}"; do
   name="${t%%|*}"
   flags="${t#*|}"
   # One compiler per file, $jobs at a time; every file is tried.
-  if printf '%s\n' core/*.c cli/*.c |
+  if printf '%s\n' core/*/*.c cli/*.c |
      xargs -P "$jobs" -I{} sh -c "$CC $COMMON $flags -c {} -o /dev/null" 2>"$log"; then
     echo "build-types: $name builds"
   else

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly engine with Emscripten: public/memest.js (an ES
 # module factory) and public/memest.wasm, plus public/memest-single.js with
-# the wasm inlined. Sources: core/*.c (the CLI is in cli/), the presets file that
+# the wasm inlined. Sources: core/*/*.c (the CLI is in cli/), the presets file that
 # scripts/embed-presets.cmake generates, web/wasm_api.c, and cJSON and
 # libyaml's parser from third_party/ (scripts/setup.sh fetches both from their
 # Debian source packages). Fails when the .wasm is over its size budget.
@@ -28,7 +28,7 @@ read -r -a HOT_OPT <<< "${WASM_HOT_OPT:--O3}"
 # default example: the op replay, the schedule walk and the rank state).
 # Built for speed; the rest is built for size, which keeps the .wasm
 # inside its budget.
-HOT_SRCS=" core/ops.c core/replay.c core/rank.c "
+HOT_SRCS=" core/sim/ops.c core/sim/replay.c core/sim/rank.c "
 OBJ="${WASM_BUILD_DIR:-build-wasm}"
 OUT=public
 # Raised from 406,000 / 169,000 when the launch-script reader began to read
@@ -45,7 +45,7 @@ if [ ! -f third_party/cjson/cJSON.c ]; then
   exit 1
 fi
 command -v "$EMCC" >/dev/null || { echo "build-wasm: $EMCC not found; run scripts/setup.sh" >&2; exit 1; }
-# {== libyaml: the W&B reader's YAML (core/wandb.c) ==
+# {== libyaml: the W&B reader's YAML (core/trainer/wandb.c) ==
 if [ ! -f third_party/libyaml/scanner.c ] || [ ! -f third_party/libyaml/VERSION ]; then
   echo "build-wasm: third_party/libyaml/ is missing; run scripts/setup.sh" >&2
   exit 1
@@ -61,7 +61,7 @@ mkdir -p "$OBJ" "$OUT"
 cmake -DPRESET_DIR=presets -DOUT="$OBJ/presets_data.c" -P scripts/embed-presets.cmake
 
 # Every core file, as CMakeLists.txt selects them (the CLI lives in cli/).
-core_srcs=(core/*.c)
+core_srcs=(core/*/*.c)
 
 # Node runs memest.js as an ES module, where CommonJS's require and
 # __dirname do not exist. web/engine.js hands Node the wasm bytes, so the

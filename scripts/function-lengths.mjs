@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // function-lengths.mjs — how long the C functions are: the median and the
 // 90th percentile of lines per function body (the lines between the
-// opening and the closing brace) over core/*.c and cli/*.c, plus the
+// opening and the closing brace) over core/*/*.c and cli/*.c, plus the
 // longest few. A figure for keeping functions short, not a test.
 //
 // Usage: node scripts/function-lengths.mjs [repository root] [--list N]
@@ -78,7 +78,11 @@ function quantile(xs, p) {
 }
 
 const all = [];
-for (const dir of ['core', 'cli']) {
+// The core's folders (core/*/) and the CLI's.
+const dirs = existsSync(path.join(root, 'core'))
+  ? readdirSync(path.join(root, 'core'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `core/${e.name}`).sort()
+  : [];
+for (const dir of [...dirs, 'cli']) {
   const d = path.join(root, dir);
   if (!existsSync(d)) continue;
   for (const f of readdirSync(d).filter((x) => x.endsWith('.c')).sort()) {

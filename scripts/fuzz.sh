@@ -7,7 +7,7 @@
 #
 # Environment: FUZZ_TARGETS (default: every tests/fuzz/fuzz_*.c that can be
 # built), FUZZ_JOBS (targets run at once, default 2), CC (default clang),
-# FUZZ_DEFINES (the -D overrides of core/bounds.h limits, see below; empty
+# FUZZ_DEFINES (the -D overrides of core/base/bounds.h limits, see below; empty
 # for the shipped limits), FUZZ_MAX_LEN (the longest input, default 8192;
 # 1048577 reaches past the 1 MiB config limit), FUZZ_FLAGS (more libFuzzer
 # flags, e.g. -len_control=0 to try long inputs from the start).
@@ -91,7 +91,7 @@ main() {
   # The library: every core file but the CLI, plus the embedded presets.
   cmake -DPRESET_DIR=presets -DOUT="$OUT/presets_data.c" -P scripts/embed-presets.cmake
   core_objs=()
-  for src in core/*.c "$OUT/presets_data.c"; do
+  for src in core/*/*.c "$OUT/presets_data.c"; do
     name="$(basename "$src" .c)"
     "$CC" "${CFLAGS[@]}" "${SAN[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$OUT/obj/$name.o"
     core_objs+=("$OUT/obj/$name.o")

@@ -15,7 +15,7 @@ done
 # libcurl, for the CLI's downloads of hub models' configs (the CLI only).
 have_pkg libcurl4-openssl-dev || need_apt+=(libcurl4-openssl-dev)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
-# {== libyaml: the W&B reader's YAML (core/wandb.c) ==
+# {== libyaml: the W&B reader's YAML (core/trainer/wandb.c) ==
 have_pkg libyaml-dev || need_apt+=(libyaml-dev)
 # }== libyaml ==
 

@@ -67,7 +67,7 @@
  * @property {number} tight_percent
  * @property {Record<string, {noun: string, max_bytes: number, limit_name: string, typical: string, give: string}>} input_files
  *   each kind of file memest reads, by key (config, snapshot, log, script,
- *   wandb_config, wandb_json), with its reader's limit (core/input_files.c)
+ *   wandb_config, wandb_json), with its reader's limit (core/base/input_files.c)
  */
 
 /**

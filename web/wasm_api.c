@@ -707,7 +707,7 @@ static int wa_add_components(cJSON *root) {
 }
 
 /* {key: {noun, max_bytes, limit_name, typical, give}} of every kind of file
-** memest reads (core/input_files.c), by the page's key for it. */
+** memest reads (core/base/input_files.c), by the page's key for it. */
 static int wa_add_input_files(cJSON *root) {
   static const char *const keys[MEMEST_INPUT_COUNT] = {"config", "snapshot", "log", "script",
                                                         "wandb_config", "wandb_json"};

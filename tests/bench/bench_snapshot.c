@@ -15,7 +15,7 @@
 
 #include "bench_clock.h"
 #include "memest.h"
-#include "pickle.h"
+#include "measured/pickle.h"
 
 int main(int argc, char **argv) {
   FILE *f;

@@ -6,8 +6,8 @@
 #define MEMEST_ARCH_FIXTURE_H
 
 #include "check.h"
-#include "rank.h"
-#include "result.h"
+#include "sim/rank.h"
+#include "sim/result.h"
 
 typedef struct tiny_run {
   model_config mc;

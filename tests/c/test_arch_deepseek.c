@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
+#include "model/attention.h"
 #include "arch_fixture.h"
 
 /* H 64, 2 heads, no q LoRA, latent 32, nope 16, rope 8, v 16, 8 experts of

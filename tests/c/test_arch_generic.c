@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "arch_fixture.h"
-#include "model_summary.h"
+#include "sim/model_summary.h"
 
 /* A dense Llama-style layer: H 64, 4 heads of 16 (2 KV heads), MLP 96. */
 static const char tiny[] =

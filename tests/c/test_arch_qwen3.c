@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attention.h"
+#include "model/attention.h"
 #include "arch_fixture.h"
 
 /* H 64, 4 heads of 16 (2 KV heads), 8 experts of width 32 (top-2). */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "arch_fixture.h"
-#include "model_summary.h"
+#include "sim/model_summary.h"
 
 /* Qwen3-MoE: H 64, 4 heads of 16 (2 KV heads), 8 experts of width 32
 ** (top-2), 2 layers; 140,672 parameters (test_arch_qwen3.c). */

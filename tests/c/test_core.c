@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "presets.h"
-#include "rank.h"
-#include "result.h"
+#include "model/presets.h"
+#include "sim/rank.h"
+#include "sim/result.h"
 
 static char *shared_config(const char *name, size_t *len) {
   char path[256];

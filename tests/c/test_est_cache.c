@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "presets.h"
-#include "result.h"
+#include "model/presets.h"
+#include "sim/result.h"
 
 /* Each preset estimated with a cache of its own: the reference counts. */
 static void fresh_counts(int i, int64_t out[3]) {

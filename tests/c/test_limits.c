@@ -1,5 +1,5 @@
 /*
-** test_limits.c — every limit in core/bounds.h at its boundary: the maximum
+** test_limits.c — every limit in core/base/bounds.h at its boundary: the maximum
 ** is accepted and the maximum + 1 refused with MEMEST_E_LIMIT (or the code
 ** the check names), and an estimate at an accepted extreme finishes within
 ** a time budget and a memory budget (docs/limits.md).
@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bounds.h"
+#include "base/bounds.h"
 #include "check.h"
 
 /* CPU seconds an accepted extreme may take; sanitizer builds run slower. */

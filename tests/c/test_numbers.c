@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "internal.h"
+#include "base/internal.h"
 
 /* {======================================================================
 ** W&B: the GPU count is gpu_count x the node count

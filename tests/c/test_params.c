@@ -1,5 +1,5 @@
 /*
-** test_params.c — the parameter table (core/params.c) and what it drives:
+** test_params.c — the parameter table (core/base/params.c) and what it drives:
 ** every row's bounds enforced at min, max, min-1 and max+1 both by
 ** memest_params_set and by the check of stored values, the defaults that
 ** memest_params_init applies, the enum names, the equivalent command and
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
+#include "base/bounds.h"
 #include "check.h"
 
 static memest_code try_set(const char *name, const char *v, memest_error *err) {

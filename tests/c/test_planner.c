@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "plan.h"
+#include "plan/plan.h"
 
 static void set(memest_plan_request *req, const char *k, const char *v) {
   memest_error err;

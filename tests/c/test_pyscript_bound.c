@@ -15,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bounds.h"
+#include "base/bounds.h"
 #include "check.h"
-#include "trainer.h"
+#include "trainer/trainer.h"
 
 #define RATIO 48.0
 #define SLACK 0.05

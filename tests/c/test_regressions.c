@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
+#include "base/bounds.h"
 #include "check.h"
-#include "model.h"
+#include "model/model.h"
 
 static memest_code run(const char *config, const memest_params *p, memest_error *err) {
   memest_result *r = NULL;

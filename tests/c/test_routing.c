@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "plan.h"
-#include "routing.h"
+#include "plan/plan.h"
+#include "sim/routing.h"
 
 static run_dims dims(int64_t m, int64_t k, int64_t ep, int64_t experts) {
   run_dims d;

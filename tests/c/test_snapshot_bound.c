@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "pickle.h"
+#include "measured/pickle.h"
 
 #define STEPS_PER_BYTE 8
 #define HEAP_PER_BYTE 12

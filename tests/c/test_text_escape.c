@@ -1,6 +1,6 @@
 /*
 ** test_text_escape.c — text from outside as the reports write it
-** (core/text_escape.c): JSON strings that are strict UTF-8 whatever the
+** (core/base/text_escape.c): JSON strings that are strict UTF-8 whatever the
 ** bytes (each ill-formed span one U+FFFD, as Unicode's maximal subparts
 ** and Python's errors="replace" have it), terminal text with controls,
 ** bidi marks and invalid bytes made visible, cut only between whole
@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "internal.h"
+#include "base/internal.h"
 
 static void json_is(const char *in, const char *want) {
   char *got = memest_json_string(in);

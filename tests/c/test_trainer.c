@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "trainer.h"
-#include "trainer_commits.h"
+#include "trainer/trainer.h"
+#include "trainer/trainer_commits.h"
 
 /* {======================================================================
 ** The tokenizer

@@ -45,7 +45,7 @@ static inline long fuzz_utf8_next(const unsigned char *s, size_t n, size_t *len)
 
 /* Text a terminal may be given: strict UTF-8 with no control but tab and
 ** newline, no DEL, no C1 control and no bidi embedding, override, isolate
-** or mark (the rule of core/text_escape.c; docs/result-json.md). */
+** or mark (the rule of core/base/text_escape.c; docs/result-json.md). */
 static inline int fuzz_terminal_safe(const char *text, size_t n) {
   const unsigned char *s = (const unsigned char *)text;
   size_t at = 0, len;

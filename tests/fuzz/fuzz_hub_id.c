@@ -1,6 +1,6 @@
 /*
 ** fuzz_hub_id.c — libFuzzer target: the check of a hub model id
-** (core/model_id.c, the CLI's and the page's) and the CLI's of a cache's
+** (core/model/model_id.c, the CLI's and the page's) and the CLI's of a cache's
 ** revision (cli/hub_id.c), which stand between a --model
 ** value, a refs/main file or a server's header and every path and URL the
 ** CLI builds. Whatever is accepted must make no path of its own: one '/'

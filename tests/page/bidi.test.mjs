@@ -2,7 +2,7 @@
 // (Debian's Chromium, playwright-core): file names, config keys, log lines
 // and the messages that quote them are isolated (<bdi>) and their bidi
 // marks and controls shown as \uXXXX, as the CLI writes them
-// (core/text_escape.c). Hostile names are dropped on the page, on the
+// (core/base/text_escape.c). Hostile names are dropped on the page, on the
 // Measured run panel and in a pasted config; afterwards no text on the page
 // holds such a character, and each one shows visibly inside an isolate.
 // Needs public/ built and build/memest.

@@ -21,7 +21,7 @@ const STATE_INPUTS = ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batc
 /** 1234567 as "1,234,567". */
 const grouped = (n) => Math.round(n).toLocaleString('en-US');
 
-/** The input-file kind (core/input_files.c) of a dropped file of run kind `kind`. */
+/** The input-file kind (core/base/input_files.c) of a dropped file of run kind `kind`. */
 function limitKind(kind, path) {
   if (kind === 'script') return 'script';
   if (kind === 'log') return 'log';

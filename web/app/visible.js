@@ -1,6 +1,6 @@
 // visible.js — text from outside the page (a file's name, a config's keys,
 // a log's line) with every character that moves or reorders text made
-// visible as \uXXXX, as the CLI writes such text (core/text_escape.c: the
+// visible as \uXXXX, as the CLI writes such text (core/base/text_escape.c: the
 // C0 and C1 controls, DEL, the Arabic letter mark, LRM and RLM, the line
 // and paragraph separators, the bidi embeddings, overrides and isolates).
 // Tab and newline stay. Outside.jsx shows such text isolated as well.

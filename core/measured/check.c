@@ -1,0 +1,181 @@
+/*
+** check.c — measured runs beside estimates (`memest check`): each snapshot
+** goes to its pipeline rank on the trainer's row-major ("pp", "dp", "cp",
+** "ep") mesh and is set against that rank's estimated tensor peak (like for
+** like with max_memory_allocated); the log's figure joins the max. The
+** reports are check_report.c's.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measured/check.h"
+
+int64_t memest_snapshot_rank_of_name(const char *name) {
+  const char *base, *p;
+  int64_t v = -1;
+  if (name == NULL) return -1;
+  base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  p = strstr(base, "rank");
+  while (p != NULL) {
+    const char *d = p + 4;
+    if (*d >= '0' && *d <= '9') {
+      v = 0;
+      while (*d >= '0' && *d <= '9' && v < 100000000) v = v * 10 + (*d++ - '0');
+      return v >= 100000000 ? -1 : v;
+    }
+    p = strstr(p + 4, "rank");
+  }
+  return -1;
+}
+
+int64_t memest_pp_rank_of(int64_t rank, int64_t pp_size, int64_t total_gpus) {
+  if (pp_size <= 0 || total_gpus <= 0 || total_gpus % pp_size != 0) return -1;
+  if (rank < 0 || rank >= total_gpus) return -1;
+  /* Row-major: rank = ((pp * dp + dp_r) * cp + cp_r) * ep + ep_r. */
+  return rank / (total_gpus / pp_size);
+}
+
+/* The error of an estimate against a measurement; 0 (and never shown:
+** the reports print none) when nothing was measured. */
+static double error_of(uint64_t est, uint64_t meas) {
+  return meas > 0 ? ((double)est - (double)meas) / (double)meas : 0.0;
+}
+
+/* The tensor peak of one pipeline rank (-1: every rank, the largest). */
+static memest_code estimate_rank(const char *config, size_t len, const memest_params *p,
+                                 int64_t pp_rank, uint64_t *peak, memest_result **keep,
+                                 memest_error *err) {
+  memest_params q = *p;
+  memest_result *res = NULL;
+  memest_code rc;
+  q.pp_rank = pp_rank;
+  q.timeline = 0;
+  q.detail = 0;
+  rc = memest_estimate(config, len, &q, &res, err);
+  if (rc != MEMEST_OK) return rc;
+  *peak = memest_result_tensor_peak_bytes(res);
+  if (keep) *keep = res;
+  else memest_result_free(res);
+  return MEMEST_OK;
+}
+
+memest_code memest_check_run(const char *config, size_t config_len, const memest_params *p,
+                             const memest_check_input *inputs, int n,
+                             const memest_runlog *log, memest_check **out, memest_error *err) {
+  memest_check *c;
+  memest_code rc;
+  int i, j;
+  *out = NULL;
+  memi_err_clear(err);
+  if (n <= 0 && log == NULL)
+    return memi_err_set(err, MEMEST_E_MISSING, "snapshot",
+                   "memest check needs at least one --snapshot FILE or a --log FILE");
+  if (n > MEMEST_CHECK_MAX_SNAPSHOTS)
+    return memi_err_set(err, MEMEST_E_LIMIT, "snapshot",
+                   "memest check takes at most %d snapshots; give one per pipeline rank",
+                   MEMEST_CHECK_MAX_SNAPSHOTS);
+  c = calloc(1, sizeof *c);
+  if (c == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  c->ranks = calloc((size_t)(n > 0 ? n : 1), sizeof *c->ranks);
+  if (c->ranks == NULL) {
+    free(c);
+    return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
+  }
+  rc = estimate_rank(config, config_len, p, -1, &c->est_max, &c->result, err);
+  if (rc != MEMEST_OK) goto fail;
+  c->fragmentation_param = p->fragmentation;
+  c->params = *p;
+  c->snap_from = -1;
+  for (i = 0; i < n; i++) {
+    check_rank *r = &c->ranks[i];
+    const memest_snapshot_summary *s = memest_snapshot_summary_of(inputs[i].snapshot);
+    r->pp_rank = memest_pp_rank_of(inputs[i].global_rank, p->pp_size, p->total_gpus);
+    if (inputs[i].global_rank < 0) {
+      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                   "cannot tell the global rank of snapshot '%s'; keep the trainer's name "
+                   "snapshot-rankNNNNN.pickle",
+                   inputs[i].source);
+      goto fail;
+    }
+    if (r->pp_rank < 0) {
+      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                   "snapshot '%s' is global rank %lld, but the run has %lld GPUs (ranks 0..%lld); "
+                   "give the run's --total-gpus",
+                   inputs[i].source, (long long)inputs[i].global_rank, (long long)p->total_gpus,
+                   (long long)p->total_gpus - 1);
+      goto fail;
+    }
+    for (j = 0; j < i; j++)
+      if (c->ranks[j].global_rank == inputs[i].global_rank) {
+        rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                     "snapshots '%s' and '%s' are both global rank %lld; give each rank once",
+                     c->ranks[j].source, inputs[i].source, (long long)inputs[i].global_rank);
+        goto fail;
+      }
+    snprintf(r->source, sizeof r->source, "%s", inputs[i].source);
+    r->global_rank = inputs[i].global_rank;
+    r->snap = inputs[i].snapshot;
+    r->measured = s->peak_allocated_bytes;
+    for (j = 0; j < i; j++)
+      if (c->ranks[j].pp_rank == r->pp_rank) {
+        r->estimated = c->ranks[j].estimated;
+        break;
+      }
+    if (j == i) {
+      rc = estimate_rank(config, config_len, p, r->pp_rank, &r->estimated, NULL, err);
+      if (rc != MEMEST_OK) goto fail;
+    }
+    r->error = error_of(r->estimated, r->measured);
+    if (r->measured > c->meas_max || c->n == 0) {
+      c->meas_max = r->measured;
+      c->max_from = i;
+    }
+    c->n++;
+  }
+  if (c->n > 0) c->snap_from = c->max_from;
+  if (log != NULL) {
+    c->log = *memest_runlog_summary_of(log);
+    c->runlog = log;
+    c->has_log = 1;
+    /* The log is a MAX over every rank and step read, the snapshots one
+    ** step of some ranks: far apart, the reports say so. */
+    if (c->n > 0 && c->meas_max > 0) {
+      c->log_vs_snapshots = ((double)c->log.compared_bytes - (double)c->meas_max) / (double)c->meas_max;
+      c->disagree = c->log_vs_snapshots > MEMEST_CHECK_DISAGREE ||
+                    c->log_vs_snapshots < -MEMEST_CHECK_DISAGREE;
+    } else if (c->n > 0) {
+      c->disagree = 1;  /* the snapshots allocated nothing; the log's figure is positive */
+    }
+    if (c->log.compared_bytes > c->meas_max || c->n == 0) {
+      c->meas_max = c->log.compared_bytes;
+      c->max_from = -1;
+    }
+  }
+  c->error_max = error_of(c->est_max, c->meas_max);
+  *out = c;
+  return MEMEST_OK;
+fail:
+  memest_check_free(c);
+  return rc;
+}
+
+void memest_check_free(memest_check *c) {
+  if (c == NULL) return;
+  memest_result_free(c->result);
+  free(c->source_json);
+  free(c->source_text);
+  free(c->ranks);
+  free(c);
+}
+
+memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *run,
+                                    memest_error *err) {
+  memi_err_clear(err);
+  if (c == NULL || run == NULL)
+    return memi_err_set(err, MEMEST_E_VALUE, "", "memest_check_set_source needs a check and a run");
+  return memi_source_attach(run, c->result, &c->source_json, &c->source_text, err);
+}
+
+const memest_result *memest_check_estimate(const memest_check *c) { return c->result; }

@@ -1,0 +1,329 @@
+/*
+** check_report.c — measured runs as JSON and text: one snapshot's figures
+** (memest_snapshot_json, the page's input) and the comparison of `memest
+** check` (docs/result-json.md).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measured/check.h"
+#include "model/model_source.h"
+#include "sim/result.h"
+
+#define CURVE_MAX_POINTS 100000
+
+static void alloc_json(strbuf *sb, const memest_snapshot_alloc *a) {
+  int k;
+  memi_sb_printf(sb,
+            "{\"bytes\":%llu,\"requested_bytes\":%llu,\"address\":%llu,\"time_us\":%lld,"
+            "\"before_recording\":%s,\"frames\":[",
+            (unsigned long long)a->bytes, (unsigned long long)a->requested_bytes,
+            (unsigned long long)a->address, (long long)a->time_us,
+            a->before_recording ? "true" : "false");
+  for (k = 0; k < a->frames; k++) {
+    if (k) memi_sb_put(sb, ",");
+    memi_sb_json_str(sb, a->site[k]);
+  }
+  memi_sb_put(sb, "]}");
+}
+
+/* The snapshot's summary, top allocations and sites as JSON members. */
+static void snapshot_members(strbuf *sb, const memest_snapshot *s) {
+  const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
+  int i;
+  memi_sb_printf(sb,
+            "\"device\":%d,\"devices_with_data\":%d,\"events\":%lld,\"segments\":%lld,"
+            "\"blocks\":%lld,\"peak_allocated_bytes\":%llu,\"peak_event\":%lld,"
+            "\"peak_time_us\":%lld,\"start_time_us\":%lld,\"end_time_us\":%lld,"
+            "\"start_allocated_bytes\":%llu,\"end_allocated_bytes\":%llu,"
+            "\"end_reserved_bytes\":%llu,\"peak_reserved_bytes\":%llu,"
+            "\"fragmentation\":%.6g,\"inconsistent\":%lld,\"top\":[",
+            m->device, m->devices_with_data, (long long)m->events, (long long)m->segments,
+            (long long)m->blocks, (unsigned long long)m->peak_allocated_bytes,
+            (long long)m->peak_event, (long long)m->peak_time_us, (long long)m->start_time_us,
+            (long long)m->end_time_us, (unsigned long long)m->start_allocated_bytes,
+            (unsigned long long)m->end_allocated_bytes,
+            (unsigned long long)m->end_reserved_bytes,
+            (unsigned long long)m->peak_reserved_bytes, m->fragmentation,
+            (long long)m->inconsistent);
+  for (i = 0; i < memest_snapshot_top_count(s); i++) {
+    if (i) memi_sb_put(sb, ",");
+    alloc_json(sb, memest_snapshot_top(s, i));
+  }
+  memi_sb_put(sb, "],\"sites\":[");
+  for (i = 0; i < memest_snapshot_site_count(s); i++) {
+    const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
+    memi_sb_printf(sb, "%s{\"bytes\":%llu,\"count\":%lld,\"site\":", i ? "," : "",
+              (unsigned long long)st->bytes, (long long)st->count);
+    memi_sb_json_str(sb, st->site);
+    memi_sb_put(sb, "}");
+  }
+  memi_sb_put(sb, "]");
+}
+
+char *memest_snapshot_json(const memest_snapshot *s, int points) {
+  strbuf sb;
+  int64_t *t;
+  uint64_t *b;
+  int n, i;
+  if (points < 2) points = 2;
+  if (points > CURVE_MAX_POINTS) points = CURVE_MAX_POINTS;
+  t = malloc((size_t)points * sizeof *t);
+  b = malloc((size_t)points * sizeof *b);
+  if (t == NULL || b == NULL) {
+    free(t);
+    free(b);
+    return NULL;
+  }
+  n = memest_snapshot_curve(s, points, t, b);
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{");
+  snapshot_members(&sb, s);
+  memi_sb_put(&sb, ",\"curve\":{\"t_us\":[");
+  for (i = 0; i < n; i++) memi_sb_printf(&sb, "%s%lld", i ? "," : "", (long long)t[i]);
+  memi_sb_put(&sb, "],\"bytes\":[");
+  for (i = 0; i < n; i++) memi_sb_printf(&sb, "%s%llu", i ? "," : "", (unsigned long long)b[i]);
+  memi_sb_put(&sb, "]}}");
+  free(t);
+  free(b);
+  return memi_sb_finish(&sb);
+}
+
+/* {======================================================================
+** memest check: JSON
+** ======================================================================= */
+
+/* An error fraction, or null when nothing was measured to compare with. */
+static void error_json(strbuf *sb, uint64_t measured, double error) {
+  if (measured > 0) memi_sb_printf(sb, "%.6f", error);
+  else memi_sb_put(sb, "null");
+}
+
+char *memest_check_json(const memest_check *c) {
+  strbuf sb;
+  int i;
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{\"ranks\":[");
+  for (i = 0; i < c->n; i++) {
+    const check_rank *r = &c->ranks[i];
+    memi_sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
+              (long long)r->pp_rank, (long long)r->global_rank);
+    memi_sb_json_str(&sb, r->source);
+    memi_sb_printf(&sb, ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
+              "\"error_fraction\":",
+              (unsigned long long)r->measured, (unsigned long long)r->estimated);
+    error_json(&sb, r->measured, r->error);
+    memi_sb_put(&sb, ",\"snapshot\":{");
+    snapshot_members(&sb, r->snap);
+    memi_sb_put(&sb, "}}");
+  }
+  memi_sb_printf(&sb,
+            "],\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
+            "\"error_fraction\":",
+            (unsigned long long)c->meas_max, (unsigned long long)c->est_max);
+  error_json(&sb, c->meas_max, c->error_max);
+  memi_sb_put(&sb, ",\"source\":");
+  if (c->max_from >= 0 && c->n > 0) memi_sb_json_str(&sb, c->ranks[c->max_from].source);
+  else memi_sb_put(&sb, "\"log\"");
+  memi_sb_put(&sb, ",\"log_vs_snapshots\":");
+  if (c->has_log && c->n > 0) {
+    const check_rank *r = &c->ranks[c->snap_from];
+    memi_sb_printf(&sb, "{\"log_bytes\":%llu,\"snapshot_bytes\":%llu,\"snapshot\":",
+              (unsigned long long)c->log.compared_bytes, (unsigned long long)r->measured);
+    memi_sb_json_str(&sb, r->source);
+    memi_sb_put(&sb, ",\"difference_fraction\":");
+    error_json(&sb, r->measured, c->log_vs_snapshots);
+    memi_sb_printf(&sb, ",\"disagree\":%s}", c->disagree ? "true" : "false");
+  } else {
+    memi_sb_put(&sb, "null");
+  }
+  memi_sb_put(&sb, "},");
+  memi_inputs_json(&sb, &c->params, c->result->capacity);
+  memi_source_put_json(&sb, c->source_json);
+  memi_sb_put(&sb, ",\"log\":");
+  if (c->has_log) {
+    memi_sb_put(&sb, "{");
+    memi_runlog_json_members(&sb, c->runlog, 0);
+    memi_sb_put(&sb, "}");
+  } else {
+    memi_sb_put(&sb, "null");
+  }
+  memi_sb_put(&sb, ",\"fragmentation\":");
+  if (c->n > 0) {
+    const memest_snapshot_summary *m = memest_snapshot_summary_of(c->ranks[c->max_from >= 0 ? c->max_from : 0].snap);
+    memi_sb_printf(&sb,
+              "{\"measured\":%.6g,\"estimate_uses\":%.6g,\"peak_reserved_bytes\":%llu,"
+              "\"peak_allocated_bytes\":%llu,\"end_reserved_bytes\":%llu,"
+              "\"end_allocated_bytes\":%llu}",
+              m->fragmentation, c->fragmentation_param,
+              (unsigned long long)m->peak_reserved_bytes,
+              (unsigned long long)m->peak_allocated_bytes,
+              (unsigned long long)m->end_reserved_bytes,
+              (unsigned long long)m->end_allocated_bytes);
+  } else {
+    memi_sb_put(&sb, "null");
+  }
+  memi_model_source_json(&sb, &c->result->params);
+  memi_sb_put(&sb, "}");
+  return memi_sb_finish(&sb);
+}
+/* }====================================================================== */
+
+/* {======================================================================
+** memest check: text
+** ======================================================================= */
+
+static const char *gib(char *buf, size_t size, uint64_t bytes) {
+  snprintf(buf, size, "%.2f GiB", (double)bytes / GIB);
+  return buf;
+}
+
+/* An error as "+3.2%"; "none" when nothing was measured to compare with. */
+static const char *error_text(char *buf, size_t size, uint64_t measured, double error) {
+  if (measured > 0) snprintf(buf, size, "%+.1f%%", error * 100.0);
+  else snprintf(buf, size, "none");
+  return buf;
+}
+
+/* The log's line, the lines it did not take, and its restarts. */
+static void log_text(strbuf *sb, const memest_check *c) {
+  const memest_runlog_summary *l = &c->log;
+  char line[200];
+  int k, n = memest_runlog_note_count(c->runlog), refused = 0;
+  if (l->restarts == 0)
+    memi_sb_printf(sb,
+              "Log: %lld peak-gpu-memory line%s, steps %lld..%lld; compared: %s, %.2f GiB "
+              "(steps %lld..%lld); the largest is %.2f GiB at step %lld\n",
+              (long long)l->steps, l->steps == 1 ? "" : "s", (long long)l->first_step,
+              (long long)l->last_step,
+              memi_runlog_compared(l), l->steady_gib, (long long)l->steady_from,
+              (long long)l->last_step, l->max_gib, (long long)l->max_step);
+  else
+    memi_sb_printf(sb,
+              "Log: %lld peak-gpu-memory lines in %lld runs, from step %lld to step %lld; "
+              "compared: %s, %.2f GiB; the largest is %.2f GiB at step %lld\n",
+              (long long)l->steps, (long long)l->restarts + 1, (long long)l->first_step,
+              (long long)l->last_step, memi_runlog_compared(l), l->steady_gib, l->max_gib,
+              (long long)l->max_step);
+  if (l->numbered)
+    memi_sb_put(sb, "  no reading is on a step line: they are counted 1, 2, ... in the log's order\n");
+  if (l->refused > 0)
+    memi_sb_printf(sb, "  %lld reading%s, never compared:\n", (long long)l->refused,
+              l->refused == 1 ? " is not a measurement" : "s are not measurements");
+  for (k = 0; k < n; k++) {
+    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
+    if (note->restart) continue;
+    memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
+    refused++;
+  }
+  if (l->refused > refused)
+    memi_sb_printf(sb, "    and %lld more\n", (long long)(l->refused - refused));
+  if (l->restarts > 0)
+    memi_sb_printf(sb, "  the steps start again %lld time%s (each run's first step is left out of "
+                   "the steady state):\n",
+              (long long)l->restarts, l->restarts == 1 ? "" : "s");
+  for (k = 0; k < n; k++) {
+    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
+    if (note->restart) memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
+  }
+}
+
+static void peak_detail(strbuf *sb, const check_rank *r) {
+  const memest_snapshot *s = r->snap;
+  const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
+  char a[32], b[32], name[4 * sizeof r->source];
+  int i, k;
+  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld",
+            memi_text_line(name, sizeof name, r->source), (long long)r->global_rank, (long long)r->pp_rank);
+  if (m->peak_time_us >= 0 && m->start_time_us >= 0)
+    memi_sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
+  memi_sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
+            gib(b, sizeof b, m->start_allocated_bytes));
+  memi_sb_put(sb, "  largest live allocations:\n");
+  for (i = 0; i < memest_snapshot_top_count(s); i++) {
+    const memest_snapshot_alloc *t = memest_snapshot_top(s, i);
+    memi_sb_printf(sb, "    %10.3f MiB  %s", (double)t->bytes / (1024.0 * 1024.0),
+              t->before_recording ? "before the window " : "in the window     ");
+    if (t->frames == 0) memi_sb_put(sb, "  (no frames recorded)");
+    for (k = 0; k < t->frames; k++) {
+      memi_sb_put(sb, k ? " < " : "  ");
+      memi_sb_text(sb, t->site[k]);
+    }
+    memi_sb_put(sb, "\n");
+  }
+  memi_sb_put(sb, "  by allocation site:\n");
+  for (i = 0; i < memest_snapshot_site_count(s); i++) {
+    const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
+    memi_sb_printf(sb, "    %10.3f MiB  %5lld x  ", (double)st->bytes / (1024.0 * 1024.0),
+              (long long)st->count);
+    memi_sb_text(sb, st->site);
+    memi_sb_put(sb, "\n");
+  }
+}
+
+char *memest_check_text(const memest_check *c) {
+  strbuf sb;
+  char a[32], b[32], e[32], name[4 * sizeof c->ranks[0].source];
+  int i;
+  memi_sb_init(&sb);
+  if (c->source_text != NULL) memi_sb_printf(&sb, "%s\n", c->source_text);
+  memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
+              "torch.cuda.max_memory_allocated)\n");
+  if (memi_model_source_shown(&c->result->params)) {
+    memi_sb_printf(&sb, "Model %s: ", c->result->params.model);
+    memi_model_source_text(&sb, &c->result->params);
+    memi_sb_put(&sb, "\n");
+  }
+  if (c->n > 0) {
+    memi_sb_printf(&sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
+              "measured", "estimated", "error", "source");
+    for (i = 0; i < c->n; i++) {
+      const check_rank *r = &c->ranks[i];
+      memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %8s  %s\n", (long long)r->pp_rank,
+                (long long)r->global_rank, gib(a, sizeof a, r->measured),
+                gib(b, sizeof b, r->estimated), error_text(e, sizeof e, r->measured, r->error),
+                memi_text_line(name, sizeof name, r->source));
+    }
+  }
+  if (c->has_log) log_text(&sb, c);
+  memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %s\n",
+            gib(a, sizeof a, c->meas_max),
+            c->max_from >= 0 && c->n > 0
+                ? memi_text_line(name, sizeof name, c->ranks[c->max_from].source) : "the log",
+            gib(b, sizeof b, c->est_max), error_text(e, sizeof e, c->meas_max, c->error_max));
+  if (c->has_log && c->disagree) {
+    const check_rank *r = &c->ranks[c->snap_from];
+    memi_sb_printf(&sb,
+              "Note: the log's %s and the largest snapshot peak, %s (%s), differ by %s: the log "
+              "is a MAX over every rank and step read, a snapshot one step of one rank. Is the "
+              "rank of the log's peak among the snapshots, and is the snapshots' step a steady "
+              "one of the same run?\n",
+              gib(a, sizeof a, c->log.compared_bytes), gib(b, sizeof b, r->measured),
+              memi_text_line(name, sizeof name, r->source),
+              r->measured > 0 ? error_text(e, sizeof e, r->measured, c->log_vs_snapshots)
+                              : "all of it");
+  }
+  if (c->n > 0) {
+    const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
+    const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
+    peak_detail(&sb, r);
+    memi_sb_printf(&sb,
+              "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
+              "%.1f%% (at the snapshot: %s reserved, ",
+              memi_text_line(name, sizeof name, r->source), gib(a, sizeof a, m->peak_reserved_bytes),
+              gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
+              gib(a, sizeof a, m->end_reserved_bytes));
+    memi_sb_printf(&sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
+                   "--fragmentation %.3f\n",
+              gib(b, sizeof b, m->end_allocated_bytes), c->fragmentation_param,
+              m->fragmentation > MEMEST_MAX_FRAGMENTATION ? MEMEST_MAX_FRAGMENTATION
+                                                          : m->fragmentation);
+    if (m->inconsistent > 0)
+      memi_sb_printf(&sb, "Note: %lld trace entries did not match an allocation (a trace that "
+                     "overflowed max_entries, or a damaged file)\n",
+                (long long)m->inconsistent);
+  }
+  return memi_sb_finish_text(&sb);
+}
+/* }====================================================================== */
