@@ -246,6 +246,20 @@ typedef struct memest_param_info {
 
 const memest_param_info *memest_param_describe(memest_param_id id);
 
+/* What a form shows of parameter `id` beside its row of memest_param_info:
+** the worked example's value (the CLI's help example, the page's opening
+** view) and the range of its slider. A slider's range is the form's only:
+** the accepted range is min..max. NULL for an id out of range. */
+typedef struct memest_param_form {
+  const char *example;       /* the example's value ("4" for pp_size), or "" for the default */
+  double slider_min;         /* the slider's ends; 0, 0 for an input without a slider */
+  double slider_max;
+  double slider_step;        /* its step: 1 for whole numbers, 0.01 for factors */
+  int slider_log2;           /* 1: it moves in powers of two */
+} memest_param_form;
+
+const memest_param_form *memest_param_form_describe(memest_param_id id);
+
 /* The stable names of enum values, as memest_params_set() takes them and
 ** the result JSON writes them: "adamw"/"muon", "fsdp"/"hsdp",
 ** "disabled"/"deep-gemm", "measured"/"balanced"/"factor", "OK"/"TIGHT"/"OOM". NULL for a value out of
@@ -430,6 +444,9 @@ memest_code memest_routing_peaks(const char *config, size_t config_len, const me
 int memest_component_count(void);
 const char *memest_component_key(int i);
 const char *memest_component_title(int i);
+/* "static" (lives the whole step) or "dynamic" (comes and goes with the
+** schedule): the object of a rank's JSON that holds component i. */
+const char *memest_component_group(int i);
 
 /* The result as one JSON object (the CLI's --json) or as the CLI's text
 ** report. The string is allocated; free it with memest_free(). NULL when

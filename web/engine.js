@@ -22,9 +22,10 @@
 /** @typedef {{error: Problem}} ErrorResult */
 
 /**
- * Inputs by snake_case name (pp_size, ep_size, ..., model). Numbers, strings
- * and booleans are passed to the core as the text a CLI flag would carry;
- * null or undefined counts as not given.
+ * Inputs by snake_case name (pp_size, ep_size, ..., model). Strings (the
+ * text the user typed or the link held) pass to the core as they are,
+ * numbers as their text (String(n)), booleans as "true"/"false": the text
+ * a CLI flag would carry; null or undefined counts as not given.
  * @typedef {Record<string, unknown>} Params
  */
 
@@ -51,6 +52,9 @@
  * @property {number} [min]     accepted range of an "int" or "number"
  * @property {number} [max]
  * @property {string} [limit]   the bounds.h name of max, e.g. "MEMEST_MAX_PP"
+ * @property {string} example   the worked example's value ("4"), or "" where the default serves
+ * @property {{min: number, max: number, step: number, log2: boolean}} [slider]
+ *   a form's slider for the input (its range is the slider's only)
  */
 
 /**
@@ -63,7 +67,7 @@
  * @property {string[]} fp8_training
  * @property {string[]} status        ["OK", "TIGHT", "OOM"]
  * @property {string[]} reasons
- * @property {{key: string, title: string}[]} components
+ * @property {{key: string, title: string, group: 'static'|'dynamic'}[]} components
  * @property {number} tight_percent
  * @property {Record<string, {noun: string, max_bytes: number, limit_name: string, typical: string, give: string}>} input_files
  *   each kind of file memest reads, by key (config, snapshot, log, script,
@@ -208,16 +212,16 @@ function failure(code, field, message) {
 }
 
 /**
- * One value as the glue takes it: finite numbers, strings and booleans as
- * they are; non-finite numbers and bigints as their text, as a CLI flag
- * would carry them; anything else as {} so that the glue refuses it.
+ * One value as the glue takes it: text. A string as it is; a number or a
+ * bigint as JavaScript writes it (String(v): 0.3, 1e+21, NaN), the text a
+ * CLI flag given String(v) carries; booleans as they are (the glue reads
+ * them as "true"/"false"); anything else as {} so that the glue refuses it.
  * @param {unknown} v
  * @returns {unknown}
  */
 function normalizeValue(v) {
   if (typeof v === 'string') return wellFormed(v);
-  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
-  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
   if (typeof v === 'boolean') return v;
   return {};
 }

@@ -15,11 +15,11 @@
 #include "memest.h"
 
 /*
-** Parameters arrive as one JSON object of snake_case names. Each value is
-** handed to memest_params_set() as the text the CLI would have received:
-** strings as they are, booleans as "true"/"false", and numbers as
-** JavaScript writes them (wa_number_text), which is the text engine.js's
-** JSON.stringify put there, so no digit is lost or invented on the way.
+** Parameters arrive as one JSON object of snake_case names whose values are
+** text: engine.js writes a number as JavaScript does (String(n)), so the
+** text the user typed or the link held is what memest_params_set() reads,
+** as from a CLI flag. Booleans go as "true"/"false"; a list of a plan
+** request as the CLI's comma list.
 */
 
 /* Most problems one validate call reports. */
@@ -147,59 +147,6 @@ static cJSON *wa_parse_object(const char *json, const char *what,
   return NULL;
 }
 
-/* Appends the n bytes of s to the text at *w of buf's end, keeping a NUL. */
-static void wa_put_bytes(char **w, const char *end, const char *s, size_t n) {
-  while (n-- > 0 && *w + 1 < end) *(*w)++ = *s++;
-  **w = '\0';
-}
-
-/* The text JavaScript's String(d) gives for a finite d (ECMA-262
-** Number::toString): the fewest digits that read back as d, positional
-** for decimal exponents -7 < e < 21, else d.ddde+x. engine.js writes its
-** numbers so (JSON.stringify), and the CLI flag the tests compare with
-** is String(value), so the core sees the same text from both. */
-static void wa_number_text(double d, char *buf, size_t size) {
-  char sci[40], digits[24], *w = buf;
-  const char *end = buf + size, *m;
-  size_t k = 0;
-  int prec, n;
-  *w = '\0';
-  if (d == 0) {
-    wa_put_bytes(&w, end, "0", 1);
-    return;
-  }
-  for (prec = 0; prec < 17; prec++) {  /* 17 significant digits always read back */
-    snprintf(sci, sizeof sci, "%.*e", prec, d);
-    if (strtod(sci, NULL) == d) break;
-  }
-  m = sci;
-  if (*m == '-') wa_put_bytes(&w, end, m++, 1);
-  for (; *m && *m != 'e'; m++)
-    if (*m != '.' && k < sizeof digits) digits[k++] = *m;
-  n = atoi(m + 1) + 1;  /* d = 0.digits x 10^n */
-  if ((int)k <= n && n <= 21) {
-    wa_put_bytes(&w, end, digits, k);
-    for (; n > (int)k; n--) wa_put_bytes(&w, end, "0", 1);
-  } else if (0 < n && n <= 21) {
-    wa_put_bytes(&w, end, digits, (size_t)n);
-    wa_put_bytes(&w, end, ".", 1);
-    wa_put_bytes(&w, end, digits + n, k - (size_t)n);
-  } else if (-6 < n && n <= 0) {
-    wa_put_bytes(&w, end, "0.", 2);
-    for (; n < 0; n++) wa_put_bytes(&w, end, "0", 1);
-    wa_put_bytes(&w, end, digits, k);
-  } else {
-    char e[8];
-    wa_put_bytes(&w, end, digits, 1);
-    if (k > 1) {
-      wa_put_bytes(&w, end, ".", 1);
-      wa_put_bytes(&w, end, digits + 1, k - 1);
-    }
-    snprintf(e, sizeof e, "e%c%d", n - 1 >= 0 ? '+' : '-', n - 1 >= 0 ? n - 1 : 1 - n);
-    wa_put_bytes(&w, end, e, strlen(e));
-  }
-}
-
 /* The CLI flag for a member name: "pp_size" -> "--pp-size". The core
 ** accepts either form, but names the flag in its messages, so passing the
 ** flag makes the engine's message for an unknown name the CLI's too. */
@@ -240,17 +187,13 @@ static void wa_text_put(wa_text *t, const char *s, size_t n) {
   t->p[t->n] = '\0';
 }
 
-/* The text of a scalar: a string as it is, true/false, or a number as
-** JavaScript writes it. Sets *bad for any other kind. */
+/* The text of a scalar: a string as it is, or true/false. Sets *bad for
+** any other kind: a number arrives as the text engine.js wrote for it. */
 static void wa_put_scalar(wa_text *t, const cJSON *item, int *bad) {
-  char num[32];
   if (cJSON_IsString(item)) {
     wa_text_put(t, item->valuestring, strlen(item->valuestring));
   } else if (cJSON_IsBool(item)) {
     wa_text_put(t, cJSON_IsTrue(item) ? "true" : "false", cJSON_IsTrue(item) ? 4 : 5);
-  } else if (cJSON_IsNumber(item)) {
-    wa_number_text(item->valuedouble, num, sizeof num);
-    wa_text_put(t, num, strlen(num));
   } else {
     *bad = 1;
   }
@@ -281,7 +224,8 @@ static memest_code wa_set_one(wa_setter set, void *target, const cJSON *item,
     char msg[160];
     snprintf(msg, sizeof msg, "%.60s must be a number, a string or true/false%s, got %s",
              flag ? flag : name, lists ? ", or a list of them" : "",
-             cJSON_IsArray(item) ? (lists ? "a nested list" : "a list") : "an object");
+             cJSON_IsArray(item) ? (lists ? "a nested list" : "a list")
+             : cJSON_IsNumber(item) ? "a JSON number (give its text)" : "an object");
     wa_fail(err, MEMEST_E_VALUE, name, msg);
     rc = MEMEST_E_VALUE;
   } else if (!flag || t.failed || !t.p) {
@@ -646,9 +590,23 @@ static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
          wa_add_str(o, "limit", d->limit);
 }
 
-/* Every parameter's description, as memest_param_describe() gives it:
-** [{name, flag, kind, meaning, choose, choices[], default, required, label,
-** short_name[, min, max, limit]}]; NULL when out of memory. */
+/* Adds the example's value and, for an input with one, its slider
+** {min, max, step, log2} (memest_param_form_describe). */
+static int wa_add_form(cJSON *o, const memest_param_form *f) {
+  cJSON *s;
+  if (!wa_add_str(o, "example", f->example)) return 0;
+  if (f->slider_max <= f->slider_min) return 1;
+  s = cJSON_AddObjectToObject(o, "slider");
+  return s && cJSON_AddNumberToObject(s, "min", f->slider_min) &&
+         cJSON_AddNumberToObject(s, "max", f->slider_max) &&
+         cJSON_AddNumberToObject(s, "step", f->slider_step) &&
+         cJSON_AddBoolToObject(s, "log2", f->slider_log2 != 0);
+}
+
+/* Every parameter's description, as memest_param_describe() and
+** memest_param_form_describe() give it: [{name, flag, kind, meaning,
+** choose, choices[], default, required, label, short_name[, min, max,
+** limit], example[, slider]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -662,7 +620,8 @@ char *memest_wasm_parameters(void) {
         !wa_add_str(o, "default", d->default_text) ||
         !cJSON_AddBoolToObject(o, "required", d->required != 0) ||
         !wa_add_str(o, "label", d->label) || !wa_add_str(o, "short_name", d->short_name) ||
-        !wa_add_bounds(o, d)) {
+        !wa_add_bounds(o, d) ||
+        !wa_add_form(o, memest_param_form_describe((memest_param_id)id))) {
       cJSON_Delete(arr);
       return NULL;
     }
@@ -694,13 +653,14 @@ static const char *wa_reason(int i) {
   return i < MEMEST_R_COUNT ? memest_reason_name((memest_reason)i) : NULL;
 }
 
-/* [{key, title}] of every memory component, in the result's order. */
+/* [{key, title, group}] of every memory component, in the result's order. */
 static int wa_add_components(cJSON *root) {
   cJSON *arr = cJSON_AddArrayToObject(root, "components");
   for (int i = 0; arr && i < memest_component_count(); i++) {
     cJSON *o = wa_append_object(arr);
     if (!o || !wa_add_str(o, "key", memest_component_key(i)) ||
-        !wa_add_str(o, "title", memest_component_title(i)))
+        !wa_add_str(o, "title", memest_component_title(i)) ||
+        !wa_add_str(o, "group", memest_component_group(i)))
       return 0;
   }
   return arr != NULL;
@@ -725,7 +685,7 @@ static int wa_add_input_files(cJSON *root) {
 }
 
 /* {optimizer[], sharding[], fp8_training[], routing[], status[], reasons[],
-** components[{key, title}], tight_percent, input_files}: the enum names in
+** components[{key, title, group}], tight_percent, input_files}: the enum names in
 ** enum order, the component labels, the TIGHT threshold and each kind of
 ** file's limit; NULL when out of memory. */
 char *memest_wasm_names(void) {
@@ -991,6 +951,12 @@ static cJSON *wa_resolve_model(memest_trainer_run *run, const cJSON *files) {
   return o;
 }
 
+/* d as decimal text that reads back as d: 15 significant digits, else 17. */
+static void wa_double_text(double d, char *buf, size_t size) {
+  snprintf(buf, size, "%.15g", d);
+  if (strtod(buf, NULL) != d) snprintf(buf, size, "%.17g", d);
+}
+
 /* The inputs the run set in p, by snake_case name, as memest_params_set takes them. */
 static cJSON *wa_run_params(const memest_params *before, const memest_params *p) {
   cJSON *o = cJSON_CreateObject();
@@ -1000,7 +966,7 @@ static cJSON *wa_run_params(const memest_params *before, const memest_params *p)
     const void *f = (const char *)p + d->offset;
     if (!((p->given >> id) & 1u) || ((before->given >> id) & 1u)) continue;
     if (strcmp(d->kind, "int") == 0) snprintf(text, sizeof text, "%lld", (long long)*(const int64_t *)f);
-    else if (strcmp(d->kind, "number") == 0) wa_number_text(*(const double *)f, text, sizeof text);
+    else if (strcmp(d->kind, "number") == 0) wa_double_text(*(const double *)f, text, sizeof text);
     else if (strcmp(d->kind, "text") == 0 || (strcmp(d->kind, "enum") == 0 && id == MEMEST_P_GPU))
       snprintf(text, sizeof text, "%s", (const char *)f);
     else if (id == MEMEST_P_OPTIMIZER) snprintf(text, sizeof text, "%s", memest_optimizer_name(p->optimizer));

@@ -1,7 +1,8 @@
 /*
 ** components.c — the memory components by name: the key each has in the
-** JSON (and on the page) and the title the text report gives it, one row
-** per component of the comp enum (internal.h), in its order.
+** JSON (and on the page), the title the text report gives it and its
+** group (static or dynamic), one row per component of the comp enum
+** (internal.h), in its order.
 */
 #include "base/internal.h"
 
@@ -28,4 +29,8 @@ int memest_component_count(void) { return C_COUNT; }
 const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? comp_keys[i] : NULL; }
 const char *memest_component_title(int i) {
   return i >= 0 && i < C_COUNT ? comp_titles[i] : NULL;
+}
+const char *memest_component_group(int i) {
+  if (i < 0 || i >= C_COUNT) return NULL;
+  return i < C_FIRST_DYNAMIC ? "static" : "dynamic";
 }

@@ -1,7 +1,7 @@
 /*
 ** params.c — the estimate's inputs: one table (name, flag, meaning, kind,
-** bounds and limit name, choices, default, offset into memest_params) and
-** what it drives: parsing one value from text with its range check, the
+** bounds and limit name, choices, default, offset into memest_params, the
+** worked example's value and a form's slider) and what it drives: parsing one value from text with its range check, the
 ** same check of a value stored by a C caller, the defaults, the enum
 ** names and the equivalent CLI command line. Cross-parameter checks
 ** (divisibility, the layout) live in layout.c. A new parameter is one row
@@ -42,15 +42,16 @@ typedef struct param_row {
   const char *const *names;  /* K_ENUM stored as an int: its values' names */
   size_t size;               /* bytes of the field */
   int command;               /* place in the equivalent command; 0: left out */
+  memest_param_form form;    /* the example's value and the slider a form gives it */
 } param_row;
 
 /* info: name, flag, kind, meaning, choose, choices, default, required, min, max, limit, offset,
-** label, short name */
+** label, short name; form: example, slider ends, step, powers of two */
 #define ROW(name, flag, kind, meaning, choose, choices, dflt, req, lo, hi, limit, k, names, f, cmd, \
-            label, short_name)                                                                     \
+            label, short_name, example, s_lo, s_hi, s_step, s_log2)                                \
   {{name, flag, kind, meaning, choose, choices, dflt, req, lo, hi, limit, offsetof(memest_params, f), \
     label, short_name},                                                                            \
-   k, names, sizeof(((memest_params *)0)->f), cmd}
+   k, names, sizeof(((memest_params *)0)->f), cmd, {example, s_lo, s_hi, s_step, s_log2}}
 
 static const param_row param_table[MEMEST_P_COUNT] = {
   ROW("model", "--model", "text",
@@ -58,112 +59,138 @@ static const param_row param_table[MEMEST_P_COUNT] = {
       "a preset from --list-models, or the config.json (or hub id) of the model you train", "",
       "", 1,
       0, 0, "", K_TEXT, NULL, model, 1,
-      "Model", "model"),
+      "Model", "model",
+      "qwen3-30b-a3b", 0, 0, 0, 0),
   ROW("pp_size", "--pp-size", "int",
       "pipeline-parallel degree; DualPipeV runs 2*pp stages, two per GPU",
       "the model must have at least 2*pp layers; more pp lowers parameter and activation memory "
       "per GPU",
       "", "", 1, 1, MEMEST_MAX_PP, "MEMEST_MAX_PP", K_INT, NULL, pp_size, 2,
-      "Pipeline parallel (pp)", "pp"),
+      "Pipeline parallel (pp)", "pp",
+      "4", 1, 32, 1, 0),
   ROW("ep_size", "--ep-size", "int",
       "expert-parallel degree: GPUs that split each MoE layer's experts",
       "a divisor of the expert count, at most 32; usually the GPUs per node (8)", "", "", 1,
       1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS", K_INT, NULL, ep_size, 3,
-      "Expert parallel (ep)", "ep"),
+      "Expert parallel (ep)", "ep",
+      "8", 1, 32, 1, 1),
   ROW("cp_size", "--cp-size", "int",
       "context-parallel degree: GPUs that split each sequence",
       "1 if you do not use context parallelism", "", "", 1,
       1, MEMEST_MAX_CP, "MEMEST_MAX_CP", K_INT, NULL, cp_size, 4,
-      "Context parallel (cp)", "cp"),
+      "Context parallel (cp)", "cp",
+      "1", 1, 64, 1, 1),
   ROW("total_gpus", "--total-gpus", "int",
       "total GPUs in the run",
       "nodes x GPUs per node, a multiple of pp*ep*cp; the data-parallel degree is total/(pp*ep*cp)",
       "", "", 1, 1, MEMEST_MAX_GPUS, "MEMEST_MAX_GPUS", K_INT, NULL, total_gpus, 5,
-      "Total GPUs", "total GPUs"),
+      "Total GPUs", "total GPUs",
+      "32", 1, 16384, 1, 1),
   ROW("micro_batch_size", "--micro-batch-size", "int",
       "sequences per micro-batch on one GPU",
       "usually 1; activation memory grows with it", "", "", 1,
       1, MEMEST_MAX_MICRO_BATCH, "MEMEST_MAX_MICRO_BATCH", K_INT, NULL, micro_batch_size, 6,
-      "Micro batch size", "micro batch"),
+      "Micro batch size", "micro batch",
+      "1", 1, 64, 1, 1),
   ROW("global_batch_size", "--global-batch-size", "int",
       "sequences per optimizer step across all GPUs",
       "a multiple of micro_batch_size*dp*ep that gives at least 2*pp micro-batches", "", "", 1,
       1, (double)MEMEST_MAX_GLOBAL_BATCH, "MEMEST_MAX_GLOBAL_BATCH", K_INT, NULL,
       global_batch_size, 7,
-      "Global batch size", "global batch"),
+      "Global batch size", "global batch",
+      "1024", 1, 65536, 1, 1),
   ROW("sequence_length", "--sequence-length", "int",
       "tokens per training sequence",
       "your context length; a multiple of 2*cp when cp > 1", "", "", 1,
       1, MEMEST_MAX_SEQUENCE, "MEMEST_MAX_SEQUENCE", K_INT, NULL, sequence_length, 8,
-      "Sequence length", "sequence length"),
+      "Sequence length", "sequence length",
+      "4096", 128, 1048576, 1, 1),
   ROW("gpu_memory_gb", "--gpu-memory-gb", "number",
       "GPU memory capacity in GiB (N * 2^30 bytes); or name the GPU with --gpu",
       "give --gpu h100|h200|b200|a100-80|a100-40 for the capacity the driver reports, or the GiB "
       "your GPU has",
       "", "", 1, MEMEST_MIN_GPU_GIB, MEMEST_MAX_GPU_GIB, "MEMEST_MAX_GPU_GIB", K_NUM, NULL,
       gpu_memory_gb, 10,
-      "GPU memory (GiB)", "GPU memory"),
+      "GPU memory (GiB)", "GPU memory",
+      "80", 0, 0, 0, 0),
   ROW("gpu", "--gpu", "enum",
       "GPU model, for the memory capacity its driver reports",
       "the GPU you run on; use --gpu-memory-gb for any other", "h100|h200|b200|a100-80|a100-40",
       "", 0, 0, 0, "", K_ENUM, NULL, gpu, 9,
-      "GPU", "GPU"),
+      "GPU", "GPU",
+      "h100", 0, 0, 0, 0),
   ROW("fp8_training", "--fp8-training", "enum",
       "FP8 training through DeepGEMM", "deep-gemm if the run trains in FP8",
       N_FP8_OFF "|" N_FP8_DEEP_GEMM, N_FP8_OFF, 0, 0, 0, "", K_ENUM, fp8_names, fp8_training, 11,
-      "FP8 training", "FP8"),
+      "FP8 training", "FP8",
+      "", 0, 0, 0, 0),
   ROW("pp_rank", "--pp-rank", "int",
       "pipeline rank to report; -1 simulates every rank and reports the worst",
       "-1 unless you look at one rank", "", "-1", 0,
       -1, MEMEST_MAX_PP - 1, "MEMEST_MAX_PP - 1", K_INT, NULL, pp_rank, 14,
-      "Pipeline rank shown", "pipeline rank"),
+      "Pipeline rank shown", "pipeline rank",
+      "", 0, 0, 0, 0),
   ROW("ep_imbalance", "--ep-imbalance", "number",
       "extra routing skew on top of the measured worst-layer factor (1.18)",
       "1.0; raise it for models with badly balanced routing", "", "1.0", 0,
       1.0, MEMEST_MAX_EP_IMBALANCE, "MEMEST_MAX_EP_IMBALANCE", K_NUM, NULL, ep_imbalance, 15,
-      "EP imbalance", "EP imbalance"),
+      "EP imbalance", "EP imbalance",
+      "", 0, 0, 0, 0),
   ROW("fragmentation", "--fragmentation", "number",
       "caching-allocator overhead as a fraction of PyTorch tensor bytes",
       "0.10 unless you measured your allocator", "", "0.10", 0,
       0.0, MEMEST_MAX_FRAGMENTATION, "MEMEST_MAX_FRAGMENTATION", K_NUM, NULL, fragmentation, 16,
-      "Fragmentation (allocator overhead)", "fragmentation"),
+      "Fragmentation (allocator overhead)", "fragmentation",
+      "", 0, 0.5, 0.01, 0),
   ROW("optimizer", "--optimizer", "enum",
       "optimizer", "the optimizer your run uses", N_ADAMW "|" N_MUON, N_ADAMW, 0,
       0, 0, "", K_ENUM, optimizer_names, optimizer, 12,
-      "Optimizer", "optimizer"),
+      "Optimizer", "optimizer",
+      "", 0, 0, 0, 0),
   ROW("sharding", "--sharding", "enum",
       "FSDP shards over all data-parallel ranks; HSDP shards inside a replica",
       "the trainer's sharding_strategy", N_FSDP "|" N_HSDP, N_FSDP, 0,
       0, 0, "", K_ENUM, sharding_names, sharding, 13,
-      "Sharding", "sharding"),
+      "Sharding", "sharding",
+      "", 0, 0, 0, 0),
   ROW("detail", "--detail", "bool",
       "add per-tensor tables at the peak", "", "", "false", 0, 0, 0, "", K_BOOL, NULL, detail, 0,
-      "Per-tensor detail", "per-tensor detail"),
+      "Per-tensor detail", "per-tensor detail",
+      "", 0, 0, 0, 0),
   ROW("timeline", "--timeline", "bool",
       "add the event timeline of the schedule", "", "", "false", 0, 0, 0, "", K_BOOL, NULL,
       timeline, 0,
-      "Timeline", "timeline"),
+      "Timeline", "timeline",
+      "", 0, 0, 0, 0),
   ROW("timeline_limit", "--timeline-limit", "int",
       "events shown in the timeline, centred on the peak (0 = all)", "", "", "100", 0,
       0, MEMEST_MAX_TIMELINE_EVENTS, "MEMEST_MAX_TIMELINE_EVENTS", K_INT, NULL, timeline_limit, 0,
-      "Timeline events", "timeline events"),
+      "Timeline events", "timeline events",
+      "", 0, 0, 0, 0),
   ROW("routing", "--routing", "enum",
       "how tokens spread over the EP ranks: measured (1.18x), balanced or factor",
       "balanced for training.benchmark=True runs",
       N_ROUTING_MEASURED "|" N_ROUTING_BALANCED "|" N_ROUTING_FACTOR, N_ROUTING_MEASURED, 0,
       0, 0, "", K_ENUM, routing_names, routing, 17,
-      "Routing", "routing"),
+      "Routing", "routing",
+      "", 0, 0, 0, 0),
   ROW("routing_factor", "--routing-factor", "number",
       "the busiest EP rank's routed rows over the uniform m*k",
       "1 to min(ep, experts/top_k)",
       "", "1.18", 0, 1.0, MEMEST_MAX_ROUTING_FACTOR, "MEMEST_MAX_ROUTING_FACTOR", K_NUM, NULL,
       routing_factor, 18,
-      "Routing factor", "routing factor"),
+      "Routing factor", "routing factor",
+      "", 1, 8, 0.01, 0),
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {
   if ((int)id < 0 || id >= MEMEST_P_COUNT) return NULL;
   return &param_table[id].info;
+}
+
+const memest_param_form *memest_param_form_describe(memest_param_id id) {
+  if ((int)id < 0 || id >= MEMEST_P_COUNT) return NULL;
+  return &param_table[id].form;
 }
 
 /* Name i of a NULL-terminated list of n names, or NULL. */

@@ -181,8 +181,13 @@ test('the glue refuses text after the parameters JSON, as the config reader does
       instance._memest_wasm_free(out);
     }
   };
-  const good = JSON.stringify({ model: 'qwen3-30b-a3b', ...BASE });
+  // The glue takes text: engine.js writes each number as String(n).
+  const text = Object.fromEntries(Object.entries(BASE).map(([k, v]) => [k, String(v)]));
+  const good = JSON.stringify({ model: 'qwen3-30b-a3b', ...text });
   assert.ok('peak_bytes' in call('_memest_wasm_estimate', good), 'the object alone is read');
+  const number = call('_memest_wasm_estimate', JSON.stringify({ model: 'qwen3-30b-a3b', ...text, pp_size: 4 }));
+  assert.equal(number.error?.code, 'value', 'a JSON number is not text');
+  assert.match(number.error.message, /--pp-size must be .* got a JSON number/);
   assert.ok('peak_bytes' in call('_memest_wasm_estimate', `${good} \n`), 'whitespace after it is fine');
   for (const tail of [' {"pp_size": 8}', ' x', ',', ' []']) {
     const r = call('_memest_wasm_estimate', good + tail);

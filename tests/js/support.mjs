@@ -47,8 +47,8 @@ export function engine() {
 
 /**
  * CLI arguments for params: each name as its flag, `--flag=value`, with the
- * value as the text JavaScript gives it (String(v)), which is also the JSON
- * token the engine receives.
+ * value as the text JavaScript gives it (String(v)), which is also the text
+ * the engine hands the core.
  * @param {Record<string, unknown>} params
  * @returns {string[]}
  */
