@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // build-web.mjs — builds the calculator page into public/: web/app/main.jsx
-// → public/app.js (one minified ES module), web/engine-worker.js →
+// → public/app.js (one minified ES module, with the core's tables read from
+// public/memest.wasm in web/app/core-tables.js's place), web/engine-worker.js →
 // public/engine-worker.js, uPlot's CSS → public/app.css. Then checks that
 // nothing the page loads evaluates strings as code (the page's CSP forbids
 // it) and that everything it loads stays under 400 KB gzipped.
@@ -38,6 +39,30 @@ const common = {
   logOverride: { 'unsupported-dynamic-import': 'silent' },
 };
 
+/**
+ * Puts the core's tables (web/app/core-tables.js: engine.parameters() and
+ * engine.names()) into the bundle as data, read from public/memest.wasm
+ * now, so the page has them before its worker starts.
+ * @returns {import('esbuild').Plugin}
+ */
+function coreTables() {
+  return {
+    name: 'core-tables',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]web[\\/]app[\\/]core-tables\.js$/ }, async () => {
+        const { createEngine } = await import('../web/engine.js');
+        const engine = await createEngine();
+        const freeze = (/** @type {unknown} */ v) => `Object.freeze(${JSON.stringify(v)})`;
+        return {
+          contents: `export const PARAMETERS = ${freeze(engine.parameters())};\n` +
+            `export const NAMES = ${freeze(engine.names())};\n`,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
 async function bundle() {
   await build({
     ...common,
@@ -45,6 +70,7 @@ async function bundle() {
     outfile: path.join(PUBLIC, 'app.js'),
     jsx: 'automatic',
     jsxImportSource: 'preact',
+    plugins: [coreTables()],
   });
   await build({
     ...common,

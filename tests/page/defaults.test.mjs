@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { createEngine } from '../../web/engine.js';
 import { DEFAULTS, SCHEMA, toParams, configOf } from '../../web/app/state.js';
-import { setNames, tightPercent } from '../../web/app/names.js';
+import { tightPercent } from '../../web/app/names.js';
 import { ALL_PARTS, partLabel, partColor } from '../../web/app/palette.js';
 import { enumOptions, enumTitle } from '../../web/app/enum-titles.js';
 import { EXTRA_MODELS, MODELS } from './support.mjs';
@@ -18,7 +18,6 @@ const PER_REQUEST = new Set(['timeline', 'timeline_limit', 'detail']);
 let engine;
 before(async () => {
   engine = await createEngine();
-  setNames(engine.names());
 });
 
 test('every engine parameter is an input of the page (or set per request)', () => {
@@ -59,6 +58,14 @@ test('the opening view is valid and estimates', () => {
   assert.equal(r.error, undefined);
   assert.ok(r.peak_bytes > 0);
   assert.deepEqual(r.inputs.model, DEFAULTS.model);
+});
+
+test('the opening view is the core\'s worked example, with the core\'s defaults', () => {
+  for (const p of engine.parameters()) {
+    if (PER_REQUEST.has(p.name)) continue;
+    const text = p.example || p.default;
+    assert.equal(String(DEFAULTS[p.name]), p.kind === 'number' ? String(Number(text)) : text, p.name);
+  }
 });
 
 test('the page labels components with the core\'s titles and colours every one', () => {

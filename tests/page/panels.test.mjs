@@ -22,7 +22,7 @@ import { launchDifferences } from '../../web/app/measured.js';
 import { folderExample } from '../../web/app/trainer-files.js';
 import { plotBox, xRange, yMax, drawTimeline } from '../../web/app/timeline-plot.js';
 import { timelineData } from '../../web/app/timeline-data.js';
-import { INPUT_RANGES } from '../../web/app/input-ranges.js';
+import { inputRange } from '../../web/app/input-ranges.js';
 
 const session = fileSession();
 const GIB = 2 ** 30;
@@ -130,7 +130,7 @@ test('Compare shows B\'s warnings, names B as B, and has the calculator\'s field
   assert.equal(await page.locator('[data-field=cmp_ep_imbalance]').count(), 0);
   for (const key of ['pp_size', 'total_gpus', 'sequence_length', 'fragmentation']) {
     const range = page.locator(`[data-field=cmp_${key}] input[type=range]`);
-    const calc = INPUT_RANGES[key];
+    const calc = inputRange(key);
     const lo = Number(await range.getAttribute('min'));
     const hi = Number(await range.getAttribute('max'));
     const log2 = calc.scale === 'log2';
@@ -146,11 +146,11 @@ test('Compare shows B\'s warnings, names B as B, and has the calculator\'s field
   await page.close();
 });
 
-test('the calculator\'s own sliders have the ranges Compare takes', async () => {
+test('the calculator\'s own sliders have the ranges Compare takes: the core\'s', async () => {
   const page = await open();
   for (const key of ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length', 'fragmentation']) {
     const range = page.locator(`.panel [data-field=${key}] input[type=range]`);
-    const calc = INPUT_RANGES[key];
+    const calc = inputRange(key);
     const want = calc.scale === 'log2' ? [Math.log2(calc.min), Math.log2(calc.max)] : [calc.min, calc.max];
     assert.deepEqual([Number(await range.getAttribute('min')), Number(await range.getAttribute('max'))], want, key);
   }

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../../web/engine.js';
-import { setNames } from '../../web/app/names.js';
 import { FILE_KINDS, droppedFiles, kindOf, sortByKind } from '../../web/app/page-drop.js';
 import { launchScript, readRun, runRequest, tooLarge } from '../../web/app/trainer-files.js';
 import { DEFAULTS } from '../../web/app/state.js';
@@ -91,7 +90,6 @@ test('the launch script is the .py that is not a module; several are a choice; a
 
 test('a benchmark folder dropped with its setup.py fills the GPU and count too, as `memest --script` reads them', async () => {
   const engine = await createEngine();
-  setNames(engine.names(), engine.parameters());
   const client = { readTrainerFiles: async (r) => engine.readTrainerFiles(r) };
   const BENCH = 'benchmarks/pretraining/tiny/h100-2n8g/pp2-dp2-cp1-ep4-seq2048-bf16.py';
   const entries = [

@@ -3,7 +3,7 @@
 
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import { DEFAULTS, canApplyFix } from './state.js';
+import { CORE_INPUTS, DEFAULTS, canApplyFix } from './state.js';
 import { shortName } from './names.js';
 import { pageWords, settingWords, wherePart } from './wording.js';
 import { Outside } from './Outside.jsx';
@@ -11,12 +11,8 @@ import { Outside } from './Outside.jsx';
 /** { problems: [{code, message, field, fix}], applyFix(fix) } for the page. */
 export const ProblemsContext = createContext(/** @type {{problems: any[], applyFix: (fix: any) => void}} */ ({ problems: [], applyFix: () => {} }));
 
-/** The fields a control of the page shows problems for (see the panels). */
-export const CONTROL_FIELDS = new Set([
-  'model', 'config', 'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size',
-  'global_batch_size', 'sequence_length', 'gpu', 'gpu_memory_gb', 'optimizer', 'sharding',
-  'fp8_training', 'pp_rank', 'ep_imbalance', 'routing', 'routing_factor', 'fragmentation',
-]);
+/** The fields a control of the page shows problems for (see the panels): the config and the core's inputs. */
+export const CONTROL_FIELDS = new Set(['config', ...CORE_INPUTS]);
 
 /** The short name of a parameter or config key, e.g. "global batch". */
 export function fieldLabel(field) {

@@ -8,11 +8,12 @@ import { inputRange } from './input-ranges.js';
 import { useCallback, useMemo } from 'preact/hooks';
 import { enumOptions } from './enum-titles.js';
 import { useSetters } from './setters.js';
-import { inputLabel } from './names.js';
+import { inputLabel, paramInfo } from './names.js';
 
 const SHARDING_DETAIL = { fsdp: '(shard over dp·cp·ep)', hsdp: '(shard within cp·ep)' };
+// The measured factor is the core's default routing factor.
 const ROUTING_DETAIL = {
-  measured: '(busiest rank 1.18× uniform)',
+  measured: `(busiest rank ${paramInfo('routing_factor')?.default}× uniform)`,
   balanced: '(the trainer\'s benchmark mode)',
   factor: '(a factor of your own)',
 };

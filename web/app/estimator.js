@@ -7,7 +7,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preac
 import { createEngineClient } from '../engine-client.js';
 import { DEFAULTS, MAX_CONFIG_CHARS, toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
-import { setNames } from './names.js';
+import { parameters } from './names.js';
 import { timelineRank } from './timeline-data.js';
 
 /**
@@ -54,7 +54,8 @@ export function engineClient() {
 
 /**
  * Starts the engine and loads what the controls list: the model and GPU
- * presets and the parameter descriptions.
+ * presets; the parameter descriptions (the core's, core-tables.js) come
+ * with them once the engine answers.
  * Returns { client, presets, parameters, version, error }.
  */
 export function useEngine() {
@@ -63,9 +64,8 @@ export function useEngine() {
     let live = true;
     (async () => {
       const client = await engineClient();
-      const [presets, parameters, names] = await Promise.all([client.presets(), client.parameters(), client.names()]);
-      setNames(names, parameters);
-      if (live) setEngine({ client, presets, parameters, version: client.version, error: null });
+      const presets = await client.presets();
+      if (live) setEngine({ client, presets, parameters: parameters(), version: client.version, error: null });
     })().catch((e) => {
       if (live) setEngine((s) => ({ ...s, error: `The calculator engine could not start: ${e.message}` }));
     });

@@ -1,19 +1,19 @@
 // names.js — the facts the page takes from the C core instead of writing
-// them again: the memory components' labels, the enum names, the headroom
-// percentage below which a run is TIGHT, each kind of file's size limit
-// (engine.names()) and each input's
-// label and short name (engine.parameters()). Set once when the engine
-// starts (estimator.js useEngine), before any result or plan is shown;
-// constant after that. The one map from an input's name (or a plan
-// column's) to the words the page shows: every control, message, table
-// and summary reads its label here.
+// them again (core-tables.js): the memory components' labels, the enum
+// names, the headroom percentage below which a run is TIGHT, each kind of
+// file's size limit (engine.names()) and each input's label, short name
+// and description (engine.parameters()). The one map from an input's name
+// (or a plan column's) to the words the page shows: every control,
+// message, table and summary reads its label here.
 
-/** @type {import('../engine.js').Names | null} */
-let names = null;
+import { NAMES, PARAMETERS } from './core-tables.js';
+
+/** @type {import('../engine.js').Names} */
+const names = NAMES;
 /** @type {Map<string, import('../engine.js').ParamInfo>} */
-let params = new Map();
-/** The inputs' snake_case names in a text, as one pattern (setNames builds it). */
-let namePattern = /(?!)/g;
+const params = new Map(PARAMETERS.map((p) => [p.name, p]));
+/** The inputs' snake_case names in a text, as one pattern. */
+const namePattern = new RegExp(`\\b(${PARAMETERS.map((p) => p.name).filter((name) => name.includes('_')).join('|')})\\b`, 'g');
 
 /**
  * What the page shows of things that are not the engine's parameters: the
@@ -28,39 +28,35 @@ const PAGE_NAMES = {
   config: ['config.json', 'config.json'],
 };
 
-/** Keeps the engine's names and parameters; useEngine calls it once. */
-export function setNames(n, parameters = []) {
-  names = n;
-  params = new Map(parameters.map((p) => [p.name, p]));
-  const snake = parameters.map((p) => p.name).filter((name) => name.includes('_'));
-  namePattern = snake.length ? new RegExp(`\\b(${snake.join('|')})\\b`, 'g') : /(?!)/g;
+/** The memory components in the result's order: {key, title, group}. */
+export function components() {
+  return names.components;
 }
 
 /** The label the core's reports give component `key`, or null if unknown. */
 export function componentTitle(key) {
-  return names?.components.find((c) => c.key === key)?.title ?? null;
+  return names.components.find((c) => c.key === key)?.title ?? null;
 }
 
 /** Headroom below this percentage of the capacity makes a fitting run TIGHT. */
 export function tightPercent() {
-  if (!names) throw new Error('the engine names are not loaded yet');
   return names.tight_percent;
 }
 
 /**
  * The limit of one kind of file memest reads (engine.names().input_files:
  * "config", "snapshot", "log", "script", "wandb_config", "wandb_json"):
- * {noun, max_bytes, limit_name, typical, give}, or null before the engine.
+ * {noun, max_bytes, limit_name, typical, give}, or null for another kind.
  * @param {string} kind
  * @returns {{noun: string, max_bytes: number, limit_name: string, typical: string, give: string} | null}
  */
 export function inputFile(kind) {
-  return /** @type {any} */ (names)?.input_files?.[kind] ?? null;
+  return names.input_files?.[kind] ?? null;
 }
 
 /** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "routing", "status"). */
 export function enumNames(which) {
-  return names?.[which] ?? [];
+  return names[which] ?? [];
 }
 
 /** The label of input `name` as a control shows it ("Total GPUs"); a config key as "config key X". */
@@ -80,6 +76,11 @@ export function shortName(name) {
 /** The engine's description of input `name`, or undefined. */
 export function paramInfo(name) {
   return params.get(name);
+}
+
+/** Every input's description, in the core's order. */
+export function parameters() {
+  return PARAMETERS;
 }
 
 /** The short name of the CLI flag `flag` ("--total-gpus"), or null when no input has it. */

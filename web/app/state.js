@@ -1,79 +1,32 @@
 // state.js — the page's input state: one plain, URL-serialisable object.
 //
-// DEFAULTS is both the page's opening view and the whitelist of the URL
-// format (url.js): a key that is not here is never read from a link, and a
-// value is coerced to the type of its default. Ranges are not checked here:
-// the engine's validate() explains out-of-range values next to the control
-// that can fix them, so nothing is clamped silently.
+// Its keys are the core's parameters (core-tables.js: names, kinds, enum
+// values, the worked example and the defaults), the page's own inputs
+// (PAGE_INPUTS) and B's inputs in Compare (cmp_*). DEFAULTS is both the
+// page's opening view and the whitelist of the URL format (url.js): a key
+// that is not here is never read from a link, and a value is coerced to
+// the type of its default. Ranges are not checked here: the engine's
+// validate() explains out-of-range values next to the control that can
+// fix them, so nothing is clamped silently.
 
-/** The opening view: Qwen3-30B-A3B, pp 4, ep 8, cp 1, 32 x H100. */
-export const DEFAULTS = Object.freeze({
-  model: 'qwen3-30b-a3b', // preset name, or a label when `config` is given
-  config: '', // pasted or dropped config.json text; '' = the preset
-  pp_size: 4,
-  ep_size: 8,
-  cp_size: 1,
-  total_gpus: 32,
-  gpus_per_node: 8, // only for the nodes x GPUs-per-node view of total_gpus
-  micro_batch_size: 1,
-  global_batch_size: 1024,
-  sequence_length: 4096,
-  gpu: 'h100', // GPU preset name; '' = custom capacity in gpu_memory_gb
-  gpu_memory_gb: 80,
-  optimizer: 'adamw',
-  sharding: 'fsdp',
-  fp8_training: 'disabled',
-  pp_rank: -1, // -1 = the worst rank
-  ep_imbalance: 1, // older links: scales the measured routing factor
-  routing: 'measured', // measured (1.18), balanced (the trainer's benchmark mode) or factor
-  routing_factor: 1.18, // the busiest EP rank's routed rows over m*k, when routing is factor
-  fragmentation: 0.1,
-  detail: false, // per-tensor table expanded
+import { PARAMETERS } from './core-tables.js';
 
-  // The tab shown, and the Plan and Compare tabs' own inputs (docs/page.md
-  // "Plan and Compare"). Everything else they use is the calculator's.
-  view: 'calculator', // calculator | plan | compare
-  plan_question: 'layouts', // layouts: the best layouts for a GPU budget; vary: one input swept
-  plan_budget: 'gpus', // the budget as total GPUs, or as nodes of gpus_per_node
-  plan_total_gpus: 32,
-  plan_nodes: 4,
-  plan_pp: 0, // pins of a layouts plan: one value each, 0 = every valid value
-  plan_ep: 0,
-  plan_cp: 0,
-  plan_dp: 0,
-  plan_mbs: 7, // micro batches tried, one bit per power of two (bit k = 2^k): 7 = 1, 2, 4
-  plan_vary: 'pp', // the input a vary plan sweeps
-  plan_hold: 'dp', // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay (dp follows)
-  plan_sort: 'rank', // the plan table's sort column; rank = the planner's order
-  plan_desc: false,
-  plan_goal: 'gpus', // what the best layout is: gpus | headroom | bubble | routing (plan/goals.js)
-  plan_ok_only: false, // the plan table lists only the rows that are OK
-  // Compare: the second configuration, as the calculator's with these
-  // changes; -1 (numbers) or '' (choices) = the same as the calculator.
-  cmp_pp_size: -1,
-  cmp_ep_size: -1,
-  cmp_cp_size: -1,
-  cmp_total_gpus: -1,
-  cmp_micro_batch_size: -1,
-  cmp_global_batch_size: -1,
-  cmp_sequence_length: -1,
-  cmp_gpu_memory_gb: -1, // another GPU, by its capacity in GiB
-  cmp_optimizer: '',
-  cmp_sharding: '',
-  cmp_fp8_training: '',
-  cmp_ep_imbalance: -1,
-  cmp_fragmentation: -1,
-  cmp_model: '', // B's own model (a preset), '' = A's
-  cmp_routing: '', // B's routing, '' = A's
-  cmp_routing_factor: -1,
-});
+/** Longest config text a state (and so a link) may carry. */
+export const MAX_CONFIG_CHARS = 32768;
+/** Model labels: what a file name or a preset name may look like, and "<preset> (edited)". */
+export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+() -]{0,99}$/;
+const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,15}$/;
 
-/** The inputs the Compare tab can change, by state key. */
-export const COMPARE_KEYS = Object.freeze([
-  'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length',
-  'gpu_memory_gb', 'optimizer', 'sharding', 'fp8_training', 'ep_imbalance', 'fragmentation', 'routing', 'routing_factor',
-  'model',
-]);
+/**
+ * How a link's value of one key is read: its kind, and a number's range, an
+ * enum's values, a text's pattern or length.
+ * @typedef {{kind: string, min?: number, max?: number, values?: readonly string[], re?: RegExp, empty?: boolean}} Spec
+ */
+
+/** @type {Spec} */
+const INT = { kind: 'int', min: -(2 ** 31), max: 2 ** 40 };
+/** @type {Spec} */
+const NUM = { kind: 'number', min: -1e9, max: 1e9 };
 
 /** The inputs a vary plan can sweep (the planner's names). */
 export const VARY_INPUTS = Object.freeze(['pp', 'ep', 'cp', 'dp', 'gpus', 'nodes', 'mbs', 'seq']);
@@ -84,71 +37,115 @@ export const SORT_KEYS = Object.freeze([
   'num_chunks', 'status', 'peak_bytes', 'headroom_bytes', 'bubble_fraction', 'routing_margin',
 ]);
 
-/** Longest config text a state (and so a link) may carry. */
-export const MAX_CONFIG_CHARS = 32768;
-/** Model labels: what a file name or a preset name may look like, and "<preset> (edited)". */
-export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._+() -]{0,99}$/;
-const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,15}$/;
+/**
+ * The page's own inputs, beyond the core's parameters: [default, type].
+ * The core's parameters join them from its table (below); this is the one
+ * list of the state's other fields.
+ * @type {Record<string, [unknown, Spec]>}
+ */
+const PAGE_INPUTS = {
+  config: ['', { kind: 'text', max: MAX_CONFIG_CHARS }], // pasted or dropped config.json text; '' = the preset
+  gpus_per_node: [8, INT], // only for the nodes x GPUs-per-node view of total_gpus
+  // The tab shown, and the Plan tab's own inputs (docs/page.md "Plan and
+  // Compare"). Everything else it uses is the calculator's.
+  view: ['calculator', { kind: 'enum', values: ['calculator', 'plan', 'compare'] }],
+  plan_question: ['layouts', { kind: 'enum', values: ['layouts', 'vary'] }], // the best layouts for a GPU budget, or one input swept
+  plan_budget: ['gpus', { kind: 'enum', values: ['gpus', 'nodes'] }], // total GPUs, or nodes of gpus_per_node
+  plan_total_gpus: [32, INT],
+  plan_nodes: [4, INT],
+  plan_pp: [0, INT], // pins of a layouts plan: one value each, 0 = every valid value
+  plan_ep: [0, INT],
+  plan_cp: [0, INT],
+  plan_dp: [0, INT],
+  plan_mbs: [7, INT], // micro batches tried, one bit per power of two (bit k = 2^k): 7 = 1, 2, 4
+  plan_vary: ['pp', { kind: 'enum', values: VARY_INPUTS }], // the input a vary plan sweeps
+  plan_hold: ['dp', { kind: 'enum', values: ['dp', 'gpus'] }], // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay
+  plan_sort: ['rank', { kind: 'enum', values: SORT_KEYS }], // the plan table's sort column; rank = the planner's order
+  plan_desc: [false, { kind: 'bool' }],
+  plan_goal: ['gpus', { kind: 'enum', values: ['gpus', 'headroom', 'bubble', 'routing'] }], // plan/goals.js
+  plan_ok_only: [false, { kind: 'bool' }], // the plan table lists only the rows that are OK
+};
 
-const INT = { kind: 'int', min: -(2 ** 31), max: 2 ** 40 };
-const NUM = { kind: 'number', min: -1e9, max: 1e9 };
+/** The core's parameters the state does not hold: a view asks for them (estimator.js). */
+const VIEW_PARAMETERS = new Set(['timeline', 'timeline_limit']);
+/** The core's parameters B of the Compare tab does not change: its GPU is a capacity; it shows the worst rank. */
+const NOT_COMPARED = new Set(['gpu', 'pp_rank', 'detail']);
+/**
+ * The names the page reads from a link as text rather than by their core kind.
+ * @type {Record<string, Spec>}
+ */
+const TEXT_PARAMETERS = {
+  model: { kind: 'text', re: LABEL_RE }, // a preset name, or a label when `config` is given
+  gpu: { kind: 'text', re: NAME_RE, empty: true }, // a GPU preset; '' = a capacity of one's own (gpu_memory_gb)
+};
 
-/** The type of every key; enums list their values as the C header does. */
-export const SCHEMA = Object.freeze({
-  model: { kind: 'text', re: LABEL_RE },
-  config: { kind: 'text', max: MAX_CONFIG_CHARS },
-  pp_size: INT,
-  ep_size: INT,
-  cp_size: INT,
-  total_gpus: INT,
-  gpus_per_node: INT,
-  micro_batch_size: INT,
-  global_batch_size: INT,
-  sequence_length: INT,
-  gpu: { kind: 'text', re: NAME_RE, empty: true },
-  gpu_memory_gb: NUM,
-  optimizer: { kind: 'enum', values: ['adamw', 'muon'] },
-  sharding: { kind: 'enum', values: ['fsdp', 'hsdp'] },
-  fp8_training: { kind: 'enum', values: ['disabled', 'deep-gemm'] },
-  pp_rank: INT,
-  ep_imbalance: NUM,
-  routing: { kind: 'enum', values: ['measured', 'balanced', 'factor'] },
-  routing_factor: NUM,
-  fragmentation: NUM,
-  detail: { kind: 'bool' },
-  view: { kind: 'enum', values: ['calculator', 'plan', 'compare'] },
-  plan_question: { kind: 'enum', values: ['layouts', 'vary'] },
-  plan_budget: { kind: 'enum', values: ['gpus', 'nodes'] },
-  plan_total_gpus: INT,
-  plan_nodes: INT,
-  plan_pp: INT,
-  plan_ep: INT,
-  plan_cp: INT,
-  plan_dp: INT,
-  plan_mbs: INT,
-  plan_vary: { kind: 'enum', values: VARY_INPUTS },
-  plan_hold: { kind: 'enum', values: ['dp', 'gpus'] },
-  plan_sort: { kind: 'enum', values: SORT_KEYS },
-  plan_desc: { kind: 'bool' },
-  plan_goal: { kind: 'enum', values: ['gpus', 'headroom', 'bubble', 'routing'] },
-  plan_ok_only: { kind: 'bool' },
-  cmp_pp_size: INT,
-  cmp_ep_size: INT,
-  cmp_cp_size: INT,
-  cmp_total_gpus: INT,
-  cmp_micro_batch_size: INT,
-  cmp_global_batch_size: INT,
-  cmp_sequence_length: INT,
-  cmp_gpu_memory_gb: NUM,
-  cmp_optimizer: { kind: 'enum', values: ['', 'adamw', 'muon'] },
-  cmp_sharding: { kind: 'enum', values: ['', 'fsdp', 'hsdp'] },
-  cmp_fp8_training: { kind: 'enum', values: ['', 'disabled', 'deep-gemm'] },
-  cmp_ep_imbalance: NUM,
-  cmp_fragmentation: NUM,
-  cmp_model: { kind: 'text', re: LABEL_RE, empty: true },
-  cmp_routing: { kind: 'enum', values: ['', 'measured', 'balanced', 'factor'] },
-  cmp_routing_factor: NUM,
-});
+/**
+ * The core's parameters toParams gives by a rule rather than as the state
+ * holds them: the GPU by name or by capacity, the routing by its mode
+ * (routingParams), the per-tensor tables when a view asks.
+ */
+const GIVEN_APART = new Set(['gpu', 'gpu_memory_gb', 'routing', 'routing_factor', 'ep_imbalance', 'detail']);
+
+/** The core's parameters the state holds, in the core's order. */
+const STATE_PARAMETERS = PARAMETERS.filter((p) => !VIEW_PARAMETERS.has(p.name));
+
+/** A core parameter's value from its text (the example's, else the default's). */
+function valueOf(p, text) {
+  if (p.kind === 'int' || p.kind === 'number') return Number(text);
+  if (p.kind === 'bool') return text === 'true';
+  return text;
+}
+
+/**
+ * How a link's value of core parameter `p` is read.
+ * @returns {Spec}
+ */
+function specOf(p) {
+  if (TEXT_PARAMETERS[p.name]) return TEXT_PARAMETERS[p.name];
+  if (p.kind === 'int') return INT;
+  if (p.kind === 'number') return NUM;
+  if (p.kind === 'bool') return { kind: 'bool' };
+  return { kind: 'enum', values: p.choices };
+}
+
+/** The inputs the Compare tab can change, by state key: B's own values are cmp_<key>. */
+export const COMPARE_KEYS = Object.freeze(STATE_PARAMETERS.filter((p) => !NOT_COMPARED.has(p.name)).map((p) => p.name));
+
+/**
+ * A cmp_ key's [default, type]: -1 (numbers) or '' (choices, a model) = the same as the calculator.
+ * @returns {[unknown, Spec]}
+ */
+function compareInput(name) {
+  const spec = specOf(PARAMETERS.find((p) => p.name === name));
+  if (spec.kind === 'int' || spec.kind === 'number') return [-1, spec];
+  if (spec.kind === 'enum') return ['', { kind: 'enum', values: ['', ...spec.values] }];
+  return ['', { ...spec, empty: true }];
+}
+
+/** @type {Record<string, [unknown, Spec]>} */
+const INPUTS = {
+  ...Object.fromEntries(STATE_PARAMETERS.map((p) => [p.name, [valueOf(p, p.example || p.default), specOf(p)]])),
+  ...PAGE_INPUTS,
+  ...Object.fromEntries(COMPARE_KEYS.map((name) => [`cmp_${name}`, compareInput(name)])),
+};
+
+/**
+ * The opening view (the core's worked example: Qwen3-30B-A3B, pp 4, ep 8,
+ * cp 1, 32 x H100, the core's defaults for the rest) and the whitelist of
+ * the URL format (url.js): a key that is not here is never read from a
+ * link, and a value is coerced to the type of its default.
+ * @type {Readonly<Record<string, any>>}
+ */
+export const DEFAULTS = Object.freeze(Object.fromEntries(Object.entries(INPUTS).map(([k, [v]]) => [k, v])));
+
+/**
+ * The type of every key; enums list their values as the core's table does.
+ * @type {Readonly<Record<string, Spec>>}
+ */
+export const SCHEMA = Object.freeze(Object.fromEntries(Object.entries(INPUTS).map(([k, [, spec]]) => [k, spec])));
+
+/** The core's parameters the state holds under the same names, in the core's order. */
+export const CORE_INPUTS = Object.freeze(STATE_PARAMETERS.map((p) => p.name));
 
 const BAD = Symbol('bad');
 
@@ -292,21 +289,9 @@ export function derive(state) {
  * timeline and the per-tensor tables.
  */
 export function toParams(state, opts = {}) {
-  const p = {
-    model: state.model,
-    pp_size: state.pp_size,
-    ep_size: state.ep_size,
-    cp_size: state.cp_size,
-    total_gpus: state.total_gpus,
-    micro_batch_size: state.micro_batch_size,
-    global_batch_size: state.global_batch_size,
-    sequence_length: state.sequence_length,
-    optimizer: state.optimizer,
-    sharding: state.sharding,
-    fp8_training: state.fp8_training,
-    pp_rank: state.pp_rank,
-    fragmentation: state.fragmentation,
-  };
+  /** @type {Record<string, any>} */
+  const p = {};
+  for (const { name } of STATE_PARAMETERS) if (!GIVEN_APART.has(name)) p[name] = state[name];
   Object.assign(p, routingParams(state));
   if (state.gpu) p.gpu = state.gpu;
   else p.gpu_memory_gb = state.gpu_memory_gb;

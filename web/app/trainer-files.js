@@ -10,13 +10,10 @@
 // state, and takes the model as the core resolved training.model.
 
 import { baseName } from './page-drop.js';
-import { coerceField, labelFor } from './state.js';
+import { CORE_INPUTS, coerceField, labelFor } from './state.js';
 import { inputFile } from './names.js';
 import { configPatch } from './config-name.js';
 
-/** The engine's inputs the page's state holds under the same name. */
-const STATE_INPUTS = ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size',
-  'sequence_length', 'gpu', 'optimizer', 'sharding', 'fp8_training', 'routing'];
 
 /** 1234567 as "1,234,567". */
 const grouped = (n) => Math.round(n).toLocaleString('en-US');
@@ -113,7 +110,7 @@ export function applyRun(answer, texts, current) {
   for (const p of answer.problems ?? []) notRead.push({ field: p.field, text: p.message });
   for (const [name, value] of Object.entries(answer.params ?? {})) {
     if (name === 'model') continue;
-    if (!STATE_INPUTS.includes(name)) {
+    if (!CORE_INPUTS.includes(name)) {
       notRead.push({ field: name, text: `${name} ${value}: the page has no such input` });
       continue;
     }
