@@ -1831,12 +1831,29 @@ static memest_code refuse_trainer_target(script *sc, module *m, int lo, int hi) 
                 span_text(m, lo, hi, target, sizeof target));
 }
 
+/* A target that is a bracketed expression with a trailer after it
+** ("(cfg.training).x", "(a)[k]"): Python assigns to the attribute or item
+** of the bracket's value, which memest does not follow. Refused by name. */
+static int bracket_trailer_target(const module *m, int lo, int hi) {
+  return (is_op(m, lo, "(") || is_op(m, lo, "[")) && close_of(m, lo, hi) < hi &&
+         next_comma(m, lo, hi) == hi;
+}
+
+static memest_code refuse_bracket_target(script *sc, module *m, int lo, int hi, int line) {
+  char target[96];
+  return refuse(sc, m, line,
+                "%s assigns to an attribute or item of a bracketed expression, which memest does "
+                "not follow: write the path without the brackets (cfg.training.x = ...)",
+                span_text(m, lo, hi, target, sizeof target));
+}
+
 /* One assignment target [lo, hi) gets e. */
 static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, const char *rhs) {
   char buf[MAX_NAME + 1], attr[MAX_NAME + 1];
   int o, line = m->t[lo].line, k, mod;
   memest_code rc;
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME) return bind_ev(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), e);
+  if (bracket_trailer_target(m, lo, hi)) return refuse_bracket_target(sc, m, lo, hi, line);
   if (is_op(m, lo, "(") || is_op(m, lo, "[") || next_comma(m, lo, hi) < hi || is_op(m, lo, "*")) {
     /* Unpacking: names lose their values; fields are unknown. */
     for (k = lo; k < hi; k++) {
@@ -2098,6 +2115,7 @@ static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, 
   if (hi <= lo) return MEMEST_OK;
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME)
     return locals ? MEMEST_OK : bind_unknown(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), why);
+  if (bracket_trailer_target(m, lo, hi)) return refuse_bracket_target(sc, m, lo, hi, line);
   if (is_op(m, lo, "(") || is_op(m, lo, "[") || is_op(m, lo, "*") || next_comma(m, lo, hi) < hi)
     return bind_target_names(sc, m, lo, hi, why, locals, "an unpacking assignment");
   if ((rc = target_object(sc, m, lo, hi, &o, attr, sizeof attr, &mod)) != MEMEST_OK) return rc;

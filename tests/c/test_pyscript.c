@@ -299,6 +299,16 @@ static void test_file_form(void) {
          "error: run.py:5: positional argument follows keyword argument");
   expect("cfg = PretrainLMCfg()\nif print(**{}, cfg):\n    pass\n", NULL,
          "error: run.py:5: positional argument follows keyword argument unpacking");
+  /* A bracketed expression with a trailer is an attribute or item
+  ** assignment, not unpacking: refused in those words, at module level and
+  ** inside a block. */
+  expect("cfg = PretrainLMCfg()\n(cfg.training).sequence_length = 2048\n", NULL,
+         "error: run.py:5: (cfg.training).sequence_length assigns to an attribute or item of a bracketed "
+         "expression");
+  expect("cfg = PretrainLMCfg()\nif cfg:\n    (cfg.training)[0] = 1\n", NULL,
+         "error: run.py:6: (cfg.training)[0] assigns to an attribute or item of a bracketed expression");
+  expect("cfg = PretrainLMCfg()\n(a, b) = (1, 2)\ncfg.training.sequence_length = 2048\n", NULL,
+         "\"sequence_length\":{\"value\":\"2048\"");
   /* What Python accepts stays read. */
   expect("cfg = PretrainLMCfg()\nprint(*[1], **{}, sep='')\nprint(f'{cfg!r:>3}{1!s}', *[2], end='', *[3])\n"
          "def g(a=1, *b, c, **d):\n    pass\ncfg.training.sequence_length = 2048\n", NULL,
