@@ -51,7 +51,7 @@ test('the routing margin is a goal only when rows carry it', () => {
 test('a vary plan\'s invalid rows leave its table; the counts stay the planner\'s', () => {
   const counts = { tried: 4, valid: 2, invalid: 2, rows: 4, invalid_rows: 2, ok: 1, tight: 0, oom: 1 };
   const plan = {
-    mode: 'vary', vary: 'pp', counts, invalid: { 'pp*ep*cp does not divide total GPUs': 2 }, invalid_examples: {},
+    mode: 'vary', vary: 'pp_size', counts, invalid: { 'pp*ep*cp does not divide total GPUs': 2 }, invalid_examples: {},
     rows: [
       row(1, 1, 'OOM', -3, 0),
       { ...row(3, 1, 'INVALID', 0, 0), dp: 0, reason: 'pp*ep*cp does not divide total GPUs', message: 'not a multiple' },

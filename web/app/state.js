@@ -10,6 +10,7 @@
 // fix them, so nothing is clamped silently.
 
 import { PARAMETERS } from './core-tables.js';
+import { PLAN_COLUMNS } from './plan/columns.js';
 
 /** Longest config text a state (and so a link) may carry. */
 export const MAX_CONFIG_CHARS = 32768;
@@ -28,14 +29,17 @@ const INT = { kind: 'int', min: -(2 ** 31), max: 2 ** 40 };
 /** @type {Spec} */
 const NUM = { kind: 'number', min: -1e9, max: 1e9 };
 
-/** The inputs a vary plan can sweep (the planner's names). */
-export const VARY_INPUTS = Object.freeze(['pp', 'ep', 'cp', 'dp', 'gpus', 'nodes', 'mbs', 'seq']);
-
-/** The plan table's sort columns (rank = the planner's order). */
-export const SORT_KEYS = Object.freeze([
-  'rank', 'pp_size', 'ep_size', 'cp_size', 'dp', 'total_gpus', 'nodes', 'micro_batch_size', 'sequence_length',
-  'num_chunks', 'status', 'peak_bytes', 'headroom_bytes', 'bubble_fraction', 'routing_margin',
+/**
+ * The inputs a vary plan can sweep: [the planner's --vary name, the input
+ * or derived degree it is (a plan row's field, which names.js labels)].
+ */
+export const VARY_INPUTS = Object.freeze([
+  ['pp', 'pp_size'], ['ep', 'ep_size'], ['cp', 'cp_size'], ['dp', 'dp'], ['gpus', 'total_gpus'], ['nodes', 'nodes'],
+  ['mbs', 'micro_batch_size'], ['seq', 'sequence_length'],
 ]);
+
+/** The plan table's sort columns: its columns, and rank (the planner's order). */
+export const SORT_KEYS = Object.freeze(['rank', ...PLAN_COLUMNS]);
 
 /**
  * The page's own inputs, beyond the core's parameters: [default, type].
@@ -58,7 +62,7 @@ const PAGE_INPUTS = {
   plan_cp: [0, INT],
   plan_dp: [0, INT],
   plan_mbs: [7, INT], // micro batches tried, one bit per power of two (bit k = 2^k): 7 = 1, 2, 4
-  plan_vary: ['pp', { kind: 'enum', values: VARY_INPUTS }], // the input a vary plan sweeps
+  plan_vary: ['pp', { kind: 'enum', values: VARY_INPUTS.map(([name]) => name) }], // the input a vary plan sweeps
   plan_hold: ['dp', { kind: 'enum', values: ['dp', 'gpus'] }], // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay
   plan_sort: ['rank', { kind: 'enum', values: SORT_KEYS }], // the plan table's sort column; rank = the planner's order
   plan_desc: [false, { kind: 'bool' }],

@@ -5,15 +5,12 @@ import { Choice } from './Choice.jsx';
 import { NumberField } from './NumberField.jsx';
 import { MbsChoice } from './MbsChoice.jsx';
 import { holds } from './requests.js';
-import { derive } from '../state.js';
+import { VARY_INPUTS, derive } from '../state.js';
 import { count, degree } from '../format.js';
 import { inputLabel, shortName } from '../names.js';
 
-/** The planner's names of the inputs a vary plan sweeps, the input each is (names.js labels it), and a note. */
-const VARY = [
-  ['pp', 'pp_size', ''], ['ep', 'ep_size', ''], ['cp', 'cp_size', ''], ['dp', 'dp', ''], ['gpus', 'total_gpus', ''],
-  ['nodes', 'nodes', ''], ['mbs', 'micro_batch_size', ' (largest that fits)'], ['seq', 'sequence_length', ' (largest that fits)'],
-];
+/** The inputs whose answer is the largest value that fits (more of them costs memory); the others' is the smallest. */
+const LARGEST = ['mbs', 'seq'];
 
 /** Props: state, update(patch). */
 export function PlanVary({ state, update }) {
@@ -27,7 +24,7 @@ export function PlanVary({ state, update }) {
       <div class="field">
         <label for="plan-vary">Input</label>
         <select id="plan-vary" data-field="plan_vary" value={v} onChange={(e) => update({ plan_vary: e.currentTarget.value })}>
-          {VARY.map(([k, input, note]) => <option key={k} value={k}>{inputLabel(input)}{note}</option>)}
+          {VARY_INPUTS.map(([k, input]) => <option key={k} value={k}>{inputLabel(input)}{LARGEST.includes(k) ? ' (largest that fits)' : ''}</option>)}
         </select>
       </div>
       <p class="help">Kept from the calculator: {kept.join(', ')}.</p>
@@ -35,7 +32,7 @@ export function PlanVary({ state, update }) {
         <Choice legend="Keep fixed" name="plan_hold" value={state.plan_hold} onChange={(x) => update({ plan_hold: x })}
           options={[['dp', `dp = ${degree(d.dp)} (the GPUs grow)`], ['gpus', `${count(state.total_gpus)} GPUs (dp shrinks)`]]} />
       )}
-      {['mbs', 'seq'].includes(v) && <p class="help">On {count(state.total_gpus)} GPUs, as in the calculator.</p>}
+      {LARGEST.includes(v) && <p class="help">On {count(state.total_gpus)} GPUs, as in the calculator.</p>}
       {v === 'mbs' && <MbsChoice mask={state.plan_mbs} onChange={(x) => update({ plan_mbs: x })} legend="Micro batch sizes to try" />}
       {v !== 'nodes' && (
         <label class="check">

@@ -31,6 +31,9 @@ const ALL = [
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
 ];
 
+/** Every column's key, in the table's order. */
+export const PLAN_COLUMNS = Object.freeze(ALL.map(([key]) => String(key)));
+
 /**
  * The columns for `plan`: the layout (nodes only when the rows carry them,
  * seq only when it varies), then the figures; a vary plan's varied input

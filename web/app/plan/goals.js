@@ -70,7 +70,8 @@ export function bestRow(rows, goal, inNodeFirst = false) {
 export function validRows(plan) {
   /** @type {Record<string, any[]>} */
   const values = {};
-  const key = plan.mode === 'vary' ? VARY_KEYS[plan.vary] ?? plan.vary : null;
+  // The planner names the varied input by its row field ("pp_size").
+  const key = plan.mode === 'vary' ? plan.vary : null;
   const rows = [];
   for (const r of plan.rows ?? []) {
     if (r.status !== 'INVALID') rows.push(r);
@@ -78,11 +79,3 @@ export function validRows(plan) {
   }
   return { ...plan, rows, invalid_values: values };
 }
-
-/** The row field of each input a vary plan sweeps. */
-const VARY_KEYS = {
-  pp: 'pp_size', ep: 'ep_size', cp: 'cp_size', dp: 'dp', gpus: 'total_gpus', nodes: 'nodes',
-  mbs: 'micro_batch_size', seq: 'sequence_length',
-  pp_size: 'pp_size', ep_size: 'ep_size', cp_size: 'cp_size', total_gpus: 'total_gpus',
-  micro_batch_size: 'micro_batch_size', sequence_length: 'sequence_length',
-};
