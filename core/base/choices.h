@@ -9,7 +9,7 @@
 #ifndef MEMEST_CHOICES_H
 #define MEMEST_CHOICES_H
 
-/* Saved set of the torch.compile'd stage-1 regions (spec §4.5): 0 = the
+/* Saved set of the torch.compile'd stage-1 regions (memory-model.md §4.5): 0 = the
 ** "default" set (cheap pointwise ops recomputed), 1 = the "upper" set. */
 #define CHOICE_COMPILED_SAVED_UPPER 0
 
@@ -20,7 +20,7 @@
 #define CHOICE_ROUTING_FACTOR_DEN 100
 
 /* Padding rows per local expert group before the 128-row round-up of the
-** grouped GEMM input (about 63.5 on average, spec §4.1). */
+** grouped GEMM input (about 63.5 on average, memory-model.md §4.1). */
 #define CHOICE_GROUP_PAD_ROWS 64
 
 /* The stage-1 backward transient: recomputed pre-attention tensors, bf16
@@ -32,15 +32,15 @@
 #define CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD 1
 
 /* The epilog's eager RMSNorm keeps an fp32 copy of its input (1) or only
-** its rstd (0); depends on the torch version (spec §9 d). */
+** its rstd (0); depends on the torch version (memory-model.md §9 d). */
 #define CHOICE_EPILOG_NORM_FP32_COPY 0
 
 /* FP8Linears inside a compiled stage-1 region re-quantise their weight in
 ** the graph; AOTAutograd saves the transposed fp8 weight per chunk and
-** layer (1, spec §4.8's default) or recomputes it in the backward (0). */
+** layer (1, memory-model.md §4.8's default) or recomputes it in the backward (0). */
 #define CHOICE_FP8_COMPILED_WEIGHT_SAVED 1
 
-/* Non-PyTorch memory, from the measured decomposition (spec §7), in MiB. */
+/* Non-PyTorch memory, from the measured decomposition (memory-model.md §7), in MiB. */
 #define CHOICE_NONPT_CUDA_CONTEXT_MIB 532       /* 0.52 GiB */
 #define CHOICE_NONPT_NCCL_WORLD_MIB 399         /* 0.39 GiB */
 #define CHOICE_NONPT_NCCL_PER_DIM_MIB 410       /* 0.4 GiB per mesh dim > 1 */

@@ -1,7 +1,7 @@
 /*
 ** arch_deepseek.c — the DeepSeek family (model_type "deepseek_v2", and
 ** "deepseek_v3" estimated with the same layer): the keys the trainer reads,
-** the parameter inventory of one decoder layer (spec §3.3) and the tensors
+** the parameter inventory of one decoder layer (memory-model.md §3.3) and the tensors
 ** stage 1 saves (§4.5): multi-head latent attention (or its latent ring
 ** under CP, §5.6), the shared experts and the fp32 router. Layers below
 ** first_k_dense_replace carry a dense MLP (layer.c's dense block, §4.4).
@@ -198,7 +198,7 @@ static int proj(proj_kn *p, int n_p, int64_t k, int64_t n) {
   return n_p + 1;
 }
 
-/* MLA inside the compiled stage 1 (spec §4.5): cp = 1 runs FA4 on the
+/* MLA inside the compiled stage 1 (memory-model.md §4.5): cp = 1 runs FA4 on the
 ** decompressed q/k/v; cp > 1 runs the latent ring, which saves the latent
 ** and the RoPE'd parts instead of the decompressed K/V. */
 static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
@@ -252,7 +252,7 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
   bwd = ck_add(o, bwd, ck_mul4(o, CHOICE_S1_BWD_HIDDEN_BUFFERS, m, H, 2));
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, fwd);
   lp->s1_bwd_scratch = ck_add(o, lp->s1_bwd_scratch, bwd);
-  /* FP8 (spec §4.8): every MLA projection is an FP8Linear inside the graph;
+  /* FP8 (memory-model.md §4.8): every MLA projection is an FP8Linear inside the graph;
   ** under CP kv_b runs inside the ring on in-graph quantised weights. */
   if (mc->q_lora_rank > 0) {
     np = proj(p, np, H, mc->q_lora_rank);
@@ -271,7 +271,7 @@ static void mla_rows(const model_config *mc, const run_dims *d, layer_plan *lp) 
 }
 
 /* DeepSeekV2MoEGate: fp32 logits of an fp32 copy of x2, fp32 softmax,
-** greedy top-k (spec §4.5). */
+** greedy top-k (memory-model.md §4.5). */
 static void router_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m;

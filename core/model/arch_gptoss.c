@@ -1,6 +1,6 @@
 /*
 ** arch_gptoss.c — the gpt-oss family (model_type "gpt_oss"): the keys the
-** trainer reads, the parameter inventory of one decoder layer (spec §3.3:
+** trainer reads, the parameter inventory of one decoder layer (memory-model.md §3.3:
 ** biased attention, per-head sinks that get no gradient, a biased router,
 ** fused gate_up experts with biases) and the tensors stage 1, the router's
 ** own compiled graph and the experts save (§4.5, §4.2). Every layer is
@@ -70,7 +70,7 @@ static void gptoss_params(const model_config *mc, int layer, int64_t e_loc, para
 }
 
 /* GptOssTopKRouter, its own compiled graph called after stage 1: x2 is a
-** graph input, so it is always saved (spec §4.5). */
+** graph input, so it is always saved (memory-model.md §4.5). */
 static void router_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {
   int *o = &lp->ovf;
   int64_t m = d->m;
@@ -80,7 +80,7 @@ static void router_rows(const model_config *mc, const run_dims *d, layer_plan *l
   lp->s1_fwd_scratch = ck_add(o, lp->s1_fwd_scratch, ck_mul4(o, m, mc->experts, 2, 1)); /* logits */
 }
 
-/* GptOssExperts.forward (spec §4.2, §5.1): clamped_swiglu saves the biased
+/* GptOssExperts.forward (memory-model.md §4.2, §5.1): clamped_swiglu saves the biased
 ** gate_up, the down projection its input; the bias adds gather bias rows
 ** per token and keep group_ids through the forward. */
 static void expert_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {

@@ -1,7 +1,8 @@
 /*
 ** arch_qwen3.c — the Qwen3-MoE family (model_type "qwen3_moe"): the keys
-** the trainer reads, the parameter inventory of one decoder layer (spec
-** §3.3) and the tensors stage 1 and the experts save (spec §4.5, §4.2).
+** the trainer reads, the parameter inventory of one decoder layer
+** (memory-model.md §3.3) and the tensors stage 1 and the experts save
+** (memory-model.md §4.5, §4.2).
 ** Every layer is MoE; GQA attention with q/k RMSNorm and full RoPE.
 */
 #include <stdio.h>

@@ -2,7 +2,7 @@
 ** arch_qwen35.c — the Qwen3.5-MoE family (model_type "qwen3_5_moe_text";
 ** a "qwen3_5_moe" config nesting it in text_config is unwrapped by
 ** config.c): the keys the trainer reads, the parameter inventory of one
-** decoder layer (spec §3.3) and the tensors stage 1 and the experts save
+** decoder layer (memory-model.md §3.3) and the tensors stage 1 and the experts save
 ** (§4.5, §4.2). Layers are Gated DeltaNet (linear attention) or gated full
 ** attention per layer_types; every layer has a shared expert with a
 ** sigmoid gate and fused gate_up experts. No CP, no MTP module.
@@ -153,7 +153,7 @@ static void qwen35_params(const model_config *mc, int layer, int64_t e_loc, para
   for (i = pl->n - 2; i < pl->n; i++) pl->p[i].deferred = pl->p[i].fp8 = 1;
 }
 
-/* Gated DeltaNet inside the compiled stage 1 (spec §4.5): the conv input
+/* Gated DeltaNet inside the compiled stage 1 (memory-model.md §4.5): the conv input
 ** and (padded) output, z, the delta-rule op's A/g/beta/o, the norms' rstd.
 ** q and k are repeated to the value heads before the op. */
 static void gdn_rows(const model_config *mc, const run_dims *d, layer_plan *lp) {

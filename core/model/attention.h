@@ -1,6 +1,6 @@
 /*
 ** attention.h — building blocks the architecture files share: attention
-** and router saved sets (spec §4.5), ring-attention transients for context
+** and router saved sets (memory-model.md §4.5), ring-attention transients for context
 ** parallelism (§5.6, standard and MLA latent ring), the SwiGLU expert bank
 ** and shared expert (§3.3, §4.2, §4.5), and the FP8 byte formulas (§4.8).
 ** Implemented in blocks.c.
@@ -17,7 +17,7 @@ typedef struct attn_shape {
 } attn_shape;
 
 /* {======================================================================
-** FP8 byte formulas (spec §4.8, operators/deepgemm_quantize.py).
+** FP8 byte formulas (memory-model.md §4.8, operators/deepgemm_quantize.py).
 ** ======================================================================= */
 /* An FP8Linear input saved transposed: (K, M) fp8 plus 128x128 block
 ** scales (ceil(K/128), ceil(M/128)) fp32. Also the in-graph transposed
@@ -36,7 +36,7 @@ typedef struct proj_kn {
 
 /* FP8Linears called inside a compiled stage-1 region: each re-quantises its
 ** weight in the graph and saves, per chunk, the transposed fp8 weight and
-** the transposed fp8 input (spec §4.8). Adds one [C] row and the largest
+** the transposed fp8 input (memory-model.md §4.8). Adds one [C] row and the largest
 ** projection's quantisation scratch; nothing when FP8 is off. */
 MEMEST_HIDDEN void memi_fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const char *name,
                                      layer_plan *lp);

@@ -2,7 +2,7 @@
 ** blocks.c — per-layer building blocks shared by the architecture files:
 ** the tensor lists (memi_params_add, memi_rows_add) and the check that a
 ** family's layers fit them, the GQA attention, router and shared-expert saved sets of the compiled
-** stage-1 region (spec §4.5; default or upper set per choices.h), the
+** stage-1 region (memory-model.md §4.5; default or upper set per choices.h), the
 ** standard and MLA ring-attention transients under context parallelism
 ** (§5.6), the SwiGLU expert bank and shared expert (with Arctic's norm before
 ** its residual MLP), the FP8 byte formulas
@@ -121,7 +121,7 @@ void memi_residual_norm_rows(const model_config *mc, const run_dims *d, layer_pl
 }
 
 /* {======================================================================
-** FP8 (spec §4.8). Scales are fp32; blocks and channel groups are 128 wide.
+** FP8 (memory-model.md §4.8). Scales are fp32; blocks and channel groups are 128 wide.
 ** ======================================================================= */
 int64_t memi_fp8_block_t_bytes(int64_t k, int64_t m, int *o) {
   return ck_add(o, ck_mul(o, k, m), ck_mul4(o, ceil_div(k, 128), ceil_div(m, 128), 4, 1));
@@ -161,7 +161,7 @@ void memi_fp8_compiled_rows(const run_dims *d, const proj_kn *p, int n, const ch
 /* }====================================================================== */
 
 /* {======================================================================
-** Context parallelism: ring transients (spec §5.6). At a ring step the
+** Context parallelism: ring transients (memory-model.md §5.6). At a ring step the
 ** held received k/v (or latent) pair and the next one in flight coexist
 ** with the saved originals: two extra pairs, one when cp = 2. The backward
 ** grad ring ping-pongs between two fp32 sets (the one just sent becomes the
@@ -373,7 +373,7 @@ void memi_experts_swiglu_rows(const model_config *mc, const run_dims *d, int64_t
     mark_captured(&lp->s3, first);
     return;
   }
-  /* FP8 (spec §4.8): Hopper keeps group_indices on the ctx; gate and up
+  /* FP8 (memory-model.md §4.8): Hopper keeps group_indices on the ctx; gate and up
   ** each quantise x per channel, down quantises act. */
   memi_rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
   first = lp->s3.n;
@@ -397,7 +397,7 @@ void memi_experts_fused_act_rows(const model_config *mc, const run_dims *d, int6
     mark_captured(&lp->s3, first);
     return;
   }
-  /* FP8 (spec §4.8): x is quantised once for the fused gate_up, act by down. */
+  /* FP8 (memory-model.md §4.8): x is quantised once for the fused gate_up, act by down. */
   memi_rows_add(&lp->s3, o, "group_indices (int32)", "(M_act)", 'S', M, 4, 1, 1);
   first = lp->s3.n;
   memi_rows_add(&lp->s3, o, "fp8 per-channel copy of x (gate_up input)", "(M_act, H) fp8", 'S',

@@ -47,7 +47,7 @@ typedef struct model_config {
   int attention_experts;
   int64_t max_positions;    /* max_position_embeddings, 0 if absent */
   /* tie_word_embeddings: the config's model shares embed_tokens with
-  ** lm_head; the trainer builds lm_head apart all the same (spec §2.1). */
+  ** lm_head; the trainer builds lm_head apart all the same (memory-model.md §2.1). */
   int tied_embeddings;
   /* Top-level keys of the config as read (config_keys.c): NUL-separated
   ** names in order, how many of each, and 1 if a list was cut short. */
@@ -94,7 +94,7 @@ typedef struct row_list {
   int n;
 } row_list;
 
-/* Sizes of one estimate that every layer plan needs (spec §4.1). */
+/* Sizes of one estimate that every layer plan needs (memory-model.md §4.1). */
 typedef struct run_dims {
   int64_t b, s, m;          /* micro batch, local sequence, tokens per chunk */
   int64_t cp, ep, dp, pp;
