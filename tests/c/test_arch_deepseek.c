@@ -22,7 +22,7 @@ static const char tiny[] =
     "\"moe_intermediate_size\":32,\"n_shared_experts\":1,\"intermediate_size\":96,"
     "\"first_k_dense_replace\":1,\"num_hidden_layers\":4,\"vocab_size\":128}";
 
-/* Spec §8: DeepSeek-V2-Lite 15,706,484,224. DeepSeek-V3 without MTP:
+/* memory-model.md §3.3: DeepSeek-V2-Lite 15,706,484,224. DeepSeek-V3 without MTP:
 ** 61 layers of MLA 187,107,328 (q_a 11,010,048, q_a_ln 1,536, q_b
 ** 37,748,736, kv_a 4,128,768, kv_a_ln 512, kv_b 16,777,216, o 117,440,512)
 ** + norms 14,336; 3 dense MLPs of 396,361,728; 58 MoE layers of experts
@@ -100,7 +100,7 @@ static void test_layers_bf16(void) {
   tiny_free(t);
 }
 
-/* EP = 1 (spec §4.3): n_in = 256, M_act = r128(256 + 64*8) = 768, R =
+/* EP = 1 (memory-model.md §4.3): n_in = 256, M_act = r128(256 + 64*8) = 768, R =
 ** A(256 + 8*127) = 2,048. MoE: 98,816 + residual 16,384 + topk_weight
 ** 1,024 + dispatch tokens 256*128 = 32,768 + scatter 2048*128 = 262,144 +
 ** reverse idx + offs 2,048 + 32 + g, u, act 3*768*32*2 = 147,456 + expert
@@ -113,7 +113,7 @@ static void test_layers_ep1(void) {
   tiny_free(t);
 }
 
-/* FP8 (spec §4.8). Compiled FP8Linears save per chunk weight_t (K*N +
+/* FP8 (memory-model.md §4.8). Compiled FP8Linears save per chunk weight_t (K*N +
 ** 128x128 block scales) and input_t (K*128 + scales): q 3,076 + 8,196, kv_a
 ** 2,564 + 8,196, kv_b 2,052 + 4,100, o 2,052 + 4,100 = 34,336; shared gate
 ** and up 2,052 + 8,196 each, down 2,052 + 4,100 = 26,648; act_s is no longer
@@ -157,7 +157,7 @@ static void test_layers_fp8(void) {
   memest_result_free(r);
 }
 
-/* CP 2 (spec §4.5 ring row): m = 128 local tokens. Stage 1 of the dense
+/* CP 2 (memory-model.md §4.5, cp > 1 row): m = 128 local tokens. Stage 1 of the dense
 ** layer: rstd 1,024, q 12,288 (kept by the q_nope view), kv_a 10,240,
 ** kv_a_ln rstd 512, out 8,192, lse 1,024, RoPE'd q_pe 128*16*2 = 4,096,
 ** normed_kv 128*32*2 = 8,192, k_pe 2,048 = 47,616; + 4 x 16,384 + 73,728 =
@@ -170,7 +170,7 @@ static void test_layers_cp(void) {
   tiny_free(t);
 }
 
-/* The MLA ring (spec §5.6), m = 128, 2 heads, qk 24, latent 32 + rope 8:
+/* The MLA ring (memory-model.md §5.6), m = 128, 2 heads, qk 24, latent 32 + rope 8:
 ** forward q cat 12,288 + one latent pair (cp = 2) 10,240 + decompressed kv
 ** 16,384 + value 8,192 + key 12,288 + partial out 8,192 + partial lse 1,024
 ** + fp32 out x2 32,768 + lse x2 2,048 = 103,424; cp = 4 holds two pairs.

@@ -21,7 +21,7 @@ static const char tiny[] =
     "\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"sliding_window\":8,"
     "\"num_hidden_layers\":2,\"vocab_size\":128}";
 
-/* Spec §8: gpt-oss-20b 20,914,757,184 and gpt-oss-120b 116,829,156,672.
+/* memory-model.md §3.3: gpt-oss-20b 20,914,757,184 and gpt-oss-120b 116,829,156,672.
 ** Tiny, per layer: q 4,096 + 64, k and v 2,048 + 32 each, o 4,096 + 64,
 ** sinks 4, norms 128, router 512 + 8, gate_up 8*64*64 = 32,768 + bias 512,
 ** down 8*64*32 = 16,384 + bias 512 = 63,308; 2 layers + embed and lm_head
@@ -44,7 +44,7 @@ static void test_totals(void) {
   CHECK_I64(parse_total(tiny, strlen(tiny)), 143064);
 }
 
-/* The inventory's flags (spec §3.3): sinks get no grad, so no accumulator
+/* The inventory's flags (memory-model.md §3.3): sinks get no grad, so no accumulator
 ** and no optimizer state; expert biases are expert-sharded AdamW; the fused
 ** GEMM weights are Muon, deferred and FP8-cached. */
 static void test_flags(void) {
@@ -117,7 +117,7 @@ static void test_layers_ep1(void) {
   tiny_free(t);
 }
 
-/* FP8 (spec §4.8): q/k/v/o save weight_t and input_t per chunk: q 4,100 +
+/* FP8 (memory-model.md §4.8): q/k/v/o save weight_t and input_t per chunk: q 4,100 +
 ** 8,196, k and v 2,052 + 8,196 each, o 4,100 + 8,196 = 45,088; experts keep
 ** the biased gate_up 81,920, group_indices 2,560 and per-channel copies of
 ** x (640*64 + 5*64*4 = 42,240) and activated (21,120) instead of the

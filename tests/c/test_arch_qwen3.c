@@ -43,7 +43,7 @@ static void test_layers(void) {
   tiny_free(t);
 }
 
-/* The standard ring (spec §5.6), m 128, q width 64, kv width 32, 4 heads.
+/* The standard ring (memory-model.md §5.6), m 128, q width 64, kv width 32, 4 heads.
 ** Forward, cp 2: one k/v pair 2*128*32*2 = 16,384, partial out 16,384,
 ** partial lse 2,048, fp32 out old/new 65,536, lse old/new 4,096 = 104,448;
 ** cp 4 holds the received and the next pair: + 16,384. Backward, cp 2:

@@ -25,7 +25,7 @@ static const char tiny[] =
     "\"num_hidden_layers\":2,\"vocab_size\":128,"
     "\"rope_parameters\":{\"rope_theta\":10000,\"partial_rotary_factor\":0.25}}";
 
-/* Spec §8: Qwen3.5-35B-A3B (text tower, no MTP) 34,660,610,688, from the
+/* memory-model.md §3.3: Qwen3.5-35B-A3B (text tower, no MTP) 34,660,610,688, from the
 ** flat config, the preset, and a qwen3_5_moe config nesting it in
 ** text_config (which warns). Tiny: conv_dim 2*2*16 + 4*16 = 128; DeltaNet
 ** conv1d 512 + dt_bias, A_log 8 + norm 16 + in_proj_qkv 8,192 + z 4,096 +

@@ -1,6 +1,6 @@
 /*
-** test_core.c — the simulator against the specification's figures: the
-** parameter inventory, the worked example (spec §8) byte for byte, the
+** test_core.c — the simulator against docs/memory-model.md's figures: the
+** parameter inventory, the worked example (memory-model.md §8) byte for byte, the
 ** static components, token counts, the stage partition, the schedule's
 ** op counts per step and live chunks, the result's internal sums, and
 ** that the fast paths (skipping repeated step-4 iterations, shared layer
@@ -33,7 +33,7 @@ static memest_result *estimate(const char *config, size_t len, const memest_para
   return r;
 }
 
-/* Totals by the trainer's inventory (spec §3.3, §8). Qwen3-235B-A22B: 94
+/* Totals by the trainer's inventory (memory-model.md §3.3). Qwen3-235B-A22B: 94
 ** layers x 2,487,755,008 (attention 71,303,168 + norms 8,448 + router
 ** 524,288 + experts 2,415,919,104) + embed and lm_head 2 x 622,329,856 +
 ** norm 4,096 = 235,093,634,560. */
@@ -54,7 +54,7 @@ static void test_parameter_totals(void) {
   }
 }
 
-/* Spec §2.1 examples. */
+/* memory-model.md §2.1's examples. */
 static void test_partition(void) {
   int first[17];
   memi_layout_partition(48, 8, first);
@@ -80,7 +80,7 @@ static void example_params(memest_params *p) {
   check_params(p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
 }
 
-/* Spec §8, byte for byte, with uniform routing (n_in = m*k = 32,768). */
+/* memory-model.md §8, byte for byte, with uniform routing (n_in = m*k = 32,768). */
 static void test_worked_example(void) {
   size_t len;
   char *text = shared_config("qwen3-30b-a3b", &len);
@@ -98,7 +98,7 @@ static void test_worked_example(void) {
   CHECK_I64(lo.w_x, 1);
   CHECK_I64(lo.w_o, 8);
   CHECK_I64(lo.d.e_loc, 16);
-  /* Measured-free variant of the spec: uniform routing. */
+  /* memory-model.md §8's variant: uniform routing. */
   lo.d.n_in = 32768;
   lo.d.m_act = 33792;
   lo.d.r_rows = 34816;
@@ -107,7 +107,7 @@ static void test_worked_example(void) {
   CHECK_I64(sr->layers[1][5].prog->retained, 546488384LL);
   /* Deferred-W batch per layer: A(M_act)*H*2 + R*H*2 + 3*M_act*I*2. */
   CHECK_I64(sr->layers[0][0].prog->capture, 436731904LL);
-  /* Static figures (§8 table). */
+  /* Static figures (memory-model.md §8's table). */
   CHECK_I64(sr->inv.master_bytes, 4049889792LL);
   CHECK_I64(sr->inv.opt_state_bytes, 8099779584LL);
   /* Per chunk: module 0 keeps the embed output, cos/sin and 6 layers (its
@@ -158,7 +158,7 @@ static void test_static_components(void) {
   memest_result_free(r);
 }
 
-/* Spec §4.1: token counts of the example. */
+/* memory-model.md §4.1: token counts of the example. */
 static void test_tokens(void) {
   memest_params p;
   memest_result *r;
@@ -172,7 +172,7 @@ static void test_tokens(void) {
   CHECK_I64(d->n_in, 38667);            /* ceil(1.18 * 32,768) */
   CHECK_I64(d->m_act, 39808);           /* r128(n_in + 64 * 16) */
   CHECK_I64(d->r_rows, 40960);          /* A(n_in + 16 * 127) */
-  CHECK_I64(d->d_s, 21870);             /* round(5.339 * m), spec §8 */
+  CHECK_I64(d->d_s, 21870);             /* round(5.339 * m), memory-model.md §8 */
   CHECK_I64(d->combine_rows, 32768);    /* A(m * k) */
   memest_result_free(r);
   /* cp = 2 halves the local sequence; ep = 1 routes exactly m*k rows. */
@@ -187,7 +187,7 @@ static void test_tokens(void) {
   memest_result_free(r);
 }
 
-/* The spec's step table: op counts per step for rank r of P with N chunks. */
+/* memory-model.md §2.2's step table: op counts per step for rank r of P with N chunks. */
 static void expected_counts(int64_t P, int64_t r, int64_t N, int64_t want[11][4]) {
   memset(want, 0, sizeof(int64_t) * 11 * 4);
   want[1][OP_F] = 2 * (P - r - 1);
@@ -268,7 +268,7 @@ static void test_result_sums(void) {
     CHECK_I64(sum, rr->tensor_peak);
     CHECK_I64(rr->total, rr->tensor_peak + rr->nonpt + rr->frag);
   }
-  /* Spec §7: 0.52 + 0.39 + (0.4 * 2 + 0.2) + 0.96 + 2.97 GiB for pp>1, ep>1, dp=1. */
+  /* memory-model.md §7: 0.52 + 0.39 + (0.4 * 2 + 0.2) + 0.96 + 2.97 GiB for pp>1, ep>1, dp=1. */
   CHECK_I64(r->nonpt, (532LL + 399 + 2 * 410 + 205 + 983 + 3041) * 1024 * 1024);
   CHECK_I64(r->capacity, 81089LL * 1024 * 1024);
   CHECK_I64(r->headroom, r->capacity - r->peak);
