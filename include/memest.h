@@ -256,6 +256,8 @@ typedef struct memest_param_form {
   double slider_max;
   double slider_step;        /* its step: 1 for whole numbers, 0.01 for factors */
   int slider_log2;           /* 1: it moves in powers of two */
+  const char *choice_titles; /* an enum's values as a form titles them, '|'-separated in the
+                                order of choices ("AdamW|Muon"), or "" */
 } memest_param_form;
 
 const memest_param_form *memest_param_form_describe(memest_param_id id);

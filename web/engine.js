@@ -53,6 +53,8 @@
  * @property {number} [max]
  * @property {string} [limit]   the bounds.h name of max, e.g. "MEMEST_MAX_PP"
  * @property {string} example   the worked example's value ("4"), or "" where the default serves
+ * @property {string[]} choice_titles  an enum's values as a form titles them, in the order of
+ *                             choices (["AdamW", "Muon"]); [] for others
  * @property {{min: number, max: number, step: number, log2: boolean}} [slider]
  *   a form's slider for the input (its range is the slider's only)
  */

@@ -563,9 +563,9 @@ char *memest_wasm_model_config(const char *name) {
   return text ? wa_strdup(text) : NULL;
 }
 
-/* Adds the '|'-separated `choices` to obj as an array; 0 when out of memory. */
-static int wa_add_choices(cJSON *obj, const char *choices) {
-  cJSON *arr = cJSON_AddArrayToObject(obj, "choices");
+/* Adds the '|'-separated `choices` to obj as the array `key`; 0 when out of memory. */
+static int wa_add_choices(cJSON *obj, const char *key, const char *choices) {
+  cJSON *arr = cJSON_AddArrayToObject(obj, key);
   if (!arr) return 0;
   while (choices && *choices) {
     size_t n = strcspn(choices, "|");
@@ -590,11 +590,13 @@ static int wa_add_bounds(cJSON *o, const memest_param_info *d) {
          wa_add_str(o, "limit", d->limit);
 }
 
-/* Adds the example's value and, for an input with one, its slider
-** {min, max, step, log2} (memest_param_form_describe). */
+/* Adds the example's value, the choices' titles and, for an input with
+** one, its slider {min, max, step, log2} (memest_param_form_describe). */
 static int wa_add_form(cJSON *o, const memest_param_form *f) {
   cJSON *s;
-  if (!wa_add_str(o, "example", f->example)) return 0;
+  if (!wa_add_str(o, "example", f->example) ||
+      !wa_add_choices(o, "choice_titles", f->choice_titles))
+    return 0;
   if (f->slider_max <= f->slider_min) return 1;
   s = cJSON_AddObjectToObject(o, "slider");
   return s && cJSON_AddNumberToObject(s, "min", f->slider_min) &&
@@ -606,7 +608,7 @@ static int wa_add_form(cJSON *o, const memest_param_form *f) {
 /* Every parameter's description, as memest_param_describe() and
 ** memest_param_form_describe() give it: [{name, flag, kind, meaning,
 ** choose, choices[], default, required, label, short_name[, min, max,
-** limit], example[, slider]}]; NULL when out of memory. */
+** limit], example, choice_titles[][, slider]}]; NULL when out of memory. */
 char *memest_wasm_parameters(void) {
   cJSON *arr = cJSON_CreateArray();
   for (int id = 0; arr && id < MEMEST_P_COUNT; id++) {
@@ -616,7 +618,7 @@ char *memest_wasm_parameters(void) {
     if (!o || !wa_add_str(o, "name", d->name) ||
         !wa_add_str(o, "flag", d->flag) || !wa_add_str(o, "kind", d->kind) ||
         !wa_add_str(o, "meaning", d->meaning) ||
-        !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, d->choices) ||
+        !wa_add_str(o, "choose", d->choose) || !wa_add_choices(o, "choices", d->choices) ||
         !wa_add_str(o, "default", d->default_text) ||
         !cJSON_AddBoolToObject(o, "required", d->required != 0) ||
         !wa_add_str(o, "label", d->label) || !wa_add_str(o, "short_name", d->short_name) ||

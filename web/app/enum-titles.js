@@ -1,20 +1,15 @@
-// enum-titles.js — how the page titles the enum values the core names
-// (engine.names(), through names.js): one map for every control and
-// summary. The values and their order are the core's; only the words a
-// reader sees are the page's.
+// enum-titles.js — how the page titles the enum values the core names:
+// one map for every control and summary. The values, their order and
+// their titles are the core's (its parameter table's choice_titles,
+// through names.js).
 
-import { enumNames } from './names.js';
-
-const TITLES = {
-  optimizer: { adamw: 'AdamW', muon: 'Muon' },
-  sharding: { fsdp: 'FSDP', hsdp: 'HSDP' },
-  fp8_training: { disabled: 'Off (bf16)', 'deep-gemm': 'DeepGEMM FP8' },
-  routing: { measured: 'Measured', balanced: 'Balanced', factor: 'Custom factor' },
-};
+import { enumNames, paramInfo } from './names.js';
 
 /** The title of value `v` of enum `which` (the value itself if it has none). */
 export function enumTitle(which, v) {
-  return TITLES[which]?.[v] ?? v;
+  const p = paramInfo(which);
+  const i = p ? p.choices.indexOf(v) : -1;
+  return (i >= 0 ? p.choice_titles[i] : undefined) ?? v;
 }
 
 /**
