@@ -3,7 +3,7 @@
 // of a compare and its request, and a plan row as calculator inputs. Pure
 // functions; the engine decides what is valid (docs/planner.md).
 
-import { COMPARE_KEYS, DEFAULTS, derive, routingParams, toParams } from '../state.js';
+import { COMPARE_KEYS, CORE_INPUTS, DEFAULTS, VARY_INPUTS, derive, routingParams, toParams } from '../state.js';
 
 /** Micro batches a plan may try: 2^0 .. 2^(MBS_BITS-1). */
 export const MBS_BITS = 7;
@@ -29,17 +29,14 @@ export function holds(vary) {
   return ['pp', 'ep', 'cp'].includes(vary);
 }
 
+/** The calculator's inputs a plan gives per row: the layout it sweeps, and the rank shown (every plan shows the worst). */
+const PER_ROW = ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'pp_rank'];
+
 /** The calculator's inputs that every plan keeps: model, GPU, options, gbs, seq. */
 function fixedInputs(state) {
-  const p = toParams(state);
   /** @type {Record<string, any>} */
-  const out = {
-    model: p.model, optimizer: p.optimizer, sharding: p.sharding, fp8_training: p.fp8_training,
-    fragmentation: p.fragmentation, ...routingParams(state),
-    global_batch_size: p.global_batch_size, sequence_length: p.sequence_length,
-  };
-  if (p.gpu) out.gpu = p.gpu;
-  else out.gpu_memory_gb = p.gpu_memory_gb;
+  const out = toParams(state);
+  for (const key of PER_ROW) delete out[key];
   return out;
 }
 
@@ -74,6 +71,9 @@ export function planRequest(state) {
   }
   const vary = state.plan_vary;
   r.vary = vary;
+  // The varied input is the planner's to sweep (the calculator's seq, say, is not kept).
+  const varied = VARY_INPUTS.find(([name]) => name === vary);
+  if (varied) delete r[varied[1]];
   if (vary !== 'pp') r.pp_size = state.pp_size;
   if (vary !== 'ep') r.ep_size = state.ep_size;
   if (vary !== 'cp') r.cp_size = state.cp_size;
@@ -83,7 +83,6 @@ export function planRequest(state) {
   } else {
     r.micro_batch_size = state.micro_batch_size;
   }
-  if (vary === 'seq') delete r.sequence_length;
   if (inNodes || vary === 'nodes') r.gpus_per_node = state.gpus_per_node;
   if (holds(vary) && state.plan_hold === 'dp') {
     const { dp } = derive(state);
@@ -178,13 +177,13 @@ export function compareRequest(a, b, gpus) {
   return differ ? request : null;
 }
 
-/** A plan row as calculator inputs (the worst rank shown). */
+/** A plan row as calculator inputs: the core's inputs the row carries (its layout and batches), the worst rank shown. */
 export function rowPatch(row) {
-  return {
-    pp_size: row.pp_size, ep_size: row.ep_size, cp_size: row.cp_size, total_gpus: row.total_gpus,
-    micro_batch_size: row.micro_batch_size, global_batch_size: row.global_batch_size,
-    sequence_length: row.sequence_length, pp_rank: -1,
-  };
+  /** @type {Record<string, any>} */
+  const patch = {};
+  for (const key of CORE_INPUTS) if (key in row) patch[key] = row[key];
+  patch.pp_rank = -1;
+  return patch;
 }
 
 /**
