@@ -220,7 +220,7 @@ test('compare: B beside A, the deltas equal the difference of two CLI estimates'
   await page.getByTestId('compare-results').getByText(/B is the same as A/).waitFor();
   // A's inputs in the controls' words, not the core's enum names.
   assert.match(await page.getByTestId('compare-results').locator('.fixed-title').locator('..').textContent(),
-    /^A, from the calculator: qwen3-30b-a3b: pp 4, ep 8, cp 1, 32 GPUs, .*H100 SXM 80 GB, AdamW, FSDP, Off \(bf16\)/);
+    /^A, from the calculator: qwen3-30b-a3b: pp 4, ep 8, cp 1, total GPUs 32, .*H100 SXM 80 GB, Off \(bf16\), AdamW, FSDP/);
   await page.locator('[data-field=cmp_sequence_length] input[type=number]').fill('8192');
   await page.locator('[data-field=cmp_optimizer] select').selectOption('muon');
   await page.waitForFunction(() => document.querySelector('[data-testid=compare-results]')?.dataset.current === 'true'

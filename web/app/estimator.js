@@ -5,7 +5,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
-import { DEFAULTS, MAX_CONFIG_CHARS, toParams, configOf } from './state.js';
+import { DEFAULTS, LAYOUT_INPUTS, MAX_CONFIG_CHARS, toParams, configOf } from './state.js';
 import { curveFactors } from './routing-curve.js';
 import { parameters } from './names.js';
 import { timelineRank } from './timeline-data.js';
@@ -99,8 +99,9 @@ export function inputsKey(state) {
  * its own), for reading a config while the inputs on screen are invalid.
  */
 const PROBE = {
-  pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_size: 1, global_batch_size: 2, sequence_length: 4096,
-  gpu_memory_gb: 80, pp_rank: -1,
+  ...Object.fromEntries(LAYOUT_INPUTS.map((key) => [key, DEFAULTS[key]])),
+  pp_size: 1, ep_size: 1, cp_size: 1, total_gpus: 1, micro_batch_size: 1, global_batch_size: 2,
+  gpu_memory_gb: DEFAULTS.gpu_memory_gb, pp_rank: -1,
 };
 
 /**
@@ -328,8 +329,7 @@ function pairRow(result, bubble) {
   const worst = result.ranks.find((r) => r.pp_rank === result.worst_rank) ?? result.ranks[0];
   const i = result.inputs;
   return {
-    model: i.model, pp_size: i.pp_size, ep_size: i.ep_size, cp_size: i.cp_size, dp: result.derived.dp, total_gpus: i.total_gpus,
-    micro_batch_size: i.micro_batch_size, global_batch_size: i.global_batch_size, sequence_length: i.sequence_length,
+    model: i.model, ...Object.fromEntries(LAYOUT_INPUTS.map((key) => [key, i[key]])), dp: result.derived.dp,
     num_chunks: result.derived.num_chunks, routing: i.routing, routing_factor: result.routing?.factor ?? null,
     status: result.status, peak_bytes: result.peak_bytes, headroom_bytes: result.headroom_bytes,
     tensor_peak_bytes: result.tensor_peak_bytes, bubble_fraction: bubble?.bubble_fraction ?? null,

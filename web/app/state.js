@@ -151,6 +151,12 @@ export const SCHEMA = Object.freeze(Object.fromEntries(Object.entries(INPUTS).ma
 /** The core's parameters the state holds under the same names, in the core's order. */
 export const CORE_INPUTS = Object.freeze(STATE_PARAMETERS.map((p) => p.name));
 
+/** The core's whole-number inputs a layout and its batches are made of (all but the rank shown), in the core's order. */
+export const LAYOUT_INPUTS = Object.freeze(STATE_PARAMETERS.filter((p) => p.kind === 'int' && p.name !== 'pp_rank').map((p) => p.name));
+
+/** The core's choices of a run beside its routing (optimizer, sharding, FP8), in the core's order. */
+export const OPTION_INPUTS = Object.freeze(STATE_PARAMETERS.filter((p) => specOf(p).kind === 'enum' && p.name !== 'routing').map((p) => p.name));
+
 const BAD = Symbol('bad');
 
 function coerceNumber(v, spec) {

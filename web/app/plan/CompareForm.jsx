@@ -9,15 +9,15 @@ import { SliderField } from '../SliderField.jsx';
 import { inputRange } from '../input-ranges.js';
 import { CompareGpu } from './CompareGpu.jsx';
 import { sameAsA } from './requests.js';
-import { COMPARE_KEYS, DEFAULTS } from '../state.js';
+import { DEFAULTS, LAYOUT_INPUTS, OPTION_INPUTS } from '../state.js';
 import { enumOptions, enumTitle } from '../enum-titles.js';
-import { inputLabel, paramInfo } from '../names.js';
+import { inputLabel } from '../names.js';
 import { modelTitle } from '../config-name.js';
 
 /** B's whole-number inputs (the layout and the batches); their labels are the engine's (names.js). */
-const NUMBERS = COMPARE_KEYS.filter((key) => paramInfo(key)?.kind === 'int');
+const NUMBERS = LAYOUT_INPUTS;
 /** The enum inputs but the routing (above, with its factor); their values and titles come from enumOptions(). */
-const CHOICES = COMPARE_KEYS.filter((key) => paramInfo(key)?.kind === 'enum' && key !== 'routing');
+const CHOICES = OPTION_INPUTS;
 
 /** The patch that gives B the value `v` for `key` (the same as A: none). */
 function change(a, key, v) {

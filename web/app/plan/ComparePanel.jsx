@@ -3,9 +3,8 @@
 
 import { CompareForm } from './CompareForm.jsx';
 import { CompareTable } from './CompareTable.jsx';
-import { gpuText } from './FixedInputs.jsx';
-import { count } from '../format.js';
-import { enumTitle } from '../enum-titles.js';
+import { gpuText, numberWords, optionWords } from './FixedInputs.jsx';
+import { LAYOUT_INPUTS } from '../state.js';
 import { pageWords } from '../wording.js';
 import { modelTitle } from '../config-name.js';
 import { Warnings } from '../Warnings.jsx';
@@ -13,9 +12,7 @@ import { sideWords, useCompareWarnings } from './compare-warnings.js';
 
 /** A's inputs in one line, the enum values titled as the controls title them. */
 function summary(s, gpus) {
-  return `${s.model}: pp ${s.pp_size}, ep ${s.ep_size}, cp ${s.cp_size}, ${count(s.total_gpus)} GPUs, mbs ${s.micro_batch_size}, ` +
-    `gbs ${count(s.global_batch_size)}, seq ${count(s.sequence_length)}, ${gpuText(s, gpus)}, ` +
-    `${enumTitle('optimizer', s.optimizer)}, ${enumTitle('sharding', s.sharding)}, ${enumTitle('fp8_training', s.fp8_training)}`;
+  return `${s.model}: ${[...numberWords(s, LAYOUT_INPUTS), gpuText(s, gpus), ...optionWords(s)].join(', ')}`;
 }
 
 /**

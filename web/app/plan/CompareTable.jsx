@@ -7,9 +7,10 @@ import { gib, mem, percent, signedGib } from '../format.js';
 import { STATIC_PARTS, DYNAMIC_PARTS, STATUS_CLASS, partLabel } from '../palette.js';
 import { inputLabel } from '../names.js';
 import { enumTitle } from '../enum-titles.js';
+import { LAYOUT_INPUTS } from '../state.js';
 
-/** The inputs a row shows where A and B differ; their labels are the engine's (names.js). */
-const INPUTS = ['pp_size', 'ep_size', 'cp_size', 'dp', 'total_gpus', 'micro_batch_size', 'global_batch_size', 'sequence_length', 'num_chunks'];
+/** The inputs a row shows where A and B differ, the derived dp and chunks with them; their labels are the engine's (names.js). */
+const INPUTS = [...LAYOUT_INPUTS.flatMap((key) => (key === 'cp_size' ? [key, 'dp'] : [key])), 'num_chunks'];
 
 /** A signed byte figure for the delta column ("±0" when it did not move). */
 function delta(bytes) {

@@ -3,6 +3,9 @@
 
 import { count } from '../format.js';
 import { enumTitle } from '../enum-titles.js';
+import { shortName } from '../names.js';
+import { LAYOUT_INPUTS, OPTION_INPUTS } from '../state.js';
+import { PER_ROW } from './requests.js';
 
 /** The GPU as a reader names it: the preset's title, or its capacity. */
 export function gpuText(state, gpus) {
@@ -11,16 +14,23 @@ export function gpuText(state, gpus) {
   return same ? same.title : `${+state.gpu_memory_gb.toFixed(2)} GiB GPU`;
 }
 
+/** "global batch 1,024" for each whole-number input `keys` of `state`, by its short name (names.js). */
+export function numberWords(state, keys) {
+  return keys.map((key) => `${shortName(key)} ${count(state[key])}`);
+}
+
+/** The titles of `state`'s optimizer, sharding and FP8, as the controls title them. */
+export function optionWords(state) {
+  return OPTION_INPUTS.map((key) => enumTitle(key, state[key]));
+}
+
 /** Props: state, gpus (engine presets), extra (more items), onEdit() (to the calculator). */
 export function FixedInputs({ state, gpus, extra = [], onEdit }) {
   const items = [
     state.config ? `${state.model} (pasted config)` : state.model,
     gpuText(state, gpus),
-    `global batch ${count(state.global_batch_size)}`,
-    `sequence ${count(state.sequence_length)}`,
-    enumTitle('optimizer', state.optimizer),
-    enumTitle('sharding', state.sharding),
-    enumTitle('fp8_training', state.fp8_training),
+    ...numberWords(state, LAYOUT_INPUTS.filter((key) => !PER_ROW.includes(key))),
+    ...optionWords(state),
     ...extra,
   ];
   return (

@@ -30,7 +30,7 @@ export function holds(vary) {
 }
 
 /** The calculator's inputs a plan gives per row: the layout it sweeps, and the rank shown (every plan shows the worst). */
-const PER_ROW = ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'pp_rank'];
+export const PER_ROW = ['pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'pp_rank'];
 
 /** The calculator's inputs that every plan keeps: model, GPU, options, gbs, seq. */
 function fixedInputs(state) {
