@@ -5,30 +5,38 @@
 import { inputLabel } from './names.js';
 import { enumTitle } from './enum-titles.js';
 import { count } from './format.js';
-import { derive } from './state.js';
+import { LAYOUT_INPUTS, OPTION_INPUTS, derive } from './state.js';
 
-/** The inputs of `state` as [label, value] pairs, in the form's order. */
-export function inputsList(state) {
+/** A number as the form shows it ("1,024"), or the text of a box that holds none. */
+const shown = (v) => (typeof v === 'number' ? count(v) : v);
+
+/**
+ * The inputs of `state` in the form's order, as [the input the row is
+ * labelled by, the state keys behind it (whose problems mark it), value]:
+ * the model, the core's layout inputs (dp with them), the GPU, the core's
+ * options, the routing, the fragmentation and the rank shown.
+ * @returns {[string, string[], unknown][]}
+ */
+function rows(state) {
   const d = derive(state);
   const gpu = state.gpu ? state.gpu.toUpperCase() : `${state.gpu_memory_gb} GiB`;
   const routing = state.routing === 'factor' ? `factor ${state.routing_factor}` : enumTitle('routing', state.routing);
+  /** @type {[string, string[], unknown][]} */
+  const layout = LAYOUT_INPUTS.flatMap((key) => {
+    /** @type {[string, string[], unknown][]} */
+    const row = [[key, [key], shown(state[key])]];
+    return key === 'cp_size' ? [...row, ['dp', ['dp', 'num_chunks', 'layout'], d.dp]] : row;
+  });
   return [
-    [inputLabel('model'), state.model],
-    [inputLabel('pp_size'), state.pp_size], [inputLabel('ep_size'), state.ep_size], [inputLabel('cp_size'), state.cp_size],
-    [inputLabel('dp'), d.dp], [inputLabel('total_gpus'), count(state.total_gpus)],
-    [inputLabel('micro_batch_size'), state.micro_batch_size], [inputLabel('global_batch_size'), count(state.global_batch_size)],
-    [inputLabel('sequence_length'), count(state.sequence_length)], [inputLabel('gpu'), gpu],
-    [inputLabel('optimizer'), enumTitle('optimizer', state.optimizer)], [inputLabel('sharding'), enumTitle('sharding', state.sharding)],
-    [inputLabel('fp8_training'), enumTitle('fp8_training', state.fp8_training)], [inputLabel('routing'), routing],
-    [inputLabel('fragmentation'), state.fragmentation],
-    [inputLabel('pp_rank'), state.pp_rank < 0 ? 'the worst' : state.pp_rank],
+    ['model', ['model', 'config'], state.model],
+    ...layout,
+    ['gpu', ['gpu', 'gpu_memory_gb'], gpu],
+    ...OPTION_INPUTS.map((key) => /** @type {[string, string[], unknown]} */ ([key, [key], enumTitle(key, state[key])])),
+    ['routing', ['routing', 'routing_factor', 'ep_imbalance'], routing],
+    ['fragmentation', ['fragmentation'], state.fragmentation],
+    ['pp_rank', ['pp_rank'], state.pp_rank < 0 ? 'the worst' : state.pp_rank],
   ];
 }
-
-/** The state keys behind inputsList()'s rows, in its order (dp: the layout's problems). */
-const ROW_FIELDS = [['model', 'config'], ['pp_size'], ['ep_size'], ['cp_size'], ['dp', 'num_chunks', 'layout'], ['total_gpus'],
-  ['micro_batch_size'], ['global_batch_size'], ['sequence_length'], ['gpu', 'gpu_memory_gb'], ['optimizer'], ['sharding'],
-  ['fp8_training'], ['routing', 'routing_factor', 'ep_imbalance'], ['fragmentation'], ['pp_rank']];
 
 /**
  * Props: state (the inputs on screen), problems (the engine's for them:
@@ -37,16 +45,17 @@ const ROW_FIELDS = [['model', 'config'], ['pp_size'], ['ep_size'], ['cp_size'], 
  */
 export function InputsSummary({ state, problems = [] }) {
   const named = new Set(problems.map((p) => p.field).filter(Boolean));
-  const config = problems.some((p) => p.field && !ROW_FIELDS.flat().includes(p.field));
+  const list = rows(state);
+  const config = problems.some((p) => p.field && !list.some(([, fields]) => fields.includes(p.field)));
   return (
     <section class="inputs-summary" aria-labelledby="inputs-summary-title" data-testid="inputs-summary">
       <h2 id="inputs-summary-title">Inputs</h2>
       <dl>
-        {inputsList(state).map(([label, value], i) => {
-          const bad = ROW_FIELDS[i].some((f) => named.has(f)) || (i === 0 && config);
+        {list.map(([name, fields, value], i) => {
+          const bad = fields.some((f) => named.has(f)) || (i === 0 && config);
           return (
-            <div key={label} class={bad ? 'needs-change' : undefined}>
-              <dt>{label}</dt>
+            <div key={name} class={bad ? 'needs-change' : undefined}>
+              <dt>{inputLabel(name)}</dt>
               <dd>{value === '' ? '(empty)' : String(value)}{bad && <span class="needs-change-mark"> (needs a change)</span>}</dd>
             </div>
           );
