@@ -11,6 +11,7 @@
 
 import { PARAMETERS } from './core-tables.js';
 import { PLAN_COLUMNS } from './plan/columns.js';
+import { GOALS } from './plan/goals.js';
 
 /** Longest config text a state (and so a link) may carry. */
 export const MAX_CONFIG_CHARS = 32768;
@@ -66,7 +67,7 @@ const PAGE_INPUTS = {
   plan_hold: ['dp', { kind: 'enum', values: ['dp', 'gpus'] }], // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay
   plan_sort: ['rank', { kind: 'enum', values: SORT_KEYS }], // the plan table's sort column; rank = the planner's order
   plan_desc: [false, { kind: 'bool' }],
-  plan_goal: ['gpus', { kind: 'enum', values: ['gpus', 'headroom', 'bubble', 'routing'] }], // plan/goals.js
+  plan_goal: ['gpus', { kind: 'enum', values: GOALS.map(([key]) => key) }], // what the best layout is (plan/goals.js)
   plan_ok_only: [false, { kind: 'bool' }], // the plan table lists only the rows that are OK
 };
 
