@@ -68,6 +68,35 @@ test('parameters() describe every flag of memest --help', async () => {
   ]);
 });
 
+test('parameters() give a form what it needs: the example, sliders inside the accepted range, each choice titled', async () => {
+  requireBuilds();
+  const eng = await engine();
+  for (const p of eng.parameters()) {
+    if (p.required) assert.notEqual(p.example, '', `${p.name}: a required input has an example value`);
+    if (p.example && p.kind === 'enum') assert.ok(p.choices.length === 0 || p.choices.includes(p.example), p.name);
+    if (p.example && (p.kind === 'int' || p.kind === 'number')) {
+      assert.ok(Number(p.example) >= p.min && Number(p.example) <= p.max, `${p.name} example ${p.example}`);
+    }
+    if (p.slider) {
+      assert.ok(p.kind === 'int' || p.kind === 'number', `${p.name} has a slider`);
+      assert.ok(p.slider.min >= p.min && p.slider.max <= p.max && p.slider.min < p.slider.max, `${p.name} slider`);
+      assert.ok(p.slider.step > 0 && (p.kind !== 'int' || Number.isInteger(p.slider.step)), `${p.name} step`);
+    }
+    assert.ok(p.choice_titles.length === 0 || p.choice_titles.length === p.choices.length, `${p.name} titles`);
+  }
+  // The example estimates, and is the command the CLI gives as its example.
+  const example = Object.fromEntries(eng.parameters().filter((p) => p.example).map((p) => [p.name, p.example]));
+  delete example.gpu_memory_gb; // the example names its GPU
+  const r = eng.estimate(null, example);
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  const missing = await runCli([]);
+  assert.ok(missing.stderr.includes(`Example: ${r.command}\n`), `${r.command}\n${missing.stderr}`);
+  // The components: the static ones first, then the dynamic ones.
+  const groups = eng.names().components.map((c) => c.group);
+  assert.deepEqual(groups, [...groups].sort((a, b) => (a === b ? 0 : a === 'static' ? -1 : 1)));
+  assert.deepEqual([...new Set(groups)], ['static', 'dynamic']);
+});
+
 test('numbers reach the core as JavaScript writes them', async () => {
   requireBuilds();
   const eng = await engine();
