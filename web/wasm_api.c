@@ -222,10 +222,10 @@ static memest_code wa_set_one(wa_setter set, void *target, const cJSON *item,
   else wa_put_scalar(&t, item, &bad);
   if (bad) {
     char msg[160];
-    snprintf(msg, sizeof msg, "%.60s must be a number, a string or true/false%s, got %s",
+    snprintf(msg, sizeof msg, "%.60s must be text (a number as its text) or true/false%s, got %s",
              flag ? flag : name, lists ? ", or a list of them" : "",
-             cJSON_IsArray(item) ? (lists ? "a nested list" : "a list")
-             : cJSON_IsNumber(item) ? "a JSON number (give its text)" : "an object");
+             cJSON_IsArray(item) ? (lists ? "a nested list or a number" : "a list")
+             : cJSON_IsNumber(item) ? "a number" : "an object");
     wa_fail(err, MEMEST_E_VALUE, name, msg);
     rc = MEMEST_E_VALUE;
   } else if (!flag || t.failed || !t.p) {
