@@ -17,31 +17,30 @@
 
 #define CHECK_MAX_FILES 4096
 
-static void check_help(FILE *out) {
-  fprintf(out,
-          "memest check — the trainer's measured memory beside the estimate\n\n"
-          "Usage: memest check --snapshot FILE... [--log FILE] <the estimate's flags> [--json]\n"
-          "       memest check --log FILE --total-gpus N --gpu NAME [--json]\n"
-          "       memest check --wandb DIR [--total-gpus N] [--json]\n\n"
-          "  --snapshot FILE...  snapshot-rankNNNNN.pickle files the trainer writes with\n"
-          "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
-          "                      the global rank in each name gives its pipeline rank\n"
-          "  --log FILE          the trainer's output: its launch(cfg=...) line gives the\n"
-          "                      inputs flags do not, and the peak-gpu-memory lines after\n"
-          "                      the last launch line are compared\n"
-          "  --wandb DIR         a W&B run's folder: config.yaml and wandb-metadata.json give\n"
-          "                      the inputs, output.log (else wandb-summary.json) the peaks\n"
-          "  --trainer-commit H  the trainer commit the run used (W&B names it itself)\n"
-          "  --require fits|ok   exit 3 when the estimate's verdict is worse\n"
-          "  --json              one JSON object {ranks, max, log, fragmentation}, or for\n"
-          "                      an error {\"error\": {code, message, field, fix}}\n"
-          "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
-          "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
-          "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
-          "largest live allocations at the measured peak and the run's fragmentation.\n"
-          "Exit status: 0 done, 1 bad input, 2 missing inputs, 3 --require refused.\n"
-          "More: docs/measured-runs.md, docs/trainer-files.md\n");
-}
+/* memest check --help. */
+static const char check_usage[] =
+    "memest check — the trainer's measured memory beside the estimate\n\n"
+    "Usage: memest check --snapshot FILE... [--log FILE] <the estimate's flags> [--json]\n"
+    "       memest check --log FILE --total-gpus N --gpu NAME [--json]\n"
+    "       memest check --wandb DIR [--total-gpus N] [--json]\n\n"
+    "  --snapshot FILE...  snapshot-rankNNNNN.pickle files the trainer writes with\n"
+    "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
+    "                      the global rank in each name gives its pipeline rank\n"
+    "  --log FILE          the trainer's output: its launch(cfg=...) line gives the\n"
+    "                      inputs flags do not, and the peak-gpu-memory lines after\n"
+    "                      the last launch line are compared\n"
+    "  --wandb DIR         a W&B run's folder: config.yaml and wandb-metadata.json give\n"
+    "                      the inputs, output.log (else wandb-summary.json) the peaks\n"
+    "  --trainer-commit H  the trainer commit the run used (W&B names it itself)\n"
+    "  --require fits|ok   exit 3 when the estimate's verdict is worse\n"
+    "  --json              one JSON object {ranks, max, log, fragmentation}, or for\n"
+    "                      an error {\"error\": {code, message, field, fix}}\n"
+    "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
+    "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
+    "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
+    "largest live allocations at the measured peak and the run's fragmentation.\n"
+    "Exit status: 0 done, 1 bad input, 2 missing inputs, 3 --require refused.\n"
+    "More: docs/measured-runs.md, docs/trainer-files.md\n";
 
 /* Reports e (after "what: " when what names the file it came from) as
 ** every command does (cli_fail: text on err, or with --json one JSON
@@ -50,23 +49,6 @@ static int check_fail(const cli_args *args, FILE *err, const memest_error *e, co
   memest_error named = *e;
   if (what) snprintf(named.message, sizeof named.message, "%.200s: %.560s", what, e->message);
   return cli_fail(args, err, &named);
-}
-
-/* Two snapshots whose names give the same global rank, refused by their
-** names before a byte of either is read; returns -1 when there are none,
-** else the exit status. */
-static int refuse_same_rank(const cli_args *args, FILE *err, const memest_check_input *in, int n) {
-  int i, j;
-  for (i = 0; i < n; i++) {
-    for (j = 0; j < i && in[i].global_rank >= 0; j++) {
-      if (in[j].global_rank != in[i].global_rank) continue;
-      return cli_fail_text(args, err, MEMEST_E_VALUE, "snapshot",
-                           "snapshots '%.300s' and '%.300s' are both global rank %lld (by their "
-                           "names); give each rank once",
-                           in[j].source, in[i].source, (long long)in[i].global_rank);
-    }
-  }
-  return -1;
 }
 
 /* The inputs as cli_parse hands them over. */
@@ -120,37 +102,41 @@ static int read_figures(const cli_args *args, FILE *err, const cli_source *src, 
   return -1;
 }
 
-int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
-  memest_error e;
-  memest_check_input *in = NULL;
+/* One run of the command: its inputs and what it read, freed by
+** check_run_free. */
+typedef struct check_run {
   check_args ca;
-  cli_args args = {"memest check", NULL, 0, NULL};
+  cli_args args;
   cli_source src;
-  const char *config_path;
-  char **rest = NULL;
-  memest_runlog *log = NULL;
-  memest_check *chk = NULL;
-  char *config = NULL, *report = NULL;
-  size_t config_len = 0;
-  int n = 0, nrest = 0, i, rc = 1, in_snapshots = 0;
-  memest_status status = MEMEST_FITS_OK;
-  memest_params_init(&ca.p);
-  memset(&ca.src, 0, sizeof ca.src);
-  memset(&src, 0, sizeof src);
-  ca.err = err;
-  ca.args = &args;
-  args.out = out;
-  /* --json anywhere makes every error a JSON object, even one met before
-  ** the shared parser runs. */
-  for (i = 2; i < argc; i++) args.json |= strcmp(argv[i], "--json") == 0;
-  /* The files after --snapshot (until the next flag) are taken out here;
-  ** everything else goes through the shared parser. */
-  in = calloc((size_t)argc, sizeof *in);
-  rest = calloc((size_t)argc + 1, sizeof *rest);
-  if (in == NULL || rest == NULL) {
-    rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory");
-    goto done;
-  }
+  memest_check_input *in;   /* the snapshots after --snapshot, n of them */
+  int n;
+  char **rest;              /* every other argument, for the shared parser */
+  int nrest;
+  char *config;             /* the model's config.json text; NULL for a preset */
+  size_t config_len;
+  memest_runlog *log;
+  memest_check *chk;
+} check_run;
+
+static void check_run_free(check_run *cr) {
+  int i;
+  memest_check_free(cr->chk);
+  memest_runlog_free(cr->log);
+  for (i = 0; i < cr->n; i++) memest_snapshot_free((memest_snapshot *)cr->in[i].snapshot);
+  free(cr->in);
+  free(cr->rest);
+  free(cr->config);
+  cli_source_free(&cr->src);
+}
+
+/* The files after --snapshot (until the next flag) go to cr->in; every
+** other argument to cr->rest, for the shared parser. -1 to go on. */
+static int split_arguments(check_run *cr, int argc, char **argv, FILE *err) {
+  int i, in_snapshots = 0;
+  cr->in = calloc((size_t)argc, sizeof *cr->in);
+  cr->rest = calloc((size_t)argc + 1, sizeof *cr->rest);
+  if (cr->in == NULL || cr->rest == NULL)
+    return cli_fail_text(&cr->args, err, MEMEST_E_NOMEM, "", "out of memory");
   for (i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (i >= 2 && strcmp(a, "--snapshot") == 0) {
@@ -159,105 +145,148 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
     }
     if (i >= 2 && strncmp(a, "--snapshot=", 11) == 0) a += 11;
     else if (!in_snapshots || strncmp(a, "--", 2) == 0) a = NULL;
-    if (a != NULL) {
-      if (n == CHECK_MAX_FILES) {
-        rc = cli_fail_text(&args, err, MEMEST_E_LIMIT, "snapshot",
-                           "more than %d snapshots; give one per pipeline rank", CHECK_MAX_FILES);
-        goto done;
-      }
-      in[n].source = a;
-      in[n].global_rank = memest_snapshot_rank_of_name(a);
-      in[n].snapshot = NULL;
-      n++;
+    if (a == NULL) {
+      in_snapshots = 0;
+      cr->rest[cr->nrest++] = argv[i];
       continue;
     }
-    in_snapshots = 0;
-    rest[nrest++] = argv[i];
+    if (cr->n == CHECK_MAX_FILES)
+      return cli_fail_text(&cr->args, err, MEMEST_E_LIMIT, "snapshot",
+                           "more than %d snapshots; give one per pipeline rank", CHECK_MAX_FILES);
+    cr->in[cr->n].source = a;
+    cr->in[cr->n].global_rank = memest_snapshot_rank_of_name(a);
+    cr->in[cr->n].snapshot = NULL;
+    cr->n++;
   }
-  rc = cli_parse(nrest, rest, 2, NULL, &args, check_set, &ca, err);
-  if (rc >= 0) goto done;
-  rc = 1;
-  if (args.action != NULL) {
-    check_help(out);
-    rc = 0;
-    goto done;
-  }
-  if (n == 0 && ca.src.log == NULL && ca.src.wandb == NULL) {
-    rc = cli_fail_text(&args, err, MEMEST_E_MISSING, "snapshot",
-                       "give --snapshot FILE..., --log FILE or --wandb DIR; see memest check --help");
-    goto done;
-  }
-  if ((rc = refuse_same_rank(&args, err, in, n)) >= 0) goto done;
-  rc = 1;
-  if (ca.src.script != NULL) {
-    rc = cli_fail_text(&args, err, MEMEST_E_VALUE, "script",
-                       "memest check reads a run's log (--log) or W&B run (--wandb); a launch "
-                       "script is memest --script's");
-    goto done;
-  }
-  if ((rc = cli_source_read(&args, err, &ca.src, &src)) >= 0 ||
-      (rc = cli_source_apply(&args, err, &src, &ca.p)) >= 0)
-    goto done;
-  rc = 1;
-  config_path = ca.p.model;
-  if (memest_validate("{}", 2, &ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
-    cli_source_missing(&args, err, &src);
-    rc = check_fail(&args, err, &e, NULL);
-    goto done;
-  }
-  {
-    char why[1200];
-    cli_model m;
-    memest_code code = cli_load_model(config_path, args.prog, err, &m, why, sizeof why);
-    if (code != MEMEST_OK) {
-      rc = cli_fail_text(&args, err, code, "model", "%s", why);
-      goto done;
+  return -1;
+}
+
+/* Inputs memest check refuses before reading a file, one row per case:
+** when it applies, and what it says. */
+typedef struct check_refusal {
+  int (*applies)(const check_run *cr);
+  memest_code code;
+  const char *field;
+  const char *message;
+} check_refusal;
+
+static int no_measurement(const check_run *cr) {
+  return cr->n == 0 && cr->ca.src.log == NULL && cr->ca.src.wandb == NULL;
+}
+
+static int script_given(const check_run *cr) { return cr->ca.src.script != NULL; }
+
+static const check_refusal check_refusals[] = {
+  {no_measurement, MEMEST_E_MISSING, "snapshot",
+   "give --snapshot FILE..., --log FILE or --wandb DIR; see memest check --help"},
+  {script_given, MEMEST_E_VALUE, "script",
+   "memest check reads a run's log (--log) or W&B run (--wandb); a launch script is memest "
+   "--script's"},
+};
+
+/* The first refusal that applies, after two snapshots whose names give
+** the same global rank (refused by their names before a byte of either is
+** read); -1 when none does, else the exit status. */
+static int refuse_inputs(const check_run *cr, FILE *err) {
+  const memest_check_input *in = cr->in;
+  size_t k;
+  int i, j;
+  for (i = 0; i < cr->n; i++) {
+    for (j = 0; j < i && in[i].global_rank >= 0; j++) {
+      if (in[j].global_rank != in[i].global_rank) continue;
+      return cli_fail_text(&cr->args, err, MEMEST_E_VALUE, "snapshot",
+                           "snapshots '%.300s' and '%.300s' are both global rank %lld (by their "
+                           "names); give each rank once",
+                           in[j].source, in[i].source, (long long)in[i].global_rank);
     }
-    config = m.config;
-    config_len = m.len;
-    ca.p.model_source = m.source;
   }
-  for (i = 0; i < n; i++) {
+  for (k = 0; k < sizeof check_refusals / sizeof check_refusals[0]; k++) {
+    const check_refusal *r = &check_refusals[k];
+    if (r->applies(cr)) return cli_fail_text(&cr->args, err, r->code, r->field, "%s", r->message);
+  }
+  return -1;
+}
+
+/* The model's config, once every input the estimate needs is given. */
+static int load_model(check_run *cr, FILE *err) {
+  memest_error e;
+  char why[1200];
+  cli_model m;
+  memest_code code;
+  if (memest_validate("{}", 2, &cr->ca.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
+    cli_source_missing(&cr->args, err, &cr->src);
+    return check_fail(&cr->args, err, &e, NULL);
+  }
+  code = cli_load_model(cr->ca.p.model, cr->args.prog, err, &m, why, sizeof why);
+  if (code != MEMEST_OK) return cli_fail_text(&cr->args, err, code, "model", "%s", why);
+  cr->config = m.config;
+  cr->config_len = m.len;
+  cr->ca.p.model_source = m.source;
+  return -1;
+}
+
+static int read_snapshots(check_run *cr, FILE *err) {
+  memest_error e;
+  int i;
+  for (i = 0; i < cr->n; i++) {
     size_t len = 0;
     char why[1200];
-    char *data = cli_read_file(in[i].source, MEMEST_INPUT_SNAPSHOT, &len, why, sizeof why);
+    char *data = cli_read_file(cr->in[i].source, MEMEST_INPUT_SNAPSHOT, &len, why, sizeof why);
     memest_snapshot *s = NULL;
     memest_code code;
-    if (data == NULL) {
-      rc = cli_fail_text(&args, err, MEMEST_E_IO, "snapshot", "%s", why);
-      goto done;
-    }
+    if (data == NULL) return cli_fail_text(&cr->args, err, MEMEST_E_IO, "snapshot", "%s", why);
     code = memest_snapshot_read(data, len, &s, &e);
     free(data);
-    if (code != MEMEST_OK) {
-      rc = check_fail(&args, err, &e, in[i].source);
-      goto done;
-    }
-    in[i].snapshot = s;
+    if (code != MEMEST_OK) return check_fail(&cr->args, err, &e, cr->in[i].source);
+    cr->in[i].snapshot = s;
   }
-  if ((rc = read_figures(&args, err, &src, &log)) >= 0) goto done;
-  rc = 1;
-  if (memest_check_run(config, config_len, &ca.p, in, n, log, &chk, &e) != MEMEST_OK ||
-      (src.run != NULL && memest_check_set_source(chk, src.run, &e) != MEMEST_OK)) {
-    rc = check_fail(&args, err, &e, NULL);
-    goto done;
-  }
-  status = memest_result_status(memest_check_estimate(chk));
-  report = args.json ? memest_check_json(chk) : memest_check_text(chk);
-  if (report == NULL) {
-    rc = cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
-    goto done;
-  }
-  fprintf(out, "%s%s", report, args.json ? "\n" : "");
-  rc = cli_gate(&args, err, ca.src.require, status, "the estimate of the run");
-done:
+  return -1;
+}
+
+/* The comparison, its report on out and the --require gate. */
+static int compare(check_run *cr, FILE *out, FILE *err) {
+  memest_error e;
+  memest_status status;
+  char *report;
+  int json = cr->args.json;
+  if (memest_check_run(cr->config, cr->config_len, &cr->ca.p, cr->in, cr->n, cr->log, &cr->chk,
+                       &e) != MEMEST_OK ||
+      (cr->src.run != NULL && memest_check_set_source(cr->chk, cr->src.run, &e) != MEMEST_OK))
+    return check_fail(&cr->args, err, &e, NULL);
+  status = memest_result_status(memest_check_estimate(cr->chk));
+  report = json ? memest_check_json(cr->chk) : memest_check_text(cr->chk);
+  if (report == NULL)
+    return cli_fail_text(&cr->args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
+  fprintf(out, "%s%s", report, json ? "\n" : "");
   memest_free(report);
-  memest_check_free(chk);
-  memest_runlog_free(log);
-  for (i = 0; i < n; i++) memest_snapshot_free((memest_snapshot *)in[i].snapshot);
-  free(in);
-  free(rest);
-  free(config);
-  cli_source_free(&src);
+  return cli_gate(&cr->args, err, cr->ca.src.require, status, "the estimate of the run");
+}
+
+int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
+  check_run cr;
+  int i, rc;
+  memset(&cr, 0, sizeof cr);
+  memest_params_init(&cr.ca.p);
+  cr.args.prog = "memest check";
+  cr.args.out = out;
+  cr.ca.err = err;
+  cr.ca.args = &cr.args;
+  /* --json anywhere makes every error a JSON object, even one met before
+  ** the shared parser runs. */
+  for (i = 2; i < argc; i++) cr.args.json |= strcmp(argv[i], "--json") == 0;
+  rc = split_arguments(&cr, argc, argv, err);
+  if (rc < 0) rc = cli_parse(cr.nrest, cr.rest, 2, NULL, &cr.args, check_set, &cr.ca, err);
+  if (rc < 0 && cr.args.action != NULL) {
+    fputs(check_usage, out);
+    rc = 0;
+  }
+  if (rc < 0) rc = refuse_inputs(&cr, err);
+  if (rc < 0) rc = cli_source_read(&cr.args, err, &cr.ca.src, &cr.src);
+  if (rc < 0) rc = cli_source_apply(&cr.args, err, &cr.src, &cr.ca.p);
+  if (rc < 0) rc = load_model(&cr, err);
+  if (rc < 0) rc = read_snapshots(&cr, err);
+  if (rc < 0) rc = read_figures(&cr.args, err, &cr.src, &cr.log);
+  if (rc < 0) rc = compare(&cr, out, err);
+  check_run_free(&cr);
   return rc;
 }

@@ -14,60 +14,75 @@
 #include "cli.h"
 #include "memest.h"
 
-static void plan_help(FILE *out) {
-  fprintf(out,
-      "memest plan — planning questions answered by sweeping estimates\n\n"
-      "Usage:\n"
-      "  memest plan --model M --gpu G --global-batch-size N --sequence-length N\n"
-      "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N) [inputs]\n"
-      "      every valid (pp, ep, cp, dp, mbs) layout, most headroom first, each with its\n"
-      "      pipeline bubble; invalid layouts are counted by reason\n"
-      "  memest plan ... --vary pp|ep|cp|dp|gpus|nodes|mbs|gbs|seq\n"
-      "      each value of one input (all other inputs given once) with its peak and status;\n"
-      "      the answer is the smallest OK value (the largest for mbs, gbs and seq)\n\n"
-      "Inputs; every numeric one takes a comma list (--micro-batch-size 1,2,4):\n"
-      "  --pp-size LIST          default: every value 1..layers/2 within the GPUs\n"
-      "  --ep-size LIST          default: the divisors of the expert count up to 32\n"
-      "  --cp-size LIST          default: the powers of two the architecture and sequence allow\n"
-      "  --micro-batch-size LIST default: 1,2,4\n"
-      "  --total-gpus LIST       GPUs; dp = GPUs / (pp*ep*cp)\n"
-      "  --nodes LIST            GPUs as nodes, with --gpus-per-node\n"
-      "  --dp LIST               pins the data-parallel degree (GPUs = pp*ep*cp*dp)\n"
-      "  --gpus-per-node G       GPUs come in whole nodes of G; rows show the nodes\n"
-      "  --ep-across-nodes avoid|allow  with --gpus-per-node: avoid (default) ranks a layout\n"
-      "                          whose EP group spans nodes (ep marked *) after the others\n"
-      "  --global-batch-size LIST, --sequence-length LIST   required\n"
-      "  --model, --gpu | --gpu-memory-gb, --optimizer, --sharding, --fp8-training,\n"
-      "  --ep-imbalance, --fragmentation, --routing, --routing-factor   as for memest\n"
-      "  --min-routing-margin F  keep only layouts that still fit when the busiest EP rank\n"
-      "                          receives F x the uniform tokens (each row shows its margin)\n"
-      "  --vary NAME             answer \"which value of NAME?\" instead of ranking layouts\n"
-      "  --top N                 rows in the text report (default 20, 0 = all)\n"
-      "  --script PATH           the model, batch, sequence, GPUs and options from a trainer\n"
-      "                          launch script; the plan sweeps the layout (flags win)\n"
-      "  --require fits|ok       exit 3 when no row fits (fits) or none is OK (ok)\n"
-      "  --json                  one JSON object {rows, answer, invalid, ...}\n\n"
-      "Example: memest plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8\n"
-      "         --cp-size 1 --dp 1 --micro-batch-size 1 --global-batch-size 1024\n"
-      "         --sequence-length 2048 --vary pp\n"
-      "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/planner.md\n");
-}
+/* memest plan --help. */
+static const char plan_usage[] =
+    "memest plan — planning questions answered by sweeping estimates\n\n"
+    "Usage:\n"
+    "  memest plan --model M --gpu G --global-batch-size N --sequence-length N\n"
+    "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N) [inputs]\n"
+    "      every valid (pp, ep, cp, dp, mbs) layout, most headroom first, each with its\n"
+    "      pipeline bubble; invalid layouts are counted by reason\n"
+    "  memest plan ... --vary pp|ep|cp|dp|gpus|nodes|mbs|gbs|seq\n"
+    "      each value of one input (all other inputs given once) with its peak and status;\n"
+    "      the answer is the smallest OK value (the largest for mbs, gbs and seq)\n\n"
+    "Inputs; every numeric one takes a comma list (--micro-batch-size 1,2,4):\n"
+    "  --pp-size LIST          default: every value 1..layers/2 within the GPUs\n"
+    "  --ep-size LIST          default: the divisors of the expert count up to 32\n"
+    "  --cp-size LIST          default: the powers of two the architecture and sequence allow\n"
+    "  --micro-batch-size LIST default: 1,2,4\n"
+    "  --total-gpus LIST       GPUs; dp = GPUs / (pp*ep*cp)\n"
+    "  --nodes LIST            GPUs as nodes, with --gpus-per-node\n"
+    "  --dp LIST               pins the data-parallel degree (GPUs = pp*ep*cp*dp)\n"
+    "  --gpus-per-node G       GPUs come in whole nodes of G; rows show the nodes\n"
+    "  --ep-across-nodes avoid|allow  with --gpus-per-node: avoid (default) ranks a layout\n"
+    "                          whose EP group spans nodes (ep marked *) after the others\n"
+    "  --global-batch-size LIST, --sequence-length LIST   required\n"
+    "  --model, --gpu | --gpu-memory-gb, --optimizer, --sharding, --fp8-training,\n"
+    "  --ep-imbalance, --fragmentation, --routing, --routing-factor   as for memest\n"
+    "  --min-routing-margin F  keep only layouts that still fit when the busiest EP rank\n"
+    "                          receives F x the uniform tokens (each row shows its margin)\n"
+    "  --vary NAME             answer \"which value of NAME?\" instead of ranking layouts\n"
+    "  --top N                 rows in the text report (default 20, 0 = all)\n"
+    "  --script PATH           the model, batch, sequence, GPUs and options from a trainer\n"
+    "                          launch script; the plan sweeps the layout (flags win)\n"
+    "  --require fits|ok       exit 3 when no row fits (fits) or none is OK (ok)\n"
+    "  --json                  one JSON object {rows, answer, invalid, ...}\n\n"
+    "Example: memest plan --model qwen3-235b-a22b --gpu b200 --gpus-per-node 8 --ep-size 8\n"
+    "         --cp-size 1 --dp 1 --micro-batch-size 1 --global-batch-size 1024\n"
+    "         --sequence-length 2048 --vary pp\n"
+    "Exit status: 0 done, 1 bad input, 2 missing inputs. More: docs/planner.md\n";
 
-static void compare_help(FILE *out) {
-  fprintf(out,
-      "memest compare — two or more configurations side by side\n\n"
-      "Usage: memest compare --model M --gpu G --pp-size N --ep-size N --cp-size N\n"
-      "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N)\n"
-      "              --micro-batch-size N --global-batch-size N --sequence-length N\n\n"
-      "Give any inputs comma lists (--sequence-length 4096,8192, --optimizer adamw,muon):\n"
-      "configuration k takes the k-th value of every list, so lists have one value or as\n"
-      "many as there are configurations. Each configuration's static and dynamic\n"
-      "components (its worst rank at its peak) are shown with their deltas against the\n"
-      "first. --json prints {rows, answer, invalid, ...}, each row with its components and\n"
-      "a delta object. --script PATH takes every input flags do not give from a trainer\n"
-      "launch script; --require fits|ok exits 3 when any configuration is OOM (fits) or\n"
-      "TIGHT or OOM (ok). Exit status: 0 done, 1 bad input, 2 missing inputs, 3 refused.\n"
-      "More: docs/planner.md\n");
+/* memest compare --help. */
+static const char compare_usage[] =
+    "memest compare — two or more configurations side by side\n\n"
+    "Usage: memest compare --model M --gpu G --pp-size N --ep-size N --cp-size N\n"
+    "              (--total-gpus N | --nodes N --gpus-per-node G | --dp N)\n"
+    "              --micro-batch-size N --global-batch-size N --sequence-length N\n\n"
+    "Give any inputs comma lists (--sequence-length 4096,8192, --optimizer adamw,muon):\n"
+    "configuration k takes the k-th value of every list, so lists have one value or as\n"
+    "many as there are configurations. Each configuration's static and dynamic\n"
+    "components (its worst rank at its peak) are shown with their deltas against the\n"
+    "first. --json prints {rows, answer, invalid, ...}, each row with its components and\n"
+    "a delta object. --script PATH takes every input flags do not give from a trainer\n"
+    "launch script; --require fits|ok exits 3 when any configuration is OOM (fits) or\n"
+    "TIGHT or OOM (ok). Exit status: 0 done, 1 bad input, 2 missing inputs, 3 refused.\n"
+    "More: docs/planner.md\n";
+
+/* The two subcommands: the plan each asks for and its --help. */
+typedef struct plan_command {
+  const char *name;
+  memest_plan_mode mode;
+  const char *usage;
+} plan_command;
+
+static const plan_command plan_commands[] = {
+  {"plan", MEMEST_PLAN_LAYOUTS, plan_usage},
+  {"compare", MEMEST_PLAN_COMPARE, compare_usage},
+};
+
+/* The row of cmd (memest dispatches only "plan" and "compare" here). */
+static const plan_command *command_of(const char *cmd) {
+  return &plan_commands[strcmp(cmd, plan_commands[1].name) == 0];
 }
 
 /* The request being filled, for cli_parse. */
@@ -138,15 +153,39 @@ static int plan_gate(const plan_args *pa, const memest_plan *plan) {
   return 3;
 }
 
+/* The report (after the trainer files' summary, in text) on out, then the
+** --require gate. */
+static int plan_report(const plan_args *pa, const cli_source *src, const memest_plan *plan,
+                       FILE *out) {
+  int json = pa->args->json;
+  char *text = json ? memest_plan_json(plan) : memest_plan_text(plan);
+  if (text != NULL && !json && src->run != NULL) {
+    char *head = memest_trainer_run_text(src->run);
+    if (head == NULL) {
+      memest_free(text);
+      text = NULL;
+    } else {
+      fprintf(out, "%s\n", head);
+      memest_free(head);
+    }
+  }
+  if (text == NULL)
+    return cli_fail_text(pa->args, pa->err, MEMEST_E_NOMEM, "", "out of memory writing the report");
+  fprintf(out, "%s%s", text, json ? "\n" : "");
+  memest_free(text);
+  return plan_gate(pa, plan);
+}
+
 int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   memest_error err;
-  char *config = NULL, *text, prog[32];
+  const plan_command *command = command_of(argv[1]);
+  char *config = NULL, prog[32];
   size_t len = 0;
   int rc;
   plan_args pa;
-  cli_args args;
+  cli_args args = {NULL, NULL, 0, NULL};
   cli_source src;
   memset(&pa.src, 0, sizeof pa.src);
   memset(&src, 0, sizeof src);
@@ -159,16 +198,12 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   }
   snprintf(prog, sizeof prog, "memest %s", pa.cmd);
   args.prog = prog;
-  args.action = NULL;
-  args.json = 0;
   args.out = out;
   pa.args = &args;
-  memest_plan_request_init(req, strcmp(pa.cmd, "compare") == 0 ? MEMEST_PLAN_COMPARE
-                                                               : MEMEST_PLAN_LAYOUTS);
+  memest_plan_request_init(req, command->mode);
   rc = cli_parse(argc, argv, 2, NULL, &args, plan_set, &pa, errf);
   if (rc < 0 && args.action != NULL) {
-    if (strcmp(pa.cmd, "plan") == 0) plan_help(out);
-    else compare_help(out);
+    fputs(command->usage, out);
     rc = 0;
   }
   if (rc < 0) rc = cli_source_read(&args, errf, &pa.src, &src);
@@ -179,31 +214,7 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
     rc = plan_fail(&pa, &err);
   }
   free(config);
-  if (rc >= 0) {
-    free(req);
-    cli_source_free(&src);
-    return rc;
-  }
-  text = args.json ? memest_plan_json(plan) : memest_plan_text(plan);
-  if (text != NULL && !args.json && src.run != NULL) {
-    char *head = memest_trainer_run_text(src.run);
-    if (head == NULL) {
-      memest_free(text);
-      text = NULL;
-    } else {
-      fprintf(out, "%s\n", head);
-      memest_free(head);
-    }
-  }
-  if (text == NULL) {
-    memest_plan_free(plan);
-    free(req);
-    cli_source_free(&src);
-    return cli_fail_text(&args, errf, MEMEST_E_NOMEM, "", "out of memory writing the report");
-  }
-  fprintf(out, "%s%s", text, args.json ? "\n" : "");
-  memest_free(text);
-  rc = plan_gate(&pa, plan);
+  if (rc < 0) rc = plan_report(&pa, &src, plan, out);
   memest_plan_free(plan);
   free(req);
   cli_source_free(&src);
