@@ -40,16 +40,52 @@ static void print_required(FILE *out, const memest_params *p) {
                "--sequence-length 4096 --gpu h100\n");
 }
 
+/* --help's usage lines. */
+static const char usage[] =
+    "Usage: memest --model PATH|PRESET|ORG/NAME --pp-size N --ep-size N --cp-size N\n"
+    "              --total-gpus N --micro-batch-size N --global-batch-size N\n"
+    "              --sequence-length N (--gpu-memory-gb N | --gpu NAME) [options]\n"
+    "       memest --script PATH [flags]  the inputs from a trainer launch script\n"
+    "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
+    "       memest check ...  measured snapshots and logs beside the estimate\n\n";
+
+/* The flags --help lists after the parameters: the command's own. */
+static const struct help_flag {
+  const char *flag;
+  const char *meaning;
+} help_flags[] = {
+  {"--script PATH", "read the inputs from a trainer launch script (never run); flags given too win"},
+  {"--trainer-commit H", "the trainer commit the run uses: the report names what older versions "
+                         "hold differently"},
+  {"--require fits|ok", "exit 3 when the verdict is OOM (fits) or TIGHT or OOM (ok); the report is "
+                        "printed all the same"},
+  {"--json", "print one JSON object instead of the text report"},
+  {"--list-models", "list the model presets: name and hub id"},
+  {"--list-gpus", "list the GPU presets"},
+  {"--version", "print the version"},
+};
+
+/* --help's last paragraph: where --model looks. */
+static const char model_order[] =
+    "\nThe model (--model, the same in plan, compare and check), tried in this order:\n"
+    "  1. a name without '/': a preset (--list-models), else a file;\n"
+    "  2. a path that exists: a config.json, or a model's folder holding one;\n"
+    "  3. a hub id org/name: a preset's id (--list-models), else the hub's cache\n"
+    "     (HF_HUB_CACHE, else HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else\n"
+    "     ~/.cache/huggingface/hub), else memest's cache ($XDG_CACHE_HOME/memest/hub,\n"
+    "     else ~/.cache/memest/hub), else a download of\n"
+    "     ${HF_ENDPOINT:-https://huggingface.co}/ORG/NAME/resolve/main/config.json, kept in\n"
+    "     memest's cache; HF_TOKEN is sent as a bearer token (gated models),\n"
+    "     HF_HUB_OFFLINE=1 forbids the download, MEMEST_HUB_TIMEOUT sets its limit in\n"
+    "     seconds (default 30). Delete the model's folder in memest's cache to download\n"
+    "     it again. A missing file that looks like org/name is read as an id: write\n"
+    "     ./org/name to mean only a file.\n";
+
 static void print_help(FILE *out) {
   int id;
   fprintf(out, "memest %s — peak GPU memory of DualPipeV MoE training (FSDP, EP, CP)\n\n",
           memest_version());
-  fprintf(out, "Usage: memest --model PATH|PRESET|ORG/NAME --pp-size N --ep-size N --cp-size N\n"
-               "              --total-gpus N --micro-batch-size N --global-batch-size N\n"
-               "              --sequence-length N (--gpu-memory-gb N | --gpu NAME) [options]\n"
-               "       memest --script PATH [flags]  the inputs from a trainer launch script\n"
-               "       memest plan|compare ...  sweeps and side-by-side runs (memest plan --help)\n"
-               "       memest check ...  measured snapshots and logs beside the estimate\n\n");
+  fputs(usage, out);
   fprintf(out, "Parameters:\n");
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     const memest_param_info *pi = memest_param_describe((memest_param_id)id);
@@ -59,30 +95,9 @@ static void print_help(FILE *out) {
             pi->required ? " [required]" : "", pi->default_text[0] ? "; default " : "",
             pi->default_text);
   }
-  fprintf(out, "  %-20s %s\n", "--script PATH", "read the inputs from a trainer launch script (never run); "
-               "flags given too win");
-  fprintf(out, "  %-20s %s\n", "--trainer-commit H", "the trainer commit the run uses: the report "
-               "names what older versions hold differently");
-  fprintf(out, "  %-20s %s\n", "--require fits|ok", "exit 3 when the verdict is OOM (fits) or "
-               "TIGHT or OOM (ok); the report is printed all the same");
-  fprintf(out, "  %-20s %s\n", "--json", "print one JSON object instead of the text report");
-  fprintf(out, "  %-20s %s\n", "--list-models", "list the model presets: name and hub id");
-  fprintf(out, "  %-20s %s\n", "--list-gpus", "list the GPU presets");
-  fprintf(out, "  %-20s %s\n", "--version", "print the version");
-  fprintf(out,
-          "\nThe model (--model, the same in plan, compare and check), tried in this order:\n"
-          "  1. a name without '/': a preset (--list-models), else a file;\n"
-          "  2. a path that exists: a config.json, or a model's folder holding one;\n"
-          "  3. a hub id org/name: a preset's id (--list-models), else the hub's cache\n"
-          "     (HF_HUB_CACHE, else HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else\n"
-          "     ~/.cache/huggingface/hub), else memest's cache ($XDG_CACHE_HOME/memest/hub,\n"
-          "     else ~/.cache/memest/hub), else a download of\n"
-          "     ${HF_ENDPOINT:-https://huggingface.co}/ORG/NAME/resolve/main/config.json, kept in\n"
-          "     memest's cache; HF_TOKEN is sent as a bearer token (gated models),\n"
-          "     HF_HUB_OFFLINE=1 forbids the download, MEMEST_HUB_TIMEOUT sets its limit in\n"
-          "     seconds (default 30). Delete the model's folder in memest's cache to download\n"
-          "     it again. A missing file that looks like org/name is read as an id: write\n"
-          "     ./org/name to mean only a file.\n");
+  for (id = 0; id < (int)(sizeof help_flags / sizeof help_flags[0]); id++)
+    fprintf(out, "  %-20s %s\n", help_flags[id].flag, help_flags[id].meaning);
+  fputs(model_order, out);
 }
 
 /* Each preset by its two names: --model takes either. */
@@ -153,6 +168,50 @@ static int run_action(const cli_args *args, FILE *err) {
   return 0;
 }
 
+/* Inputs still missing: named (with what the trainer's files gave), then
+** the nine required ones listed in text; -1 when none is. */
+static int refuse_missing(const cli_args *args, FILE *err, const memest_params *p,
+                          const cli_source *src) {
+  memest_error e;
+  if (!(memest_validate("{}", 2, p, &e, 1) > 0 && e.code == MEMEST_E_MISSING)) return -1;
+  cli_source_missing(args, err, src);
+  if (args->json) return cli_fail(args, err, &e);
+  print_required(err, p);
+  return 2;
+}
+
+/* The model's config read and the run estimated into *res; -1 to go on. */
+static int estimate(const cli_args *args, FILE *err, estimate_args *ea, const cli_source *src,
+                    memest_result **res) {
+  memest_error e;
+  char why[1200];
+  cli_model m;
+  memest_code code = cli_load_model(ea->p.model, args->prog, err, &m, why, sizeof why);
+  if (code != MEMEST_OK) return cli_fail_text(args, err, code, "model", "%s", why);
+  ea->p.model_source = m.source;
+  code = memest_estimate(m.config, m.len, &ea->p, res, &e);
+  free(m.config);
+  if (code == MEMEST_OK && src->run != NULL) code = memest_result_set_source(*res, src->run, &e);
+  return code != MEMEST_OK ? cli_fail(args, err, &e) : -1;
+}
+
+/* The report on args->out, then the --require gate. */
+static int report(const cli_args *args, FILE *err, const estimate_args *ea,
+                  const memest_result *res) {
+  char *text = args->json ? memest_result_json(res) : memest_result_text(res);
+  if (text == NULL)
+    return cli_fail_text(args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
+  fprintf(args->out, "%s%s", text, args->json ? "\n" : "");
+  memest_free(text);
+  if (ea->src.require != NULL && !memest_result_run_known(res)) {
+    fprintf(err, "%s: --require %s: the run's verdict is not known: only --pp-rank %lld was "
+                 "replayed, as every rank would exceed MEMEST_MAX_REPLAY_CHUNKS; exit 3\n",
+            args->prog, ea->src.require, (long long)ea->p.pp_rank);
+    return 3;
+  }
+  return cli_gate(args, err, ea->src.require, memest_result_status(res), "the estimate");
+}
+
 /* The memest command: parses argv, prints the report on `out` and every
 ** message on `err`, and returns the exit status. */
 int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
@@ -160,15 +219,8 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   estimate_args ea;
   cli_args args = {"memest", NULL, 0, NULL};
   cli_source src;
-  memest_error e;
   memest_result *res = NULL;
-  const char *config_path;
-  char *config = NULL, *report;
-  size_t config_len = 0;
   int rc;
-  memest_code code;
-  memest_status status;
-  int run_known;
   memest_params_init(&ea.p);
   memset(&ea.src, 0, sizeof ea.src);
   memset(&src, 0, sizeof src);
@@ -182,52 +234,12 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   rc = cli_parse(argc, argv, 1, actions, &args, estimate_set, &ea, err);
   if (rc >= 0) return rc;
   if (args.action != NULL) return run_action(&args, err);
-  if ((rc = cli_source_read(&args, err, &ea.src, &src)) >= 0 ||
-      (rc = cli_source_apply(&args, err, &src, &ea.p)) >= 0) {
-    cli_source_free(&src);
-    return rc;
-  }
-  config_path = ea.p.model;
-  if (memest_validate("{}", 2, &ea.p, &e, 1) > 0 && e.code == MEMEST_E_MISSING) {
-    cli_source_missing(&args, err, &src);
-    cli_source_free(&src);
-    if (args.json) return cli_fail(&args, err, &e);
-    print_required(err, &ea.p);
-    return 2;
-  }
-  {
-    char why[1200];
-    cli_model m;
-    if ((code = cli_load_model(config_path, args.prog, err, &m, why, sizeof why)) != MEMEST_OK) {
-      cli_source_free(&src);
-      return cli_fail_text(&args, err, code, "model", "%s", why);
-    }
-    config = m.config;
-    config_len = m.len;
-    ea.p.model_source = m.source;
-  }
-  code = memest_estimate(config, config_len, &ea.p, &res, &e);
-  free(config);
-  if (code == MEMEST_OK && src.run != NULL) code = memest_result_set_source(res, src.run, &e);
+  rc = cli_source_read(&args, err, &ea.src, &src);
+  if (rc < 0) rc = cli_source_apply(&args, err, &src, &ea.p);
+  if (rc < 0) rc = refuse_missing(&args, err, &ea.p, &src);
+  if (rc < 0) rc = estimate(&args, err, &ea, &src, &res);
   cli_source_free(&src);
-  if (code != MEMEST_OK) {
-    memest_result_free(res);
-    return cli_fail(&args, err, &e);
-  }
-  report = args.json ? memest_result_json(res) : memest_result_text(res);
-  status = memest_result_status(res);
-  run_known = memest_result_run_known(res);
+  if (rc < 0) rc = report(&args, err, &ea, res);
   memest_result_free(res);
-  if (report == NULL) {
-    return cli_fail_text(&args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
-  }
-  fprintf(out, "%s%s", report, args.json ? "\n" : "");
-  memest_free(report);
-  if (ea.src.require != NULL && !run_known) {
-    fprintf(err, "%s: --require %s: the run's verdict is not known: only --pp-rank %lld was "
-                 "replayed, as every rank would exceed MEMEST_MAX_REPLAY_CHUNKS; exit 3\n",
-            args.prog, ea.src.require, (long long)ea.p.pp_rank);
-    return 3;
-  }
-  return cli_gate(&args, err, ea.src.require, status, "the estimate");
+  return rc;
 }
