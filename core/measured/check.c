@@ -61,12 +61,83 @@ static memest_code estimate_rank(const char *config, size_t len, const memest_pa
   return MEMEST_OK;
 }
 
+/* Why snapshot i cannot be compared: no rank in its name, a rank outside
+** the run, or a rank given before; MEMEST_OK when none of these. */
+static memest_code refuse_snapshot(const memest_check *c, const memest_check_input *in,
+                                   int64_t pp_rank, const memest_params *p, memest_error *err) {
+  int j;
+  if (in->global_rank < 0)
+    return memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                        "cannot tell the global rank of snapshot '%s'; keep the trainer's name "
+                        "snapshot-rankNNNNN.pickle",
+                        in->source);
+  if (pp_rank < 0)
+    return memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                        "snapshot '%s' is global rank %lld, but the run has %lld GPUs (ranks "
+                        "0..%lld); give the run's --total-gpus",
+                        in->source, (long long)in->global_rank, (long long)p->total_gpus,
+                        (long long)p->total_gpus - 1);
+  for (j = 0; j < c->n; j++)
+    if (c->ranks[j].global_rank == in->global_rank)
+      return memi_err_set(err, MEMEST_E_VALUE, "snapshot",
+                          "snapshots '%s' and '%s' are both global rank %lld; give each rank once",
+                          c->ranks[j].source, in->source, (long long)in->global_rank);
+  return MEMEST_OK;
+}
+
+/* The next snapshot, set against its pipeline rank's tensor peak (one
+** estimate per pipeline rank); the largest measured so far kept. */
+static memest_code add_rank(memest_check *c, const memest_check_input *in, const char *config,
+                            size_t len, const memest_params *p, memest_error *err) {
+  check_rank *r = &c->ranks[c->n];
+  int64_t pp_rank = memest_pp_rank_of(in->global_rank, p->pp_size, p->total_gpus);
+  memest_code rc = refuse_snapshot(c, in, pp_rank, p, err);
+  int j;
+  if (rc != MEMEST_OK) return rc;
+  r->pp_rank = pp_rank;
+  snprintf(r->source, sizeof r->source, "%s", in->source);
+  r->global_rank = in->global_rank;
+  r->snap = in->snapshot;
+  r->measured = memest_snapshot_summary_of(in->snapshot)->peak_allocated_bytes;
+  for (j = 0; j < c->n && c->ranks[j].pp_rank != pp_rank; j++) continue;
+  if (j < c->n) r->estimated = c->ranks[j].estimated;
+  else if ((rc = estimate_rank(config, len, p, pp_rank, &r->estimated, NULL, err)) != MEMEST_OK)
+    return rc;
+  r->error = error_of(r->estimated, r->measured);
+  if (r->measured > c->meas_max || c->n == 0) {
+    c->meas_max = r->measured;
+    c->max_from = c->n;
+  }
+  c->n++;
+  return MEMEST_OK;
+}
+
+/* The log's figure beside the snapshots, and in the max when larger. */
+static void join_log(memest_check *c, const memest_runlog *log) {
+  c->log = *memest_runlog_summary_of(log);
+  c->runlog = log;
+  c->has_log = 1;
+  /* The log is a MAX over every rank and step read, the snapshots one
+  ** step of some ranks: far apart, the reports say so. */
+  if (c->n > 0 && c->meas_max > 0) {
+    c->log_vs_snapshots = ((double)c->log.compared_bytes - (double)c->meas_max) / (double)c->meas_max;
+    c->disagree = c->log_vs_snapshots > MEMEST_CHECK_DISAGREE ||
+                  c->log_vs_snapshots < -MEMEST_CHECK_DISAGREE;
+  } else if (c->n > 0) {
+    c->disagree = 1;  /* the snapshots allocated nothing; the log's figure is positive */
+  }
+  if (c->log.compared_bytes > c->meas_max || c->n == 0) {
+    c->meas_max = c->log.compared_bytes;
+    c->max_from = -1;
+  }
+}
+
 memest_code memest_check_run(const char *config, size_t config_len, const memest_params *p,
                              const memest_check_input *inputs, int n,
                              const memest_runlog *log, memest_check **out, memest_error *err) {
   memest_check *c;
   memest_code rc;
-  int i, j;
+  int i;
   *out = NULL;
   memi_err_clear(err);
   if (n <= 0 && log == NULL)
@@ -77,88 +148,25 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
                    "memest check takes at most %d snapshots; give one per pipeline rank",
                    MEMEST_CHECK_MAX_SNAPSHOTS);
   c = calloc(1, sizeof *c);
-  if (c == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
-  c->ranks = calloc((size_t)(n > 0 ? n : 1), sizeof *c->ranks);
-  if (c->ranks == NULL) {
+  if (c != NULL) c->ranks = calloc((size_t)(n > 0 ? n : 1), sizeof *c->ranks);
+  if (c == NULL || c->ranks == NULL) {
     free(c);
     return memi_err_set(err, MEMEST_E_NOMEM, "snapshot", "out of memory");
   }
   rc = estimate_rank(config, config_len, p, -1, &c->est_max, &c->result, err);
-  if (rc != MEMEST_OK) goto fail;
   c->fragmentation_param = p->fragmentation;
   c->params = *p;
   c->snap_from = -1;
-  for (i = 0; i < n; i++) {
-    check_rank *r = &c->ranks[i];
-    const memest_snapshot_summary *s = memest_snapshot_summary_of(inputs[i].snapshot);
-    r->pp_rank = memest_pp_rank_of(inputs[i].global_rank, p->pp_size, p->total_gpus);
-    if (inputs[i].global_rank < 0) {
-      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
-                   "cannot tell the global rank of snapshot '%s'; keep the trainer's name "
-                   "snapshot-rankNNNNN.pickle",
-                   inputs[i].source);
-      goto fail;
-    }
-    if (r->pp_rank < 0) {
-      rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
-                   "snapshot '%s' is global rank %lld, but the run has %lld GPUs (ranks 0..%lld); "
-                   "give the run's --total-gpus",
-                   inputs[i].source, (long long)inputs[i].global_rank, (long long)p->total_gpus,
-                   (long long)p->total_gpus - 1);
-      goto fail;
-    }
-    for (j = 0; j < i; j++)
-      if (c->ranks[j].global_rank == inputs[i].global_rank) {
-        rc = memi_err_set(err, MEMEST_E_VALUE, "snapshot",
-                     "snapshots '%s' and '%s' are both global rank %lld; give each rank once",
-                     c->ranks[j].source, inputs[i].source, (long long)inputs[i].global_rank);
-        goto fail;
-      }
-    snprintf(r->source, sizeof r->source, "%s", inputs[i].source);
-    r->global_rank = inputs[i].global_rank;
-    r->snap = inputs[i].snapshot;
-    r->measured = s->peak_allocated_bytes;
-    for (j = 0; j < i; j++)
-      if (c->ranks[j].pp_rank == r->pp_rank) {
-        r->estimated = c->ranks[j].estimated;
-        break;
-      }
-    if (j == i) {
-      rc = estimate_rank(config, config_len, p, r->pp_rank, &r->estimated, NULL, err);
-      if (rc != MEMEST_OK) goto fail;
-    }
-    r->error = error_of(r->estimated, r->measured);
-    if (r->measured > c->meas_max || c->n == 0) {
-      c->meas_max = r->measured;
-      c->max_from = i;
-    }
-    c->n++;
+  for (i = 0; i < n && rc == MEMEST_OK; i++) rc = add_rank(c, &inputs[i], config, config_len, p, err);
+  if (rc != MEMEST_OK) {
+    memest_check_free(c);
+    return rc;
   }
   if (c->n > 0) c->snap_from = c->max_from;
-  if (log != NULL) {
-    c->log = *memest_runlog_summary_of(log);
-    c->runlog = log;
-    c->has_log = 1;
-    /* The log is a MAX over every rank and step read, the snapshots one
-    ** step of some ranks: far apart, the reports say so. */
-    if (c->n > 0 && c->meas_max > 0) {
-      c->log_vs_snapshots = ((double)c->log.compared_bytes - (double)c->meas_max) / (double)c->meas_max;
-      c->disagree = c->log_vs_snapshots > MEMEST_CHECK_DISAGREE ||
-                    c->log_vs_snapshots < -MEMEST_CHECK_DISAGREE;
-    } else if (c->n > 0) {
-      c->disagree = 1;  /* the snapshots allocated nothing; the log's figure is positive */
-    }
-    if (c->log.compared_bytes > c->meas_max || c->n == 0) {
-      c->meas_max = c->log.compared_bytes;
-      c->max_from = -1;
-    }
-  }
+  if (log != NULL) join_log(c, log);
   c->error_max = error_of(c->est_max, c->meas_max);
   *out = c;
   return MEMEST_OK;
-fail:
-  memest_check_free(c);
-  return rc;
 }
 
 void memest_check_free(memest_check *c) {
