@@ -3,6 +3,7 @@
 ** (memest_snapshot_json, the page's input) and the comparison of `memest
 ** check` (docs/result-json.md).
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,25 +29,55 @@ static void alloc_json(strbuf *sb, const memest_snapshot_alloc *a) {
   memi_sb_put(sb, "]}");
 }
 
+/* The summary's members in the JSON, in order: one row per field. */
+typedef enum member_kind { M_INT, M_INT64, M_BYTES, M_FRACTION } member_kind;
+
+typedef struct summary_member {
+  const char *name;
+  member_kind kind;
+  size_t offset;   /* into memest_snapshot_summary */
+} summary_member;
+
+static const summary_member summary_members[] = {
+  {"device", M_INT, offsetof(memest_snapshot_summary, device)},
+  {"devices_with_data", M_INT, offsetof(memest_snapshot_summary, devices_with_data)},
+  {"events", M_INT64, offsetof(memest_snapshot_summary, events)},
+  {"segments", M_INT64, offsetof(memest_snapshot_summary, segments)},
+  {"blocks", M_INT64, offsetof(memest_snapshot_summary, blocks)},
+  {"peak_allocated_bytes", M_BYTES, offsetof(memest_snapshot_summary, peak_allocated_bytes)},
+  {"peak_event", M_INT64, offsetof(memest_snapshot_summary, peak_event)},
+  {"peak_time_us", M_INT64, offsetof(memest_snapshot_summary, peak_time_us)},
+  {"start_time_us", M_INT64, offsetof(memest_snapshot_summary, start_time_us)},
+  {"end_time_us", M_INT64, offsetof(memest_snapshot_summary, end_time_us)},
+  {"start_allocated_bytes", M_BYTES, offsetof(memest_snapshot_summary, start_allocated_bytes)},
+  {"end_allocated_bytes", M_BYTES, offsetof(memest_snapshot_summary, end_allocated_bytes)},
+  {"end_reserved_bytes", M_BYTES, offsetof(memest_snapshot_summary, end_reserved_bytes)},
+  {"peak_reserved_bytes", M_BYTES, offsetof(memest_snapshot_summary, peak_reserved_bytes)},
+  {"fragmentation", M_FRACTION, offsetof(memest_snapshot_summary, fragmentation)},
+  {"inconsistent", M_INT64, offsetof(memest_snapshot_summary, inconsistent)},
+};
+
+static void summary_member_json(strbuf *sb, const memest_snapshot_summary *m,
+                                const summary_member *f) {
+  const char *at = (const char *)m + f->offset;
+  memi_sb_printf(sb, "\"%s\":", f->name);
+  switch (f->kind) {
+    case M_INT: memi_sb_printf(sb, "%d", *(const int *)at); break;
+    case M_INT64: memi_sb_printf(sb, "%lld", (long long)*(const int64_t *)at); break;
+    case M_BYTES: memi_sb_printf(sb, "%llu", (unsigned long long)*(const uint64_t *)at); break;
+    case M_FRACTION: memi_sb_printf(sb, "%.6g", *(const double *)at); break;
+  }
+  memi_sb_put(sb, ",");
+}
+
 /* The snapshot's summary, top allocations and sites as JSON members. */
 static void snapshot_members(strbuf *sb, const memest_snapshot *s) {
   const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
+  size_t k;
   int i;
-  memi_sb_printf(sb,
-            "\"device\":%d,\"devices_with_data\":%d,\"events\":%lld,\"segments\":%lld,"
-            "\"blocks\":%lld,\"peak_allocated_bytes\":%llu,\"peak_event\":%lld,"
-            "\"peak_time_us\":%lld,\"start_time_us\":%lld,\"end_time_us\":%lld,"
-            "\"start_allocated_bytes\":%llu,\"end_allocated_bytes\":%llu,"
-            "\"end_reserved_bytes\":%llu,\"peak_reserved_bytes\":%llu,"
-            "\"fragmentation\":%.6g,\"inconsistent\":%lld,\"top\":[",
-            m->device, m->devices_with_data, (long long)m->events, (long long)m->segments,
-            (long long)m->blocks, (unsigned long long)m->peak_allocated_bytes,
-            (long long)m->peak_event, (long long)m->peak_time_us, (long long)m->start_time_us,
-            (long long)m->end_time_us, (unsigned long long)m->start_allocated_bytes,
-            (unsigned long long)m->end_allocated_bytes,
-            (unsigned long long)m->end_reserved_bytes,
-            (unsigned long long)m->peak_reserved_bytes, m->fragmentation,
-            (long long)m->inconsistent);
+  for (k = 0; k < sizeof summary_members / sizeof summary_members[0]; k++)
+    summary_member_json(sb, m, &summary_members[k]);
+  memi_sb_put(sb, "\"top\":[");
   for (i = 0; i < memest_snapshot_top_count(s); i++) {
     if (i) memi_sb_put(sb, ",");
     alloc_json(sb, memest_snapshot_top(s, i));
@@ -100,45 +131,79 @@ static void error_json(strbuf *sb, uint64_t measured, double error) {
   else memi_sb_put(sb, "null");
 }
 
-char *memest_check_json(const memest_check *c) {
-  strbuf sb;
+static void ranks_json(strbuf *sb, const memest_check *c) {
   int i;
-  memi_sb_init(&sb);
-  memi_sb_put(&sb, "{\"ranks\":[");
+  memi_sb_put(sb, "\"ranks\":[");
   for (i = 0; i < c->n; i++) {
     const check_rank *r = &c->ranks[i];
-    memi_sb_printf(&sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
+    memi_sb_printf(sb, "%s{\"pp_rank\":%lld,\"global_rank\":%lld,\"source\":", i ? "," : "",
               (long long)r->pp_rank, (long long)r->global_rank);
-    memi_sb_json_str(&sb, r->source);
-    memi_sb_printf(&sb, ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
+    memi_sb_json_str(sb, r->source);
+    memi_sb_printf(sb, ",\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
               "\"error_fraction\":",
               (unsigned long long)r->measured, (unsigned long long)r->estimated);
-    error_json(&sb, r->measured, r->error);
-    memi_sb_put(&sb, ",\"snapshot\":{");
-    snapshot_members(&sb, r->snap);
-    memi_sb_put(&sb, "}}");
+    error_json(sb, r->measured, r->error);
+    memi_sb_put(sb, ",\"snapshot\":{");
+    snapshot_members(sb, r->snap);
+    memi_sb_put(sb, "}}");
   }
-  memi_sb_printf(&sb,
-            "],\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
+  memi_sb_put(sb, "]");
+}
+
+/* The max, where it came from and the log against the snapshots. */
+static void max_json(strbuf *sb, const memest_check *c) {
+  memi_sb_printf(sb,
+            "\"max\":{\"measured_peak_bytes\":%llu,\"estimated_peak_bytes\":%llu,"
             "\"error_fraction\":",
             (unsigned long long)c->meas_max, (unsigned long long)c->est_max);
-  error_json(&sb, c->meas_max, c->error_max);
-  memi_sb_put(&sb, ",\"source\":");
-  if (c->max_from >= 0 && c->n > 0) memi_sb_json_str(&sb, c->ranks[c->max_from].source);
-  else memi_sb_put(&sb, "\"log\"");
-  memi_sb_put(&sb, ",\"log_vs_snapshots\":");
+  error_json(sb, c->meas_max, c->error_max);
+  memi_sb_put(sb, ",\"source\":");
+  if (c->max_from >= 0 && c->n > 0) memi_sb_json_str(sb, c->ranks[c->max_from].source);
+  else memi_sb_put(sb, "\"log\"");
+  memi_sb_put(sb, ",\"log_vs_snapshots\":");
   if (c->has_log && c->n > 0) {
     const check_rank *r = &c->ranks[c->snap_from];
-    memi_sb_printf(&sb, "{\"log_bytes\":%llu,\"snapshot_bytes\":%llu,\"snapshot\":",
+    memi_sb_printf(sb, "{\"log_bytes\":%llu,\"snapshot_bytes\":%llu,\"snapshot\":",
               (unsigned long long)c->log.compared_bytes, (unsigned long long)r->measured);
-    memi_sb_json_str(&sb, r->source);
-    memi_sb_put(&sb, ",\"difference_fraction\":");
-    error_json(&sb, r->measured, c->log_vs_snapshots);
-    memi_sb_printf(&sb, ",\"disagree\":%s}", c->disagree ? "true" : "false");
+    memi_sb_json_str(sb, r->source);
+    memi_sb_put(sb, ",\"difference_fraction\":");
+    error_json(sb, r->measured, c->log_vs_snapshots);
+    memi_sb_printf(sb, ",\"disagree\":%s}", c->disagree ? "true" : "false");
   } else {
-    memi_sb_put(&sb, "null");
+    memi_sb_put(sb, "null");
   }
-  memi_sb_put(&sb, "},");
+  memi_sb_put(sb, "}");
+}
+
+/* The fragmentation of the snapshot with the largest peak (null without
+** snapshots). */
+static void fragmentation_json(strbuf *sb, const memest_check *c) {
+  const memest_snapshot_summary *m;
+  memi_sb_put(sb, "\"fragmentation\":");
+  if (c->n == 0) {
+    memi_sb_put(sb, "null");
+    return;
+  }
+  m = memest_snapshot_summary_of(c->ranks[c->max_from >= 0 ? c->max_from : 0].snap);
+  memi_sb_printf(sb,
+            "{\"measured\":%.6g,\"estimate_uses\":%.6g,\"peak_reserved_bytes\":%llu,"
+            "\"peak_allocated_bytes\":%llu,\"end_reserved_bytes\":%llu,"
+            "\"end_allocated_bytes\":%llu}",
+            m->fragmentation, c->fragmentation_param,
+            (unsigned long long)m->peak_reserved_bytes,
+            (unsigned long long)m->peak_allocated_bytes,
+            (unsigned long long)m->end_reserved_bytes,
+            (unsigned long long)m->end_allocated_bytes);
+}
+
+char *memest_check_json(const memest_check *c) {
+  strbuf sb;
+  memi_sb_init(&sb);
+  memi_sb_put(&sb, "{");
+  ranks_json(&sb, c);
+  memi_sb_put(&sb, ",");
+  max_json(&sb, c);
+  memi_sb_put(&sb, ",");
   memi_inputs_json(&sb, &c->params, c->result->capacity);
   memi_source_put_json(&sb, c->source_json);
   memi_sb_put(&sb, ",\"log\":");
@@ -149,21 +214,8 @@ char *memest_check_json(const memest_check *c) {
   } else {
     memi_sb_put(&sb, "null");
   }
-  memi_sb_put(&sb, ",\"fragmentation\":");
-  if (c->n > 0) {
-    const memest_snapshot_summary *m = memest_snapshot_summary_of(c->ranks[c->max_from >= 0 ? c->max_from : 0].snap);
-    memi_sb_printf(&sb,
-              "{\"measured\":%.6g,\"estimate_uses\":%.6g,\"peak_reserved_bytes\":%llu,"
-              "\"peak_allocated_bytes\":%llu,\"end_reserved_bytes\":%llu,"
-              "\"end_allocated_bytes\":%llu}",
-              m->fragmentation, c->fragmentation_param,
-              (unsigned long long)m->peak_reserved_bytes,
-              (unsigned long long)m->peak_allocated_bytes,
-              (unsigned long long)m->end_reserved_bytes,
-              (unsigned long long)m->end_allocated_bytes);
-  } else {
-    memi_sb_put(&sb, "null");
-  }
+  memi_sb_put(&sb, ",");
+  fragmentation_json(&sb, c);
   memi_model_source_json(&sb, &c->result->params);
   memi_sb_put(&sb, "}");
   return memi_sb_finish(&sb);
@@ -262,10 +314,68 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
   }
 }
 
-char *memest_check_text(const memest_check *c) {
-  strbuf sb;
+/* One row per snapshot: ranks, measured, estimated, error, file. */
+static void ranks_text(strbuf *sb, const memest_check *c) {
   char a[32], b[32], e[32], name[4 * sizeof c->ranks[0].source];
   int i;
+  memi_sb_printf(sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
+            "measured", "estimated", "error", "source");
+  for (i = 0; i < c->n; i++) {
+    const check_rank *r = &c->ranks[i];
+    memi_sb_printf(sb, "  %-7lld  %-11lld  %-12s  %-12s  %8s  %s\n", (long long)r->pp_rank,
+              (long long)r->global_rank, gib(a, sizeof a, r->measured),
+              gib(b, sizeof b, r->estimated), error_text(e, sizeof e, r->measured, r->error),
+              memi_text_line(name, sizeof name, r->source));
+  }
+}
+
+static void max_text(strbuf *sb, const memest_check *c) {
+  char a[32], b[32], e[32], name[4 * sizeof c->ranks[0].source];
+  memi_sb_printf(sb, "Max: measured %s (%s), estimated %s (every rank), error %s\n",
+            gib(a, sizeof a, c->meas_max),
+            c->max_from >= 0 && c->n > 0
+                ? memi_text_line(name, sizeof name, c->ranks[c->max_from].source) : "the log",
+            gib(b, sizeof b, c->est_max), error_text(e, sizeof e, c->meas_max, c->error_max));
+}
+
+/* The log's figure far from the largest snapshot's: why that may be. */
+static void disagree_text(strbuf *sb, const memest_check *c) {
+  const check_rank *r = &c->ranks[c->snap_from];
+  char a[32], b[32], e[32], name[4 * sizeof r->source];
+  memi_sb_printf(sb,
+            "Note: the log's %s and the largest snapshot peak, %s (%s), differ by %s: the log "
+            "is a MAX over every rank and step read, a snapshot one step of one rank. Is the "
+            "rank of the log's peak among the snapshots, and is the snapshots' step a steady "
+            "one of the same run?\n",
+            gib(a, sizeof a, c->log.compared_bytes), gib(b, sizeof b, r->measured),
+            memi_text_line(name, sizeof name, r->source),
+            r->measured > 0 ? error_text(e, sizeof e, r->measured, c->log_vs_snapshots)
+                            : "all of it");
+}
+
+/* The measured fragmentation of rank r against the estimate's. */
+static void fragmentation_text(strbuf *sb, const memest_check *c, const check_rank *r) {
+  const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
+  char a[32], b[32], name[4 * sizeof r->source];
+  memi_sb_printf(sb,
+            "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
+            "%.1f%% (at the snapshot: %s reserved, ",
+            memi_text_line(name, sizeof name, r->source), gib(a, sizeof a, m->peak_reserved_bytes),
+            gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
+            gib(a, sizeof a, m->end_reserved_bytes));
+  memi_sb_printf(sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
+                 "--fragmentation %.3f\n",
+            gib(b, sizeof b, m->end_allocated_bytes), c->fragmentation_param,
+            m->fragmentation > MEMEST_MAX_FRAGMENTATION ? MEMEST_MAX_FRAGMENTATION
+                                                        : m->fragmentation);
+  if (m->inconsistent > 0)
+    memi_sb_printf(sb, "Note: %lld trace entries did not match an allocation (a trace that "
+                   "overflowed max_entries, or a damaged file)\n",
+              (long long)m->inconsistent);
+}
+
+char *memest_check_text(const memest_check *c) {
+  strbuf sb;
   memi_sb_init(&sb);
   if (c->source_text != NULL) memi_sb_printf(&sb, "%s\n", c->source_text);
   memi_sb_put(&sb, "memest check: measured against estimated (the tensor peak, like for like with "
@@ -275,54 +385,14 @@ char *memest_check_text(const memest_check *c) {
     memi_model_source_text(&sb, &c->result->params);
     memi_sb_put(&sb, "\n");
   }
-  if (c->n > 0) {
-    memi_sb_printf(&sb, "  %-7s  %-11s  %-12s  %-12s  %-8s  %s\n", "pp rank", "global rank",
-              "measured", "estimated", "error", "source");
-    for (i = 0; i < c->n; i++) {
-      const check_rank *r = &c->ranks[i];
-      memi_sb_printf(&sb, "  %-7lld  %-11lld  %-12s  %-12s  %8s  %s\n", (long long)r->pp_rank,
-                (long long)r->global_rank, gib(a, sizeof a, r->measured),
-                gib(b, sizeof b, r->estimated), error_text(e, sizeof e, r->measured, r->error),
-                memi_text_line(name, sizeof name, r->source));
-    }
-  }
+  if (c->n > 0) ranks_text(&sb, c);
   if (c->has_log) log_text(&sb, c);
-  memi_sb_printf(&sb, "Max: measured %s (%s), estimated %s (every rank), error %s\n",
-            gib(a, sizeof a, c->meas_max),
-            c->max_from >= 0 && c->n > 0
-                ? memi_text_line(name, sizeof name, c->ranks[c->max_from].source) : "the log",
-            gib(b, sizeof b, c->est_max), error_text(e, sizeof e, c->meas_max, c->error_max));
-  if (c->has_log && c->disagree) {
-    const check_rank *r = &c->ranks[c->snap_from];
-    memi_sb_printf(&sb,
-              "Note: the log's %s and the largest snapshot peak, %s (%s), differ by %s: the log "
-              "is a MAX over every rank and step read, a snapshot one step of one rank. Is the "
-              "rank of the log's peak among the snapshots, and is the snapshots' step a steady "
-              "one of the same run?\n",
-              gib(a, sizeof a, c->log.compared_bytes), gib(b, sizeof b, r->measured),
-              memi_text_line(name, sizeof name, r->source),
-              r->measured > 0 ? error_text(e, sizeof e, r->measured, c->log_vs_snapshots)
-                              : "all of it");
-  }
+  max_text(&sb, c);
+  if (c->has_log && c->disagree) disagree_text(&sb, c);
   if (c->n > 0) {
     const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
-    const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
     peak_detail(&sb, r);
-    memi_sb_printf(&sb,
-              "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
-              "%.1f%% (at the snapshot: %s reserved, ",
-              memi_text_line(name, sizeof name, r->source), gib(a, sizeof a, m->peak_reserved_bytes),
-              gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
-              gib(a, sizeof a, m->end_reserved_bytes));
-    memi_sb_printf(&sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
-                   "--fragmentation %.3f\n",
-              gib(b, sizeof b, m->end_allocated_bytes), c->fragmentation_param,
-              m->fragmentation > MEMEST_MAX_FRAGMENTATION ? MEMEST_MAX_FRAGMENTATION
-                                                          : m->fragmentation);
-    if (m->inconsistent > 0)
-      memi_sb_printf(&sb, "Note: %lld trace entries did not match an allocation (a trace that "
-                     "overflowed max_entries, or a damaged file)\n",
-                (long long)m->inconsistent);
+    fragmentation_text(&sb, c, r);
   }
   return memi_sb_finish_text(&sb);
 }
