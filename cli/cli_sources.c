@@ -153,6 +153,23 @@ static int compiled_module(const char *dir, const char *base) {
   return found;
 }
 
+/* Whether module rel (a/b for a.b) is compiled in dir, so that Python
+** imports that before rel.py; err says so when it is. */
+static int compiled_refused(const char *dir, const char *rel, memest_error *err) {
+  char sub[2 * CLI_PATH];
+  const char *slash = strrchr(rel, '/');
+  join(sub, sizeof sub, dir, rel);
+  if (slash != NULL) sub[strlen(sub) - strlen(slash)] = '\0';
+  else snprintf(sub, sizeof sub, "%s", dir);
+  if (!compiled_module(sub, slash ? slash + 1 : rel)) return 0;
+  err->code = MEMEST_E_VALUE;
+  snprintf(err->message, sizeof err->message,
+           "module %.100s is compiled (a .so or .pyc in %.300s), which Python imports before "
+           "any %.100s.py and memest cannot read",
+           rel, sub, slash ? slash + 1 : rel);
+  return 1;
+}
+
 /* Reads dir/rel/__init__.py or dir/rel.py, in Python's order (a package
 ** before a module of the same name); 1 found, 0 not there, -1 error (also
 ** a compiled module, which memest cannot read). */
@@ -164,21 +181,7 @@ static int try_module(finder *f, const char *dir, const char *rel, const char **
   for (k = 0; k < 2; k++) {
     snprintf(file, sizeof file, forms[k], rel);
     join(path, sizeof path, dir, file);
-    if (k == 1) {
-      char sub[2 * CLI_PATH];
-      const char *slash = strrchr(rel, '/');
-      join(sub, sizeof sub, dir, rel);
-      if (slash != NULL) sub[strlen(sub) - strlen(slash)] = '\0';
-      else snprintf(sub, sizeof sub, "%s", dir);
-      if (compiled_module(sub, slash ? slash + 1 : rel)) {
-        err->code = MEMEST_E_VALUE;
-        snprintf(err->message, sizeof err->message,
-                 "module %.100s is compiled (a .so or .pyc in %.300s), which Python imports before "
-                 "any %.100s.py and memest cannot read",
-                 rel, sub, slash ? slash + 1 : rel);
-        return -1;
-      }
-    }
+    if (k == 1 && compiled_refused(dir, rel, err)) return -1;
     if (!is_file(path)) continue;
     if (f->n == 64) {
       err->code = MEMEST_E_LIMIT;
@@ -217,49 +220,53 @@ static int find_module(void *ctx, const char *name, const char **text, size_t *l
   return rc;
 }
 
-static int find_in_path(finder *f, const char *name, const char **text, size_t *len,
-                        const char **label, memest_error *err) {
-  char rel[CLI_PATH], abs[CLI_PATH], looked[600] = "";
-  const char *pp = getenv("PYTHONPATH"), *pp_set = pp;
-  size_t dots = strspn(name, "."), k;
+/* A submodule (pkg.mod): in its package's folder only. */
+static int find_submodule(finder *f, const char *name, const char **text, size_t *len,
+                          const char **label, memest_error *err) {
+  const char *dot = strrchr(name, '.');
+  int i, rc;
+  for (i = 0; i < f->n; i++) {
+    if (strlen(f->names[i]) == (size_t)(dot - name) && strncmp(f->names[i], name, (size_t)(dot - name)) == 0)
+      break;
+  }
+  if (i == f->n || f->pkg_dirs[i][0] == '\0') {
+    snprintf(err->message, sizeof err->message, "no module %.100s: %.100s is no package memest read",
+             name, i == f->n ? "its parent" : f->names[i]);
+    return 0;
+  }
+  rc = try_module(f, f->pkg_dirs[i], dot + 1, text, len, label, err);
+  if (rc == 0)
+    snprintf(err->message, sizeof err->message, "no module %.100s: looked in its package's folder %.300s",
+             name, f->pkg_dirs[i]);
+  return rc;
+}
+
+/* A relative import (dots leading dots): the script's folder, or one above
+** per dot after the first. */
+static int find_relative(finder *f, const char *name, size_t dots, const char *rel,
+                         const char **text, size_t *len, const char **label, memest_error *err) {
+  char base[CLI_PATH];
+  size_t k;
   int rc;
-  copy(rel, sizeof rel, name + dots);
-  for (k = 0; rel[k]; k++)
-    if (rel[k] == '.') rel[k] = '/';
-  if (dots == 0 && strchr(name, '.') != NULL) {   /* a submodule: in its package's folder */
-    const char *dot = strrchr(name, '.');
-    int i;
-    for (i = 0; i < f->n; i++) {
-      if (strlen(f->names[i]) == (size_t)(dot - name) && strncmp(f->names[i], name, (size_t)(dot - name)) == 0)
-        break;
-    }
-    if (i == f->n || f->pkg_dirs[i][0] == '\0') {
-      snprintf(err->message, sizeof err->message, "no module %.100s: %.100s is no package memest read",
-               name, i == f->n ? "its parent" : f->names[i]);
-      return 0;
-    }
-    rc = try_module(f, f->pkg_dirs[i], dot + 1, text, len, label, err);
-    if (rc == 0)
-      snprintf(err->message, sizeof err->message, "no module %.100s: looked in its package's folder %.300s",
-               name, f->pkg_dirs[i]);
-    return rc;
+  copy(base, sizeof base, f->dir);
+  for (k = 1; k < dots; k++) {
+    char up[CLI_PATH + 8];
+    snprintf(up, sizeof up, "%s/..", base);
+    snprintf(base, sizeof base, "%.4000s", up);
   }
-  if (dots > 0) {   /* a relative import: the script's folder, or one above per dot */
-    char base[CLI_PATH];
-    copy(base, sizeof base, f->dir);
-    for (k = 1; k < dots; k++) {
-      char up[CLI_PATH + 8];
-      snprintf(up, sizeof up, "%s/..", base);
-      snprintf(base, sizeof base, "%.4000s", up);
-    }
-    rc = try_module(f, base, rel, text, len, label, err);
-    if (rc == 0)
-      snprintf(err->message, sizeof err->message, "no module %.100s: looked for %.200s.py in %.400s", name,
-               rel, base);
-    return rc;
-  }
-  if ((rc = try_module(f, f->dir, rel, text, len, label, err)) != 0) return rc;
-  while (pp != NULL) {   /* PYTHONPATH, in order; an empty entry is the working folder */
+  rc = try_module(f, base, rel, text, len, label, err);
+  if (rc == 0)
+    snprintf(err->message, sizeof err->message, "no module %.100s: looked for %.200s.py in %.400s", name,
+             rel, base);
+  return rc;
+}
+
+/* PYTHONPATH's folders, in order; an empty entry is the working folder. */
+static int find_on_pythonpath(finder *f, const char *rel, const char **text, size_t *len,
+                              const char **label, memest_error *err) {
+  const char *pp = getenv("PYTHONPATH");
+  int rc;
+  while (pp != NULL) {
     const char *colon = strchr(pp, ':');
     char entry[CLI_PATH];
     snprintf(entry, sizeof entry, "%.*s", (int)(colon ? (size_t)(colon - pp) : strlen(pp)) & 0xfff, pp);
@@ -267,22 +274,50 @@ static int find_in_path(finder *f, const char *name, const char **text, size_t *
     if ((rc = try_module(f, entry, rel, text, len, label, err)) != 0) return rc;
     pp = colon ? colon + 1 : NULL;
   }
-  if (pp_set != NULL && pp_set[0] != '\0') {
-    snprintf(looked, sizeof looked, "and no folder above it: PYTHONPATH is set, and Python "
+  return 0;
+}
+
+/* The folders above the script's up to the trainer's root, where
+** PYTHONPATH is unset (as the trainer's launch.sh sets it); what was looked
+** at goes into looked, for the message when nothing is found. */
+static int find_above(finder *f, const char *rel, char *looked, size_t size, const char **text,
+                      size_t *len, const char **label, memest_error *err) {
+  const char *pp = getenv("PYTHONPATH");
+  char abs[CLI_PATH];
+  int rc;
+  if (pp != NULL && pp[0] != '\0') {
+    snprintf(looked, size, "and no folder above it: PYTHONPATH is set, and Python "
              "searches no other folder");
   } else if (f->root[0] && realpath(f->dir, abs) != NULL && strcmp(abs, f->root) != 0) {
-    for (;;) {   /* the parent folders up to the trainer's root */
+    for (;;) {
       char *slash = strrchr(abs, '/');
       if (slash == NULL || slash == abs) break;
       *slash = '\0';
       if ((rc = try_module(f, abs, rel, text, len, label, err)) != 0) return rc;
       if (strcmp(abs, f->root) == 0) break;
     }
-    snprintf(looked, sizeof looked, "and the folders above it up to the trainer's root %.300s", f->root);
+    snprintf(looked, size, "and the folders above it up to the trainer's root %.300s", f->root);
   } else if (!f->root[0]) {
-    snprintf(looked, sizeof looked, "and no folder above it: no trainer checkout (a folder with "
+    snprintf(looked, size, "and no folder above it: no trainer checkout (a folder with "
              "pyproject.toml and pithtrain/__init__.py) holds the script");
   }
+  return 0;
+}
+
+static int find_in_path(finder *f, const char *name, const char **text, size_t *len,
+                        const char **label, memest_error *err) {
+  char rel[CLI_PATH], looked[600] = "";
+  size_t dots = strspn(name, "."), k;
+  int rc;
+  copy(rel, sizeof rel, name + dots);
+  for (k = 0; rel[k]; k++)
+    if (rel[k] == '.') rel[k] = '/';
+  if (dots == 0 && strchr(name, '.') != NULL) return find_submodule(f, name, text, len, label, err);
+  if (dots > 0) return find_relative(f, name, dots, rel, text, len, label, err);
+  if ((rc = try_module(f, f->dir, rel, text, len, label, err)) != 0 ||
+      (rc = find_on_pythonpath(f, rel, text, len, label, err)) != 0 ||
+      (rc = find_above(f, rel, looked, sizeof looked, text, len, label, err)) != 0)
+    return rc;
   snprintf(err->message, sizeof err->message,
            "no module %.60s: looked for %.60s.py in the script's folder %.120s, in PYTHONPATH "
            "(%.100s), %.200s; put its folder on PYTHONPATH as the trainer's launch.sh does",
@@ -514,45 +549,65 @@ static int model_file_refused(const cli_args *a, FILE *err, const char *path) {
                        path, e.message);
 }
 
-static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
-  int is_path, k;
-  const char *model = memest_trainer_run_model(src->run, &is_path), *hint = memest_trainer_run_root_hint(src->run);
-  const char *bases[2], *what[2] = {"under the trainer's root", "under the run's working folder"};
-  char path[2 * CLI_PATH], how[CLI_PATH + 64];
-  const char *preset;
+/* training.model as a string (not a Path): a hub id is the model
+** loader's; a bare name is no preset here. */
+static int model_string(const cli_args *a, FILE *err, const char *model) {
+  if (strchr(model, '/') != NULL || is_file(model) || is_dir(model)) return -1;
+  return cli_fail_text(a, err, MEMEST_E_IO, "model",
+                       "training.model '%.300s' is neither a file in the working folder nor a hub "
+                       "id (org/name), so the trainer would not find it (memest's preset names are "
+                       "its own, not the trainer's); set training.model to the model's config.json "
+                       "or hub id, or give --model",
+                       model);
+}
+
+/* The model file at path taken for the run (how: where it was found),
+** once it reads as a model config; the exit status, -1 to go on. */
+static int take_model_file(const cli_args *a, FILE *err, cli_source *src, const char *path,
+                           const char *how) {
   memest_error e;
-  if (model == NULL) return -1;
-  if (is_path == 0) {   /* a string: a hub id is the model loader's; a bare name is no preset here */
-    if (strchr(model, '/') != NULL || is_file(model) || is_dir(model)) return -1;
-    return cli_fail_text(a, err, MEMEST_E_IO, "model",
-                         "training.model '%.300s' is neither a file in the working folder nor a hub "
-                         "id (org/name), so the trainer would not find it (memest's preset names are "
-                         "its own, not the trainer's); set training.model to the model's config.json "
-                         "or hub id, or give --model",
-                         model);
+  int rc;
+  if ((rc = model_file_refused(a, err, path)) >= 0) return rc;
+  if (memest_trainer_run_resolve_model(src->run, path, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);
+  return -1;
+}
+
+/* training.model as a file: as given, else (a relative path) under the
+** trainer's root or the run's working folder. 0 when there is none; else
+** 1, with take_model_file's exit status in *rc. */
+static int model_from_file(const cli_args *a, FILE *err, cli_source *src, const char *model,
+                           int *rc) {
+  static const char *const what[2] = {"under the trainer's root", "under the run's working folder"};
+  const char *hint = memest_trainer_run_root_hint(src->run), *bases[2];
+  char path[2 * CLI_PATH], how[CLI_PATH + 64], shown[2 * CLI_PATH];
+  int k;
+  if (is_file(model)) {
+    *rc = take_model_file(a, err, src, model, model[0] == '/' ? "" : "found from the working folder");
+    return 1;
   }
+  if (model[0] == '/') return 0;
   bases[0] = src->root;
   bases[1] = hint ? hint : "";
-  if (model[0] == '/' || is_file(model)) {
-    if (is_file(model)) {
-      if ((k = model_file_refused(a, err, model)) >= 0) return k;
-      if (memest_trainer_run_resolve_model(src->run, model, model[0] == '/' ? "" : "found from the working folder", &e) != MEMEST_OK)
-        return cli_fail(a, err, &e);
-      return -1;
-    }
-  } else {
-    for (k = 0; k < 2; k++) {
-      if (bases[k][0] == '\0') continue;
-      char shown[2 * CLI_PATH];
-      join(path, sizeof path, bases[k], model);
-      if (!is_file(path)) continue;
-      snprintf(how, sizeof how, "found %s %.4000s", what[k], bases[k]);
-      label_of(path, shown, sizeof shown);
-      if ((k = model_file_refused(a, err, shown)) >= 0) return k;
-      if (memest_trainer_run_resolve_model(src->run, shown, how, &e) != MEMEST_OK) return cli_fail(a, err, &e);
-      return -1;
-    }
+  for (k = 0; k < 2; k++) {
+    if (bases[k][0] == '\0') continue;
+    join(path, sizeof path, bases[k], model);
+    if (!is_file(path)) continue;
+    snprintf(how, sizeof how, "found %s %.4000s", what[k], bases[k]);
+    label_of(path, shown, sizeof shown);
+    *rc = take_model_file(a, err, src, shown, how);
+    return 1;
   }
+  return 0;
+}
+
+static int resolve_model(const cli_args *a, FILE *err, cli_source *src) {
+  int is_path, rc;
+  const char *model = memest_trainer_run_model(src->run, &is_path), *preset;
+  char how[CLI_PATH + 64];
+  memest_error e;
+  if (model == NULL) return -1;
+  if (is_path == 0) return model_string(a, err, model);
+  if (model_from_file(a, err, src, model, &rc)) return rc;
   if ((preset = memest_trainer_model_preset(model)) != NULL) {
     snprintf(how, sizeof how, "not found here: the trainer's own config of %s, which memest ships as "
              "the preset", preset);
