@@ -37,8 +37,11 @@ OUT=public
 # about 22 KB raw of the 26.5 KB), the model page's address as a hub id,
 # checked numbers from W&B runs, JSON errors that name a token's kind
 # instead of quoting it, and the shown rank beside the run's verdict.
-MAX_RAW=434000   # bytes (docs/wasm.md)
-MAX_GZIP=182500  # bytes, gzip -9
+# Raised from 434,000 / 182,500 by the pipeline schedule's seam (schedule.h):
+# the op sequence in its own -Os file calls the -O3 driver, where it was one
+# inlined function, and the layout's messages take the schedule's name.
+MAX_RAW=434430   # bytes (docs/wasm.md)
+MAX_GZIP=182760  # bytes, gzip -9
 
 if [ ! -f third_party/cjson/cJSON.c ]; then
   echo "build-wasm: third_party/cjson/cJSON.c is missing; run scripts/setup.sh" >&2

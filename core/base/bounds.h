@@ -107,6 +107,9 @@
 #ifndef MEMEST_MAX_PP
 #define MEMEST_MAX_PP 512
 #endif
+#ifndef MEMEST_MAX_MODULES
+#define MEMEST_MAX_MODULES 2               /* model chunks one pipeline rank holds (DualPipeV: 2) */
+#endif
 #ifndef MEMEST_MAX_EP
 #define MEMEST_MAX_EP 32                   /* the trainer's dispatch asserts ep <= 32 */
 #endif

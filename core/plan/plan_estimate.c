@@ -1,6 +1,6 @@
 /*
 ** plan_estimate.c — the estimates of a range of a plan's checked rows and
-** the DualPipeV bubble beside each, one row after another on the calling
+** the schedule's bubble beside each, one row after another on the calling
 ** thread with one scratch result and the plan's est_cache (each layer
 ** shape built once for all rows). A row's figures depend on its inputs
 ** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
@@ -10,16 +10,13 @@
 
 #include "plan/plan.h"
 #include "plan/routing_margin.h"
+#include "sim/schedule.h"
 
 /* {======================================================================
-** The bubble model.
-**
-** DualPipeV runs 2*pp stages on pp GPUs; DualPipe's bubble with PP stages
-** is (PP/2 - 1)(F&B + B - 3W), so (pp - 1)(F&B + B - 3W) here, against the
-** 2 * num_chunks * (F + B) a GPU computes per step. F is the forward of one
-** micro-batch through one stage, B = 2F, F&B = F + B (overlapping hides
-** communication, not compute), W = w*F with w the expert weight-gradient
-** share of the forward matmul FLOPs, the only weight gradients deferred.
+** The bubble model: the schedule's idle share (schedule.h) against the
+** 2 * num_chunks * (F + B) a GPU computes per step, with W = w*F and w the
+** expert weight-gradient share of the forward matmul FLOPs, the only
+** weight gradients deferred.
 ** ======================================================================= */
 
 /* Forward matmul FLOPs per token of one layer (attention projections,
@@ -61,13 +58,6 @@ double memi_plan_expert_share(const model_config *mc, int64_t seq) {
   return f > 0.0 ? w / f : 0.0;
 }
 
-static double bubble_fraction(int64_t pp, int64_t chunks, double w) {
-  double stall, work;
-  if (pp < 2) return 0.0;
-  stall = (double)(pp - 1) * (5.0 - 3.0 * w);
-  work = 6.0 * (double)chunks;
-  return stall / (stall + work);
-}
 /* }====================================================================== */
 
 /* {======================================================================
@@ -99,7 +89,7 @@ static void row_figures(estimator *es, plan_row *row) {
     es->share_seq = row->in[D_SEQ];
     es->share = memi_plan_expert_share(es->mc, es->share_seq);
   }
-  row->bubble = bubble_fraction(row->in[D_PP], row->chunks, es->share);
+  row->bubble = memi_schedule_default()->bubble(row->in[D_PP], row->chunks, es->share);
 }
 
 /* Estimates row i; a failure of the row's inputs stays in row->fail and

@@ -1,15 +1,15 @@
 /*
 ** inventory.c — the parameters one pipeline rank holds, grouped as FSDP
 ** groups them (spec §3.3, §3.4): embed_tokens, then per layer the layer
-** group and its experts group, then norm and lm_head, for module 0 and
-** module 1. For each group: local shard, all-gather output and full sizes
-** by optimizer, and the FP8 weight-cache bytes. Architecture-free: the
+** group and its experts group, then norm and lm_head, for each module the
+** schedule gives the rank. For each group: local shard, all-gather output
+** and full sizes by optimizer, and the FP8 weight-cache bytes. Architecture-free: the
 ** parameters come from the family's layer_params.
 */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/rank.h"
+#include "sim/schedule.h"
 
 /* Sizes of one parameter sharded W ways on dim 0 (spec §3.4). */
 static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, int *o) {
@@ -163,6 +163,23 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
   b->prev_groups = b->ri->n_groups - first;
 }
 
+/* Each module's transfers: a neighbouring stage this rank does not hold
+** is another rank's. */
+static void module_links(rank_inv *ri, int stages) {
+  int m, k, prev, next;
+  for (m = 0; m < ri->n_mod; m++) {
+    int s = ri->mod[m].stage;
+    prev = s > 0;
+    next = s < stages - 1;
+    for (k = 0; k < ri->n_mod; k++) {
+      if (ri->mod[k].stage == s - 1) prev = 0;
+      if (ri->mod[k].stage == s + 1) next = 0;
+    }
+    if (prev) ri->mod[m].link |= LINK_RECV_F;
+    if (next) ri->mod[m].link |= LINK_SEND_F;
+  }
+}
+
 memest_code memi_inv_build(const model_config *mc, const layout *lo, const memest_params *p,
                       int rank, rank_inv *ri, memest_error *err) {
   inv_builder b;
@@ -178,14 +195,16 @@ memest_code memi_inv_build(const model_config *mc, const layout *lo, const memes
   b.ri = ri;
   b.fp8 = p->fp8_training == MEMEST_FP8_DEEP_GEMM;
   ri->rank = rank;
-  for (m = 0; m < 2; m++) {
+  ri->n_mod = lo->sched->modules;
+  for (m = 0; m < ri->n_mod; m++) {
     module_inv *mi = &ri->mod[m];
-    int stage = m == 0 ? rank : lo->stages - 1 - rank;
+    int stage = lo->sched->stage_of(lo->pp, rank, m);
     mi->stage = stage;
     mi->first_layer = lo->stage_first[stage];
     mi->n_layers = lo->stage_first[stage + 1] - lo->stage_first[stage];
     mi->stage0 = stage == 0;
     mi->last_stage = stage == lo->stages - 1;
+    mi->link = stage < lo->stages - 1 ? LINK_DY : 0;
     mi->first_group = ri->n_groups;
     b.prev_layer = -1;
     if (mi->stage0) add_edge(&b, G_EMBED, m, "embed_tokens.weight", mc->vocab, mc->hidden, 2, lo->w_o);
@@ -224,6 +243,7 @@ memest_code memi_inv_build(const model_config *mc, const layout *lo, const memes
     ri->mod[ri->groups[i].module].params =
         ck_add(&b.ovf, ri->mod[ri->groups[i].module].params, g->full);
   }
+  module_links(ri, lo->stages);
   ri->master_bytes = ck_mul(&b.ovf, 4, ri->sh_total);
   if (p->optimizer == MEMEST_MUON) {
     /* Muon momentum for matrices, AdamW's two moments for the rest. */

@@ -1,7 +1,7 @@
 /*
 ** layout.c — the parallel layout of one estimate: every check that spans
 ** several inputs (divisibility, the trainer's asserts, the schedule's
-** minimum of 2*pp micro-batches), each with the nearest valid value as a
+** stages and chunk minimum), each with the nearest valid value as a
 ** fix, and the sizes derived from a valid layout (spec §1, §4.1, §6).
 */
 #include <math.h>
@@ -13,11 +13,12 @@
 #include "model/presets.h"
 #include "sim/layout.h"
 #include "sim/routing.h"
+#include "sim/schedule.h"
 
 /* Spec §2.1: base layers per stage, the remainder handed out one at a time
 ** to the first inner stage at the minimum, else the first stage at it. */
 void memi_layout_partition(int64_t layers, int stages, int *first) {
-  int counts[2 * MEMEST_MAX_PP];
+  int counts[MEMEST_MAX_MODULES * MEMEST_MAX_PP];
   int64_t rem = layers % stages;
   int i, r;
   for (i = 0; i < stages; i++) counts[i] = (int)(layers / stages);
@@ -177,8 +178,9 @@ static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
 /* Checks that need the config and every layout input. */
 static void check_layout(const model_config *mc, const memest_params *p, problems *pr) {
   memest_error scratch, *e;
+  const schedule *sc = memi_schedule_default();
   int64_t pp = p->pp_size, ep = p->ep_size, cp = p->cp_size, mbs = p->micro_batch_size;
-  int64_t group, dp, unit;
+  int64_t group, dp, unit, need;
   if (ep > MEMEST_MAX_EP) {
     e = next_problem(pr, &scratch);
     memi_err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
@@ -239,13 +241,14 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     memi_err_reason(e, MEMEST_R_SEQ_CP);
     memi_err_fix(e, "sequence_length=%lld", (long long)fix);
   }
-  if (mc->layers < 2 * pp) {
-    int64_t fix = mc->layers / 2 > 0 ? mc->layers / 2 : 1;
+  if (mc->layers < sc->stages(pp)) {
+    int64_t fix = mc->layers / sc->modules > 0 ? mc->layers / sc->modules : 1;
     e = next_problem(pr, &scratch);
     memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
-            "the model has %lld layers, fewer than the 2*pp = %lld stages DualPipeV needs; use "
+            "the model has %lld layers, fewer than the %s = %lld stages %s needs; use "
             "--pp-size %lld or less",
-            (long long)mc->layers, (long long)(2 * pp), (long long)fix);
+            (long long)mc->layers, sc->stages_text, (long long)sc->stages(pp), sc->name,
+            (long long)fix);
     memi_err_reason(e, MEMEST_R_PP_LAYERS);
     memi_err_fix(e, "pp_size=%lld", (long long)fix);
   }
@@ -273,7 +276,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
   }
   unit = mbs * dp * ep;
   if (p->global_batch_size % unit != 0) {
-    int64_t fix = nearest_multiple(p->global_batch_size, unit, 2 * pp * unit);
+    int64_t fix = nearest_multiple(p->global_batch_size, unit, sc->min_chunks(pp) * unit);
     e = next_problem(pr, &scratch);
     memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
             "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
@@ -284,27 +287,29 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
     memi_err_fix(e, "global_batch_size=%lld", (long long)fix);
     return;
   }
-  if (p->global_batch_size / unit < 2 * pp) {
+  need = sc->min_chunks(pp);
+  if (p->global_batch_size / unit < need) {
     int64_t chunks = p->global_batch_size / unit;
-    int64_t gbs_fix = 2 * pp * unit;
+    int64_t gbs_fix = need * unit;
     int64_t mbs_fix = 0, m;
     for (m = mbs - 1; m >= 1 && mbs_fix == 0; m--) {
       if (p->global_batch_size % (m * dp * ep) == 0 &&
-          p->global_batch_size / (m * dp * ep) >= 2 * pp)
+          p->global_batch_size / (m * dp * ep) >= need)
         mbs_fix = m;
     }
     e = next_problem(pr, &scratch);
     if (mbs_fix > 0) {
       memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
-              "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
+              "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
               "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
-              (long long)chunks, (long long)(2 * pp), (long long)gbs_fix, (long long)mbs_fix);
+              (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix,
+              (long long)mbs_fix);
       memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
     } else {
       memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
-              "num_chunks = gbs/(mbs*dp*ep) = %lld is below 2*pp = %lld, which DualPipeV "
+              "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
               "asserts; use --global-batch-size %lld or more",
-              (long long)chunks, (long long)(2 * pp), (long long)gbs_fix);
+              (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix);
       memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
     }
     memi_err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
@@ -388,7 +393,8 @@ memest_code memi_layout_build(const model_config *mc, const memest_params *p, la
     lo->w_o = lo->dp * lo->cp * lo->ep;
   }
   lo->capacity = memi_layout_capacity(p);
-  lo->stages = (int)(2 * lo->pp);
+  lo->sched = memi_schedule_default();
+  lo->stages = (int)lo->sched->stages(lo->pp);
   memi_layout_partition(mc->layers, lo->stages, lo->stage_first);
   derive_tokens(mc, p, lo);
   if (lo->d.ovf) {

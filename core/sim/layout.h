@@ -9,14 +9,17 @@
 
 #include "model/model.h"
 
+typedef struct schedule schedule;  /* the pipeline schedule (schedule.h) */
+
 typedef struct layout {
   int64_t pp, ep, cp, dp, world;
   int64_t mbs, gbs, seq;
   int64_t chunks;            /* N = gbs / (mbs * dp * ep) */
   int64_t w_x, w_o;          /* shard degrees of expert / other parameters */
   int64_t capacity;          /* GPU bytes */
-  int stages;                /* 2 * pp */
-  int stage_first[2 * MEMEST_MAX_PP + 1];  /* first layer of each stage; [stages] = L */
+  const schedule *sched;     /* the pipeline schedule */
+  int stages;                /* sched->stages(pp) */
+  int stage_first[MEMEST_MAX_MODULES * MEMEST_MAX_PP + 1];  /* first layer of each stage; [stages] = L */
   run_dims d;
 } layout;
 

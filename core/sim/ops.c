@@ -21,8 +21,8 @@ typedef struct op_run {
   comp_vec cur, at_peak;
   int64_t total, peak;
   const char *label;
-  unsigned flags0;          /* state at the start of the op */
-  unsigned flags;           /* state as the op leaves it */
+  sim_flags flags0;         /* state at the start of the op */
+  sim_flags flags;          /* state as the op leaves it */
   int hooked;               /* the backward's chunk carries FSDP's post-backward hooks */
   int64_t imm_x, pgrad;     /* grads of the current layer awaiting a fold */
 } op_run;
@@ -75,7 +75,8 @@ static void unshard(op_run *r, const group_sizes *g, comp keep, const char *labe
   emit(r, C_FSDP_T, -flat, label);
 }
 
-static unsigned mflag(const mod_ctx *mc, unsigned f) { return SF_MOD(f, mc->m); }
+/* The flags word of module m, or of the edge groups (m < 0). */
+static unsigned *flag_word(sim_flags *f, int m) { return m < 0 ? &f->edge : &f->mod[m]; }
 
 /* Folds bf16 grads into the fp32 accumulator; the first fold of a step
 ** creates it with .to(fp32) while the bf16 copy is alive (spec §5.4). */
@@ -87,48 +88,50 @@ static void fold(op_run *r, int64_t accum_bytes, int has_accum, comp src, int64_
 
 /* A grad of `bytes` just written (in C_LAYER_T) where no fold follows: it
 ** becomes the parameters' bf16 .grad, or is added into the .grad they hold
-** and freed. Sets `flag` in the op's state. */
-static void to_dot_grad(op_run *r, int64_t bytes, unsigned flag, const char *label) {
+** and freed. Sets `flag` of module m (the edge groups' for m < 0) in the
+** op's state. */
+static void to_dot_grad(op_run *r, int m, int64_t bytes, unsigned flag, const char *label) {
   emit(r, C_LAYER_T, -bytes, label);
-  if (!(r->flags0 & flag)) emit(r, C_PENDING, bytes, label);
-  r->flags |= flag;
+  if (!(*flag_word(&r->flags0, m) & flag)) emit(r, C_PENDING, bytes, label);
+  *flag_word(&r->flags, m) |= flag;
 }
 
 static void fold_experts(op_run *r, const mod_ctx *mc, int li) {
   const rank_group *xg = group_of(r, mc, li, G_EXPERTS);
-  unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
-  unsigned acc = mflag(mc, li == 0 ? SF_ACCUM_X0 : SF_ACCUM_X);
+  unsigned pend = li == 0 ? SF_PENDING0 : SF_PENDING;
+  unsigned acc = li == 0 ? SF_ACCUM_X0 : SF_ACCUM_X;
+  unsigned had = r->flags0.mod[mc->m];
   int64_t pending = 0;
   if (xg == NULL) return;
   if (!r->hooked) {
     /* No post-backward hook: immediate wgrads go to .grad. */
-    if (r->imm_x != 0) to_dot_grad(r, r->imm_x, pend, "expert weight grads into bf16 .grad (no fold)");
+    if (r->imm_x != 0) to_dot_grad(r, mc->m, r->imm_x, pend, "expert weight grads into bf16 .grad (no fold)");
     r->imm_x = 0;
     return;
   }
-  if (r->flags0 & pend) pending = ck_mul(r->ovf, 2, xg->g.full_deferred);
+  if (had & pend) pending = ck_mul(r->ovf, 2, xg->g.full_deferred);
   if (r->imm_x == 0 && pending == 0) return;
-  if (!(r->flags0 & acc)) emit(r, C_ACCUM, ck_mul(r->ovf, 4, xg->g.full_grad),
+  if (!(had & acc)) emit(r, C_ACCUM, ck_mul(r->ovf, 4, xg->g.full_grad),
                                 "experts group post-backward: fp32 accumulators created");
   emit(r, C_LAYER_T, -r->imm_x, "experts group post-backward fold");
   emit(r, C_PENDING, -pending, "experts group post-backward fold");
   r->imm_x = 0;
-  r->flags |= acc;
-  r->flags &= ~pend;
+  r->flags.mod[mc->m] |= acc;
+  r->flags.mod[mc->m] &= ~pend;
 }
 
 static void fold_layer(op_run *r, const mod_ctx *mc, int li) {
   const rank_group *lg = group_of(r, mc, li, G_LAYER);
   if (lg == NULL || r->pgrad == 0) return;
   if (!r->hooked) {
-    to_dot_grad(r, r->pgrad, mflag(mc, SF_GRAD16_L), "layer grads into bf16 .grad (no fold)");
+    to_dot_grad(r, mc->m, r->pgrad, SF_GRAD16_L, "layer grads into bf16 .grad (no fold)");
     r->pgrad = 0;
     return;
   }
-  fold(r, ck_mul(r->ovf, 4, lg->g.full_grad), (r->flags0 & mflag(mc, SF_ACCUM_L)) != 0,
+  fold(r, ck_mul(r->ovf, 4, lg->g.full_grad), (r->flags0.mod[mc->m] & SF_ACCUM_L) != 0,
        C_LAYER_T, r->pgrad, "layer group post-backward fold");
   r->pgrad = 0;
-  r->flags |= mflag(mc, SF_ACCUM_L);
+  r->flags.mod[mc->m] |= SF_ACCUM_L;
 }
 
 static uint64_t magnitude(int64_t v) { return v < 0 ? 0 - (uint64_t)v : (uint64_t)v; }
@@ -171,7 +174,7 @@ static void stage(op_run *r, const mod_ctx *mc, int li, int st) {
       case EVK_RUN: run_deltas(r, lp->st[st], &lp->runs[e->d]); break;
       case EVK_UNSHARD_L:
       case EVK_UNSHARD_X:
-        if (!(r->flags0 & mflag(mc, SF_UNSHARDED))) {
+        if (!(r->flags0.mod[mc->m] & SF_UNSHARDED)) {
           const rank_group *g = group_of(r, mc, li, e->kind == EVK_UNSHARD_L ? G_LAYER : G_EXPERTS);
           if (g != NULL) {
             unshard(r, &g->g, C_UNSHARDED, e->label);
@@ -245,19 +248,19 @@ static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending
 /* Whether module mc's forwards still run FSDP's hooks: not once the
 ** module has run its first backward of the step. */
 static int forward_hooked(const op_run *r, const mod_ctx *mc) {
-  return !(r->flags0 & mflag(mc, SF_BWD));
+  return !(r->flags0.mod[mc->m] & SF_BWD);
 }
 
 static void prolog_forward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_EMBED);
   int64_t un = g != NULL ? ck_mul(r->ovf, 2, g->g.un) : 0;
-  if (!(r->flags & SF_EMBED_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather");
+  if (!(r->flags.edge & SF_EMBED_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather");
   emit(r, C_ACT, r->sr->mH, "embedding output");
   if (forward_hooked(r, mc)) {
     emit(r, C_EDGE, -un, "embed_tokens resharded after forward");
-    r->flags &= ~SF_EMBED_RES;
+    r->flags.edge &= ~SF_EMBED_RES;
   } else {
-    r->flags |= SF_EMBED_RES;
+    r->flags.edge |= SF_EMBED_RES;
   }
 }
 
@@ -265,13 +268,13 @@ static void prolog_backward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_EMBED);
   int64_t gb;
   if (g == NULL) return;
-  if (!(r->flags & SF_EMBED_RES)) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather (backward)");
-  r->flags |= SF_EMBED_RES;
+  if (!(r->flags.edge & SF_EMBED_RES)) unshard(r, &g->g, C_EDGE, "embed_tokens all-gather (backward)");
+  r->flags.edge |= SF_EMBED_RES;
   gb = ck_mul(r->ovf, 2, g->g.full_grad);
   /* Its input, token ids, needs no grad: FSDP registers no post-backward
   ** fold on it, so the grad stays in .grad until the step end. */
   emit(r, C_LAYER_T, gb, "embedding weight grad (dense bf16)");
-  to_dot_grad(r, gb, SF_GRAD16_EMB, "embedding weight grad into bf16 .grad (never folded)");
+  to_dot_grad(r, -1, gb, SF_GRAD16_EMB, "embedding weight grad into bf16 .grad (never folded)");
   emit(r, C_ACT, -r->sr->mH, "embedding output freed");
   emit(r, C_LAYER_T, -r->sr->mH, "input grad consumed by the embedding backward");
 }
@@ -287,16 +290,16 @@ static void epilog_forward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_HEAD);
   int64_t un = g != NULL ? ck_mul(r->ovf, 2, g->g.un) : 0;
   int64_t logits = ck_mul4(r->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1);
-  if (!(r->flags & SF_HEAD_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "lm_head all-gather");
+  if (!(r->flags.edge & SF_HEAD_RES) && g != NULL) unshard(r, &g->g, C_EDGE, "lm_head all-gather");
   emit(r, C_ACT, epilog_saved(r), "final norm and lm_head input");
   emit(r, C_LOGITS, logits, "logits");
   emit(r, C_LAYER_T, r->sr->lo->d.m * 4, "cross-entropy scratch");
   emit(r, C_LAYER_T, -r->sr->lo->d.m * 4, "cross-entropy done");
   if (forward_hooked(r, mc)) {
     emit(r, C_EDGE, -un, "lm_head resharded after forward");
-    r->flags &= ~SF_HEAD_RES;
+    r->flags.edge &= ~SF_HEAD_RES;
   } else {
-    r->flags |= SF_HEAD_RES;
+    r->flags.edge |= SF_HEAD_RES;
   }
 }
 
@@ -304,17 +307,17 @@ static void epilog_backward(op_run *r, const mod_ctx *mc) {
   const rank_group *g = group_of(r, mc, 0, G_HEAD);
   int64_t logits = ck_mul4(r->ovf, r->sr->lo->d.m, r->sr->mc->vocab, 2, 1), gb;
   if (g == NULL) return;
-  if (!(r->flags & SF_HEAD_RES)) unshard(r, &g->g, C_EDGE, "lm_head all-gather (loss backward)");
-  r->flags |= SF_HEAD_RES;
+  if (!(r->flags.edge & SF_HEAD_RES)) unshard(r, &g->g, C_EDGE, "lm_head all-gather (loss backward)");
+  r->flags.edge |= SF_HEAD_RES;
   gb = ck_mul(r->ovf, 2, g->g.full_grad);
   emit(r, C_LAYER_T, gb, "lm_head weight grad (bf16)");
   emit(r, C_LAYER_T, r->sr->mH, "lm_head input grad");
   if (r->hooked) {
-    fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
+    fold(r, ck_mul(r->ovf, 4, g->g.full_grad), (r->flags.edge & SF_ACCUM_HEAD) != 0, C_LAYER_T, gb,
          "lm_head post-backward fold");
-    r->flags |= SF_ACCUM_HEAD;
+    r->flags.edge |= SF_ACCUM_HEAD;
   } else {
-    to_dot_grad(r, gb, SF_GRAD16_HEAD, "lm_head weight grad into bf16 .grad (no fold)");
+    to_dot_grad(r, -1, gb, SF_GRAD16_HEAD, "lm_head weight grad into bf16 .grad (no fold)");
   }
   emit(r, C_LOGITS, -logits, "logits freed after the loss backward");
   emit(r, C_ACT, -epilog_saved(r), "final norm saved tensors freed");
@@ -452,7 +455,7 @@ static void run_forward(op_run *r, const mod_ctx *mc) {
     repeat_unit(r, &u, k);
   }
   if (mc->mi->last_stage) epilog_forward(r, mc);
-  r->flags |= mflag(mc, SF_UNSHARDED);
+  r->flags.mod[mc->m] |= SF_UNSHARDED;
 }
 
 static void run_backward(op_run *r, const mod_ctx *mc, int zb) {
@@ -471,32 +474,32 @@ static void run_backward(op_run *r, const mod_ctx *mc, int zb) {
   posemb(r, -1);
   backward_end(r, mc);
   /* A fold consumed the experts' .grad; without one it stays. */
-  if (r->hooked) r->flags &= ~mflag(mc, SF_PENDING | SF_PENDING0);
-  r->flags |= mflag(mc, SF_BWD);
+  if (r->hooked) r->flags.mod[mc->m] &= ~(SF_PENDING | SF_PENDING0);
+  r->flags.mod[mc->m] |= SF_BWD;
 }
 
 static void run_weight(op_run *r, const mod_ctx *mc) {
   int li;
   if (r->sr->immediate_wgrad) return;
   for (li = 0; li < mc->mi->n_layers; li++) {
-    unsigned pend = mflag(mc, li == 0 ? SF_PENDING0 : SF_PENDING);
-    wgrad_closures(r, mc, li, (r->flags0 & pend) != 0);
+    unsigned pend = li == 0 ? SF_PENDING0 : SF_PENDING;
+    wgrad_closures(r, mc, li, (r->flags0.mod[mc->m] & pend) != 0);
   }
   for (li = 0; li < mc->mi->n_layers; li++) {
     emit(r, C_WGS, -mc->layers[li].prog->capture, "deferred wgrad batch released");
   }
-  r->flags |= mflag(mc, SF_PENDING | SF_PENDING0);
+  r->flags.mod[mc->m] |= SF_PENDING | SF_PENDING0;
 }
 
 /* stage3_w inside an F|B: this layer's closures run right after its fold,
 ** which consumed any .grad they would add into; with no fold (a chunk
 ** without hooks) they add into the .grad the layer held. */
 static void overlapped_weight(op_run *r, const mod_ctx *b, int li) {
-  unsigned pend = mflag(b, li == 0 ? SF_PENDING0 : SF_PENDING);
+  unsigned pend = li == 0 ? SF_PENDING0 : SF_PENDING;
   if (b->layers[li].prog->n_wgrad == 0 || r->sr->immediate_wgrad) return;
-  wgrad_closures(r, b, li, !r->hooked && (r->flags0 & pend) != 0);
+  wgrad_closures(r, b, li, !r->hooked && (r->flags0.mod[b->m] & pend) != 0);
   emit(r, C_WGS, -b->layers[li].prog->capture, "layer's deferred wgrad released");
-  r->flags |= pend;
+  r->flags.mod[b->m] |= pend;
 }
 
 /* Spec §2.3, overlapped_forward_backward, step for step. */
@@ -522,31 +525,44 @@ static void run_overlapped(op_run *r, const mod_ctx *f, const mod_ctx *b) {
   if (nb == nf + 1) {
     backward_layer(r, b, 0, !CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD);
     if (!CHOICE_TRAILING_LAYER_IMMEDIATE_WGRAD) overlapped_weight(r, b, 0);
-    else if (r->hooked) r->flags &= ~mflag(b, SF_PENDING0);
+    else if (r->hooked) r->flags.mod[b->m] &= ~SF_PENDING0;
   }
   posemb(r, -1);
   backward_end(r, b);
   if (f->mi->last_stage) epilog_forward(r, f);
-  r->flags |= mflag(f, SF_UNSHARDED) | mflag(b, SF_BWD);
+  r->flags.mod[f->m] |= SF_UNSHARDED;
+  r->flags.mod[b->m] |= SF_BWD;
 }
 
 static void mod_init(sim_rank *sr, int m, mod_ctx *mc) {
-  int rank = sr->inv.rank, last = rank == sr->lo->pp - 1;
   mc->m = m;
   mc->mi = &sr->inv.mod[m];
   mc->layers = sr->layers[m];
-  mc->sent = !((rank == 0 && m == 1) || (last && m == 0));
+  mc->sent = (mc->mi->link & LINK_SEND_F) != 0;
 }
 
-static uint32_t memo_key(int kind, int pf, int pb, int zb, int hooked, unsigned flags) {
-  return (uint32_t)kind | (uint32_t)pf << 2 | (uint32_t)pb << 3 | (uint32_t)zb << 4 |
-         (uint32_t)hooked << 5 | (uint32_t)(flags & SF_ALL) << 6;
+/* The op's key: kind (2 bits), modules (3 each), zb, hooked, the edge
+** flags, then each module's flags. */
+#define MODULE_BITS 3
+_Static_assert(MEMEST_MAX_MODULES <= (1 << MODULE_BITS), "a module index fits the memo key");
+_Static_assert(2 + 2 * MODULE_BITS + 2 + SF_EDGE_BITS + SF_MOD_BITS * MEMEST_MAX_MODULES <= 64,
+               "every state flag fits the memo key");
+
+static uint64_t memo_key(int kind, int pf, int pb, int zb, int hooked, const sim_flags *flags) {
+  uint64_t key = (uint64_t)kind | (uint64_t)pf << 2 | (uint64_t)pb << (2 + MODULE_BITS) |
+                 (uint64_t)zb << (2 + 2 * MODULE_BITS) | (uint64_t)hooked << (3 + 2 * MODULE_BITS) |
+                 (uint64_t)flags->edge << (4 + 2 * MODULE_BITS);
+  int shift = 4 + 2 * MODULE_BITS + SF_EDGE_BITS, m;
+  for (m = 0; m < MEMEST_MAX_MODULES; m++, shift += SF_MOD_BITS) {
+    key |= (uint64_t)flags->mod[m] << shift;
+  }
+  return key;
 }
 
 const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, int hooked,
-                              unsigned flags) {
-  uint32_t key = memo_key(kind, pf, pb, zb, hooked, flags);
-  uint32_t h = (key * 2654435761u) >> 16;
+                              const sim_flags *flags) {
+  uint64_t key = memo_key(kind, pf, pb, zb, hooked, flags);
+  uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 48);
   memo_slot *slot;
   op_run r;
   mod_ctx f, b;
@@ -560,7 +576,7 @@ const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb, in
   memset(&r, 0, sizeof r);
   r.sr = sr;
   r.ovf = &sr->ovf;
-  r.flags0 = r.flags = flags;
+  r.flags0 = r.flags = *flags;
   r.hooked = hooked;
   r.label = "start of the op";
   mod_init(sr, pf, &f);

@@ -86,7 +86,7 @@ memest_code memi_sim_rank_init(sim_rank *sr, const model_config *mc, const layou
   sr->mH = ck_mul4(&sr->ovf, lo->d.m, mc->hidden, 2, 1);
   sr->cossin = mc->arch->posemb_copies ? ck_mul4(&sr->ovf, 2, lo->d.s, mc->arch->rotary_dim(mc), 2)
                                        : 0;
-  for (m = 0; m < 2; m++) {
+  for (m = 0; m < sr->inv.n_mod; m++) {
     if ((rc = module_layers(sr, m, err))) return rc;
   }
   return MEMEST_OK;
@@ -94,7 +94,7 @@ memest_code memi_sim_rank_init(sim_rank *sr, const model_config *mc, const layou
 
 void memi_sim_rank_free(sim_rank *sr) {
   int m;
-  for (m = 0; m < 2; m++) {
+  for (m = 0; m < MEMEST_MAX_MODULES; m++) {
     free(sr->layers[m]);
     sr->layers[m] = NULL;
     sr->cap_layers[m] = 0;
@@ -112,8 +112,8 @@ void memi_sim_rank_free(sim_rank *sr) {
 void memi_sim_reset(sim_rank *sr) {
   memset(&sr->cur, 0, sizeof sr->cur);
   sr->total = 0;
-  sr->flags = 0;
-  sr->live[0] = sr->live[1] = 0;
+  memset(&sr->flags, 0, sizeof sr->flags);
+  memset(sr->live, 0, sizeof sr->live);
   sr->commit_act = sr->commit_p2p = 0;
   sr->wgs_head = sr->wgs_tail = 0;
   sr->peak = -1;
@@ -138,8 +138,7 @@ void memi_sim_change(sim_rank *sr, tl_event *ev, comp c, int64_t delta, const ch
     sr->peak = sr->total;
     sr->at_peak = sr->cur;
     sr->peak_ev = *ev;
-    sr->peak_ev.live[0] = sr->live[0];
-    sr->peak_ev.live[1] = sr->live[1];
+    memcpy(sr->peak_ev.live, sr->live, sizeof sr->live);
     sr->peak_index = sr->n_events;
   }
 }
@@ -175,8 +174,7 @@ void memi_sim_apply_op(sim_rank *sr, tl_event *ev, const op_result *res) {
 
 void memi_sim_event(sim_rank *sr, tl_event *ev) {
   ev->total = sr->total;
-  ev->live[0] = sr->live[0];
-  ev->live[1] = sr->live[1];
+  memcpy(ev->live, sr->live, sizeof sr->live);
   if (memi_sim_keeps_event(sr)) sr->tl[sr->n_tl++] = *ev;
   sr->n_events++;
 }

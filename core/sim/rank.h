@@ -37,15 +37,25 @@ enum { G_LAYER = 0, G_EXPERTS = 1, G_EMBED = 2, G_HEAD = 3 };
 
 typedef struct rank_group {
   int kind;                  /* G_* */
-  int module;                /* 0 or 1 */
+  int module;                /* the rank's module (model chunk) it belongs to */
   int layer;                 /* global layer index, -1 for edges */
   group_sizes g;
 } rank_group;
+
+/* Which transfers a module makes (from the stage map): a neighbouring
+** stage on another rank sends and receives; one on the same rank (the
+** last DualPipeV rank's hand-off) or none at the pipeline's ends does not. */
+enum {
+  LINK_RECV_F = 1,           /* receives its input: the previous stage is elsewhere */
+  LINK_SEND_F = 2,           /* sends its output: the next stage is elsewhere */
+  LINK_DY = 4                /* its backward has an output grad (not the last stage) */
+};
 
 typedef struct module_inv {
   int stage;
   int first_layer, n_layers;
   int stage0, last_stage;    /* owns embed_tokens / norm and lm_head */
+  int link;                  /* LINK_*: the transfers it makes */
   int first_group;           /* groups of this module, in FSDP order */
   int n_groups;
   int64_t params;            /* parameters held (local experts) */
@@ -53,7 +63,8 @@ typedef struct module_inv {
 
 typedef struct rank_inv {
   int rank;
-  module_inv mod[2];
+  module_inv mod[MEMEST_MAX_MODULES];  /* lo->sched->modules of them */
+  int n_mod;
   rank_group *groups;
   int n_groups;
   rank_param *params;
@@ -172,12 +183,12 @@ MEMEST_HIDDEN void memi_lay_free(layer_prog *lp);
 /* {======================================================================
 ** Ops (ops.c): one F, B, F|B or W evaluated against the rank's state.
 ** ======================================================================= */
-/* State flags: per module (shift 8*module) and global. FSDP2 runs a
-** module's forward hooks only until its first backward of the step
-** (docs/model.md, FSDP state): SF_BWD marks that backward, after which the
-** module's forwards neither gather nor reshard and its chunks carry no
-** post-backward fold, so their grads stay in bf16 .grad (SF_PENDING* for
-** expert weights, SF_GRAD16_* for the rest). */
+/* State flags of each module (sim_flags.mod) and of the edge groups
+** (sim_flags.edge). FSDP2 runs a module's forward hooks only until its
+** first backward of the step (docs/model.md, FSDP state): SF_BWD marks that
+** backward, after which the module's forwards neither gather nor reshard
+** and its chunks carry no post-backward fold, so their grads stay in bf16
+** .grad (SF_PENDING* for expert weights, SF_GRAD16_* for the rest). */
 #define SF_UNSHARDED 0x01u     /* layer and expert groups all-gathered */
 #define SF_ACCUM_L 0x02u       /* layer groups' fp32 accumulators */
 #define SF_ACCUM_X 0x04u       /* experts groups' fp32 accumulators (layers above 0) */
@@ -186,13 +197,18 @@ MEMEST_HIDDEN void memi_lay_free(layer_prog *lp);
 #define SF_PENDING0 0x20u      /* ... layer 0's */
 #define SF_GRAD16_L 0x40u      /* layer groups' bf16 .grad */
 #define SF_BWD 0x80u           /* the module's first backward has run */
-#define SF_EMBED_RES 0x10000u  /* embed_tokens unsharded */
-#define SF_HEAD_RES 0x20000u   /* norm and lm_head unsharded */
-#define SF_GRAD16_EMB 0x40000u /* embed_tokens' bf16 .grad (never folded) */
-#define SF_ACCUM_HEAD 0x80000u /* norm and lm_head fp32 accumulators */
-#define SF_GRAD16_HEAD 0x100000u /* norm and lm_head bf16 .grad */
-#define SF_ALL 0x1FFFFFu
-#define SF_MOD(flag, module) ((flag) << (8 * (module)))
+#define SF_MOD_BITS 8
+#define SF_EMBED_RES 0x01u     /* embed_tokens unsharded */
+#define SF_HEAD_RES 0x02u      /* norm and lm_head unsharded */
+#define SF_GRAD16_EMB 0x04u    /* embed_tokens' bf16 .grad (never folded) */
+#define SF_ACCUM_HEAD 0x08u    /* norm and lm_head fp32 accumulators */
+#define SF_GRAD16_HEAD 0x10u   /* norm and lm_head bf16 .grad */
+#define SF_EDGE_BITS 5
+
+typedef struct sim_flags {
+  unsigned mod[MEMEST_MAX_MODULES];  /* SF_UNSHARDED..SF_BWD of each module */
+  unsigned edge;                     /* SF_EMBED_RES..SF_GRAD16_HEAD */
+} sim_flags;
 
 typedef struct op_result {
   comp_vec net;              /* change over the op */
@@ -200,17 +216,27 @@ typedef struct op_result {
   int64_t peak;              /* inner peak over the starting total */
   int64_t net_total;         /* sum of net */
   const char *label;         /* what happened at the inner peak */
-  unsigned flags_after;
+  sim_flags flags_after;
 } op_result;
 
 typedef struct sim_rank sim_rank;
 
-/* Evaluates (or recalls) op `kind` with forward phase pf, backward phase
+/* What an op can change: equal before and after an iteration of a
+** schedule's loop means every later iteration repeats it (replay.c). */
+typedef struct sim_state {
+  comp_vec cur;
+  int64_t total, commit_act, commit_p2p;
+  sim_flags flags;
+  int live[MEMEST_MAX_MODULES];
+  int wgs_head, wgs_tail;
+} sim_state;
+
+/* Evaluates (or recalls) op `kind` with forward module pf, backward module
 ** pb, the zero-bubble flag and whether the backward's chunk carries FSDP's
 ** post-backward hooks (it was forwarded before its module's first backward)
 ** from state `flags`. */
 MEMEST_HIDDEN const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int pb, int zb,
-                                       int hooked, unsigned flags);
+                                       int hooked, const sim_flags *flags);
 /* }====================================================================== */
 
 /* {======================================================================
@@ -218,9 +244,11 @@ MEMEST_HIDDEN const op_result *memi_op_eval(sim_rank *sr, int kind, int pf, int 
 ** stepend.c drive it through one step.
 ** ======================================================================= */
 #define MEMO_SLOTS 64          /* a rank has at most ~32 distinct ops */
+#define WGS_QUEUE_CAP (4 * MEMEST_MAX_PP + 8)
+
 
 typedef struct memo_slot {
-  uint32_t key;
+  uint64_t key;
   int used;
   op_result r;
 } memo_slot;
@@ -246,8 +274,8 @@ struct sim_rank {
   int immediate_wgrad;       /* set by a caller before init: expert weight
                              ** grads are never deferred, as in the trainer
                              ** before 287070f (docs/model.md, Trainer versions) */
-  rank_layer *layers[2];     /* the layers of each module */
-  int cap_layers[2];
+  rank_layer *layers[MEMEST_MAX_MODULES];  /* the layers of each module */
+  int cap_layers[MEMEST_MAX_MODULES];
   int64_t mH;                /* P2P tensor bytes: b * s * H * 2 */
   int64_t cossin;            /* per-chunk cos/sin copies */
   memo_slot memo[MEMO_SLOTS];
@@ -255,12 +283,13 @@ struct sim_rank {
   /* replay state */
   comp_vec cur;
   int64_t total;
-  unsigned flags;
-  int live[2];
+  sim_flags flags;
+  int live[MEMEST_MAX_MODULES];
   int64_t commit_act, commit_p2p;
-  int64_t hooked[2];         /* chunks of each phase forwarded before the
-                             ** module's first backward: 2P-r and r+1 */
-  int wgs_queue[4 * MEMEST_MAX_PP + 8];
+  int64_t next_f[MEMEST_MAX_MODULES], next_b[MEMEST_MAX_MODULES];  /* chunk ids */
+  int64_t hooked[MEMEST_MAX_MODULES];  /* chunks of each module forwarded
+                             ** before its first backward (INT64_MAX until it) */
+  int wgs_queue[WGS_QUEUE_CAP];  /* modules of the backwards whose W is due */
   int wgs_head, wgs_tail;
   /* results */
   int64_t peak;

@@ -1,67 +1,51 @@
 /*
-** replay.c — one pipeline rank through DualPipeV.step (spec §2.2, §2.4):
-** the 8-step schedule op by op, P2P receive buffers from posting to their
-** chunk's backward, sent tensors freed at the next commit, the last rank's
-** phase-0 to phase-1 hand-off, the zero-bubble weight-gradient queue, the
-** live chunk counts, the peak and a window of the timeline. Memory use is
-** O(layers + kept timeline events), whatever the number of chunks.
+** replay.c — the driver: one pipeline rank through a step of its schedule
+** (schedule.h; spec §2.2, §2.4). The schedule emits ops and transfers; the
+** driver keeps the memory: P2P receive buffers from posting to their
+** chunk's backward, sent tensors freed at the next commit, the W queue,
+** chunk ids and live chunks per module, the peak and a window of the
+** timeline, and it skips a loop's iterations that repeat exactly. Memory
+** use is O(layers + kept timeline events), whatever the number of chunks.
 */
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/rank.h"
+#include "sim/schedule.h"
 
-static int is_last(const sim_rank *sr) { return sr->inv.rank == sr->lo->pp - 1; }
-static int is_first(const sim_rank *sr) { return sr->inv.rank == 0; }
-
-/* Which P2P transfers exist at the pipeline's ends (spec §2.4). */
-static int recv_f(const sim_rank *sr, int ph) {
-  return !((is_first(sr) && ph == 0) || (is_last(sr) && ph == 1));
+/* The transfers around an op; which exist is the module's link (inventory.c).
+** A backward's output grad comes from where its forward output went. */
+void memi_drv_recv_forward(sim_rank *sr, int m) {
+  if (sr->inv.mod[m].link & LINK_RECV_F) memi_sim_apply(sr, C_P2P, sr->mH);
 }
-static int send_f(const sim_rank *sr, int ph) {
-  return !((is_first(sr) && ph == 1) || (is_last(sr) && ph == 0));
+void memi_drv_send_forward(sim_rank *sr, int m) {
+  if (sr->inv.mod[m].link & LINK_SEND_F) sr->commit_act += sr->mH;
 }
-static int recv_b(const sim_rank *sr, int ph) {
-  return !((is_first(sr) && ph == 1) || (is_last(sr) && ph == 0));
+void memi_drv_recv_backward(sim_rank *sr, int m) {
+  if (sr->inv.mod[m].link & LINK_SEND_F) memi_sim_apply(sr, C_P2P, sr->mH);
 }
-static int send_b(const sim_rank *sr, int ph) {
-  return !((is_first(sr) && ph == 0) || (is_last(sr) && ph == 1));
+void memi_drv_send_backward(sim_rank *sr, int m) {
+  if (sr->inv.mod[m].link & LINK_RECV_F) sr->commit_p2p += sr->mH;
 }
-
-static void recv_forward(sim_rank *sr, int ph) {
-  if (recv_f(sr, ph)) memi_sim_apply(sr, C_P2P, sr->mH);
-}
-static void send_forward(sim_rank *sr, int ph) {
-  if (send_f(sr, ph)) sr->commit_act += sr->mH;
-}
-static void recv_backward(sim_rank *sr, int ph) {
-  if (recv_b(sr, ph)) memi_sim_apply(sr, C_P2P, sr->mH);
-}
-static void send_backward(sim_rank *sr, int ph) {
-  if (send_b(sr, ph)) sr->commit_p2p += sr->mH;
-}
-
-typedef struct chunk_ids {
-  int64_t f[2], b[2];
-} chunk_ids;
 
 /* One op: commit (free what was sent), evaluate, bookkeeping. */
-static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, int pf, int pb,
-                  int zb) {
+void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb) {
   tl_event ev;
   const op_result *res;
+  int m, fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
   memset(&ev, 0, sizeof ev);
   ev.step = step;
   ev.iter = iter;
   ev.kind = kind;
   ev.pf = pf;
   ev.pb = pb;
-  ev.cf = (kind == OP_F || kind == OP_FB) ? ids->f[pf]++ : -1;
-  ev.cb = (kind == OP_B || kind == OP_FB) ? ids->b[pb]++ : -1;
-  if (kind == OP_W) ev.pb = sr->wgs_queue[sr->wgs_head % (int)(sizeof sr->wgs_queue / sizeof sr->wgs_queue[0])];
-  if (kind == OP_F || kind == OP_FB) sr->live[pf]++;
-  ev.live[0] = sr->live[0];
-  ev.live[1] = sr->live[1];
+  /* A module's first backward fixes how many of its chunks were forwarded
+  ** before it: only their backwards fold (docs/model.md). */
+  if (bwd && sr->next_b[pb] == 0) sr->hooked[pb] = sr->next_f[pb];
+  ev.cf = fwd ? sr->next_f[pf]++ : -1;
+  ev.cb = bwd ? sr->next_b[pb]++ : -1;
+  if (kind == OP_W) ev.pb = sr->wgs_queue[sr->wgs_head % WGS_QUEUE_CAP];
+  if (fwd) sr->live[pf]++;
+  for (m = 0; m < MEMEST_MAX_MODULES; m++) ev.live[m] = sr->live[m];
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
     ev.what = "pipeline receives posted";
     memi_sim_note_peak(sr, sr->total, &sr->cur, &ev);
@@ -69,162 +53,96 @@ static void do_op(sim_rank *sr, chunk_ids *ids, int step, int iter, int kind, in
     memi_sim_apply(sr, C_P2P, -sr->commit_p2p);
     sr->commit_act = sr->commit_p2p = 0;
   }
-  /* The first hooked[pb] chunks of a phase were forwarded before its
-  ** module's first backward, so only their backwards fold (docs/model.md). */
   res = memi_op_eval(sr, kind, pf, kind == OP_W ? ev.pb : pb, zb,
-                     ev.cb >= 0 && ev.cb < sr->hooked[pb], sr->flags);
+                     ev.cb >= 0 && ev.cb < sr->hooked[pb], &sr->flags);
   memi_sim_apply_op(sr, &ev, res);
-  if (kind == OP_B || kind == OP_FB) {
+  if (bwd) {
     /* The received output grad (or the hand-off grad) and the chunk's
     ** received input die with the backward. */
-    if (!(is_first(sr) && pb == 1)) memi_sim_apply(sr, C_P2P, -sr->mH);
-    if (recv_f(sr, pb)) memi_sim_apply(sr, C_P2P, -sr->mH);
+    if (sr->inv.mod[pb].link & LINK_DY) memi_sim_apply(sr, C_P2P, -sr->mH);
+    if (sr->inv.mod[pb].link & LINK_RECV_F) memi_sim_apply(sr, C_P2P, -sr->mH);
     sr->live[pb]--;
-    if (zb && kind == OP_B) {
-      int cap = (int)(sizeof sr->wgs_queue / sizeof sr->wgs_queue[0]);
-      sr->wgs_queue[sr->wgs_tail++ % cap] = pb;
-    }
+    if (zb && kind == OP_B) sr->wgs_queue[sr->wgs_tail++ % WGS_QUEUE_CAP] = pb;
   }
   if (kind == OP_W) sr->wgs_head++;
   memi_sim_event(sr, &ev);
 }
 
-static void forward_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int ph, int recv,
-                          int send) {
-  if (recv) recv_forward(sr, ph);
-  do_op(sr, ids, step, i, OP_F, ph, ph, 0);
-  if (send) send_forward(sr, ph);
-}
-
-static void backward_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int ph, int zb,
-                           int send) {
-  recv_backward(sr, ph);
-  do_op(sr, ids, step, i, OP_B, ph, ph, zb);
-  if (send) send_backward(sr, ph);
-}
-
-static void fb_chunk(sim_rank *sr, chunk_ids *ids, int step, int i, int pf, int pb, int recv0) {
-  if (recv0) recv_forward(sr, pf);
-  recv_backward(sr, pb);
-  do_op(sr, ids, step, i, OP_FB, pf, pb, 0);
-  send_forward(sr, pf);
-  send_backward(sr, pb);
-}
-
-static void weight_chunk(sim_rank *sr, chunk_ids *ids, int step, int i) {
-  do_op(sr, ids, step, i, OP_W, 0, 0, 0);
-}
-
-/* What an op can change; equal before and after a step-4 iteration means
-** every later iteration repeats it. */
-typedef struct replay_state {
-  comp_vec cur;
-  int64_t total, commit_act, commit_p2p;
-  unsigned flags;
-  int live[2];
-} replay_state;
-
-static void state_save(const sim_rank *sr, replay_state *s) {
+static void state_save(const sim_rank *sr, sim_state *s) {
   memset(s, 0, sizeof *s);
   s->cur = sr->cur;
   s->total = sr->total;
   s->commit_act = sr->commit_act;
   s->commit_p2p = sr->commit_p2p;
   s->flags = sr->flags;
-  s->live[0] = sr->live[0];
-  s->live[1] = sr->live[1];
+  memcpy(s->live, sr->live, sizeof s->live);
+  s->wgs_head = sr->wgs_head;
+  s->wgs_tail = sr->wgs_tail;
 }
 
-static int state_same(const sim_rank *sr, const replay_state *s) {
-  replay_state now;
+static int state_same(const sim_rank *sr, const sim_state *s) {
+  sim_state now;
   state_save(sr, &now);
   return memcmp(&now, s, sizeof now) == 0;
 }
 
-/* Skips up to `left` repeated step-4 iterations (two ops each) that hold no
-** kept timeline event; returns how many were skipped. Their inner peaks
-** equal the last iteration's, which the peak already holds. */
-static int64_t steady_skip(sim_rank *sr, chunk_ids *ids, int64_t left) {
+/* Skips up to `left` iterations like the last (which ran `events` events
+** and took df and db chunk ids of each module) that hold no kept timeline
+** event; returns how many were skipped. Their inner peaks equal the last
+** iteration's, which the peak already holds. */
+static int64_t steady_skip(sim_rank *sr, const int64_t *df, const int64_t *db, int64_t events,
+                           int64_t left) {
   int64_t k = left;
-  int ph;
+  int m, n = sr->lo->sched->modules;
+  if (events <= 0) return 0;
   if (sr->keep_timeline && sr->n_events < sr->tl_to) {
-    k = sr->tl_from > sr->n_events ? (sr->tl_from - sr->n_events) / 2 : 0;
+    k = sr->tl_from > sr->n_events ? (sr->tl_from - sr->n_events) / events : 0;
     if (k > left) k = left;
   }
   /* Iterations whose backwards still carry hooks differ from the later
   ** ones: skip only those of the kind the last iteration was. */
-  for (ph = 0; ph < 2; ph++) {
-    if (ids->b[ph] < sr->hooked[ph] && ids->b[ph] + k > sr->hooked[ph]) {
-      k = sr->hooked[ph] - ids->b[ph];
+  for (m = 0; m < n; m++) {
+    if (db[m] > 0 && sr->next_b[m] < sr->hooked[m] && sr->next_b[m] + k * db[m] > sr->hooked[m]) {
+      k = (sr->hooked[m] - sr->next_b[m]) / db[m];
     }
   }
-  ids->f[0] += k;
-  ids->f[1] += k;
-  ids->b[0] += k;
-  ids->b[1] += k;
-  sr->n_events += 2 * k;
+  for (m = 0; m < n; m++) {
+    sr->next_f[m] += k * df[m];
+    sr->next_b[m] += k * db[m];
+  }
+  sr->n_events += events * k;
   return k;
 }
 
-/* DualPipeV.step for rank r (spec §2.2). */
-static void schedule(sim_rank *sr) {
-  int64_t P = sr->lo->pp, N = sr->lo->chunks, r = sr->inv.rank, i;
-  int last = is_last(sr), zb, steady;
-  chunk_ids ids;
-  memset(&ids, 0, sizeof ids);
-  sr->hooked[0] = 2 * P - r;
-  sr->hooked[1] = r + 1;
-  for (i = 0; i < 2 * (P - r - 1); i++) forward_chunk(sr, &ids, 1, (int)i, 0, 1, 1);
-  recv_forward(sr, 0);
-  for (i = 0; i < r + 1; i++) {
-    forward_chunk(sr, &ids, 2, (int)i, 0, 0, 0);
-    recv_forward(sr, 0);
-    forward_chunk(sr, &ids, 2, (int)i, 1, 1, !last || i < r);
-    send_forward(sr, 0);
-  }
-  for (i = 0; i < P - r - 1; i++) {
-    backward_chunk(sr, &ids, 3, (int)i, 1, 1, 1);
-    recv_forward(sr, 1);
-    weight_chunk(sr, &ids, 3, (int)i);
-    forward_chunk(sr, &ids, 3, (int)i, 1, 0, 1);
-  }
-  for (i = 0, steady = 0; i < N - 2 * P + r + 1; i++) {
-    replay_state before;
-    if (i >= 2 && steady) {
-      /* The last iteration left the state exactly as it found it, so the
-      ** remaining ones repeat it: skip those no kept event falls in. */
-      i += steady_skip(sr, &ids, N - 2 * P + r + 1 - i);
-      if (i >= N - 2 * P + r + 1) break;
+int64_t memi_drv_steady(sim_rank *sr, sched_loop *lp, int64_t i, int64_t n) {
+  int m;
+  if (i > 0) lp->steady = state_same(sr, &lp->before);
+  if (i >= 2 && lp->steady) {
+    /* The last iteration left the state exactly as it found it, so the
+    ** remaining ones repeat it: skip those no kept event falls in. */
+    int64_t df[MEMEST_MAX_MODULES], db[MEMEST_MAX_MODULES];
+    for (m = 0; m < MEMEST_MAX_MODULES; m++) {
+      df[m] = sr->next_f[m] - lp->f[m];
+      db[m] = sr->next_b[m] - lp->b[m];
     }
-    state_save(sr, &before);
-    if (i == 0 && last) {
-      forward_chunk(sr, &ids, 4, 0, 0, 0, 0);
-      send_forward(sr, 1);
-      backward_chunk(sr, &ids, 4, 0, 1, 0, 0);
-      send_forward(sr, 0);
-      send_backward(sr, 1);
-    } else {
-      fb_chunk(sr, &ids, 4, (int)i, 0, 1, i != 0);
-    }
-    fb_chunk(sr, &ids, 4, (int)i, 1, 0, 1);
-    steady = state_same(sr, &before);
+    i += steady_skip(sr, df, db, sr->n_events - lp->events, n - i);
+    if (i >= n) return i;
   }
-  for (i = 0; i < P - r - 1; i++) {
-    backward_chunk(sr, &ids, 5, (int)i, 1, 0, 1);
-    fb_chunk(sr, &ids, 5, (int)i, 1, 0, 1);
+  state_save(sr, &lp->before);
+  memcpy(lp->f, sr->next_f, sizeof lp->f);
+  memcpy(lp->b, sr->next_b, sizeof lp->b);
+  lp->events = sr->n_events;
+  return i;
+}
+
+/* One step of the schedule, then the last commit. */
+static void schedule_run(sim_rank *sr) {
+  int m;
+  for (m = 0; m < MEMEST_MAX_MODULES; m++) {
+    sr->next_f[m] = sr->next_b[m] = 0;
+    sr->hooked[m] = INT64_MAX;
   }
-  zb = 0;
-  for (i = 0; i < r + 1; i++) {
-    if (i == (r + 1) / 2 && r % 2 == 1) zb = 1;
-    backward_chunk(sr, &ids, 6, (int)i, 1, zb, 1);
-    if (i == (r + 1) / 2 && r % 2 == 0) zb = 1;
-    backward_chunk(sr, &ids, 6, (int)i, 0, zb, 1);
-  }
-  for (i = 0; i < P - r - 1; i++) {
-    weight_chunk(sr, &ids, 7, (int)i);
-    backward_chunk(sr, &ids, 7, (int)i, 0, 1, 1);
-  }
-  for (i = 0; i < r + 1; i++) weight_chunk(sr, &ids, 8, (int)i);
+  sr->lo->sched->run(sr);
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
     memi_sim_apply(sr, C_ACT, -sr->commit_act);
     memi_sim_apply(sr, C_P2P, -sr->commit_p2p);
@@ -250,7 +168,7 @@ memest_code memi_sim_rank_run(sim_rank *sr, memest_error *err) {
   int want = sr->params->timeline;
   sr->keep_timeline = 0;
   step_start(sr);
-  schedule(sr);
+  schedule_run(sr);
   memi_stepend_run(sr);
   if (want && sr->ovf == 0) {
     int64_t n = sr->n_events, from = 0, to = n;
@@ -266,7 +184,7 @@ memest_code memi_sim_rank_run(sim_rank *sr, memest_error *err) {
     sr->tl_from = from;
     sr->tl_to = to;
     step_start(sr);
-    schedule(sr);
+    schedule_run(sr);
     memi_stepend_run(sr);
   }
   if (sr->ovf) {

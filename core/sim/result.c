@@ -117,7 +117,7 @@ static void keep_detail(rank_result *rr, const sim_rank *sr) {
   int m, li;
   const layer_prog *best = NULL;
   int layer = -1;
-  for (m = 0; m < 2; m++) {
+  for (m = 0; m < sr->inv.n_mod; m++) {
     for (li = 0; li < sr->inv.mod[m].n_layers; li++) {
       const layer_prog *lp = sr->layers[m][li].prog;
       if (best == NULL || lp->retained > best->retained) {
@@ -166,7 +166,7 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
   if (rc == MEMEST_OK) {
     memset(rr, 0, sizeof *rr);
     rr->rank = rank;
-    for (m = 0; m < 2; m++) {
+    for (m = 0; m < sr->inv.n_mod; m++) {
       rr->stages[m] = sr->inv.mod[m].stage;
       rr->layers[m] = sr->inv.mod[m].n_layers;
       rr->params[m] = sr->inv.mod[m].params;

@@ -14,9 +14,9 @@
 
 typedef struct rank_result {
   int rank;
-  int stages[2];
-  int layers[2];
-  int64_t params[2];
+  int stages[MEMEST_MAX_MODULES];  /* of each module */
+  int layers[MEMEST_MAX_MODULES];
+  int64_t params[MEMEST_MAX_MODULES];
   int64_t shard_params;      /* parameter elements of one GPU's FSDP shards */
   int64_t tensor_peak;
   int64_t nonpt, frag, total;

@@ -41,15 +41,15 @@ static void se_end(se_event *e) { memi_sim_event(e->sr, &e->ev); }
 ** (`first` for layer 0's experts group) as the pipeline ends. */
 static int group_flag(const sim_rank *sr, const rank_group *g, int li, unsigned any,
                       unsigned first) {
-  return (sr->flags & SF_MOD(li == 0 ? first : any, g->module)) != 0;
+  return (sr->flags.mod[g->module] & (li == 0 ? first : any)) != 0;
 }
 
 static int has_accum(const sim_rank *sr, const rank_group *g, int li) {
   switch (g->kind) {
-    case G_LAYER: return (sr->flags & SF_MOD(SF_ACCUM_L, g->module)) != 0;
+    case G_LAYER: return (sr->flags.mod[g->module] & SF_ACCUM_L) != 0;
     case G_EXPERTS: return group_flag(sr, g, li, SF_ACCUM_X, SF_ACCUM_X0);
     case G_EMBED: return 0;
-    default: return (sr->flags & SF_ACCUM_HEAD) != 0;
+    default: return (sr->flags.edge & SF_ACCUM_HEAD) != 0;
   }
 }
 
@@ -59,11 +59,11 @@ static int64_t dot_grad_bytes(sim_rank *sr, const rank_group *g, int li) {
   int *o = &sr->ovf;
   int held;
   switch (g->kind) {
-    case G_LAYER: held = (sr->flags & SF_MOD(SF_GRAD16_L, g->module)) != 0; break;
+    case G_LAYER: held = (sr->flags.mod[g->module] & SF_GRAD16_L) != 0; break;
     case G_EXPERTS:
       return group_flag(sr, g, li, SF_PENDING, SF_PENDING0) ? ck_mul(o, 2, g->g.full_deferred) : 0;
-    case G_EMBED: held = (sr->flags & SF_GRAD16_EMB) != 0; break;
-    default: held = (sr->flags & SF_GRAD16_HEAD) != 0; break;
+    case G_EMBED: held = (sr->flags.edge & SF_GRAD16_EMB) != 0; break;
+    default: held = (sr->flags.edge & SF_GRAD16_HEAD) != 0; break;
   }
   return held ? ck_mul(o, 2, g->g.full_grad) : 0;
 }
@@ -74,9 +74,9 @@ static int64_t resident_unsharded(sim_rank *sr, const rank_group *g, comp *where
   if (g->kind == G_EMBED || g->kind == G_HEAD) {
     unsigned f = g->kind == G_EMBED ? SF_EMBED_RES : SF_HEAD_RES;
     *where = C_EDGE;
-    return (sr->flags & f) ? ck_mul(o, 2, g->g.un) : 0;
+    return (sr->flags.edge & f) ? ck_mul(o, 2, g->g.un) : 0;
   }
-  return (sr->flags & SF_MOD(SF_UNSHARDED, g->module)) ? ck_mul(o, 2, g->g.un) : 0;
+  return (sr->flags.mod[g->module] & SF_UNSHARDED) ? ck_mul(o, 2, g->g.un) : 0;
 }
 
 /* One group of run_post_backward (spec §5.7; docs/model.md, Step end): the
@@ -231,10 +231,10 @@ static void adamw_step(sim_rank *sr, int64_t sh) {
 
 void memi_stepend_run(sim_rank *sr) {
   se_event e;
+  int m;
   se_begin(&e, sr, STEP_END, SE_REDUCE, 0);
   se_delta(&e, C_FP8_CACHE, -sr->cur.b[C_FP8_CACHE], "FP8 weight caches freed");
-  post_backward(sr, 0);
-  post_backward(sr, 1);
+  for (m = 0; m < sr->inv.n_mod; m++) post_backward(sr, m);
   if (sr->params->optimizer == MEMEST_MUON) {
     muon_step(sr);
     adamw_step(sr, sr->inv.sh_adam);

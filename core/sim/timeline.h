@@ -13,11 +13,11 @@ typedef struct tl_event {
   int step;                  /* 1..8, 9 = step end, 10 = optimizer */
   int kind;                  /* OP_* or a step-end kind */
   int iter;
-  int pf, pb;                /* phases */
+  int pf, pb;                /* modules (phases) */
   int64_t cf, cb;            /* chunk ids */
   const char *what;          /* inner label */
   int64_t total, peak;
-  int live[2];
+  int live[MEMEST_MAX_MODULES];  /* live chunks of each module */
   comp_vec at_peak;
 } tl_event;
 

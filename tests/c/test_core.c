@@ -90,7 +90,7 @@ static void test_worked_example(void) {
   layout lo;
   sim_rank *sr = calloc(1, sizeof *sr);
   const op_result *f0, *f1;
-  unsigned warm;
+  sim_flags warm;
   example_params(&p);
   CHECK_I64(memi_cfg_parse(text, len, &mc, &err), MEMEST_OK);
   CHECK_I64(memi_layout_build(&mc, &p, &lo, &err), MEMEST_OK);
@@ -113,10 +113,12 @@ static void test_worked_example(void) {
   /* Per chunk: module 0 keeps the embed output, cos/sin and 6 layers (its
   ** sent output is freed at the next commit, so the F op's net still holds
   ** it); module 1 adds the epilog and the 1.16 GiB of logits. */
-  warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1) | SF_EMBED_RES | SF_HEAD_RES;
-  f0 = memi_op_eval(sr, OP_F, 0, 0, 0, 0, warm);
+  memset(&warm, 0, sizeof warm);
+  warm.mod[0] = warm.mod[1] = SF_UNSHARDED;
+  warm.edge = SF_EMBED_RES | SF_HEAD_RES;
+  f0 = memi_op_eval(sr, OP_F, 0, 0, 0, 0, &warm);
   CHECK_I64(f0->net.b[C_ACT], 3281027456LL + 16777216LL);
-  f1 = memi_op_eval(sr, OP_F, 1, 1, 0, 0, warm);
+  f1 = memi_op_eval(sr, OP_F, 1, 1, 0, 0, &warm);
   CHECK_I64(f1->net.b[C_ACT] + f1->net.b[C_LOGITS], 4559257984LL - 16777216LL);
   CHECK_I64(f1->net.b[C_LOGITS], 1244659712LL);
   memi_sim_rank_free(sr);
@@ -424,7 +426,8 @@ enum { HAND_E = 16777216, HAND_HD = 16777472, HAND_L = 198272, HAND_X = 393216 }
 static void test_fsdp_state_by_hand(void) {
   const int64_t E = HAND_E, Hd = HAND_HD, L = HAND_L, X = HAND_X;
   const int64_t all = E + Hd + 2 * L + 2 * X;
-  const unsigned warm = SF_MOD(SF_UNSHARDED, 0) | SF_MOD(SF_UNSHARDED, 1);
+  const sim_flags none = {{0}, 0}, warm = {{SF_UNSHARDED, SF_UNSHARDED}, 0};
+  sim_flags bwd0;
   memest_params p;
   memest_result *r;
   memest_error err;
@@ -433,7 +436,7 @@ static void test_fsdp_state_by_hand(void) {
   sim_rank *sr = calloc(1, sizeof *sr);
   const op_result *o, *o2;
   const tl_event *w = NULL, *end1 = NULL;
-  unsigned after_b1;
+  sim_flags after_b1;
   int64_t k;
   check_params(&p, "hand", 1, 1, 1, 1, 1, 3, 256, "h100");
   CHECK_I64(memest_params_set(&p, "timeline", "true", &err), MEMEST_OK);
@@ -471,57 +474,60 @@ static void test_fsdp_state_by_hand(void) {
   ** the shard dies before the copy-out allocates the unsharded weight, so
   ** the op peaks at 2 x 2E (first reached with the cast and the flat
   ** output), never 3 x 2E. */
-  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, 0);
+  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, &none);
   CHECK_I64(o->peak, 4 * E);
   CHECK_I64(o->at_peak.b[C_FSDP_T], 4 * E);
   CHECK_I64(o->at_peak.b[C_EDGE], 0);
   /* Lead 2: a forward before its module's first backward reshards
   ** embed_tokens after it; one after keeps it and gathers nothing. */
-  CHECK(!(o->flags_after & SF_EMBED_RES));
+  CHECK(!(o->flags_after.edge & SF_EMBED_RES));
   CHECK_I64(o->net.b[C_EDGE], 0);
-  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, warm | SF_MOD(SF_BWD, 0) | SF_EMBED_RES);
-  CHECK(o->flags_after & SF_EMBED_RES);
+  bwd0 = warm;
+  bwd0.mod[0] |= SF_BWD;
+  bwd0.edge |= SF_EMBED_RES;
+  o = memi_op_eval(sr, OP_F, 0, 0, 0, 0, &bwd0);
+  CHECK(o->flags_after.edge & SF_EMBED_RES);
   CHECK_I64(o->net.b[C_EDGE], 0);
   CHECK_I64(o->at_peak.b[C_FSDP_T], 0);
   /* Lead 4: a hooked backward whose expert grads are deferred (rank 0's
   ** step-3 B1 at pp >= 2) folds every other group but finds no expert
   ** .grad: no fp32 accumulator for the experts, whose W then writes bf16. */
-  o = memi_op_eval(sr, OP_B, 1, 1, 1, 1, warm);
+  o = memi_op_eval(sr, OP_B, 1, 1, 1, 1, &warm);
   CHECK_I64(o->net.b[C_ACCUM], 4 * (L + Hd));
   CHECK_I64(o->net.b[C_PENDING], 0);
-  o2 = memi_op_eval(sr, OP_W, 1, 1, 0, 0, o->flags_after);
+  o2 = memi_op_eval(sr, OP_W, 1, 1, 0, 0, &o->flags_after);
   CHECK_I64(o2->net.b[C_ACCUM], 0);
   CHECK_I64(o2->net.b[C_PENDING], 2 * X);
   /* Without deferral (the last rank's first B1) the experts fold too. */
-  o = memi_op_eval(sr, OP_B, 1, 1, 0, 1, warm);
+  o = memi_op_eval(sr, OP_B, 1, 1, 0, 1, &warm);
   CHECK_I64(o->net.b[C_ACCUM], 4 * (L + X + Hd));
   CHECK_I64(o->net.b[C_PENDING], 0);
   after_b1 = o->flags_after;
-  CHECK(after_b1 & SF_MOD(SF_BWD, 1));
-  CHECK(after_b1 & SF_HEAD_RES);
+  CHECK(after_b1.mod[1] & SF_BWD);
+  CHECK(after_b1.edge & SF_HEAD_RES);
   /* Lead 3: a later chunk carries no hooks: its grads stay in bf16 .grad,
   ** and the next one adds into it; a hooked one would fold. */
-  o = memi_op_eval(sr, OP_B, 1, 1, 0, 0, after_b1);
+  o = memi_op_eval(sr, OP_B, 1, 1, 0, 0, &after_b1);
   CHECK_I64(o->net.b[C_ACCUM], 0);
   CHECK_I64(o->net.b[C_PENDING], 2 * (L + X + Hd));
-  CHECK(o->flags_after & SF_MOD(SF_GRAD16_L, 1));
-  CHECK(o->flags_after & SF_GRAD16_HEAD);
+  CHECK(o->flags_after.mod[1] & SF_GRAD16_L);
+  CHECK(o->flags_after.edge & SF_GRAD16_HEAD);
   /* Lead 6: lm_head stays gathered: the loss backward gathers nothing. */
   CHECK_I64(o->at_peak.b[C_FSDP_T], 0);
   CHECK_I64(o->net.b[C_EDGE], 0);
-  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 0, o->flags_after);
+  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 0, &o->flags_after);
   CHECK_I64(o2->net.b[C_PENDING], 0);
   CHECK_I64(o2->net.b[C_ACCUM], 0);
-  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 1, after_b1);
+  o2 = memi_op_eval(sr, OP_B, 1, 1, 0, 1, &after_b1);
   CHECK_I64(o2->net.b[C_PENDING], 0);
   CHECK_I64(o2->net.b[C_ACCUM], 0);
   /* Lead 5: embed_tokens' input is token ids: no fold, even on a hooked
   ** chunk; it is gathered for the backward and stays. */
-  o = memi_op_eval(sr, OP_B, 0, 0, 0, 1, warm);
+  o = memi_op_eval(sr, OP_B, 0, 0, 0, 1, &warm);
   CHECK_I64(o->net.b[C_ACCUM], 4 * (L + X));
   CHECK_I64(o->net.b[C_PENDING], 2 * E);
   CHECK_I64(o->net.b[C_EDGE], 2 * E);
-  CHECK(o->flags_after & SF_GRAD16_EMB);
+  CHECK(o->flags_after.edge & SF_GRAD16_EMB);
   memi_sim_rank_free(sr);
   free(sr);
   memest_result_free(r);

@@ -1,0 +1,60 @@
+/*
+** schedule.h — the pipeline schedule as a part: the facts a schedule gives
+** (modules per rank, the stage each module holds, the stages and the chunk
+** minimum for pp, the bubble) and the op sequence it runs, which it emits
+** through the driver calls below (replay.c). DualPipeV (sched_dualpipev.c)
+** is the one schedule; schedule.c lists them. Design note: docs/design.md.
+*/
+#ifndef MEMEST_SCHEDULE_H
+#define MEMEST_SCHEDULE_H
+
+#include "sim/rank.h"
+
+struct schedule {
+  const char *name;          /* in messages: "DualPipeV" */
+  int modules;               /* model chunks per rank, at most MEMEST_MAX_MODULES */
+  const char *stages_text;   /* the stage count as a formula of pp: "2*pp" */
+  const char *chunks_text;   /* the chunk minimum as one: "2*pp" */
+  int64_t (*stages)(int64_t pp);
+  /* The stage module m of rank r holds (0 <= m < modules). */
+  int (*stage_of)(int64_t pp, int64_t rank, int m);
+  /* Micro-batches per step the schedule needs at least. */
+  int64_t (*min_chunks)(int64_t pp);
+  /* The idle share of a step with w the deferred weight-gradient share of
+  ** the forward matmul FLOPs (docs/planner.md, "Pipeline bubble"). */
+  double (*bubble)(int64_t pp, int64_t chunks, double w);
+  /* Emits rank sr->inv.rank's ops of one step through memi_drv_*. */
+  void (*run)(sim_rank *sr);
+};
+
+/* The schedules, one file each. */
+MEMEST_HIDDEN extern const schedule memi_sched_dualpipev;
+/* The schedule every layout uses. */
+MEMEST_HIDDEN const schedule *memi_schedule_default(void);
+
+/* {======================================================================
+** Driver calls (replay.c) a schedule's run makes. m is a module of the
+** rank; the driver knows which transfers exist from the stage map.
+** ======================================================================= */
+/* One op: kind OP_*, forward module pf and backward module pb (the W
+** queue picks a W's module), zb: the backward defers its weight grads. */
+MEMEST_HIDDEN void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb);
+MEMEST_HIDDEN void memi_drv_recv_forward(sim_rank *sr, int m);
+MEMEST_HIDDEN void memi_drv_send_forward(sim_rank *sr, int m);
+MEMEST_HIDDEN void memi_drv_recv_backward(sim_rank *sr, int m);
+MEMEST_HIDDEN void memi_drv_send_backward(sim_rank *sr, int m);
+
+/* A loop whose iterations may repeat one another exactly. */
+typedef struct sched_loop {
+  sim_state before;          /* the state at the start of the last iteration */
+  int64_t f[MEMEST_MAX_MODULES], b[MEMEST_MAX_MODULES], events;
+  int steady;
+} sched_loop;
+
+/* Called at the top of iteration i of n (lp zeroed before the loop):
+** returns the iteration to run, past any the driver skipped because they
+** repeat the last one and hold no kept event; >= n ends the loop. */
+MEMEST_HIDDEN int64_t memi_drv_steady(sim_rank *sr, sched_loop *lp, int64_t i, int64_t n);
+/* }====================================================================== */
+
+#endif /* MEMEST_SCHEDULE_H */
