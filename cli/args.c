@@ -88,6 +88,37 @@ static int seen_before(seen_flags *sf, const char *name) {
   return 0;
 }
 
+/* An argument that is no flag --name[=value] memest reads (--json with a
+** value, or no leading --), refused; -1 when it is one. */
+static int refuse_form(const cli_args *a, FILE *err, const char *arg) {
+  if (strncmp(arg, "--json=", 7) == 0)
+    return cli_fail_text(a, err, MEMEST_E_VALUE, "json",
+                         "--json takes no value; give --json alone for one JSON object, or "
+                         "leave it out for the text report");
+  if (strncmp(arg, "--", 2) != 0)
+    return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "",
+                         "unexpected argument '%.200s'; flags start with --, see %s --help", arg,
+                         a->prog);
+  return -1;
+}
+
+/* The name (at most 63 bytes) and value of the flag at argv[*i]: after
+** '=', "true" for a boolean, else the next argument (*i moves past it).
+** The value is NULL when none is given: a value never starts with "--",
+** so "--pp-size --json" is a flag without its value, not a pipeline of
+** size "--json". */
+static const char *flag_value(int argc, char **argv, int *i, char name[64]) {
+  const char *arg = argv[*i], *eq = strchr(arg, '=');
+  if (eq != NULL) {
+    snprintf(name, 64, "%.*s", (int)(eq - arg) < 63 ? (int)(eq - arg) : 63, arg);
+    return eq + 1;
+  }
+  snprintf(name, 64, "%s", arg);
+  if (strcmp(arg, "--detail") == 0 || strcmp(arg, "--timeline") == 0) return "true";
+  if (*i + 1 >= argc || strncmp(argv[*i + 1], "--", 2) == 0) return NULL;
+  return argv[++*i];
+}
+
 int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_args *a,
               cli_setter set, void *target, FILE *err) {
   int i, rc;
@@ -96,36 +127,15 @@ int cli_parse(int argc, char **argv, int first, const char *const *actions, cli_
   /* --json anywhere makes every error, even one before it, a JSON object. */
   for (i = first; i < argc; i++) a->json |= strcmp(argv[i], "--json") == 0;
   for (i = first; i < argc; i++) {
-    const char *arg = argv[i], *eq = strchr(arg, '='), *value;
+    const char *value;
     char name[64];
-    if (is_action(arg, actions)) {
-      a->action = arg;
+    if (is_action(argv[i], actions)) {
+      a->action = argv[i];
       return -1;
     }
-    if (strcmp(arg, "--json") == 0) continue;
-    if (strncmp(arg, "--json=", 7) == 0) {
-      return cli_fail_text(a, err, MEMEST_E_VALUE, "json",
-                           "--json takes no value; give --json alone for one JSON object, or "
-                           "leave it out for the text report");
-    }
-    if (strncmp(arg, "--", 2) != 0) {
-      return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "",
-                           "unexpected argument '%.200s'; flags start with --, see %s --help", arg,
-                           a->prog);
-    }
-    if (eq != NULL) {
-      snprintf(name, sizeof name, "%.*s", (int)(eq - arg) < 63 ? (int)(eq - arg) : 63, arg);
-      value = eq + 1;
-    } else if (strcmp(arg, "--detail") == 0 || strcmp(arg, "--timeline") == 0) {
-      snprintf(name, sizeof name, "%s", arg);
-      value = "true";
-    } else {
-      snprintf(name, sizeof name, "%s", arg);
-      /* A value never starts with "--": "--pp-size --json" is a flag
-      ** without its value, not a pipeline of size "--json". */
-      if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0) return set(target, name, NULL);
-      value = argv[++i];
-    }
+    if (strcmp(argv[i], "--json") == 0) continue;
+    if ((rc = refuse_form(a, err, argv[i])) >= 0) return rc;
+    if ((value = flag_value(argc, argv, &i, name)) == NULL) return set(target, name, NULL);
     if (seen_before(&seen, name)) {
       return cli_fail_text(a, err, MEMEST_E_VALUE, "",
                            "%.60s is given twice; give each flag once (a list of values is one "

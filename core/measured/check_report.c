@@ -238,11 +238,8 @@ static const char *error_text(char *buf, size_t size, uint64_t measured, double 
   return buf;
 }
 
-/* The log's line, the lines it did not take, and its restarts. */
-static void log_text(strbuf *sb, const memest_check *c) {
-  const memest_runlog_summary *l = &c->log;
-  char line[200];
-  int k, n = memest_runlog_note_count(c->runlog), refused = 0;
+/* The log's first line: its readings, the figure compared and the largest. */
+static void log_heading(strbuf *sb, const memest_runlog_summary *l) {
   if (l->restarts == 0)
     memi_sb_printf(sb,
               "Log: %lld peak-gpu-memory line%s, steps %lld..%lld; compared: %s, %.2f GiB "
@@ -258,40 +255,45 @@ static void log_text(strbuf *sb, const memest_check *c) {
               (long long)l->steps, (long long)l->restarts + 1, (long long)l->first_step,
               (long long)l->last_step, memi_runlog_compared(l), l->steady_gib, l->max_gib,
               (long long)l->max_step);
+}
+
+/* The log's notes of one kind (restarts, or readings it did not take), one
+** a line; returns how many. */
+static int notes_text(strbuf *sb, const memest_runlog *log, int restart) {
+  char line[200];
+  int k, shown = 0, n = memest_runlog_note_count(log);
+  for (k = 0; k < n; k++) {
+    const memest_runlog_note *note = memest_runlog_note_at(log, k);
+    if ((note->restart != 0) != restart) continue;
+    memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
+    shown++;
+  }
+  return shown;
+}
+
+/* The log's line, the lines it did not take, and its restarts. */
+static void log_text(strbuf *sb, const memest_check *c) {
+  const memest_runlog_summary *l = &c->log;
+  int refused;
+  log_heading(sb, l);
   if (l->numbered)
     memi_sb_put(sb, "  no reading is on a step line: they are counted 1, 2, ... in the log's order\n");
   if (l->refused > 0)
     memi_sb_printf(sb, "  %lld reading%s, never compared:\n", (long long)l->refused,
               l->refused == 1 ? " is not a measurement" : "s are not measurements");
-  for (k = 0; k < n; k++) {
-    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
-    if (note->restart) continue;
-    memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
-    refused++;
-  }
+  refused = notes_text(sb, c->runlog, 0);
   if (l->refused > refused)
     memi_sb_printf(sb, "    and %lld more\n", (long long)(l->refused - refused));
   if (l->restarts > 0)
     memi_sb_printf(sb, "  the steps start again %lld time%s (each run's first step is left out of "
                    "the steady state):\n",
               (long long)l->restarts, l->restarts == 1 ? "" : "s");
-  for (k = 0; k < n; k++) {
-    const memest_runlog_note *note = memest_runlog_note_at(c->runlog, k);
-    if (note->restart) memi_sb_printf(sb, "    %s\n", memest_runlog_note_text(note, line, sizeof line));
-  }
+  notes_text(sb, c->runlog, 1);
 }
 
-static void peak_detail(strbuf *sb, const check_rank *r) {
-  const memest_snapshot *s = r->snap;
-  const memest_snapshot_summary *m = memest_snapshot_summary_of(s);
-  char a[32], b[32], name[4 * sizeof r->source];
+/* The snapshot's largest live allocations at its peak, with their frames. */
+static void top_text(strbuf *sb, const memest_snapshot *s) {
   int i, k;
-  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld",
-            memi_text_line(name, sizeof name, r->source), (long long)r->global_rank, (long long)r->pp_rank);
-  if (m->peak_time_us >= 0 && m->start_time_us >= 0)
-    memi_sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
-  memi_sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
-            gib(b, sizeof b, m->start_allocated_bytes));
   memi_sb_put(sb, "  largest live allocations:\n");
   for (i = 0; i < memest_snapshot_top_count(s); i++) {
     const memest_snapshot_alloc *t = memest_snapshot_top(s, i);
@@ -304,6 +306,10 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
     }
     memi_sb_put(sb, "\n");
   }
+}
+
+static void sites_text(strbuf *sb, const memest_snapshot *s) {
+  int i;
   memi_sb_put(sb, "  by allocation site:\n");
   for (i = 0; i < memest_snapshot_site_count(s); i++) {
     const memest_snapshot_site *st = memest_snapshot_site_at(s, i);
@@ -312,6 +318,19 @@ static void peak_detail(strbuf *sb, const check_rank *r) {
     memi_sb_text(sb, st->site);
     memi_sb_put(sb, "\n");
   }
+}
+
+static void peak_detail(strbuf *sb, const check_rank *r) {
+  const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
+  char a[32], b[32], name[4 * sizeof r->source];
+  memi_sb_printf(sb, "\nAt the measured peak of %s (global rank %lld, pp rank %lld",
+            memi_text_line(name, sizeof name, r->source), (long long)r->global_rank, (long long)r->pp_rank);
+  if (m->peak_time_us >= 0 && m->start_time_us >= 0)
+    memi_sb_printf(sb, ", %.3f ms into the window", (double)(m->peak_time_us - m->start_time_us) / 1000.0);
+  memi_sb_printf(sb, "): %s allocated, %s before the window\n", gib(a, sizeof a, m->peak_allocated_bytes),
+            gib(b, sizeof b, m->start_allocated_bytes));
+  top_text(sb, r->snap);
+  sites_text(sb, r->snap);
 }
 
 /* One row per snapshot: ranks, measured, estimated, error, file. */
