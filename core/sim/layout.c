@@ -141,14 +141,12 @@ static void check_ranges(const memest_params *p, problems *pr) {
 
 /* The replay's work and the kept timeline: chunks x ranks simulated, and
 ** the events kept over every rank, each within its limit so that an
-** estimate takes bounded time and memory. Rank 0 records the most events:
-** 2N + 5P + 2 with Muon for P >= 2 (2N + 8 for P = 1), one fewer with
-** AdamW (N micro-batches, P = pp; measured from events_total); `per` is
-** 2N + 5P + 4, a bound on every rank. */
+** estimate takes bounded time and memory; `per` bounds the events of any
+** rank (the schedule's max_events). */
 static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   memest_error scratch, *e;
   int64_t pp = p->pp_size, ranks = p->pp_rank < 0 ? pp : 1;
-  int64_t per = 2 * chunks + 5 * pp + 4;
+  int64_t per = memi_schedule_default()->max_events(pp, chunks);
   int64_t kept = p->timeline_limit > 0 && p->timeline_limit < per ? p->timeline_limit : per;
   if (chunks * ranks > MEMEST_MAX_REPLAY_CHUNKS) {
     e = next_problem(pr, &scratch);

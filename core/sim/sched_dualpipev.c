@@ -17,6 +17,11 @@ static int stage_of(int64_t pp, int64_t rank, int m) {
 
 static int64_t min_chunks(int64_t pp) { return 2 * pp; }
 
+/* Rank 0 records the most events: 2N + 5P + 2 with Muon for P >= 2
+** (2N + 8 for P = 1), one fewer with AdamW (N micro-batches, P = pp;
+** measured from events_total); 2N + 5P + 4 bounds every rank. */
+static int64_t max_events(int64_t pp, int64_t chunks) { return 2 * chunks + 5 * pp + 4; }
+
 /* DualPipe's bubble with PP stages is (PP/2 - 1)(F&B + B - 3W), so
 ** (pp - 1)(F&B + B - 3W) with PP = 2*pp, against the 2 * num_chunks *
 ** (F + B) a GPU computes per step; B = 2F, F&B = F + B, W = w*F
@@ -106,5 +111,5 @@ static void run(sim_rank *sr) {
 }
 
 const schedule memi_sched_dualpipev = {
-  "DualPipeV", 2, "2*pp", "2*pp", stages, stage_of, min_chunks, bubble, run,
+  "DualPipeV", 2, "2*pp", "2*pp", stages, stage_of, min_chunks, max_events, bubble, run,
 };

@@ -20,6 +20,9 @@ struct schedule {
   int (*stage_of)(int64_t pp, int64_t rank, int m);
   /* Micro-batches per step the schedule needs at least. */
   int64_t (*min_chunks)(int64_t pp);
+  /* A bound on the events one rank records in a step of `chunks`
+  ** micro-batches, the step end's included (layout.c's work limits). */
+  int64_t (*max_events)(int64_t pp, int64_t chunks);
   /* The idle share of a step with w the deferred weight-gradient share of
   ** the forward matmul FLOPs (docs/planner.md, "Pipeline bubble"). */
   double (*bubble)(int64_t pp, int64_t chunks, double w);
