@@ -153,6 +153,23 @@ static int plan_gate(const plan_args *pa, const memest_plan *plan) {
   return 3;
 }
 
+/* The trainer's files read, the model loaded and the plan run into *plan;
+** -1 to go on. */
+static int run_plan(const plan_args *pa, cli_source *src, memest_plan **plan) {
+  memest_error err;
+  char *config = NULL;
+  size_t len = 0;
+  int rc = cli_source_read(pa->args, pa->err, &pa->src, src);
+  if (rc < 0) rc = cli_source_apply_plan(pa->args, pa->err, src, pa->req);
+  if (rc < 0) rc = load_model(pa, &config, &len);
+  if (rc < 0 && memest_plan_run(config, len, pa->req, plan, &err) != MEMEST_OK) {
+    if (err.code == MEMEST_E_MISSING) cli_source_missing(pa->args, pa->err, src);
+    rc = plan_fail(pa, &err);
+  }
+  free(config);
+  return rc;
+}
+
 /* The report (after the trainer files' summary, in text) on out, then the
 ** --require gate. */
 static int plan_report(const plan_args *pa, const cli_source *src, const memest_plan *plan,
@@ -179,41 +196,30 @@ static int plan_report(const plan_args *pa, const cli_source *src, const memest_
 int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
-  memest_error err;
   const plan_command *command = command_of(argv[1]);
-  char *config = NULL, prog[32];
-  size_t len = 0;
+  char prog[32];
   int rc;
   plan_args pa;
-  cli_args args = {NULL, NULL, 0, NULL};
+  cli_args args = {prog, NULL, 0, out};
   cli_source src;
-  memset(&pa.src, 0, sizeof pa.src);
+  memset(&pa, 0, sizeof pa);
   memset(&src, 0, sizeof src);
   pa.req = req;
   pa.cmd = argv[1];
   pa.err = errf;
+  pa.args = &args;
+  snprintf(prog, sizeof prog, "memest %s", pa.cmd);
   if (req == NULL) {
-    fprintf(errf, "memest %s: error: out of memory\n", pa.cmd);
+    fprintf(errf, "%s: error: out of memory\n", prog);
     return 1;
   }
-  snprintf(prog, sizeof prog, "memest %s", pa.cmd);
-  args.prog = prog;
-  args.out = out;
-  pa.args = &args;
   memest_plan_request_init(req, command->mode);
   rc = cli_parse(argc, argv, 2, NULL, &args, plan_set, &pa, errf);
   if (rc < 0 && args.action != NULL) {
     fputs(command->usage, out);
     rc = 0;
   }
-  if (rc < 0) rc = cli_source_read(&args, errf, &pa.src, &src);
-  if (rc < 0) rc = cli_source_apply_plan(&args, errf, &src, req);
-  if (rc < 0) rc = load_model(&pa, &config, &len);
-  if (rc < 0 && memest_plan_run(config, len, req, &plan, &err) != MEMEST_OK) {
-    if (err.code == MEMEST_E_MISSING) cli_source_missing(&args, errf, &src);
-    rc = plan_fail(&pa, &err);
-  }
-  free(config);
+  if (rc < 0) rc = run_plan(&pa, &src, &plan);
   if (rc < 0) rc = plan_report(&pa, &src, plan, out);
   memest_plan_free(plan);
   free(req);

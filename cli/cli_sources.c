@@ -423,14 +423,25 @@ static int read_optional(const cli_args *a, FILE *err, const char *base, const c
   return *text == NULL ? cli_fail_text(a, err, MEMEST_E_IO, "wandb", "%s", why) : -1;
 }
 
+/* How many W&B runs (run-* or offline-run-* folders) folder dir holds. */
+static int wandb_runs(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *ent;
+  int runs = 0;
+  if (d == NULL) return 0;
+  while ((ent = readdir(d)) != NULL)
+    runs += strncmp(ent->d_name, "run-", 4) == 0 || strncmp(ent->d_name, "offline-run-", 12) == 0;
+  closedir(d);
+  return runs;
+}
+
 /* The folder holding a W&B run's files: DIR/files, DIR itself, or DIR's
 ** latest-run; "" with a message when DIR holds several runs or none. */
 static int wandb_folder(const cli_args *a, FILE *err, const char *dir, char *base, size_t size) {
   static const char *const forms[] = {"%s/files", "%s", "%s/latest-run/files", "%s/wandb/latest-run/files"};
   char probe[CLI_PATH + 64], yaml[CLI_PATH + 96], meta[CLI_PATH + 96];
   size_t k;
-  DIR *d;
-  int runs = 0;
+  int runs;
   if (!is_dir(dir))
     return cli_fail_text(a, err, MEMEST_E_IO, "wandb",
                          "--wandb %s is not a folder; give a W&B run's folder, "
@@ -446,13 +457,7 @@ static int wandb_folder(const cli_args *a, FILE *err, const char *dir, char *bas
       return -1;
     }
   }
-  if ((d = opendir(dir)) != NULL) {
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL)
-      runs += strncmp(ent->d_name, "run-", 4) == 0 || strncmp(ent->d_name, "offline-run-", 12) == 0;
-    closedir(d);
-  }
-  if (runs > 0)
+  if ((runs = wandb_runs(dir)) > 0)
     return cli_fail_text(a, err, MEMEST_E_VALUE, "wandb",
                          "%s holds %d W&B runs; give one of them (its run-<date>-<id> folder), "
                          "or %s/latest-run",
