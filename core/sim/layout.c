@@ -173,165 +173,265 @@ static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   }
 }
 
-/* Checks that need the config and every layout input. */
-static void check_layout(const model_config *mc, const memest_params *p, problems *pr) {
+/* {======================================================================
+** The checks that need the config and every layout input: one small
+** function each, walked in order from the table below. A check adds at
+** most one problem and says whether it did.
+** ======================================================================= */
+
+/* What the checks read: the inputs, the schedule, and the sizes derived
+** from them once the checks before have passed. */
+typedef struct layout_ctx {
+  const model_config *mc;
+  const memest_params *p;
+  const schedule *sc;
+  int64_t group;   /* pp*cp*ep */
+  int64_t dp;      /* total_gpus / group, once total_gpus divides */
+  int64_t unit;    /* mbs*dp*ep: sequences per micro-batch row */
+} layout_ctx;
+
+static int ep_above_max(const layout_ctx *c, problems *pr) {
   memest_error scratch, *e;
-  const schedule *sc = memi_schedule_default();
-  int64_t pp = p->pp_size, ep = p->ep_size, cp = p->cp_size, mbs = p->micro_batch_size;
-  int64_t group, dp, unit, need;
-  if (ep > MEMEST_MAX_EP) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
-            "--ep-size %lld is above 32: the trainer's EP dispatch packs ranks into a 32-bit mask "
-            "and asserts ep <= 32; use --ep-size 32 or less",
-            (long long)ep);
-    memi_err_reason(e, MEMEST_R_EP_ABOVE_MAX);
-    memi_err_fix(e, "ep_size=%lld", (long long)nearest_divisor(mc->experts > 0 ? mc->experts : 32, 32,
-                                                           MEMEST_MAX_EP));
-    return;
+  int64_t ep = c->p->ep_size;
+  if (ep <= MEMEST_MAX_EP) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_UNSUPPORTED, "ep_size",
+          "--ep-size %lld is above 32: the trainer's EP dispatch packs ranks into a 32-bit mask "
+          "and asserts ep <= 32; use --ep-size 32 or less",
+          (long long)ep);
+  memi_err_reason(e, MEMEST_R_EP_ABOVE_MAX);
+  memi_err_fix(e, "ep_size=%lld", (long long)nearest_divisor(c->mc->experts > 0 ? c->mc->experts : 32, 32,
+                                                         MEMEST_MAX_EP));
+  return 1;
+}
+
+static int ep_experts(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  int64_t ep = c->p->ep_size, experts = c->mc->experts;
+  if (experts == 0 || experts % ep == 0) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
+          "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
+          "experts); use a divisor of %lld",
+          (long long)experts, (long long)ep, (long long)experts);
+  memi_err_reason(e, MEMEST_R_EP_EXPERTS);
+  memi_err_fix(e, "ep_size=%lld", (long long)nearest_divisor(experts, ep, MEMEST_MAX_EP));
+  return 1;
+}
+
+static int routing_cap(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  const memest_params *p = c->p;
+  double cap;
+  if (c->mc->experts == 0 || p->ep_size <= 1 || p->routing != MEMEST_ROUTING_FACTOR) return 0;
+  cap = memi_routing_cap(c->mc->experts, c->mc->top_k, p->ep_size);
+  if (p->routing_factor <= cap * (1.0 + 1e-12)) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_VALUE, "routing_factor",
+          "--routing-factor %g is above what routing can reach at --ep-size %lld, "
+          "min(ep, experts/top_k) = %g",
+          p->routing_factor, (long long)p->ep_size, cap);
+  memi_err_reason(e, MEMEST_R_ROUTING_CAP);
+  memi_err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
+  return 1;
+}
+
+static int ep_dense(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  if (c->mc->experts != 0 || c->p->ep_size <= 1) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
+          "--ep-size %lld needs experts, and this config has none (a dense model); use "
+          "--ep-size 1",
+          (long long)c->p->ep_size);
+  memi_err_reason(e, MEMEST_R_EP_DENSE);
+  memi_err_fix(e, "ep_size=1");
+  return 1;
+}
+
+static int cp_arch(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  if (c->p->cp_size <= 1 || c->mc->arch->supports_cp) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_UNSUPPORTED, "cp_size",
+          "the trainer runs %s without context parallelism (it raises NotImplementedError for "
+          "cp > 1); use --cp-size 1",
+          c->mc->arch->title);
+  memi_err_reason(e, MEMEST_R_CP_ARCH);
+  memi_err_fix(e, "cp_size=1");
+  return 1;
+}
+
+static int seq_cp(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  int64_t cp = c->p->cp_size, seq = c->p->sequence_length;
+  if (cp <= 1 || seq % (2 * cp) == 0) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "sequence_length",
+          "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
+          "it); use a multiple of %lld",
+          (long long)seq, (long long)(2 * cp), (long long)(2 * cp));
+  memi_err_reason(e, MEMEST_R_SEQ_CP);
+  memi_err_fix(e, "sequence_length=%lld", (long long)nearest_multiple(seq, 2 * cp, 2 * cp));
+  return 1;
+}
+
+static int pp_layers(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  const schedule *sc = c->sc;
+  int64_t pp = c->p->pp_size, layers = c->mc->layers, fix;
+  if (layers >= sc->stages(pp)) return 0;
+  fix = layers / sc->modules > 0 ? layers / sc->modules : 1;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
+          "the model has %lld layers, fewer than the %s = %lld stages %s needs; use "
+          "--pp-size %lld or less",
+          (long long)layers, sc->stages_text, (long long)sc->stages(pp), sc->name, (long long)fix);
+  memi_err_reason(e, MEMEST_R_PP_LAYERS);
+  memi_err_fix(e, "pp_size=%lld", (long long)fix);
+  return 1;
+}
+
+static int gpus_group(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  int64_t gpus = c->p->total_gpus, group = c->group;
+  if (gpus % group == 0) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "total_gpus",
+          "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
+          "is not a whole number; use a multiple of %lld GPUs (or change pp, ep or cp)",
+          (long long)gpus, (long long)group, (long long)group);
+  memi_err_reason(e, MEMEST_R_GPUS_GROUP);
+  memi_err_fix(e, "total_gpus=%lld", (long long)nearest_multiple(gpus, group, group));
+  return 1;
+}
+
+static int dp_limit(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  if (c->dp <= MEMEST_MAX_DP) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LIMIT, "total_gpus",
+          "the data-parallel degree total_gpus/(pp*cp*ep) = %lld exceeds MEMEST_MAX_DP = %lld; "
+          "use fewer --total-gpus",
+          (long long)c->dp, (long long)MEMEST_MAX_DP);
+  memi_err_reason(e, MEMEST_R_DP_LIMIT);
+  return 1;
+}
+
+static int gbs_unit(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  const memest_params *p = c->p;
+  int64_t gbs = p->global_batch_size, unit = c->unit;
+  if (gbs % unit == 0) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+          "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
+          "= %lld; use a multiple of %lld",
+          (long long)gbs, (long long)p->micro_batch_size, (long long)c->dp, (long long)p->ep_size,
+          (long long)unit, (long long)unit);
+  memi_err_reason(e, MEMEST_R_GBS_UNIT);
+  memi_err_fix(e, "global_batch_size=%lld",
+               (long long)nearest_multiple(gbs, unit, c->sc->min_chunks(p->pp_size) * unit));
+  return 1;
+}
+
+/* The largest micro-batch below mbs that divides the global batch into
+** at least `need` chunks, or 0. */
+static int64_t smaller_mbs(const layout_ctx *c, int64_t need) {
+  int64_t gbs = c->p->global_batch_size, m;
+  for (m = c->p->micro_batch_size - 1; m >= 1; m--) {
+    if (gbs % (m * c->dp * c->p->ep_size) == 0 && gbs / (m * c->dp * c->p->ep_size) >= need) return m;
   }
-  if (mc->experts > 0 && mc->experts % ep != 0) {
-    int64_t fix = nearest_divisor(mc->experts, ep, MEMEST_MAX_EP);
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
-            "the model's %lld experts do not divide over --ep-size %lld (the trainer would drop "
-            "experts); use a divisor of %lld",
-            (long long)mc->experts, (long long)ep, (long long)mc->experts);
-    memi_err_reason(e, MEMEST_R_EP_EXPERTS);
-    memi_err_fix(e, "ep_size=%lld", (long long)fix);
-  }
-  if (mc->experts > 0 && ep > 1 && p->routing == MEMEST_ROUTING_FACTOR &&
-      p->routing_factor > memi_routing_cap(mc->experts, mc->top_k, ep) * (1.0 + 1e-12)) {
-    double cap = memi_routing_cap(mc->experts, mc->top_k, ep);
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_VALUE, "routing_factor",
-            "--routing-factor %g is above what routing can reach at --ep-size %lld, "
-            "min(ep, experts/top_k) = %g",
-            p->routing_factor, (long long)ep, cap);
-    memi_err_reason(e, MEMEST_R_ROUTING_CAP);
-    memi_err_fix(e, "routing_factor=%.4g", floor(cap * 1000.0) / 1000.0);
-  }
-  if (mc->experts == 0 && ep > 1) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LAYOUT, "ep_size",
-            "--ep-size %lld needs experts, and this config has none (a dense model); use "
-            "--ep-size 1",
-            (long long)ep);
-    memi_err_reason(e, MEMEST_R_EP_DENSE);
-    memi_err_fix(e, "ep_size=1");
-  }
-  if (cp > 1 && !mc->arch->supports_cp) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_UNSUPPORTED, "cp_size",
-            "the trainer runs %s without context parallelism (it raises NotImplementedError for "
-            "cp > 1); use --cp-size 1",
-            mc->arch->title);
-    memi_err_reason(e, MEMEST_R_CP_ARCH);
-    memi_err_fix(e, "cp_size=1");
-  }
-  if (cp > 1 && p->sequence_length % (2 * cp) != 0) {
-    int64_t fix = nearest_multiple(p->sequence_length, 2 * cp, 2 * cp);
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LAYOUT, "sequence_length",
-            "--sequence-length %lld is not a multiple of 2*cp = %lld (the zigzag split needs "
-            "it); use a multiple of %lld",
-            (long long)p->sequence_length, (long long)(2 * cp), (long long)(2 * cp));
-    memi_err_reason(e, MEMEST_R_SEQ_CP);
-    memi_err_fix(e, "sequence_length=%lld", (long long)fix);
-  }
-  if (mc->layers < sc->stages(pp)) {
-    int64_t fix = mc->layers / sc->modules > 0 ? mc->layers / sc->modules : 1;
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
-            "the model has %lld layers, fewer than the %s = %lld stages %s needs; use "
-            "--pp-size %lld or less",
-            (long long)mc->layers, sc->stages_text, (long long)sc->stages(pp), sc->name,
-            (long long)fix);
-    memi_err_reason(e, MEMEST_R_PP_LAYERS);
-    memi_err_fix(e, "pp_size=%lld", (long long)fix);
-  }
-  group = pp * cp * ep;
-  if (p->total_gpus % group != 0) {
-    int64_t fix = nearest_multiple(p->total_gpus, group, group);
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LAYOUT, "total_gpus",
-            "--total-gpus %lld is not a multiple of pp*cp*ep = %lld, so the data-parallel degree "
-            "is not a whole number; use a multiple of %lld GPUs (or change pp, ep or cp)",
-            (long long)p->total_gpus, (long long)group, (long long)group);
-    memi_err_reason(e, MEMEST_R_GPUS_GROUP);
-    memi_err_fix(e, "total_gpus=%lld", (long long)fix);
-    return;
-  }
-  dp = p->total_gpus / group;
-  if (dp > MEMEST_MAX_DP) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LIMIT, "total_gpus",
-            "the data-parallel degree total_gpus/(pp*cp*ep) = %lld exceeds MEMEST_MAX_DP = %lld; "
-            "use fewer --total-gpus",
-            (long long)dp, (long long)MEMEST_MAX_DP);
-    memi_err_reason(e, MEMEST_R_DP_LIMIT);
-    return;
-  }
-  unit = mbs * dp * ep;
-  if (p->global_batch_size % unit != 0) {
-    int64_t fix = nearest_multiple(p->global_batch_size, unit, sc->min_chunks(pp) * unit);
-    e = next_problem(pr, &scratch);
+  return 0;
+}
+
+static int chunks_min(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  const schedule *sc = c->sc;
+  int64_t need = sc->min_chunks(c->p->pp_size), chunks = c->p->global_batch_size / c->unit;
+  int64_t gbs_fix = need * c->unit, mbs_fix;
+  if (chunks >= need) return 0;
+  mbs_fix = smaller_mbs(c, need);
+  e = next_problem(pr, &scratch);
+  if (mbs_fix > 0)
     memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
-            "--global-batch-size %lld is not a multiple of micro_batch_size*dp*ep = %lld*%lld*%lld "
-            "= %lld; use a multiple of %lld",
-            (long long)p->global_batch_size, (long long)mbs, (long long)dp, (long long)ep,
-            (long long)unit, (long long)unit);
-    memi_err_reason(e, MEMEST_R_GBS_UNIT);
-    memi_err_fix(e, "global_batch_size=%lld", (long long)fix);
-    return;
+            "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
+            "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
+            (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix,
+            (long long)mbs_fix);
+  else
+    memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+            "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
+            "asserts; use --global-batch-size %lld or more",
+            (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix);
+  memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
+  memi_err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
+  return 1;
+}
+
+/* Too many chunks for the limit; else the replay's work within its own. */
+static int chunks_work(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  int64_t chunks = c->p->global_batch_size / c->unit;
+  if (chunks <= MEMEST_MAX_CHUNKS) {
+    check_work(c->p, chunks, pr);
+    return 0;
   }
-  need = sc->min_chunks(pp);
-  if (p->global_batch_size / unit < need) {
-    int64_t chunks = p->global_batch_size / unit;
-    int64_t gbs_fix = need * unit;
-    int64_t mbs_fix = 0, m;
-    for (m = mbs - 1; m >= 1 && mbs_fix == 0; m--) {
-      if (p->global_batch_size % (m * dp * ep) == 0 &&
-          p->global_batch_size / (m * dp * ep) >= need)
-        mbs_fix = m;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_LIMIT, "global_batch_size",
+          "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
+          "larger --micro-batch-size or a smaller --global-batch-size",
+          (long long)chunks, (long long)MEMEST_MAX_CHUNKS);
+  memi_err_reason(e, MEMEST_R_CHUNKS_MAX);
+  return 1;
+}
+
+static int pp_rank(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  int64_t pp = c->p->pp_size, rank = c->p->pp_rank;
+  if (rank < pp) return 0;
+  e = next_problem(pr, &scratch);
+  memi_err_set(e, MEMEST_E_VALUE, "pp_rank",
+          "--pp-rank %lld does not exist with --pp-size %lld; use 0..%lld, or -1 for every rank",
+          (long long)rank, (long long)pp, (long long)(pp - 1));
+  memi_err_reason(e, MEMEST_R_PP_RANK);
+  memi_err_fix(e, "pp_rank=-1");
+  return 1;
+}
+
+/* The checks in the order they run. `last`: a problem found here ends the
+** walk, because the checks after it divide by what it found wrong. */
+static const struct layout_check {
+  int (*found)(const layout_ctx *c, problems *pr);
+  int last;
+} layout_checks[] = {
+  {ep_above_max, 1}, {ep_experts, 0}, {routing_cap, 0}, {ep_dense, 0}, {cp_arch, 0},
+  {seq_cp, 0}, {pp_layers, 0}, {gpus_group, 1}, {dp_limit, 1}, {gbs_unit, 1},
+  {chunks_min, 1}, {chunks_work, 0}, {pp_rank, 0},
+};
+
+/* Checks that need the config and every layout input, in table order. */
+static void check_layout(const model_config *mc, const memest_params *p, problems *pr) {
+  layout_ctx c;
+  size_t i;
+  memset(&c, 0, sizeof c);
+  c.mc = mc;
+  c.p = p;
+  c.sc = memi_schedule_default();
+  /* Read only by the checks after ep_above_max (group) and gpus_group (dp,
+  ** unit), which end the walk when these would not be bounded or whole. */
+  if (p->ep_size <= MEMEST_MAX_EP) {
+    c.group = p->pp_size * p->cp_size * p->ep_size;
+    if (p->total_gpus % c.group == 0) {
+      c.dp = p->total_gpus / c.group;
+      c.unit = p->micro_batch_size * c.dp * p->ep_size;
     }
-    e = next_problem(pr, &scratch);
-    if (mbs_fix > 0) {
-      memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
-              "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
-              "asserts; use --global-batch-size %lld or more, or --micro-batch-size %lld",
-              (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix,
-              (long long)mbs_fix);
-      memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
-    } else {
-      memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
-              "num_chunks = gbs/(mbs*dp*ep) = %lld is below %s = %lld, which %s "
-              "asserts; use --global-batch-size %lld or more",
-              (long long)chunks, sc->chunks_text, (long long)need, sc->name, (long long)gbs_fix);
-      memi_err_reason(e, MEMEST_R_CHUNKS_MIN);
-    }
-    memi_err_fix(e, "global_batch_size=%lld", (long long)gbs_fix);
-    return;
   }
-  if (p->global_batch_size / unit > MEMEST_MAX_CHUNKS) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_LIMIT, "global_batch_size",
-            "num_chunks = %lld exceeds MEMEST_MAX_CHUNKS = %lld micro-batches per step; use a "
-            "larger --micro-batch-size or a smaller --global-batch-size",
-            (long long)(p->global_batch_size / unit), (long long)MEMEST_MAX_CHUNKS);
-    memi_err_reason(e, MEMEST_R_CHUNKS_MAX);
-  } else {
-    check_work(p, p->global_batch_size / unit, pr);
-  }
-  if (p->pp_rank >= pp) {
-    e = next_problem(pr, &scratch);
-    memi_err_set(e, MEMEST_E_VALUE, "pp_rank",
-            "--pp-rank %lld does not exist with --pp-size %lld; use 0..%lld, or -1 for every rank",
-            (long long)p->pp_rank, (long long)pp, (long long)(pp - 1));
-    memi_err_reason(e, MEMEST_R_PP_RANK);
-    memi_err_fix(e, "pp_rank=-1");
+  for (i = 0; i < sizeof layout_checks / sizeof layout_checks[0]; i++) {
+    if (layout_checks[i].found(&c, pr) && layout_checks[i].last) return;
   }
 }
+/* }====================================================================== */
 
 int memi_layout_count(const model_config *mc, const memest_params *p, memest_error *errs, int max) {
   problems pr;
