@@ -1,6 +1,6 @@
 /*
 ** inventory.c — the parameters one pipeline rank holds, grouped as FSDP
-** groups them (spec §3.3, §3.4): embed_tokens, then per layer the layer
+** groups them (memory-model.md §3.3, §3.4): embed_tokens, then per layer the layer
 ** group and its experts group, then norm and lm_head, for each module the
 ** schedule gives the rank. For each group: local shard, all-gather output
 ** and full sizes by optimizer, and the FP8 weight-cache bytes. Architecture-free: the
@@ -11,7 +11,7 @@
 
 #include "sim/schedule.h"
 
-/* Sizes of one parameter sharded W ways on dim 0 (spec §3.4). */
+/* Sizes of one parameter sharded W ways on dim 0 (memory-model.md §3.4). */
 static void group_add(group_sizes *g, const param_desc *p, int64_t w, int fp8, int *o) {
   int64_t rest = ck_mul(o, p->d[1], p->d[2]);
   int64_t rows = ceil_div(p->d[0], w);

@@ -1,7 +1,7 @@
 /*
 ** layer.c — the event program of one decoder layer: for each stage
 ** function (S1..S5 forward, S5..S1 backward, the record clear) the ordered
-** allocations and frees of spec §5.1-§5.3, built from the architecture's
+** allocations and frees of memory-model.md §5.1-§5.3, built from the architecture's
 ** layer plan plus what every MoE (EP > 1 or EP = 1) or dense layer shares
 ** (§4.2-§4.4). ops.c strings these stages together into F, B and F|B.
 ** FP8 training (§4.8) takes separate branches driven by lo->d.fp8: the
@@ -143,7 +143,7 @@ static void expert_backward(prog_builder *b, const layer_plan *pl, const layout 
   b->lp->capture = ck_add(o, ck_add(o, x_bytes, kept), ck_add(o, gu, dy));
 }
 
-/* FP8 (spec §4.8, §5.3): the expert backward of FP8GroupedLinearFunc. Each
+/* FP8 (memory-model.md §4.8, §5.3): the expert backward of FP8GroupedLinearFunc. Each
 ** projection quantises its output grad into a rowwise copy (for the dgrad,
 ** freed with it) and a per-channel copy (for the wgrad). The wgrad runs now
 ** (a zeroed fp32 buffer, then a bf16 copy) or is deferred: the closure keeps
@@ -199,7 +199,7 @@ static void expert_backward_fp8(prog_builder *b, const layer_plan *pl, const lay
   b->lp->capture = ck_add(o, kept, ch);
 }
 
-/* FP8 (spec §4.8): the grouped GEMMs save per-channel fp8 copies of their
+/* FP8 (memory-model.md §4.8): the grouped GEMMs save per-channel fp8 copies of their
 ** inputs, so the bf16 scatter buffer lives only through stage 3. */
 static void scatter_buffer(prog_builder *b, const run_dims *d, int64_t x_bytes) {
   if (d->fp8) alloc(b, ST_F3, C_LAYER_T, x_bytes, "scatter buffer (FP8: not saved)");
@@ -249,7 +249,7 @@ static void expert_detail(prog_builder *b, const layer_plan *pl, const run_dims 
   detail_rows(b, &pl->s3);
 }
 
-/* EP > 1: dispatch and combine all-to-alls (spec §4.2, §5.1, §5.2). */
+/* EP > 1: dispatch and combine all-to-alls (memory-model.md §4.2, §5.1, §5.2). */
 static void moe_layer_ep(prog_builder *b, const layer_plan *pl, const layout *lo,
                          const moe_sizes *z) {
   const run_dims *d = &lo->d;
@@ -314,7 +314,7 @@ static void moe_layer_ep(prog_builder *b, const layer_plan *pl, const layout *lo
 }
 
 /* EP = 1: no all-to-all; the dispatch tensor and expert output are kept
-** (spec §4.3). */
+** (memory-model.md §4.3). */
 static void moe_layer_ep1(prog_builder *b, const layer_plan *pl, const layout *lo,
                           const moe_sizes *z) {
   const run_dims *d = &lo->d;
@@ -414,7 +414,7 @@ static void dense_layer(prog_builder *b, const layer_plan *pl, const layout *lo,
   dense_layer_backward_end(b, pl, s1, mH, pgrad);
 }
 
-/* FP8 (spec §4.4, §4.8): the dense MLP's eager FP8Linears use the cached
+/* FP8 (memory-model.md §4.4, §4.8): the dense MLP's eager FP8Linears use the cached
 ** weights and save their inputs only as transposed fp8 copies (x2 for gate
 ** and again for up, act for down); silu_mul still saves bf16 g and u. The
 ** backward quantises each output grad (rowwise and transposed). */

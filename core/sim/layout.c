@@ -2,7 +2,7 @@
 ** layout.c — the parallel layout of one estimate: every check that spans
 ** several inputs (divisibility, the trainer's asserts, the schedule's
 ** stages and chunk minimum), each with the nearest valid value as a
-** fix, and the sizes derived from a valid layout (spec §1, §4.1, §6).
+** fix, and the sizes derived from a valid layout (memory-model.md §1, §4.1, §6).
 */
 #include <math.h>
 #include <stddef.h>

@@ -37,7 +37,7 @@ MEMEST_HIDDEN int memi_layout_count(const model_config *mc, const memest_params 
 ** pass every check at once, and names them in its message. */
 MEMEST_HIDDEN void memi_fix_refine(const model_config *mc, const memest_params *p,
                               memest_error *errs, int n);
-/* Layers of stage i when L layers are split over n stages (spec §2.1). */
+/* Layers of stage i when L layers are split over n stages (memory-model.md §2.1). */
 MEMEST_HIDDEN void memi_layout_partition(int64_t layers, int stages, int *first);
 
 #endif /* MEMEST_LAYOUT_H */

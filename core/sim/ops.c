@@ -1,6 +1,6 @@
 /*
 ** ops.c — one pipeline op (F, B, F|B or W) as an ordered walk over layer
-** programs (spec §2.3): prolog and epilog, FSDP all-gathers on first use,
+** programs (memory-model.md §2.3): prolog and epilog, FSDP all-gathers on first use,
 ** gradient folds, deferred weight-gradient closures, and the exact stage
 ** interleaving of an overlapped F|B. An op's effect depends only on its
 ** kind, phases and the rank's state flags, so each distinct one is
@@ -60,7 +60,7 @@ static const rank_group *group_of(const op_run *r, const mod_ctx *mc, int li, in
   return NULL;
 }
 
-/* FSDP all-gather (spec §5.4; docs/model.md, FSDP state): the bf16 cast of
+/* FSDP all-gather (memory-model.md §5.4; docs/model.md, FSDP state): the bf16 cast of
 ** the shards (the copy-in source; the all-gather input is a view into the
 ** flat output) dies when foreach_all_gather returns, before the copy-out
 ** allocates the per-parameter unsharded tensors, which stay in `keep`; the
@@ -79,7 +79,7 @@ static void unshard(op_run *r, const group_sizes *g, comp keep, const char *labe
 static unsigned *flag_word(sim_flags *f, int m) { return m < 0 ? &f->edge : &f->mod[m]; }
 
 /* Folds bf16 grads into the fp32 accumulator; the first fold of a step
-** creates it with .to(fp32) while the bf16 copy is alive (spec §5.4). */
+** creates it with .to(fp32) while the bf16 copy is alive (memory-model.md §5.4). */
 static void fold(op_run *r, int64_t accum_bytes, int has_accum, comp src, int64_t src_bytes,
                  const char *label) {
   if (!has_accum) emit(r, C_ACCUM, accum_bytes, label);
@@ -217,14 +217,14 @@ static void backward_layer(op_run *r, const mod_ctx *mc, int li, int deferred) {
   stage(r, mc, li, ST_BCLR);
 }
 
-/* Deferred expert wgrad closures of one layer (spec §5.3): each grad becomes
+/* Deferred expert wgrad closures of one layer (memory-model.md §5.3): each grad becomes
 ** the pending bf16 .grad, or is added into an existing one. */
 static void wgrad_closures(op_run *r, const mod_ctx *mc, int li, int has_pending) {
   const layer_prog *lp = mc->layers[li].prog;
   int j;
   for (j = 0; j < lp->n_wgrad; j++) {
     if (r->sr->lo->d.fp8) {
-      /* FP8 closure (spec §5.3): a zeroed fp32 (E_loc, N, K) buffer for the
+      /* FP8 closure (memory-model.md §5.3): a zeroed fp32 (E_loc, N, K) buffer for the
       ** k-grouped GEMM, then its bf16 copy, assigned or added; the fp32
       ** buffer dies when the closure returns. */
       int64_t f32 = ck_mul(r->ovf, 2, lp->wgrad[j]);
@@ -325,7 +325,7 @@ static void epilog_backward(op_run *r, const mod_ctx *mc) {
   emit(r, C_LAYER_T, -r->sr->mH, "lm_head input grad consumed");
 }
 
-/* The per-chunk cos/sin gather (spec §3.5), freed after layer 0's backward. */
+/* The per-chunk cos/sin gather (memory-model.md §3.5), freed after layer 0's backward. */
 static void posemb(op_run *r, int sign) {
   emit(r, C_ACT, sign * r->sr->cossin, sign > 0 ? "rotary cos/sin gather" : "rotary cos/sin freed");
 }
@@ -355,7 +355,7 @@ typedef struct unit {
 
 static void overlapped_weight(op_run *r, const mod_ctx *b, int li);
 
-/* Iteration l of overlapped_forward_backward (spec §2.3): backward layer
+/* Iteration l of overlapped_forward_backward (memory-model.md §2.3): backward layer
 ** nb-l finishes, forward layer l-1 finishes, forward layer l and backward
 ** layer nb-l-1 run side by side. */
 static void overlapped_iteration(op_run *r, const mod_ctx *f, const mod_ctx *b, int l) {

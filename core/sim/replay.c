@@ -1,6 +1,6 @@
 /*
 ** replay.c — the driver: one pipeline rank through a step of its schedule
-** (schedule.h; spec §2.2, §2.4). The schedule emits ops and transfers; the
+** (schedule.h; memory-model.md §2.2, §2.4). The schedule emits ops and transfers; the
 ** driver keeps the memory: P2P receive buffers from posting to their
 ** chunk's backward, sent tensors freed at the next commit, the W queue,
 ** chunk ids and live chunks per module, the peak and a window of the
@@ -150,7 +150,7 @@ static void schedule_run(sim_rank *sr) {
   }
 }
 
-/* Static memory present from the start of the step (spec §3.4-§3.6). */
+/* Static memory present from the start of the step (memory-model.md §3.4-§3.6). */
 static void step_start(sim_rank *sr) {
   const layout *lo = sr->lo;
   int *o = &sr->ovf;

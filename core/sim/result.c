@@ -1,6 +1,6 @@
 /*
 ** result.c — one estimate's result: the layout, every rank simulated
-** (rank.c, replay.c), non-PyTorch memory (spec §7), fragmentation, the
+** (rank.c, replay.c), non-PyTorch memory (memory-model.md §7), fragmentation, the
 ** status against the GPU and the warnings. What consecutive estimates
 ** share lives in an est_cache that the caller owns: the layer programs
 ** (a prog_cache), one rank's scratch and the model's parameter counts.

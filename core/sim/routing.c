@@ -1,5 +1,5 @@
 /*
-** routing.c — how tokens spread over the expert-parallel ranks (spec §4.1,
+** routing.c — how tokens spread over the expert-parallel ranks (memory-model.md §4.1,
 ** docs/model.md "Routing"): the routed, grouped-GEMM and dedup rows of the
 ** measured, balanced and factor modes, and the physical cap of the routing
 ** factor. The layout calls it; the margin search built on top of the
@@ -23,7 +23,7 @@ double memi_routing_factor_of(const memest_params *p) {
   return (double)CHOICE_ROUTING_FACTOR_NUM / CHOICE_ROUTING_FACTOR_DEN * p->ep_imbalance;
 }
 
-/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (spec §4.1). */
+/* E[dedup rows sent] = m*ep*(1 - C(E-El, k)/C(E, k)) (memory-model.md §4.1). */
 static double dedup_fraction(int64_t experts, int64_t e_loc, int64_t k) {
   double ratio = 1.0;
   int64_t i;

@@ -1,5 +1,5 @@
 /*
-** sched_dualpipev.c — DualPipeV (spec §2.2): pp ranks hold 2*pp stages in
+** sched_dualpipev.c — DualPipeV (memory-model.md §2.2): pp ranks hold 2*pp stages in
 ** a V, rank r stages r (module 0, phase 0) and 2*pp-1-r (module 1, phase
 ** 1); a step needs at least 2*pp micro-batches and runs 8 steps, whose ops
 ** and transfers this file emits to the driver (replay.c). The last rank
@@ -58,7 +58,7 @@ static void weight_chunk(sim_rank *sr, int step, int i) {
   memi_drv_op(sr, step, i, OP_W, 0, 0, 0);
 }
 
-/* DualPipeV.step for rank r (spec §2.2). */
+/* DualPipeV.step for rank r (memory-model.md §2.2). */
 static void run(sim_rank *sr) {
   int64_t P = sr->lo->pp, N = sr->lo->chunks, r = sr->inv.rank, i;
   int last = r == P - 1, zb;

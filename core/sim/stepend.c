@@ -1,9 +1,9 @@
 /*
 ** stepend.c — the end of the step, which the measured peaks include:
 ** FP8 caches freed, then each module's FSDP post-backward group by group
-** (fold pending grads, reshard, fp32 reduce-scatter; spec §2.5, §5.7), then
+** (fold pending grads, reshard, fp32 reduce-scatter; memory-model.md §2.5, §5.7), then
 ** the optimizer step with its temporaries (Muon's updates and full-size
-** fp32 results, AdamW's foreach temporaries; spec §5.8) and zero_grad.
+** fp32 results, AdamW's foreach temporaries; memory-model.md §5.8) and zero_grad.
 ** Each change goes through rank.c, which tracks the event's and the step's
 ** peak.
 */
@@ -79,7 +79,7 @@ static int64_t resident_unsharded(sim_rank *sr, const rank_group *g, comp *where
   return (sr->flags.mod[g->module] & SF_UNSHARDED) ? ck_mul(o, 2, g->g.un) : 0;
 }
 
-/* One group of run_post_backward (spec §5.7; docs/model.md, Step end): the
+/* One group of run_post_backward (memory-model.md §5.7; docs/model.md, Step end): the
 ** bf16 .grad added into the fp32 accumulator, or made one by .to(fp32);
 ** then FSDP's post_backward reshards the group, frees the previous group's
 ** reduce-scatter input, copies the accumulator into this one's and frees
@@ -144,7 +144,7 @@ static int64_t full_elems(const rank_param *rp, int *o) {
 }
 
 /* The orthogonalisation path of a Muon parameter: bucketed per 1-D mesh of
-** size > 1, else local (spec §5.8). Returns the mesh size, 1 for local. */
+** size > 1, else local (memory-model.md §5.8). Returns the mesh size, 1 for local. */
 static int64_t muon_mesh(const sim_rank *sr, const rank_param *rp) {
   if (sr->params->sharding == MEMEST_HSDP) return 1;
   return rp->w;
