@@ -11,15 +11,10 @@
 
 #include "model/model_source.h"
 #include "plan/plan.h"
+#include "sim/schedule.h"
 #include "model/presets.h"
 
 static const char *const mode_names[] = {"layouts", "vary", "compare"};
-
-static const char bubble_note[] =
-    "DualPipeV bubble (PP/2-1)(F&B+B-3W) with PP = 2*pp stages, over the 2*num_chunks*(F+B) "
-    "each GPU computes per step; F = forward matmul FLOPs of one micro-batch through one stage "
-    "(attention projections and scores, router, active experts), B = 2F, F&B = F+B, W = the "
-    "deferred expert weight-gradient share of F";
 
 static const char *row_status(const plan_row *r) {
   return r->reason >= 0 ? "INVALID" : memi_status_name(r->status);
@@ -285,7 +280,7 @@ char *memest_plan_json(const memest_plan *pl) {
             MEMEST_PLAN_TEXT);
   put_swept(&sb, pl);
   memi_sb_put(&sb, ",\"bubble_model\":");
-  memi_sb_json_str(&sb, bubble_note);
+  memi_sb_json_str(&sb, memi_schedule_default()->bubble_text);
   memi_sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
             pl->expert_share, (long long)pl->tried, (long long)pl->work);
   for (i = 0; i < pl->n_rows; i++) {
@@ -687,7 +682,8 @@ char *memest_plan_text(const memest_plan *pl) {
   text_ep_note(&sb, pl);
   text_answer(&sb, pl);
   text_reasons(&sb, pl);
-  memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n", bubble_note,
+  memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n",
+                 memi_schedule_default()->bubble_text,
             pl->expert_share);
   return memi_sb_finish_text(&sb);
 }

@@ -15,6 +15,7 @@
 
 #include "model/model_source.h"
 #include "plan/plan.h"
+#include "sim/schedule.h"
 
 /* The mbs values a plan tries when --micro-batch-size is not given. */
 static const int64_t default_mbs[] = {1, 2, 4};
@@ -134,12 +135,16 @@ static const char *reason_key(const memest_error *e, char *buf, size_t size) {
     case MEMEST_R_EP_EXPERTS: return "ep does not divide experts";
     case MEMEST_R_CP_ARCH: return "cp unsupported by the architecture";
     case MEMEST_R_SEQ_CP: return "seq not a multiple of 2*cp";
-    case MEMEST_R_PP_LAYERS: return "layers < 2*pp";
+    case MEMEST_R_PP_LAYERS:
+      snprintf(buf, size, "layers < %s", memi_schedule_default()->stages_text);
+      return buf;
     case MEMEST_R_GPUS_GROUP:
     case MEMEST_R_DP_LIMIT: return "pp*ep*cp does not divide total GPUs";
     case MEMEST_R_CHUNKS_MAX:
     case MEMEST_R_REPLAY_WORK: return "num_chunks above MEMEST_MAX_CHUNKS";
-    case MEMEST_R_CHUNKS_MIN: return "num_chunks < 2*pp";
+    case MEMEST_R_CHUNKS_MIN:
+      snprintf(buf, size, "num_chunks < %s", memi_schedule_default()->chunks_text);
+      return buf;
     case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
     case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
     case MEMEST_R_WHOLE_NODES: return "total GPUs not whole nodes";

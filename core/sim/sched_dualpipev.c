@@ -111,5 +111,10 @@ static void run(sim_rank *sr) {
 }
 
 const schedule memi_sched_dualpipev = {
-  "DualPipeV", 2, "2*pp", "2*pp", stages, stage_of, min_chunks, max_events, bubble, run,
+  "DualPipeV", 2, "2*pp", "2*pp",
+  "DualPipeV bubble (PP/2-1)(F&B+B-3W) with PP = 2*pp stages, over the 2*num_chunks*(F+B) "
+  "each GPU computes per step; F = forward matmul FLOPs of one micro-batch through one stage "
+  "(attention projections and scores, router, active experts), B = 2F, F&B = F+B, W = the "
+  "deferred expert weight-gradient share of F",
+  stages, stage_of, min_chunks, max_events, bubble, run,
 };

@@ -15,6 +15,8 @@ struct schedule {
   int modules;               /* model chunks per rank, at most MEMEST_MAX_MODULES */
   const char *stages_text;   /* the stage count as a formula of pp: "2*pp" */
   const char *chunks_text;   /* the chunk minimum as one: "2*pp" */
+  /* The bubble's formula and its terms, in words, for the plan's report. */
+  const char *bubble_text;
   int64_t (*stages)(int64_t pp);
   /* The stage module m of rank r holds (0 <= m < modules). */
   int (*stage_of)(int64_t pp, int64_t rank, int m);
