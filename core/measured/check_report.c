@@ -375,13 +375,13 @@ static void disagree_text(strbuf *sb, const memest_check *c) {
 /* The measured fragmentation of rank r against the estimate's. */
 static void fragmentation_text(strbuf *sb, const memest_check *c, const check_rank *r) {
   const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
-  char a[32], b[32], name[4 * sizeof r->source];
+  char a[32], b[32], e[32], name[4 * sizeof r->source];
   memi_sb_printf(sb,
             "\nFragmentation of %s: %s reserved at most against %s allocated at the peak, "
             "%.1f%% (at the snapshot: %s reserved, ",
             memi_text_line(name, sizeof name, r->source), gib(a, sizeof a, m->peak_reserved_bytes),
             gib(b, sizeof b, m->peak_allocated_bytes), m->fragmentation * 100.0,
-            gib(a, sizeof a, m->end_reserved_bytes));
+            gib(e, sizeof e, m->end_reserved_bytes));
   memi_sb_printf(sb, "%s allocated); the estimate uses --fragmentation %.3g, the run's is "
                  "--fragmentation %.3f\n",
             gib(b, sizeof b, m->end_allocated_bytes), c->fragmentation_param,
