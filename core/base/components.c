@@ -6,29 +6,36 @@
 */
 #include "base/internal.h"
 
-static const char *const comp_keys[C_COUNT] = {
-  "master_params", "optimizer_states", "unsharded_params", "edge_params",
-  "grad_accumulators", "bf16_grads", "sharded_grads", "rotary_tables",
-  "data_batch", "fp8_weight_cache", "activations", "logits", "p2p_buffers",
-  "wgrad_queue", "layer_transients", "fsdp_transients", "optimizer_transients",
+/* One row per component: its JSON key and its text report title. */
+static const struct component_row {
+  const char *key, *title;
+} components[C_COUNT] = {
+  {"master_params", "fp32 master weights (sharded)"},
+  {"optimizer_states", "optimizer states"},
+  {"unsharded_params", "bf16 unsharded layer parameters"},
+  {"edge_params", "bf16 embed / lm_head (resident)"},
+  {"grad_accumulators", "fp32 gradient accumulators"},
+  {"bf16_grads", "bf16 grads (unfolded .grad)"},
+  {"sharded_grads", "fp32 sharded grads"},
+  {"rotary_tables", "rotary tables"},
+  {"data_batch", "data batch"},
+  {"fp8_weight_cache", "FP8 weight caches"},
+  {"activations", "saved activations"},
+  {"logits", "logits"},
+  {"p2p_buffers", "P2P buffers"},
+  {"wgrad_queue", "deferred wgrad captures"},
+  {"layer_transients", "in-layer temporaries"},
+  {"fsdp_transients", "FSDP temporaries"},
+  {"optimizer_transients", "optimizer temporaries"},
 };
 
-static const char *const comp_titles[C_COUNT] = {
-  "fp32 master weights (sharded)", "optimizer states", "bf16 unsharded layer parameters",
-  "bf16 embed / lm_head (resident)", "fp32 gradient accumulators",
-  "bf16 grads (unfolded .grad)", "fp32 sharded grads", "rotary tables", "data batch",
-  "FP8 weight caches", "saved activations", "logits", "P2P buffers",
-  "deferred wgrad captures", "in-layer temporaries", "FSDP temporaries",
-  "optimizer temporaries",
-};
-
-const char *memi_comp_key(comp c) { return comp_keys[c]; }
-const char *memi_comp_title(comp c) { return comp_titles[c]; }
+const char *memi_comp_key(comp c) { return components[c].key; }
+const char *memi_comp_title(comp c) { return components[c].title; }
 
 int memest_component_count(void) { return C_COUNT; }
-const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? comp_keys[i] : NULL; }
+const char *memest_component_key(int i) { return i >= 0 && i < C_COUNT ? components[i].key : NULL; }
 const char *memest_component_title(int i) {
-  return i >= 0 && i < C_COUNT ? comp_titles[i] : NULL;
+  return i >= 0 && i < C_COUNT ? components[i].title : NULL;
 }
 const char *memest_component_group(int i) {
   if (i < 0 || i >= C_COUNT) return NULL;
