@@ -42,9 +42,11 @@ OUT=public
 # inlined function, and the layout's checks take the schedule's name, chunk
 # minimum and event bound from it. Then to 435,400 / 183,100 by the layout's
 # checks as a table of one small function each (layout.c), where they were
-# one function of 152 lines: about 700 B raw.
-MAX_RAW=435400   # bytes (docs/wasm.md)
-MAX_GZIP=183100  # bytes, gzip -9
+# one function of 152 lines: about 700 B raw. Then to 435,600 / 183,200 by
+# the script reader's parenthesised targets ("(seq) = 1", read as Python
+# does, where it refused them as unpacking).
+MAX_RAW=435600   # bytes (docs/wasm.md)
+MAX_GZIP=183200  # bytes, gzip -9
 
 if [ ! -f third_party/cjson/cJSON.c ]; then
   echo "build-wasm: third_party/cjson/cJSON.c is missing; run scripts/setup.sh" >&2

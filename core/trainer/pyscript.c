@@ -1831,6 +1831,17 @@ static memest_code refuse_trainer_target(script *sc, module *m, int lo, int hi) 
                 span_text(m, lo, hi, target, sizeof target));
 }
 
+/* A target wrapped in parentheses with no comma inside, "(seq)" or
+** "((cfg.training).x)", is the target itself, as Python reads it; [lo, hi)
+** narrows to what the parentheses hold. */
+static void strip_target_parens(const module *m, int *lo, int *hi) {
+  while (*hi - *lo > 2 && is_op(m, *lo, "(") && close_of(m, *lo, *hi) == *hi &&
+         next_comma(m, *lo + 1, *hi - 1) == *hi - 1 && !is_op(m, *lo + 1, "*")) {
+    (*lo)++;
+    (*hi)--;
+  }
+}
+
 /* A target that is a bracketed expression with a trailer after it
 ** ("(cfg.training).x", "(a)[k]"): Python assigns to the attribute or item
 ** of the bracket's value, which memest does not follow. Refused by name. */
@@ -1852,6 +1863,7 @@ static memest_code assign(script *sc, module *m, int lo, int hi, const ev *e, co
   char buf[MAX_NAME + 1], attr[MAX_NAME + 1];
   int o, line = m->t[lo].line, k, mod;
   memest_code rc;
+  strip_target_parens(m, &lo, &hi);
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME) return bind_ev(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), e);
   if (bracket_trailer_target(m, lo, hi)) return refuse_bracket_target(sc, m, lo, hi, line);
   if (is_op(m, lo, "(") || is_op(m, lo, "[") || next_comma(m, lo, hi) < hi || is_op(m, lo, "*")) {
@@ -2113,6 +2125,7 @@ static memest_code scan_target(script *sc, module *m, int lo, int hi, int line, 
   memest_code rc;
   snprintf(why, sizeof why, "bound inside %s (line %d), which memest does not run", kind, header_line);
   if (hi <= lo) return MEMEST_OK;
+  strip_target_parens(m, &lo, &hi);
   if (hi - lo == 1 && m->t[lo].kind == PT_NAME)
     return locals ? MEMEST_OK : bind_unknown(sc, m, tok_text(m, &m->t[lo], buf, sizeof buf), why);
   if (bracket_trailer_target(m, lo, hi)) return refuse_bracket_target(sc, m, lo, hi, line);

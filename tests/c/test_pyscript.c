@@ -309,6 +309,14 @@ static void test_file_form(void) {
          "error: run.py:6: (cfg.training)[0] assigns to an attribute or item of a bracketed expression");
   expect("cfg = PretrainLMCfg()\n(a, b) = (1, 2)\ncfg.training.sequence_length = 2048\n", NULL,
          "\"sequence_length\":{\"value\":\"2048\"");
+  /* Parentheses around one target are the target itself, as in Python. */
+  expect("cfg = PretrainLMCfg()\n((seq)) = 1024\ncfg.training.sequence_length = seq\n", NULL,
+         "\"sequence_length\":{\"value\":\"1024\"");
+  expect("cfg = PretrainLMCfg()\n(cfg.training.sequence_length) = 512\n", NULL,
+         "\"sequence_length\":{\"value\":\"512\"");
+  expect("cfg = PretrainLMCfg()\n(seq,) = (1024,)\ncfg.training.sequence_length = seq\n", NULL,
+         "\"refused\":{\"sequence_length\":\"run.py:6: training.sequence_length is set to seq, bound by "
+         "unpacking (seq)");
   /* What Python accepts stays read. */
   expect("cfg = PretrainLMCfg()\nprint(*[1], **{}, sep='')\nprint(f'{cfg!r:>3}{1!s}', *[2], end='', *[3])\n"
          "def g(a=1, *b, c, **d):\n    pass\ncfg.training.sequence_length = 2048\n", NULL,
