@@ -2,14 +2,16 @@
 ** check.c — measured runs beside estimates (`memest check`): each snapshot
 ** goes to its pipeline rank on the trainer's row-major ("pp", "dp", "cp",
 ** "ep") mesh and is set against that rank's estimated tensor peak (like for
-** like with max_memory_allocated); the log's figure joins the max. The
-** reports are check_report.c's.
+** like with max_memory_allocated); the log's figure joins the max, and its
+** step time is set against the estimate's. The reports are check_report.c's.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "measured/check.h"
+#include "sim/result.h"
 
 int64_t memest_snapshot_rank_of_name(const char *name) {
   const char *base, *p;
@@ -132,6 +134,60 @@ static void join_log(memest_check *c, const memest_runlog *log) {
   }
 }
 
+/* {======================================================================
+** Step time: the log's against the estimate's
+** ======================================================================= */
+
+/* The estimate's step time and tokens/s, or why it has none. */
+static void estimated_time(const memest_result *r, check_time *t) {
+  (void)r;
+  t->est_seconds = -1;
+  t->est_tokens_per_second = -1;
+  t->estimated_known = 0;
+}
+
+/* Why one side has no figure (empty when both have one). */
+static void time_note(check_time *t, int has_log, const memest_result *r) {
+  const char *logged = "";
+  char estimated[300] = "";
+  (void)r;
+  if (!has_log)
+    logged = "no log gives a step time: give --log FILE or --wandb DIR, whose step lines print "
+             "step-time";
+  else if (!t->logged_known)
+    logged = "the log's step lines have no step-time (a trainer that did not print it)";
+  if (!t->estimated_known)
+    snprintf(estimated, sizeof estimated, "the estimate has no step time: give --gpu NAME, a GPU "
+             "the time model knows");
+  snprintf(t->note, sizeof t->note, "%s%s%s", logged, logged[0] && estimated[0] ? "; " : "",
+           estimated);
+}
+
+/* The log's step time beside the estimate's: signed errors, and the log's
+** tokens a step against the estimate's global batch x sequence. */
+static void compare_time(memest_check *c, const memest_runlog *log) {
+  check_time *t = &c->time;
+  const memest_params *p = &c->result->params;
+  estimated_time(c->result, t);
+  if (log != NULL) {
+    t->logged = *memi_runlog_time(log);
+    t->logged_known = t->logged.known;
+  }
+  t->inputs_tokens = (double)p->global_batch_size * (double)p->sequence_length;
+  if (t->logged_known && t->logged.tokens_per_step > 0 && t->inputs_tokens > 0) {
+    t->tokens_difference = (t->logged.tokens_per_step - t->inputs_tokens) / t->inputs_tokens;
+    t->tokens_disagree = fabs(t->tokens_difference) > MEMEST_CHECK_TOKENS_DISAGREE;
+  }
+  if (t->logged_known && t->estimated_known) {
+    t->seconds_error = (t->est_seconds - t->logged.step_seconds) / t->logged.step_seconds;
+    if (t->logged.tokens_per_second > 0)
+      t->tokens_error = (t->est_tokens_per_second - t->logged.tokens_per_second) /
+                        t->logged.tokens_per_second;
+  }
+  time_note(t, log != NULL, c->result);
+}
+/* }====================================================================== */
+
 memest_code memest_check_run(const char *config, size_t config_len, const memest_params *p,
                              const memest_check_input *inputs, int n,
                              const memest_runlog *log, memest_check **out, memest_error *err) {
@@ -164,6 +220,7 @@ memest_code memest_check_run(const char *config, size_t config_len, const memest
   }
   if (c->n > 0) c->snap_from = c->max_from;
   if (log != NULL) join_log(c, log);
+  compare_time(c, log);
   c->error_max = error_of(c->est_max, c->meas_max);
   *out = c;
   return MEMEST_OK;

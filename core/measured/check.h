@@ -6,6 +6,7 @@
 #define MEMEST_CHECK_H
 
 #include "base/internal.h"
+#include "measured/logged_time.h"
 
 #define MEMEST_CHECK_MAX_SNAPSHOTS 4096
 /* The log and the snapshots' largest peak differing by more than this
@@ -24,6 +25,26 @@ typedef struct check_rank {
 ** JSON members (with its steps, or their count). */
 MEMEST_HIDDEN const char *memi_runlog_compared(const memest_runlog_summary *s);
 MEMEST_HIDDEN void memi_runlog_json_members(strbuf *sb, const memest_runlog *log, int with_steps);
+/* The log's step times as one figure (logged_time.h). */
+MEMEST_HIDDEN const logged_time *memi_runlog_time(const memest_runlog *log);
+
+/* The logged and the logged-against-estimated tokens a step differing by
+** more than this fraction is said: the estimate's batch or sequence is not
+** the run's. */
+#define MEMEST_CHECK_TOKENS_DISAGREE 0.02
+
+/* The log's step time beside the estimate's. */
+typedef struct check_time {
+  int logged_known, estimated_known;  /* each side has a figure */
+  logged_time logged;
+  double est_seconds, est_tokens_per_second;
+  double seconds_error;          /* (estimated - logged) / logged, when both are known */
+  double tokens_error;           /* the same for tokens/s, when the log has tokens/s */
+  double inputs_tokens;          /* the estimate's global batch x sequence */
+  double tokens_difference;      /* (logged tokens a step - inputs_tokens) / inputs_tokens */
+  int tokens_disagree;           /* |tokens_difference| > MEMEST_CHECK_TOKENS_DISAGREE */
+  char note[400];                /* when a side is missing: which, and what to give */
+} check_time;
 
 struct memest_check {
   check_rank *ranks;
@@ -37,6 +58,7 @@ struct memest_check {
   const memest_runlog *runlog;   /* the caller's; outlives the check */
   double log_vs_snapshots;       /* (log - largest snapshot peak) / that peak */
   int disagree;                  /* |log_vs_snapshots| > MEMEST_CHECK_DISAGREE */
+  check_time time;               /* the log's step time beside the estimate's */
   double fragmentation_param;    /* the estimate's --fragmentation */
   memest_result *result;         /* the estimate over every rank */
   memest_params params;          /* the inputs as given (the report's "inputs") */

@@ -1,7 +1,8 @@
 /*
 ** check_report.c — measured runs as JSON and text: one snapshot's figures
 ** (memest_snapshot_json, the page's input) and the comparison of `memest
-** check` (docs/result-json.md).
+** check` (docs/result-json.md): memory, and the log's step time beside
+** the estimate's (docs/measured-runs.md).
 */
 #include <stddef.h>
 #include <stdio.h>
@@ -175,6 +176,37 @@ static void max_json(strbuf *sb, const memest_check *c) {
   memi_sb_put(sb, "}");
 }
 
+/* A fraction, or null when the figure under it is none. */
+static void fraction_json(strbuf *sb, int known, double fraction) {
+  if (known) memi_sb_printf(sb, "%.6f", fraction);
+  else memi_sb_put(sb, "null");
+}
+
+/* The log's step time beside the estimate's; null with time_note when a
+** side has none. */
+static void time_json(strbuf *sb, const check_time *t) {
+  if (!t->logged_known || !t->estimated_known) {
+    memi_sb_put(sb, "\"time\":null,\"time_note\":");
+    memi_sb_json_str(sb, t->note);
+    return;
+  }
+  memi_sb_put(sb, "\"time\":{\"logged\":");
+  memi_logged_time_json(sb, &t->logged);
+  memi_sb_printf(sb, ",\"estimated\":{\"step_seconds\":%.6f,\"tokens_per_second\":%.1f},"
+                 "\"step_seconds_error\":%.6f,\"tokens_per_second_error\":",
+                 t->est_seconds, t->est_tokens_per_second, t->seconds_error);
+  fraction_json(sb, t->logged.tokens_per_second > 0, t->tokens_error);
+  memi_sb_put(sb, ",\"tokens_per_step\":");
+  if (t->logged.tokens_per_step > 0 && t->inputs_tokens > 0)
+    memi_sb_printf(sb, "{\"logged\":%.1f,\"inputs\":%.1f,\"difference_fraction\":%.6f,"
+                   "\"disagree\":%s}",
+                   t->logged.tokens_per_step, t->inputs_tokens, t->tokens_difference,
+                   t->tokens_disagree ? "true" : "false");
+  else
+    memi_sb_put(sb, "null");
+  memi_sb_put(sb, "}");
+}
+
 /* The fragmentation of the snapshot with the largest peak (null without
 ** snapshots). */
 static void fragmentation_json(strbuf *sb, const memest_check *c) {
@@ -203,6 +235,8 @@ char *memest_check_json(const memest_check *c) {
   ranks_json(&sb, c);
   memi_sb_put(&sb, ",");
   max_json(&sb, c);
+  memi_sb_put(&sb, ",");
+  time_json(&sb, &c->time);
   memi_sb_put(&sb, ",");
   memi_inputs_json(&sb, &c->params, c->result->capacity);
   memi_source_put_json(&sb, c->source_json);
@@ -372,6 +406,90 @@ static void disagree_text(strbuf *sb, const memest_check *c) {
                             : "all of it");
 }
 
+/* Seconds as "14.26 s" (three decimals under a second). */
+static const char *seconds_text(char *buf, size_t size, double s) {
+  snprintf(buf, size, s >= 1.0 ? "%.2f s" : "%.3f s", s);
+  return buf;
+}
+
+/* A count of tokens as the trainer prints it: "1,234,567". */
+static const char *tokens_text(char *buf, size_t size, double v) {
+  char digits[48];
+  int n, i, o = 0;
+  n = snprintf(digits, sizeof digits, "%.0f", v);
+  if (n < 0 || (size_t)n >= sizeof digits || (size_t)(n + n / 3 + 1) > size) {
+    snprintf(buf, size, "%.0f", v);
+    return buf;
+  }
+  for (i = 0; i < n; i++) {
+    if (i > 0 && (n - i) % 3 == 0) buf[o++] = ',';
+    buf[o++] = digits[i];
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
+/* What the logged figure is: "median of 23 steps", or "one step". */
+static const char *logged_how(char *buf, size_t size, const logged_time *l) {
+  if (l->steps == 1) snprintf(buf, size, "one step");
+  else snprintf(buf, size, "median of %lld steps", (long long)l->steps);
+  return buf;
+}
+
+/* The steps the median leaves out: each run's first, and the slow ones. */
+static void left_out_text(strbuf *sb, const logged_time *l) {
+  char a[32];
+  int i;
+  if (l->first_skipped && l->runs == 1)
+    memi_sb_printf(sb, "  the first step (%s) is left out: it compiles and grows the allocator\n",
+                   seconds_text(a, sizeof a, l->first_seconds));
+  else if (l->first_skipped)
+    memi_sb_printf(sb, "  each run's first step is left out (%lld runs in the log)\n",
+                   (long long)l->runs);
+  if (l->slow == 0) return;
+  memi_sb_printf(sb, "  %lld slow step%s left out (over %.0fx the median of the others: a "
+                 "checkpoint save, an evaluation):",
+                 (long long)l->slow, l->slow == 1 ? "" : "s", MEMEST_LOGGED_SLOW_FACTOR);
+  for (i = 0; i < l->nslow_shown; i++)
+    memi_sb_printf(sb, "%s step %lld %s (line %lld)", i ? "," : "", (long long)l->slow_steps[i].step,
+                   seconds_text(a, sizeof a, l->slow_steps[i].seconds),
+                   (long long)l->slow_steps[i].line);
+  memi_sb_put(sb, l->slow > l->nslow_shown ? ", ...\n" : "\n");
+}
+
+/* The log's tokens a step far from the estimate's global batch x sequence. */
+static void tokens_warning(strbuf *sb, const check_time *t) {
+  char a[48], b[48];
+  memi_sb_printf(sb, "Warning: the log's tokens-per-second x step-time is %s tokens a step, the "
+                 "estimate's global batch x sequence %s (%+.1f%%): the estimate's "
+                 "--global-batch-size or --sequence-length is not the run's\n",
+                 tokens_text(a, sizeof a, t->logged.tokens_per_step),
+                 tokens_text(b, sizeof b, t->inputs_tokens), t->tokens_difference * 100.0);
+}
+
+/* The log's step time and tokens/s beside the estimate's. */
+static void time_text(strbuf *sb, const check_time *t) {
+  const logged_time *l = &t->logged;
+  char a[48], b[48], how[48];
+  if (!t->logged_known || !t->estimated_known) {
+    memi_sb_printf(sb, "Step time: not compared: %s", t->note);
+    if (t->logged_known)
+      memi_sb_printf(sb, " (logged %s, %s)", seconds_text(a, sizeof a, l->step_seconds),
+                     logged_how(how, sizeof how, l));
+    memi_sb_put(sb, "\n");
+  } else {
+    memi_sb_printf(sb, "Step time: logged %s (%s), estimated %s, %+.1f%%\n",
+                   seconds_text(a, sizeof a, l->step_seconds), logged_how(how, sizeof how, l),
+                   seconds_text(b, sizeof b, t->est_seconds), t->seconds_error * 100.0);
+    if (l->tokens_per_second > 0)
+      memi_sb_printf(sb, "Tokens/s: logged %s (%s), estimated %s, %+.1f%%\n",
+                     tokens_text(a, sizeof a, l->tokens_per_second), how,
+                     tokens_text(b, sizeof b, t->est_tokens_per_second), t->tokens_error * 100.0);
+  }
+  if (t->logged_known) left_out_text(sb, l);
+  if (t->tokens_disagree) tokens_warning(sb, t);
+}
+
 /* The measured fragmentation of rank r against the estimate's. */
 static void fragmentation_text(strbuf *sb, const memest_check *c, const check_rank *r) {
   const memest_snapshot_summary *m = memest_snapshot_summary_of(r->snap);
@@ -408,6 +526,7 @@ char *memest_check_text(const memest_check *c) {
   if (c->has_log) log_text(&sb, c);
   max_text(&sb, c);
   if (c->has_log && c->disagree) disagree_text(&sb, c);
+  if (c->has_log) time_text(&sb, &c->time);
   if (c->n > 0) {
     const check_rank *r = &c->ranks[c->max_from >= 0 ? c->max_from : 0];
     peak_detail(&sb, r);

@@ -7,8 +7,11 @@
 ** reading is refused, named by its line, and never compared. The figure
 ** compared with an estimate is the steady state: the largest after each
 ** run's first step, whose peak differs while the optimizer creates its
-** states (docs/measured-runs.md). Lines come from log_lines.c, which a
-** reader of other lines (the launch line) can walk the same way.
+** states (docs/measured-runs.md). The same step lines' "step-time S sec"
+** and "tokens-per-second N" are read too (a malformed one is an error
+** naming its line); logged_time.c makes them one figure. Lines come from
+** log_lines.c, which a reader of other lines (the launch line) can walk
+** the same way.
 */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "measured/check.h"
+#include "measured/logged_time.h"
 #include "base/log_lines.h"
 
 #define RUNLOG_KEY "peak-gpu-memory"
@@ -38,6 +42,9 @@ struct memest_runlog {
   int64_t n, cap;
   memest_runlog_note notes[2 * MEMEST_RUNLOG_NOTES];
   int nnotes, nrefused, nrestarts;  /* notes kept, of each kind */
+  logged_step *times;              /* the step lines with a step-time */
+  int64_t ntimes, times_cap;
+  logged_time time;
 };
 
 /* One reading as found on a line. */
@@ -150,6 +157,174 @@ static int line_reading(const char *s, size_t n, reading *r) {
   return found;
 }
 
+/* {======================================================================
+** The step line's timing: "step-time 41.015 sec" (the slowest rank's wall
+** time, printed "%.3f sec") and "tokens-per-second 102,261" (global batch
+** x sequence / step-time, printed with thousands separators). A value that
+** is no such number is an error naming its line.
+** ======================================================================= */
+
+#define TIME_KEY "step-time"
+#define TOKENS_KEY "tokens-per-second"
+#define TIME_UNIT "sec"
+#define TIME_MAX_SECONDS 1e7            /* 115 days: no step takes longer */
+#define TOKENS_MAX_PER_SECOND 1e15
+
+/* The offset of the next key at s[from..n) standing as a word of its own
+** (not inside a longer name such as W&B's "infra/step-time"); -1 when none. */
+static long find_key(const char *s, size_t n, size_t from, const char *key) {
+  const size_t k = strlen(key);
+  size_t i;
+  for (i = from; i + k <= n; i++) {
+    if (memcmp(s + i, key, k) != 0) continue;
+    if (i > 0 && (is_word(s[i - 1]) || s[i - 1] == '/' || s[i - 1] == '.')) continue;
+    if (i + k < n && is_word(s[i + k])) continue;
+    return (long)i;
+  }
+  return -1;
+}
+
+/* The value after a key at s[0..n): blanks, an optional ':' or '=', blanks,
+** then the token up to a blank or '|' at s[*start..*end). */
+static void value_token(const char *s, size_t n, size_t *start, size_t *end) {
+  size_t i = 0;
+  while (i < n && is_blank(s[i])) i++;
+  if (i < n && (s[i] == ':' || s[i] == '=')) i++;
+  while (i < n && is_blank(s[i])) i++;
+  *start = i;
+  while (i < n && !is_blank(s[i]) && s[i] != '|') i++;
+  *end = i;
+}
+
+/* "41.015 sec" (or "41.015sec"): *seconds, or why it is no step time. */
+static const char *read_seconds(const char *s, size_t n, double *seconds, char *shown, size_t size) {
+  size_t a, b, num, u, e, i;
+  char text[48];
+  value_token(s, n, &a, &b);
+  num = decimal_length(s + a, b - a);
+  if (num == 0 || num >= sizeof text) {
+    copy_shown(shown, size, s + a, b - a);
+    return "is not a number as the trainer prints it (%.3f sec)";
+  }
+  memcpy(text, s + a, num);
+  text[num] = '\0';
+  *seconds = strtod(text, NULL);
+  if (a + num < b) {  /* the unit written on to the number ("41.015sec") */
+    u = a + num;
+    e = b;
+    for (i = u; i < e; i++)
+      if (!is_alpha(s[i])) {
+        copy_shown(shown, size, s + a, b - a);
+        return "is not a number as the trainer prints it (%.3f sec)";
+      }
+  } else {
+    for (u = b; u < n && is_blank(s[u]); u++) {}
+    for (e = u; e < n && is_word(s[e]); e++) {}
+  }
+  copy_shown(shown, size, s + a, e - a);
+  if (e - u != sizeof TIME_UNIT - 1 || memcmp(s + u, TIME_UNIT, e - u) != 0)
+    return "is not in sec, the unit the trainer prints";
+  if (*seconds <= 0) return "is zero, which is no step time";
+  if (*seconds > TIME_MAX_SECONDS) return "is over 10^7 seconds";
+  return NULL;
+}
+
+/* "1,234,567" (thousands separated by commas, as Python's format(x, ",.0f")
+** writes it) or plain digits, with an optional fraction: *rate, or why it
+** is no rate. */
+static const char *read_tokens(const char *s, size_t n, double *rate, char *shown, size_t size) {
+  size_t a, b, i, group = 0, o = 0;
+  char text[48];
+  int commas = 0;
+  value_token(s, n, &a, &b);
+  copy_shown(shown, size, s + a, b - a);
+  for (i = a; i < b && (is_digit(s[i]) || s[i] == ','); i++) {
+    if (s[i] == ',') {
+      /* Every group is three digits but the first, which has one to three. */
+      if (group == 0 || group > 3 || (commas > 0 && group != 3)) break;
+      commas++;
+      group = 0;
+      continue;
+    }
+    if (o + 1 >= sizeof text) break;
+    text[o++] = s[i];
+    group++;
+  }
+  if (i < b && s[i] == '.' && group > 0 && o + 1 < sizeof text) {
+    size_t f = i + 1;
+    text[o++] = '.';
+    while (f < b && is_digit(s[f]) && o + 1 < sizeof text) text[o++] = s[f++];
+    if (f == i + 1) f = i;   /* "12." has no fraction: not a number */
+    i = f;
+  }
+  if (i != b || group == 0 || (commas > 0 && group != 3))
+    return "is not a number as the trainer prints it (1,234,567)";
+  text[o] = '\0';
+  *rate = strtod(text, NULL);
+  if (*rate <= 0) return "is zero, which is no rate";
+  if (*rate > TOKENS_MAX_PER_SECOND) return "is over 10^15 tokens a second";
+  return NULL;
+}
+
+/* The error for the value of key at line `line`. */
+static memest_code timing_error(memest_error *err, int64_t line, const char *key, const char *shown,
+                                const char *why) {
+  return memi_err_set(err, MEMEST_E_VALUE, "log",
+                      "line %lld: %s %s %s; give the trainer's log as it printed it, or leave "
+                      "the line out",
+                      (long long)line, key, shown[0] ? shown : "(nothing)", why);
+}
+
+/* Reads one key's value on a step line into *v (left as it is when the
+** line has none); an error for a malformed value or a second one. */
+static memest_code line_timing(const char *s, size_t n, int64_t line, const char *key,
+                               const char *(*read)(const char *, size_t, double *, char *, size_t),
+                               double *v, memest_error *err) {
+  const size_t k = strlen(key);
+  long at = find_key(s, n, 0, key);
+  char shown[48];
+  const char *why;
+  if (at < 0) return MEMEST_OK;
+  why = read(s + at + k, n - (size_t)at - k, v, shown, sizeof shown);
+  if (why == NULL && find_key(s, n, (size_t)at + k, key) >= 0) why = "is followed by a second one on the line";
+  return why != NULL ? timing_error(err, line, key, shown, why) : MEMEST_OK;
+}
+
+static int add_timing(memest_runlog *log, const logged_step *t) {
+  if (log->ntimes == log->times_cap) {
+    int64_t nc = log->times_cap ? log->times_cap * 2 : 64;
+    logged_step *nt = realloc(log->times, (size_t)nc * sizeof *nt);
+    if (nt == NULL) return 0;
+    log->times = nt;
+    log->times_cap = nc;
+  }
+  log->times[log->ntimes++] = *t;
+  return 1;
+}
+
+/* The timing of the current line when it is a step line with a step-time. */
+static memest_code read_timing(memest_runlog *log, const log_lines *it, memest_error *err) {
+  logged_step t;
+  memest_code rc;
+  memset(&t, 0, sizeof t);
+  t.step = line_step(it->line, it->n);
+  t.line = it->number;
+  t.seconds = -1;
+  t.tokens_per_second = -1;
+  if (t.step <= 0) return MEMEST_OK;
+  rc = line_timing(it->line, it->n, it->number, TIME_KEY, read_seconds, &t.seconds, err);
+  if (rc == MEMEST_OK)
+    rc = line_timing(it->line, it->n, it->number, TOKENS_KEY, read_tokens, &t.tokens_per_second, err);
+  if (rc != MEMEST_OK || t.seconds < 0) return rc;
+  if (log->ntimes >= MEMEST_MAX_RUNLOG_STEPS)
+    return memi_err_set(err, MEMEST_E_LIMIT, "log",
+                        "the log has more than MEMEST_MAX_RUNLOG_STEPS (%lld) step-time readings; "
+                        "give the steps you want compared",
+                        (long long)MEMEST_MAX_RUNLOG_STEPS);
+  return add_timing(log, &t) ? MEMEST_OK : memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory");
+}
+/* }====================================================================== */
+
 /* Keeps a note while fewer than MEMEST_RUNLOG_NOTES of its kind are kept. */
 static void add_note(memest_runlog *log, const memest_runlog_note *note) {
   int *kept = note->restart ? &log->nrestarts : &log->nrefused;
@@ -249,10 +424,12 @@ memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_
   while (!oom && (got = memi_log_lines_next(&it)) != 0) {
     reading r;
     int64_t step;
-    if (got < 0 || line_reading(it.line, it.n, &r) == 0) {
-      oom |= got < 0;
+    if (got < 0) {
+      oom = 1;
       continue;
     }
+    if ((rc = read_timing(log, &it, err)) != MEMEST_OK) break;
+    if (line_reading(it.line, it.n, &r) == 0) continue;
     if (++readings > MEMEST_MAX_RUNLOG_STEPS) {
       rc = memi_err_set(err, MEMEST_E_LIMIT, "log",
                    "the log has more than MEMEST_MAX_RUNLOG_STEPS (%lld) peak-gpu-memory "
@@ -288,6 +465,8 @@ memest_code memest_runlog_read_from(const char *text, size_t len, int64_t first_
     if (!add_step(log, step, r.gib)) oom = 1;
   }
   memi_log_lines_free(&it);
+  if (rc == MEMEST_OK && !oom && memi_logged_time_of(log->times, log->ntimes, &log->time) != MEMEST_OK)
+    oom = 1;
   if (rc == MEMEST_OK && oom) rc = memi_err_set(err, MEMEST_E_NOMEM, "log", "out of memory reading the log");
   if (rc == MEMEST_OK && log->n == 0) {
     if (log->sum.refused > 0) {
@@ -317,6 +496,7 @@ void memest_runlog_free(memest_runlog *log) {
   if (log == NULL) return;
   free(log->step);
   free(log->gib);
+  free(log->times);
   free(log);
 }
 
@@ -332,6 +512,8 @@ int64_t memest_runlog_step(const memest_runlog *log, int64_t i, double *gib) {
   *gib = log->gib[i];
   return log->step[i];
 }
+
+const logged_time *memi_runlog_time(const memest_runlog *log) { return &log->time; }
 
 int memest_runlog_note_count(const memest_runlog *log) { return log->nnotes; }
 
@@ -403,7 +585,8 @@ void memi_runlog_json_members(strbuf *sb, const memest_runlog *log, int with_ste
               (long long)n->line, (long long)n->step, (long long)n->after);
     first = 0;
   }
-  memi_sb_put(sb, "]");
+  memi_sb_put(sb, "],\"step_time\":");
+  memi_logged_time_json(sb, &log->time);
 }
 
 char *memest_runlog_json(const memest_runlog *log) {
