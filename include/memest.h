@@ -187,6 +187,9 @@ typedef enum memest_param_id {
   MEMEST_P_TIMELINE_LIMIT,
   MEMEST_P_ROUTING,
   MEMEST_P_ROUTING_FACTOR,
+  MEMEST_P_NVLINK_GB_PER_S,
+  MEMEST_P_NETWORK_GBIT_PER_S,
+  MEMEST_P_EFFICIENCY,
   MEMEST_P_COUNT
 } memest_param_id;
 
@@ -212,6 +215,11 @@ typedef struct memest_params {
   int64_t timeline_limit;      /* events reported (0 = all) */
   memest_routing routing;      /* MEASURED by default; FACTOR with routing_factor */
   double routing_factor;       /* busiest rank's routed rows over m*k, >= 1 */
+  /* The time model (core/time/): link bandwidths per GPU (0: the GPU's
+  ** table) and overrides of its efficiency table, "kind=value,..." */
+  double nvlink_gb_per_s;      /* NVLink, one direction, GB/s */
+  double network_gbit_per_s;   /* network, Gb/s */
+  char efficiency[160];
   uint32_t given;              /* 1u << memest_param_id for each set */
   memest_model_source model_source;  /* where the model's config came from (not a
                                ** parameter: set by the front end, named by the reports) */
@@ -416,6 +424,14 @@ int memest_result_worst_rank(const memest_result *r);
 ** (memest_result_tensor_peak_bytes) is always the simulated ranks'. */
 int memest_result_shown_rank(const memest_result *r);
 int memest_result_run_known(const memest_result *r);
+
+/* The time model (docs/time-model.md): the step's seconds (the slowest
+** rank, step end and optimizer included) and tokens per second for the
+** whole job (global batch x sequence / step seconds), as the trainer logs
+** them; -1 when the time is not estimated (no --gpu preset names the GPU's
+** speed; the JSON's "time_note" says so). */
+double memest_result_step_seconds(const memest_result *r);
+double memest_result_tokens_per_second(const memest_result *r);
 
 /* The routing a result was estimated with, and the margin it leaves: the
 ** largest routing factor (busiest rank's routed rows over the uniform m*k)

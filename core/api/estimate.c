@@ -14,6 +14,7 @@
 #include "model/presets.h"
 #include "sim/result.h"
 #include "plan/routing_margin.h"
+#include "time/time.h"
 
 const char *memest_version(void) { return MEMEST_VERSION; }
 
@@ -112,6 +113,9 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
                         r->ranks[r->worst].rank, ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
     if (rc != MEMEST_OK) memi_est_release(r);
   }
+  if (rc == MEMEST_OK && (rc = memi_time_run(r, 0, &r->time, err)) != MEMEST_OK) {
+    memi_est_release(r);
+  }
   memi_est_cache_free(local);
   return rc;
 }
@@ -130,6 +134,7 @@ memest_code memi_est_estimate(const char *config, size_t config_len, const memes
   model_config *mc;
   memest_code rc;
   memest_error first;
+  double eff[EFF_COUNT];
   memi_err_clear(err);
   if (out == NULL || p == NULL) return memi_err_set(err, MEMEST_E_VALUE, "", "no parameters given");
   *out = NULL;
@@ -137,6 +142,7 @@ memest_code memi_est_estimate(const char *config, size_t config_len, const memes
     if (err != NULL) *err = first;
     return first.code;
   }
+  if ((rc = memi_eff_resolve(p, eff, err))) return rc;
   if ((rc = config_text(config, config_len, p, &text, &n, err))) return rc;
   mc = malloc(sizeof *mc);
   r = malloc(sizeof *r);
@@ -157,6 +163,14 @@ memest_code memi_est_estimate(const char *config, size_t config_len, const memes
   return MEMEST_OK;
 }
 
+double memest_result_step_seconds(const memest_result *r) {
+  return r != NULL && r->time != NULL && r->time->known ? r->time->step_seconds : -1.0;
+}
+
+double memest_result_tokens_per_second(const memest_result *r) {
+  return r != NULL && r->time != NULL && r->time->known ? r->time->tokens_per_second : -1.0;
+}
+
 memest_code memest_config_check(const char *config, size_t config_len, memest_error *err) {
   model_config *mc;
   memest_code rc;
@@ -174,9 +188,11 @@ int memest_validate(const char *config, size_t config_len, const memest_params *
   size_t n;
   model_config *mc;
   memest_error one;
+  double eff[EFF_COUNT];
   int count;
   if (p == NULL) return 0;
   count = memi_layout_problems(NULL, p, errs, max);
+  if (count < max && memi_eff_resolve(p, eff, &one) != MEMEST_OK) errs[count++] = one;
   if (count > 0) return count;
   if (config_text(config, config_len, p, &text, &n, &one) != MEMEST_OK) {
     if (max > 0) errs[0] = one;

@@ -146,6 +146,12 @@
 #ifndef MEMEST_MAX_ROUTING_FACTOR
 #define MEMEST_MAX_ROUTING_FACTOR 32.0     /* min(ep, E/k) <= ep <= MEMEST_MAX_EP */
 #endif
+#ifndef MEMEST_MAX_LINK_GB_PER_S
+#define MEMEST_MAX_LINK_GB_PER_S 100000.0  /* NVLink per GPU, one direction: 100 TB/s */
+#endif
+#ifndef MEMEST_MAX_NETWORK_GBIT_PER_S
+#define MEMEST_MAX_NETWORK_GBIT_PER_S 100000.0  /* network per GPU: 100 Tb/s */
+#endif
 #ifndef MEMEST_MAX_FRAGMENTATION
 #define MEMEST_MAX_FRAGMENTATION 1.0       /* allocator overhead: at most 100% */
 #endif

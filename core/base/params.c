@@ -181,6 +181,26 @@ static const param_row param_table[MEMEST_P_COUNT] = {
       routing_factor, 18,
       "Routing factor", "routing factor",
       "", 1, 8, 0.01, 0, ""),
+  ROW("nvlink_gb_per_s", "--nvlink-gb-per-s", "number",
+      "NVLink bandwidth per GPU in one direction, GB/s, for the time model (0: the GPU's "
+      "datasheet)",
+      "0 unless your NVLink differs from the GPU's datasheet (e.g. 450 for H100 SXM)", "", "0", 0,
+      0.0, MEMEST_MAX_LINK_GB_PER_S, "MEMEST_MAX_LINK_GB_PER_S", K_NUM, NULL, nvlink_gb_per_s, 19,
+      "NVLink (GB/s, one direction)", "NVLink bandwidth",
+      "", 0, 0, 0, 0, ""),
+  ROW("network_gbit_per_s", "--network-gbit-per-s", "number",
+      "network bandwidth per GPU between nodes, Gb/s, for the time model (0: the GPU table's)",
+      "0 unless your nodes have another network per GPU (e.g. 400 for one NDR NIC a GPU)", "", "0",
+      0, 0.0, MEMEST_MAX_NETWORK_GBIT_PER_S, "MEMEST_MAX_NETWORK_GBIT_PER_S", K_NUM, NULL,
+      network_gbit_per_s, 20,
+      "Network (Gb/s per GPU)", "network bandwidth",
+      "", 0, 0, 0, 0, ""),
+  ROW("efficiency", "--efficiency", "text",
+      "overrides of the time model's efficiency table, kind=value[,kind=value] (values 0..1)",
+      "leave unset unless you measured your kernels; docs/time-model.md lists the kinds", "", "",
+      0, 0, 0, "", K_TEXT, NULL, efficiency, 21,
+      "Efficiency overrides", "efficiency overrides",
+      "", 0, 0, 0, 0, ""),
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {

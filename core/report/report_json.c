@@ -10,6 +10,7 @@
 #include "sim/result.h"
 #include "model/model_source.h"
 #include "sim/model_summary.h"
+#include "report/report_time.h"
 
 int memest_tight_percent(void) { return CHOICE_TIGHT_PERCENT; }
 
@@ -52,10 +53,12 @@ static void put_comps(strbuf *sb, const comp_vec *v, int from, int to) {
   memi_sb_put(sb, "}");
 }
 
-static void put_event(strbuf *sb, const tl_event *e, int64_t index, int with_components) {
+static void put_event(strbuf *sb, const tl_event *e, int64_t index, const double *t,
+                      int with_components) {
   char label[160];
   memi_sb_put(sb, "{\"index\":");
   memi_sb_put_i64(sb, index);
+  if (t != NULL) memi_sb_printf(sb, ",\"t_seconds\":%.6f", *t);
   memi_sb_put(sb, ",\"step\":");
   memi_sb_put_i64(sb, e->step);
   memi_sb_put(sb, ",\"label\":");
@@ -82,9 +85,14 @@ static void put_event(strbuf *sb, const tl_event *e, int64_t index, int with_com
 ** components as one array per component: half the text of an object per
 ** event, and faster for a page to read; then "event_steps": [the step of
 ** each kept event], so that the columns alone draw the timeline. */
-static void put_event_columns(strbuf *sb, const rank_result *rr) {
+static void put_event_columns(strbuf *sb, const rank_result *rr, const double *t) {
   int c;
   int64_t i;
+  if (t != NULL) {
+    memi_sb_put(sb, ",\"t_seconds\":[");
+    for (i = 0; i < rr->n_tl; i++) memi_sb_printf(sb, i ? ",%.6f" : "%.6f", t[i]);
+    memi_sb_putn(sb, "]", 1);
+  }
   memi_sb_put(sb, ",\"event_components\":{");
   for (c = 0; c < C_COUNT; c++) {
     if (c > 0) memi_sb_putn(sb, ",", 1);
@@ -120,13 +128,14 @@ static const char *peak_phase(const tl_event *e) {
 /* "events": [...] and, with timeline_columns, "event_components": {...}. */
 static void put_events(strbuf *sb, const memest_result *r, const rank_result *rr) {
   int64_t i;
+  const double *t = memi_time_events(r, rr);
   memi_sb_put(sb, "\"events\":[");
   for (i = 0; i < rr->n_tl; i++) {
     if (i > 0) memi_sb_put(sb, ",");
-    put_event(sb, &rr->tl[i], rr->tl_from + i, !r->timeline_columns);
+    put_event(sb, &rr->tl[i], rr->tl_from + i, t != NULL ? &t[i] : NULL, !r->timeline_columns);
   }
   memi_sb_put(sb, "]");
-  if (r->timeline_columns) put_event_columns(sb, rr);
+  if (r->timeline_columns) put_event_columns(sb, rr, t);
 }
 
 static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) {
@@ -366,6 +375,7 @@ char *memest_result_json(const memest_result *r) {
   memi_source_put_json(&sb, r->source_json);
   put_derived(&sb, r);
   put_routing(&sb, r);
+  memi_time_json(&sb, r);
   put_model(&sb, r);
   memi_sb_printf(&sb,
             ",\"non_pytorch\":{\"total_bytes\":%lld,\"cuda_context\":%lld,\"nccl_world\":%lld,"

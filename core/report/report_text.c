@@ -12,6 +12,7 @@
 #include "model/model_source.h"
 #include "model/presets.h"
 #include "sim/result.h"
+#include "report/report_time.h"
 
 static void line_gib(strbuf *sb, const char *what, int64_t bytes) {
   char g[32];
@@ -300,16 +301,20 @@ static void timeline_section(strbuf *sb, const memest_result *r) {
   int64_t k;
   for (i = 0; i < r->n_ranks; i++) {
     const rank_result *rr = &r->ranks[i];
+    const double *t = memi_time_events(r, rr);
     int64_t prev = 0;
-    char label[160], a[32], b[32], c[32];
+    char label[160], a[32], b[32], c[32], at[32];
     memi_sb_printf(sb, "\nTimeline of rank %d: events %lld-%lld of %lld (peak at %lld)\n", rr->rank,
               (long long)rr->tl_from, (long long)(rr->tl_from + rr->n_tl - 1),
               (long long)rr->n_events, (long long)rr->peak_index);
-    memi_sb_put(sb, "  #      event                                          total    delta  in-op peak  live\n");
+    memi_sb_printf(sb, "  #      %s event                                          total    delta  in-op peak  live\n",
+                   t != NULL ? "  time (s)" : "");
     for (k = 0; k < rr->n_tl; k++) {
       const tl_event *e = &rr->tl[k];
       int64_t idx = rr->tl_from + k;
-      memi_sb_printf(sb, "  %-6lld %-46s %7s %8s %9s  %d,%d%s\n", (long long)idx,
+      at[0] = '\0';
+      if (t != NULL) snprintf(at, sizeof at, "%10.3f ", t[k]);
+      memi_sb_printf(sb, "  %-6lld %s%-46s %7s %8s %9s  %d,%d%s\n", (long long)idx, at,
                 memi_tl_describe(e, label, sizeof label), memi_fmt_gib(a, sizeof a, e->total),
                 k == 0 ? "" : memi_fmt_gib(b, sizeof b, e->total - prev), memi_fmt_gib(c, sizeof c, e->peak),
                 e->live[0], e->live[1], idx == rr->peak_index ? "  <- peak" : "");
@@ -332,6 +337,7 @@ char *memest_result_text(const memest_result *r) {
   static_section(&sb, rr);
   dynamic_section(&sb, rr);
   total_section(&sb, r);
+  memi_time_text(&sb, r);
   suggestions_section(&sb, r);
   ranks_section(&sb, r);
   if (r->params.detail) detail_section(&sb, r);

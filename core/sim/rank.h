@@ -302,6 +302,9 @@ struct sim_rank {
   int64_t tl_from, tl_to;    /* events [from, to) are kept */
   tl_event *tl;
   int64_t n_tl;
+  /* trace mode (trace.c): ops are recorded here, no memory is replayed */
+  struct sched_trace *trace;
+  int trace_nomem;
 };
 
 /* Sets sr up for one rank, its layer programs taken from cache (NULL: the

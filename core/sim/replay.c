@@ -15,15 +15,19 @@
 /* The transfers around an op; which exist is the module's link (inventory.c).
 ** A backward's output grad comes from where its forward output went. */
 void memi_drv_recv_forward(sim_rank *sr, int m) {
+  if (sr->trace != NULL) return;
   if (sr->inv.mod[m].link & LINK_RECV_F) memi_sim_apply(sr, C_P2P, sr->mH);
 }
 void memi_drv_send_forward(sim_rank *sr, int m) {
+  if (sr->trace != NULL) return;
   if (sr->inv.mod[m].link & LINK_SEND_F) sr->commit_act += sr->mH;
 }
 void memi_drv_recv_backward(sim_rank *sr, int m) {
+  if (sr->trace != NULL) return;
   if (sr->inv.mod[m].link & LINK_SEND_F) memi_sim_apply(sr, C_P2P, sr->mH);
 }
 void memi_drv_send_backward(sim_rank *sr, int m) {
+  if (sr->trace != NULL) return;
   if (sr->inv.mod[m].link & LINK_RECV_F) sr->commit_p2p += sr->mH;
 }
 
@@ -32,6 +36,10 @@ void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int
   tl_event ev;
   const op_result *res;
   int m, fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
+  if (sr->trace != NULL) {
+    memi_trace_op(sr, kind, pf, pb, zb);
+    return;
+  }
   memset(&ev, 0, sizeof ev);
   ev.step = step;
   ev.iter = iter;
@@ -116,6 +124,7 @@ static int64_t steady_skip(sim_rank *sr, const int64_t *df, const int64_t *db, i
 
 int64_t memi_drv_steady(sim_rank *sr, sched_loop *lp, int64_t i, int64_t n) {
   int m;
+  if (sr->trace != NULL) return i;   /* the trace runs every iteration */
   if (i > 0) lp->steady = state_same(sr, &lp->before);
   if (i >= 2 && lp->steady) {
     /* The last iteration left the state exactly as it found it, so the

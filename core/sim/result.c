@@ -220,6 +220,8 @@ void memi_est_release(memest_result *r) {
   int i;
   memest_result_free(r->every);
   r->every = NULL;
+  free(r->time);
+  r->time = NULL;
   if (r->ranks == NULL) return;
   for (i = 0; i < r->n_ranks; i++) free(r->ranks[i].tl);
   free(r->ranks);

@@ -12,6 +12,9 @@
 #include "sim/layout.h"
 #include "sim/timeline.h"
 
+/* The time model's answer (core/time/time.h): one block the result owns. */
+typedef struct step_time step_time;
+
 typedef struct rank_result {
   int rank;
   int stages[MEMEST_MAX_MODULES];  /* of each module */
@@ -88,6 +91,7 @@ struct memest_result {
   int run_worst;
   int timeline_columns;      /* a view: events' components as one array per component */
   char *source_json, *source_text;  /* memest_result_set_source, or NULL: flags only */
+  step_time *time;           /* step time and tokens/s (memi_est_estimate), or NULL */
 };
 
 /* What consecutive estimates share (result.c): the layer programs built

@@ -62,4 +62,30 @@ typedef struct sched_loop {
 MEMEST_HIDDEN int64_t memi_drv_steady(sim_rank *sr, sched_loop *lp, int64_t i, int64_t n);
 /* }====================================================================== */
 
+/* {======================================================================
+** The op trace (trace.c): a rank's ops of one step in order, every
+** iteration run (none skipped), with no memory work: what the time model
+** (core/time/) replays across ranks.
+** ======================================================================= */
+typedef struct sched_op {
+  unsigned char kind;        /* OP_* */
+  unsigned char pf, pb;      /* forward and backward module (a W's: its batch's) */
+  unsigned char zb;          /* the backward defers its expert weight grads */
+  int32_t cf, cb;            /* chunk ids within the modules, -1 for none */
+} sched_op;
+
+typedef struct sched_trace {
+  sched_op *ops;
+  int64_t n, cap;
+} sched_trace;
+
+/* Fills t (its array reused and grown) with rank `rank`'s ops of one step
+** of lo's schedule; MEMEST_E_NOMEM when out of memory. */
+MEMEST_HIDDEN memest_code memi_sched_trace(const model_config *mc, const layout *lo, int rank,
+                                      sched_trace *t, memest_error *err);
+MEMEST_HIDDEN void memi_sched_trace_free(sched_trace *t);
+/* Records one op of sr's trace (replay.c's driver calls it in trace mode). */
+MEMEST_HIDDEN void memi_trace_op(sim_rank *sr, int kind, int pf, int pb, int zb);
+/* }====================================================================== */
+
 #endif /* MEMEST_SCHEDULE_H */
