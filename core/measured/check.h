@@ -2,8 +2,8 @@
 ** check.h — what check.c (the comparison) and check_report.c (its JSON
 ** and text) share: a measured-against-estimated comparison.
 */
-#ifndef MEMEST_CHECK_H
-#define MEMEST_CHECK_H
+#ifndef MEMEST_MEASURED_CHECK_H
+#define MEMEST_MEASURED_CHECK_H
 
 #include "base/internal.h"
 #include "measured/logged_time.h"
@@ -65,4 +65,4 @@ struct memest_check {
   char *source_json, *source_text;  /* memest_check_set_source, or NULL: flags only */
 };
 
-#endif /* MEMEST_CHECK_H */
+#endif /* MEMEST_MEASURED_CHECK_H */

@@ -221,7 +221,12 @@ static const char *read_seconds(const char *s, size_t n, double *seconds, char *
     for (u = b; u < n && is_blank(s[u]); u++) {}
     for (e = u; e < n && is_word(s[e]); e++) {}
   }
-  copy_shown(shown, size, s + a, e - a);
+  copy_shown(shown, size, s + a, b - a);
+  if (u > b && e > u) {  /* the unit after blanks: shown after one */
+    char unit[16];
+    copy_shown(unit, sizeof unit, s + u, e - u);
+    snprintf(shown + strlen(shown), size - strlen(shown), " %s", unit);
+  }
   if (e - u != sizeof TIME_UNIT - 1 || memcmp(s + u, TIME_UNIT, e - u) != 0)
     return "is not in sec, the unit the trainer prints";
   if (*seconds <= 0) return "is zero, which is no step time";

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "measured/check.h"
 
 /* {======================================================================
 ** A pickle builder: protocol 4, as pickle.dump writes it
@@ -680,6 +681,174 @@ done:
   memest_snapshot_free(idle);
 }
 
+/* {======================================================================
+** Step times: the lines' figures and the median over the steady steps
+** ======================================================================= */
+
+static logged_step timed(int64_t step, double seconds, double rate) {
+  logged_step t;
+  t.step = step;
+  t.line = step + 2;
+  t.seconds = seconds;
+  t.tokens_per_second = rate;
+  return t;
+}
+
+/* The median skips each run's first step and the slow steps (over 3x the
+** median of the others), which it names. */
+static void test_logged_median(void) {
+  logged_step v[10];
+  logged_time t;
+  double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2};
+  CHECK(memi_median_sorting(odd, 3) == 2);
+  CHECK(memi_median_sorting(even, 4) == 2.5);
+  /* A slow first step, a checkpoint save at step 6; 7 steady steps. */
+  v[0] = timed(1, 95.412, 43960);
+  v[1] = timed(2, 14.262, 294089);
+  v[2] = timed(3, 14.118, 297089);
+  v[3] = timed(4, 14.305, 293207);
+  v[4] = timed(5, 14.251, 294316);
+  v[5] = timed(6, 58.930, 71175);
+  v[6] = timed(7, 14.197, 295436);
+  v[7] = timed(8, 14.280, 293719);
+  v[8] = timed(9, 14.233, 294689);
+  CHECK_I64(memi_logged_time_of(v, 9, &t), MEMEST_OK);
+  CHECK_I64(t.known, 1);
+  CHECK_I64(t.readings, 9);
+  CHECK_I64(t.runs, 1);
+  CHECK_I64(t.first_skipped, 1);
+  CHECK(t.first_seconds == 95.412);
+  CHECK_I64(t.steps, 7);
+  CHECK(t.step_seconds == 14.251);
+  CHECK(t.tokens_per_second == 294316);
+  CHECK(t.tokens_per_step > 4194304 * 0.999 && t.tokens_per_step < 4194304 * 1.001);
+  CHECK_I64(t.slow, 1);
+  CHECK_I64(t.nslow_shown, 1);
+  CHECK_I64(t.slow_steps[0].step, 6);
+  CHECK_I64(t.slow_steps[0].line, 8);
+  /* An even count: the mean of the middle two; no tokens/s: none. */
+  v[0] = timed(1, 9, -1);
+  v[1] = timed(2, 2, -1);
+  v[2] = timed(3, 4, -1);
+  CHECK_I64(memi_logged_time_of(v, 3, &t), MEMEST_OK);
+  CHECK(t.step_seconds == 3);
+  CHECK_I64(t.slow, 0);
+  CHECK(t.tokens_per_second == -1);
+  CHECK(t.tokens_per_step == -1);
+  /* A restart: each run's first step is left out. */
+  v[0] = timed(1, 50, -1);
+  v[1] = timed(2, 10, -1);
+  v[2] = timed(3, 11, -1);
+  v[3] = timed(3, 60, -1);
+  v[4] = timed(4, 12, -1);
+  CHECK_I64(memi_logged_time_of(v, 5, &t), MEMEST_OK);
+  CHECK_I64(t.runs, 2);
+  CHECK_I64(t.steps, 3);
+  CHECK(t.step_seconds == 11);
+  CHECK_I64(t.slow, 0);
+  /* One step, or only runs' first steps: all of them, none skipped. */
+  CHECK_I64(memi_logged_time_of(v, 1, &t), MEMEST_OK);
+  CHECK_I64(t.first_skipped, 0);
+  CHECK_I64(t.steps, 1);
+  CHECK(t.step_seconds == 50);
+  v[1] = timed(1, 52, -1);
+  CHECK_I64(memi_logged_time_of(v, 2, &t), MEMEST_OK);
+  CHECK_I64(t.first_skipped, 0);
+  CHECK(t.step_seconds == 51);
+  /* Two steady steps: the slow one is over 3x the other. */
+  v[1] = timed(2, 1, -1);
+  v[2] = timed(3, 3.5, -1);
+  CHECK_I64(memi_logged_time_of(v, 3, &t), MEMEST_OK);
+  CHECK_I64(t.slow, 1);
+  CHECK(t.step_seconds == 1);
+  /* Nothing timed. */
+  CHECK_I64(memi_logged_time_of(v, 0, &t), MEMEST_OK);
+  CHECK_I64(t.known, 0);
+}
+
+/* The time figures of a log that must be read. */
+static const logged_time *time_of(const char *text, memest_runlog **log) {
+  *log = log_of(text);
+  return *log ? memi_runlog_time(*log) : NULL;
+}
+
+static void test_runlog_times(void) {
+  static const struct { const char *line, *message; } refused[] = {
+    {"step 3 | step-time 14,305 sec | peak-gpu-memory 60.00 GB",
+     "line 3: step-time 14,305 is not a number as the trainer prints it"},
+    {"step 3 | step-time 0.000 sec | peak-gpu-memory 60.00 GB", "line 3: step-time 0.000 sec is zero"},
+    {"step 3 | step-time 12 ms | peak-gpu-memory 60.00 GB", "line 3: step-time 12 ms is not in sec"},
+    {"step 3 | step-time 1.2.3sec | peak-gpu-memory 60.00 GB", "step-time 1.2.3sec is not a number"},
+    {"step 3 | step-time sec | peak-gpu-memory 60.00 GB", "step-time sec is not a number"},
+    {"step 3 | step-time 1e9 sec | peak-gpu-memory 60.00 GB", "step-time 1e9 is not a number"},
+    {"step 3 | step-time 20000000 sec | peak-gpu-memory 60.00 GB", "is over 10^7 seconds"},
+    {"step 3 | step-time 1.5 sec | step-time 1.5 sec | peak-gpu-memory 60.00 GB",
+     "step-time 1.5 sec is followed by a second one on the line"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second 1,23,456 | peak-gpu-memory 60.00 GB",
+     "line 3: tokens-per-second 1,23,456 is not a number as the trainer prints it (1,234,567)"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second 12,3456 | peak-gpu-memory 60.00 GB",
+     "tokens-per-second 12,3456 is not"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second ,123 | peak-gpu-memory 60.00 GB",
+     "tokens-per-second ,123 is not"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second 1,234. | peak-gpu-memory 60.00 GB",
+     "tokens-per-second 1,234. is not"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second 0 | peak-gpu-memory 60.00 GB",
+     "tokens-per-second 0 is zero"},
+    {"step 3 | step-time 1.5 sec | tokens-per-second | peak-gpu-memory 60.00 GB",
+     "tokens-per-second (nothing) is not"},
+  };
+  memest_runlog *log = NULL;
+  memest_error err;
+  const logged_time *t;
+  char text[400];
+  size_t k;
+  /* Commas, plain digits, a unit written on, W&B's infra/ names (not the
+  ** trainer's line), a step-time off a step line: each read as it is. */
+  t = time_of("step 00000001/00000009 | step-time 30.000 sec | tokens-per-second 139,810 | "
+              "peak-gpu-memory 60.00 GB\n"
+              "step 00000002/00000009 | step-time 2.000sec | tokens-per-second 2097152 | "
+              "peak-gpu-memory 60.00 GB\n"
+              "infra/step-time 7.5 sec | step 00000003/00000009 | step-time=2.500 sec | "
+              "tokens-per-second 1,677,721.6 | peak-gpu-memory 60.00 GB\n"
+              "step-time 99.000 sec (no step)\n"
+              "step 00000004/00000009 | step-time 3.000 sec | peak-gpu-memory 60.00 GB\n",
+              &log);
+  CHECK(t != NULL);
+  if (t) {
+    CHECK_I64(t->readings, 4);
+    CHECK_I64(t->steps, 3);
+    CHECK(t->step_seconds == 2.5);
+    CHECK(t->first_seconds == 30);
+    CHECK(t->tokens_per_second == (2097152 + 1677721.6) / 2);
+    CHECK(t->tokens_per_step > 4194303.9 && t->tokens_per_step < 4194304.1);
+  }
+  memest_runlog_free(log);
+  /* A log without step-time: memory only. */
+  t = time_of("step 1 | peak-gpu-memory 60.00 GB\nstep 2 | tokens-per-second 1,000 | "
+              "peak-gpu-memory 61.00 GB\n", &log);
+  if (t) CHECK_I64(t->known, 0);
+  if (log) {
+    char *json = memest_runlog_json(log);
+    CHECK_HAS(json, "\"step_time\":null");
+    memest_free(json);
+  }
+  memest_runlog_free(log);
+  /* Each malformed figure is an error naming its line, in the whole log's
+  ** numbering when the text is its tail. */
+  for (k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+    snprintf(text, sizeof text, "step 1 | step-time 1.5 sec | peak-gpu-memory 60.00 GB\n"
+             "step 2 | step-time 1.5 sec | peak-gpu-memory 60.00 GB\n%s\n", refused[k].line);
+    log = NULL;
+    CHECK_I64(memest_runlog_read(text, strlen(text), &log, &err), MEMEST_E_VALUE);
+    CHECK(log == NULL);
+    CHECK_HAS(err.message, refused[k].message);
+  }
+  snprintf(text, sizeof text, "step 9 | step-time 1,5 sec | peak-gpu-memory 60.00 GB\n");
+  CHECK_I64(memest_runlog_read_from(text, strlen(text), 40, &log, &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "line 40: step-time 1,5 is not a number");
+}
+/* }====================================================================== */
+
 static void test_check(void) {
   pk_buf p;
   memest_snapshot *s = NULL;
@@ -729,6 +898,8 @@ int main(void) {
   test_runlog_line_ends();
   test_runlog_readings();
   test_runlog_steps();
+  test_logged_median();
+  test_runlog_times();
   test_ranks();
   test_check();
   test_check_log();
