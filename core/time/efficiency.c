@@ -44,14 +44,15 @@ static const eff_row eff_table[EFF_COUNT] = {
    OP_RATES ": AdamW fused=False, 28 bytes a parameter at 1,178 GB/s"},
   {"nvlink", 0.50, 0.01, 1.0,
    "all-to-all and collectives inside a node, of NVLink's one-direction bandwidth",
-   "fitted: the expert all-to-all of the measured runs in tests/data/throughput (docs/accuracy.md)"},
+   "assumed: not measured here; the logged runs in tests/data/throughput barely depend on it "
+   "(0.25-0.7 moves their mean error by 0.2 points, docs/accuracy.md)"},
   {"network", 0.80, 0.01, 1.0, "collectives and transfers between nodes, of the network bandwidth",
    "assumed: NCCL over InfiniBand NDR reaches about 80% of line rate; not measured here"},
-  {"layer_us", 600.0, 0.0, 1e6,
+  {"layer_us", 800.0, 0.0, 1e6,
    "host, launch and synchronisation time of one layer's forward in microseconds; a backward "
    "counts it twice",
-   "fitted: the measured runs in tests/data/throughput at trainer 093a9e4-d2fffcc "
-   "(docs/accuracy.md)"},
+   "fitted: the value of 300-1,100 that gives the smallest mean log error over the 14 logged "
+   "runs of tests/data/throughput that memest can lay out (docs/accuracy.md, Throughput)"},
 };
 
 const eff_row *memi_eff_row(int i) { return i >= 0 && i < EFF_COUNT ? &eff_table[i] : NULL; }
