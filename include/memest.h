@@ -625,7 +625,7 @@ memest_code memest_result_set_source(memest_result *r, const memest_trainer_run 
 ** A plan runs many estimates of one model (its config parsed once) and
 ** answers one planning question (docs/planner.md):
 **   MEMEST_PLAN_LAYOUTS  every valid (pp, ep, cp, dp, mbs) for the GPUs,
-**                        ranked by headroom, each with its pipeline bubble;
+**                        ranked by the objective (tokens/s or headroom), each with its pipeline bubble;
 **                        the invalid ones are counted by reason;
 **   MEMEST_PLAN_VARY     each value of one input with its peak and status,
 **                        and the smallest OK one (the largest for mbs, seq
@@ -663,6 +663,16 @@ typedef enum memest_ep_nodes {
   MEMEST_EP_NODES_ALLOW = 1
 } memest_ep_nodes;
 
+/* What a plan of layouts and a compare answer with among the rows that
+** qualify (docs/planner.md "Objective"): THROUGHPUT the most tokens/s of
+** the time model, then the most headroom (the most headroom alone, said in
+** the report, when the GPU has no time model); HEADROOM the most headroom.
+** A vary plan answers its smallest or largest OK value either way. */
+typedef enum memest_plan_objective {
+  MEMEST_OBJECTIVE_THROUGHPUT = 0,
+  MEMEST_OBJECTIVE_HEADROOM = 1
+} memest_plan_objective;
+
 typedef struct memest_plan_request {
   memest_plan_mode mode;
   memest_params base;          /* model, GPU and options, one value each */
@@ -673,6 +683,7 @@ typedef struct memest_plan_request {
   double min_routing_margin;   /* 0: none; else keep rows whose routing margin reaches it */
   memest_ep_nodes ep_across_nodes;   /* AVOID unless "ep_across_nodes" says allow */
   int ep_across_nodes_given;   /* 1: set by name (then gpus_per_node is needed) */
+  memest_plan_objective objective;   /* THROUGHPUT unless "objective" says headroom */
   /* An option given as a comma list ("adamw,muon"), by memest_param_id;
   ** "" where it has one value (in base). */
   char option_lists[MEMEST_P_COUNT][MEMEST_PLAN_TEXT];
@@ -683,8 +694,8 @@ void memest_plan_request_init(memest_plan_request *req, memest_plan_mode mode);
 
 /* Sets input `name` from `value`, mirroring memest_params_set(): the name is
 ** a CLI flag ("--pp-size") or its snake_case form ("pp_size"), plus "dp",
-** "nodes", "gpus_per_node", "vary", "top", "min_routing_margin" and "ep_across_nodes"
-** ("avoid" | "allow"); numeric values may be comma
+** "nodes", "gpus_per_node", "vary", "top", "min_routing_margin", "ep_across_nodes"
+** ("avoid" | "allow") and "objective" ("throughput" | "headroom"); numeric values may be comma
 ** lists ("1,2,4"), each item checked as a single estimate checks it.
 ** Returns MEMEST_OK or MEMEST_E_UNKNOWN / MEMEST_E_VALUE / MEMEST_E_LIMIT. */
 memest_code memest_plan_request_set(memest_plan_request *req, const char *name,

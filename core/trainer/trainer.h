@@ -164,6 +164,9 @@ struct memest_trainer_run {
   /* W&B: the last step's figure from wandb-summary.json, -1 when none. */
   double summary_gib;
   int64_t summary_step;
+  /* W&B: the last step's infra/step-time (s) and infra/tokens-per-second
+  ** from wandb-summary.json; 0 when none. */
+  double summary_step_seconds, summary_tokens_per_second;
 };
 
 MEMEST_HIDDEN memest_trainer_run *memi_run_new(memest_source_kind kind);
