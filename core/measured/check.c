@@ -12,6 +12,7 @@
 
 #include "measured/check.h"
 #include "sim/result.h"
+#include "time/time.h"
 
 int64_t memest_snapshot_rank_of_name(const char *name) {
   const char *base, *p;
@@ -138,27 +139,25 @@ static void join_log(memest_check *c, const memest_runlog *log) {
 ** Step time: the log's against the estimate's
 ** ======================================================================= */
 
-/* The estimate's step time and tokens/s, or why it has none. */
+/* The estimate's step time and tokens/s (-1 each when it has none). */
 static void estimated_time(const memest_result *r, check_time *t) {
-  (void)r;
-  t->est_seconds = -1;
-  t->est_tokens_per_second = -1;
-  t->estimated_known = 0;
+  t->est_seconds = memest_result_step_seconds(r);
+  t->est_tokens_per_second = memest_result_tokens_per_second(r);
+  t->estimated_known = t->est_seconds > 0;
 }
 
 /* Why one side has no figure (empty when both have one). */
 static void time_note(check_time *t, int has_log, const memest_result *r) {
   const char *logged = "";
   char estimated[300] = "";
-  (void)r;
   if (!has_log)
     logged = "no log gives a step time: give --log FILE or --wandb DIR, whose step lines print "
              "step-time";
   else if (!t->logged_known)
     logged = "the log's step lines have no step-time (a trainer that did not print it)";
   if (!t->estimated_known)
-    snprintf(estimated, sizeof estimated, "the estimate has no step time: give --gpu NAME, a GPU "
-             "the time model knows");
+    snprintf(estimated, sizeof estimated, "the estimate has no step time: %s",
+             r->time != NULL && r->time->note[0] ? r->time->note : "the time model did not run");
   snprintf(t->note, sizeof t->note, "%s%s%s", logged, logged[0] && estimated[0] ? "; " : "",
            estimated);
 }
