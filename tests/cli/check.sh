@@ -2,7 +2,8 @@
 # memest check: snapshots written with CPython's pickle by
 # tests/measured/gen_snapshot.py (known peaks, blocks from before the
 # recording, interleaved frees, several ranks, pickle protocols 2 to 5) come
-# out exact; the log's figures, the text report and the refusals.
+# out exact; the log's figures, its step time against the estimate's, the
+# text report and the refusals.
 # Usage: tests/cli/check.sh path/to/memest   (run from the repository root)
 set -u
 memest=${1:?usage: check.sh path/to/memest}
@@ -132,6 +133,72 @@ expect_code 0 "check --log with snapshots" "$memest" check --log "$tmp/train.log
 has "$tmp/out" "Note: the log's 51.50 GiB and the largest snapshot peak" "log against snapshots"
 expect_code 0 "check --log with snapshots, JSON" "$memest" check --json --log "$tmp/train.log" --snapshot "$tmp/p2/snapshot-rank00000.pickle" "${RUN[@]}"
 has "$tmp/out" '"disagree":true}' "log against snapshots, JSON"
+
+# {== Step time: the log's median over the steady steps beside the estimate's
+# (tests/data/logs-time: a slow first step, a checkpoint save at step 6 and
+# seven steady steps whose median is 14.251 s, 294,316 tokens/s).
+LT=tests/data/logs-time
+TRUN=("${RUN[@]}" --optimizer adamw)
+# The launch line says benchmark=True: the run's routing is balanced.
+expect_code 0 "memest --json, the estimate's step time" "$memest" --json "${TRUN[@]}" --routing balanced
+cp "$tmp/out" "$tmp/est-time.json"
+expect_code 0 "check --log, step time" "$memest" check --json --log $LT/slow-first.log "${TRUN[@]}"
+cp "$tmp/out" "$tmp/check-time.json"
+python3 - "$tmp/check-time.json" "$tmp/est-time.json" >"$tmp/cmp" 2>&1 <<'PY' || bad "step time JSON: $(tail -1 "$tmp/cmp")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = json.load(open(sys.argv[2]))
+assert d["inputs"] == e["inputs"], "check's inputs are not memest's"
+t, est = d["time"], e["time"]
+lg = t["logged"]
+assert (lg["step_seconds"], lg["steps"], lg["first_skipped"]) == (14.251, 7, True), lg
+assert lg["first_step_seconds"] == 95.412 and lg["readings"] == 9 and lg["runs"] == 1, lg
+assert lg["tokens_per_second"] == 294316, lg
+assert lg["slow_count"] == 1 and lg["slow_steps"] == [{"step": 6, "line": 9, "step_seconds": 58.93}], lg
+assert abs(t["estimated"]["step_seconds"] - est["step_seconds"]) < 1e-6, (t, est)
+assert abs(t["estimated"]["tokens_per_second"] - est["tokens_per_second"]) < 0.1, (t, est)
+want = (est["step_seconds"] - 14.251) / 14.251
+assert abs(t["step_seconds_error"] - want) < 1e-5, (t["step_seconds_error"], want)
+want = (est["tokens_per_second"] - 294316) / 294316
+assert abs(t["tokens_per_second_error"] - want) < 1e-5, (t["tokens_per_second_error"], want)
+tps = t["tokens_per_step"]
+assert tps["inputs"] == 1024 * 4096 and abs(tps["difference_fraction"]) < 0.001 and not tps["disagree"], tps
+assert "time_note" not in d and d["log"]["step_time"] == lg
+PY
+expect_code 0 "check --log, step time text" "$memest" check --log $LT/slow-first.log "${TRUN[@]}"
+want=$(python3 -c "
+import json, sys
+e = json.load(open(sys.argv[1]))['time']
+s, r = e['step_seconds'], e['tokens_per_second']
+print('Step time: logged 14.25 s (median of 7 steps), estimated %.2f s, %+.1f%%' % (s, (s - 14.251) / 14.251 * 100))
+print('Tokens/s: logged 294,316 (median of 7 steps), estimated {:,.0f}, {:+.1f}%'.format(r, (r - 294316) / 294316 * 100))
+" "$tmp/est-time.json")
+while IFS= read -r line; do has "$tmp/out" "$line" "step time text"; done <<<"$want"
+has "$tmp/out" "the first step (95.41 s) is left out" "step time text"
+has "$tmp/out" "1 slow step left out (over 3x the median of the others: a checkpoint save, an evaluation): step 6 58.93 s (line 9)" "step time text"
+# The log's tokens a step far from the estimate's global batch x sequence.
+expect_code 0 "check --log, another batch" "$memest" check --log $LT/slow-first.log "${RUN[@]:0:12}" \
+  --global-batch-size 512 --sequence-length 4096 --gpu h100
+has "$tmp/out" "Warning: the log's tokens-per-second x step-time is 4,194,303 tokens a step, the estimate's global batch x sequence 2,097,152 (+100.0%)" "another batch"
+# A side without a figure: time is null and the note says which.
+expect_code 0 "check --log, no step-time" "$memest" check --json --log $LT/no-time.log "${TRUN[@]}"
+eq "$(json "$tmp/out" '" | ".join(map(str, (d["time"], d["time_note"], d["log"]["step_time"])))')" \
+   "None | the log's step lines have no step-time (a trainer that did not print it) | None" "no step-time"
+expect_code 0 "check --log, no GPU kind" "$memest" check --json --log $LT/slow-first.log \
+  "${RUN[@]:0:16}" --optimizer adamw --gpu-memory-gb 80
+eq "$(json "$tmp/out" '" ".join(map(str, (d["time"], d["time_note"].startswith("the estimate has no step time: "), d["log"]["step_time"]["step_seconds"])))')" \
+   "None True 14.251" "no GPU kind"
+expect_code 0 "check, snapshots only" "$memest" check --json --snapshot "$tmp/p2/snapshot-rank00000.pickle" "${TRUN[@]}"
+has "$tmp/out" '"time":null,"time_note":"no log gives a step time' "snapshots only"
+# A malformed step-time is an error naming its line.
+expect_code 1 "check --log, malformed step-time" "$memest" check --log $LT/malformed.log "${TRUN[@]}"
+has "$tmp/err" "line 7: step-time 14,305 is not a number as the trainer prints it (%.3f sec)" "malformed step-time"
+# W&B: output.log's step lines.
+cp -r tests/trainer/wandb/run-20260723_100000-core "$tmp/wb"
+grep ' step ' $LT/slow-first.log >"$tmp/wb/files/output.log"
+expect_code 0 "check --wandb, step time" "$memest" check --json --wandb "$tmp/wb" "${TRUN[@]}"
+eq "$(json "$tmp/out" '"%s %s" % (d["time"]["logged"]["step_seconds"], d["time"]["logged"]["steps"])')" "14.251 7" "W&B output.log"
+# }==
 
 # Refusals, each with a message and exit status 1 (2 when inputs are missing).
 expect_code 2 "check without files" "$memest" check "${RUN[@]}"
