@@ -1,9 +1,9 @@
 /*
 ** cli_check.c — the `memest check` subcommand: the trainer's memory
 ** snapshots (--snapshot FILE...), log (--log FILE) or W&B run (--wandb DIR)
-** read beside the estimate of the same run, whose inputs come from the
-** log's launch line or the W&B config where no flag gives them, as text or
-** JSON.
+** read beside the estimate of the same run (memory, and the log's step
+** time), whose inputs come from the log's launch line or the W&B config
+** where no flag gives them, as text or JSON.
 ** A plain client of the library: it includes memest.h and the command's
 ** shared parser (cli.h) only. Exit status:
 ** 0 done, 1 bad input, 2 missing inputs. Design note: docs/measured-runs.md.
@@ -27,18 +27,22 @@ static const char check_usage[] =
     "                      training.memory_profile_start=N memory_profile_stop=N+1;\n"
     "                      the global rank in each name gives its pipeline rank\n"
     "  --log FILE          the trainer's output: its launch(cfg=...) line gives the\n"
-    "                      inputs flags do not, and the peak-gpu-memory lines after\n"
-    "                      the last launch line are compared\n"
+    "                      inputs flags do not, and the step lines after the last\n"
+    "                      launch line are compared (peak-gpu-memory, step-time,\n"
+    "                      tokens-per-second)\n"
     "  --wandb DIR         a W&B run's folder: config.yaml and wandb-metadata.json give\n"
-    "                      the inputs, output.log (else wandb-summary.json) the peaks\n"
+    "                      the inputs, output.log (else wandb-summary.json's last\n"
+    "                      step) the peaks and step times\n"
     "  --trainer-commit H  the trainer commit the run used (W&B names it itself)\n"
     "  --require fits|ok   exit 3 when the estimate's verdict is worse\n"
-    "  --json              one JSON object {ranks, max, log, fragmentation}, or for\n"
-    "                      an error {\"error\": {code, message, field, fix}}\n"
+    "  --json              one JSON object {ranks, max, time, log, fragmentation},\n"
+    "                      or for an error {\"error\": {code, message, field, fix}}\n"
     "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
     "Measured is max_memory_allocated over the recorded step, rebuilt from the\n"
     "snapshot; estimated is the tensor peak of the same pipeline rank. Text adds the\n"
     "largest live allocations at the measured peak and the run's fragmentation.\n"
+    "The log's step time (the median over its steps, each run's first and any over\n"
+    "3x the others' median left out) and tokens/s are set beside the estimate's.\n"
     "Exit status: 0 done, 1 bad input, 2 missing inputs, 3 --require refused.\n"
     "More: docs/measured-runs.md, docs/trainer-files.md\n";
 
