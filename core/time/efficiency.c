@@ -115,6 +115,11 @@ memest_code memi_eff_resolve(const memest_params *p, double *e, memest_error *er
                      eff_table[k].value);
     }
     e[k] = v;
+    if (*end == ',' && end[1] == '\0') {
+      return memi_err_set(err, MEMEST_E_VALUE, "efficiency",
+                     "--efficiency ends with a comma; give kind=value parts separated by commas, "
+                     "e.g. --efficiency gemm=0.6,nvlink=0.5");
+    }
     s = *end ? end + 1 : end;
   }
   return MEMEST_OK;

@@ -18,6 +18,7 @@ typedef struct rank_run {
   sched_trace tr;
   module_cost cost[MEMEST_MAX_MODULES];
   int gathered[MEMEST_MAX_MODULES];
+  int stage[MEMEST_MAX_MODULES];   /* the stage each module holds */
   int64_t next;              /* the next op */
   double t;                  /* when the rank is free */
   double *end;               /* each op's end */
@@ -34,7 +35,7 @@ typedef struct step_run {
 } step_run;
 
 static int stage_of(const step_run *s, int64_t rank, int m) {
-  return s->env->lo->sched->stage_of(s->pp, rank, m);
+  return s->rk[rank].stage[m];
 }
 
 /* When op's inputs are there, or -1 if one is not done yet. */
@@ -294,7 +295,10 @@ memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_ti
   for (rank = 0; rank < s.pp && rc == MEMEST_OK; rank++) {
     rank_run *rr = &s.rk[rank];
     out->ranks[rank].rank = (int)rank;
-    for (m = 0; m < r->lo.sched->modules; m++) s.stage_rank[stage_of(&s, rank, m)] = (int)rank;
+    for (m = 0; m < r->lo.sched->modules; m++) {
+      rr->stage[m] = r->lo.sched->stage_of(s.pp, rank, m);
+      s.stage_rank[rr->stage[m]] = (int)rank;
+    }
     if ((rc = memi_inv_build(&r->mc, &r->lo, &r->params, (int)rank, &ri, err))) break;
     for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(&env, &ri, m, &rr->cost[m]);
     memi_time_step_end(&env, &ri, &rr->reduce, &rr->optimizer);

@@ -1,0 +1,249 @@
+/*
+** test_time.c — the time model (docs/time-model.md): what its answer must
+** satisfy whatever its tables say (tokens/s from the step, the critical
+** rank's parts summing to the step, a step linear in its micro-batches,
+** a bubble that shrinks with more of them, event times in order), how its
+** inputs change it (links, efficiencies, FP8, HSDP), its refusals, and
+** one op's seconds worked by hand from the tables.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check.h"
+#include "time/time.h"
+
+static int near(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+static void set(memest_params *p, const char *k, const char *v) {
+  memest_error e;
+  if (memest_params_set(p, k, v, &e) != MEMEST_OK) {
+    fprintf(stderr, "set %s=%s: %s\n", k, v, e.message);
+    exit(2);
+  }
+}
+
+/* The estimate's JSON as a tree, NULL (and a failed check) on error. */
+static cJSON *estimate(const memest_params *p, memest_result **keep) {
+  memest_result *r = NULL;
+  memest_error e;
+  char *text;
+  cJSON *j;
+  if (memest_estimate(NULL, 0, p, &r, &e) != MEMEST_OK) {
+    fprintf(stderr, "estimate: %s\n", e.message);
+    CHECK(0);
+    return NULL;
+  }
+  text = memest_result_json(r);
+  j = cJSON_Parse(text);
+  free(text);
+  if (keep != NULL) *keep = r;
+  else memest_result_free(r);
+  CHECK(j != NULL);
+  return j;
+}
+
+static double num(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static double step_of(const memest_params *p) {
+  cJSON *j = estimate(p, NULL);
+  double s = j ? num(cJSON_GetObjectItemCaseSensitive(j, "time"), "step_seconds") : NAN;
+  cJSON_Delete(j);
+  return s;
+}
+
+static void test_answer(void) {
+  memest_params p;
+  memest_result *r = NULL;
+  cJSON *j, *t, *parts, *ranks;
+  double step, sum;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  j = estimate(&p, &r);
+  if (j == NULL) return;
+  t = cJSON_GetObjectItemCaseSensitive(j, "time");
+  CHECK(cJSON_IsObject(t));
+  step = num(t, "step_seconds");
+  CHECK(step > 0.0);
+  CHECK(near(memest_result_step_seconds(r), step, 1e-6));
+  /* The trainer's tokens-per-second: global batch x sequence / step time. */
+  CHECK(near(num(t, "tokens_per_second"), 1024.0 * 4096.0 / step, 1e-6));
+  CHECK(near(memest_result_tokens_per_second(r), 1024.0 * 4096.0 / step, 1e-6));
+  CHECK(near(num(t, "tokens_per_second_per_gpu"), num(t, "tokens_per_second") / 64.0, 1e-4));
+  CHECK(num(t, "mfu") > 0.0 && num(t, "mfu") < 1.0);
+  /* MFU from its own definition: model FLOPs over step x GPUs x BF16 peak. */
+  CHECK(near(num(t, "mfu"), num(t, "model_flops_per_step") / (step * 64.0 * 989.4e12), 1e-3));
+  parts = cJSON_GetObjectItemCaseSensitive(t, "parts");
+  sum = num(parts, "compute_seconds") + num(parts, "exposed_comm_seconds") +
+        num(parts, "idle_seconds") + num(parts, "step_end_seconds") + num(parts, "optimizer_seconds");
+  CHECK(near(sum, step, 1e-4));
+  CHECK(fabs(num(t, "bubble_fraction") - num(parts, "idle_seconds") / step) < 1e-4);
+  ranks = cJSON_GetObjectItemCaseSensitive(t, "ranks");
+  CHECK_I64(cJSON_GetArraySize(ranks), 4);
+  CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(t, "uncertainty")));
+  CHECK(near(num(cJSON_GetObjectItemCaseSensitive(t, "efficiency"), "gemm"), memi_eff_row(EFF_GEMM)->value, 1e-9));
+  cJSON_Delete(j);
+  memest_result_free(r);
+}
+
+static void test_no_gpu_kind(void) {
+  memest_params p;
+  memest_result *r = NULL;
+  cJSON *j;
+  const cJSON *note;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  p.gpu[0] = '\0';
+  p.given &= ~(1u << MEMEST_P_GPU);
+  set(&p, "gpu_memory_gb", "80");
+  j = estimate(&p, &r);
+  if (j == NULL) return;
+  CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "time")));
+  note = cJSON_GetObjectItemCaseSensitive(j, "time_note");
+  CHECK(cJSON_IsString(note));
+  if (cJSON_IsString(note)) CHECK_HAS(note->valuestring, "--gpu h100");
+  CHECK(memest_result_step_seconds(r) == -1.0);
+  CHECK(memest_result_tokens_per_second(r) == -1.0);
+  cJSON_Delete(j);
+  memest_result_free(r);
+}
+
+/* With one pipeline rank, twice the micro-batches is twice the pipeline:
+** only the step end and the optimizer stay. */
+static void test_linear(void) {
+  memest_params p;
+  double a, b;
+  check_params(&p, "deepseek-v2-lite", 1, 8, 1, 8, 1, 256, 2048, "h100");
+  a = step_of(&p);
+  check_params(&p, "deepseek-v2-lite", 1, 8, 1, 8, 1, 512, 2048, "h100");
+  b = step_of(&p);
+  CHECK(b / a > 1.9 && b / a < 2.0);
+}
+
+/* More micro-batches per step fill the pipeline: the bubble shrinks. */
+static void test_bubble(void) {
+  memest_params p;
+  cJSON *j;
+  double small, large;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 64, 4096, "h100");
+  j = estimate(&p, NULL);
+  small = num(cJSON_GetObjectItemCaseSensitive(j, "time"), "bubble_fraction");
+  cJSON_Delete(j);
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  j = estimate(&p, NULL);
+  large = num(cJSON_GetObjectItemCaseSensitive(j, "time"), "bubble_fraction");
+  cJSON_Delete(j);
+  CHECK(small > 0.05);
+  CHECK(large < small / 4.0);
+}
+
+/* Every kept event has a time; they only go forward and end at the step. */
+static void test_event_times(void) {
+  memest_params p;
+  cJSON *j, *ranks, *ev, *e;
+  double last = -1.0, step;
+  int n = 0, ordered = 1;
+  check_params(&p, "qwen3-30b-a3b", 2, 8, 1, 16, 1, 64, 4096, "h100");
+  set(&p, "timeline", "true");
+  set(&p, "timeline_limit", "0");
+  j = estimate(&p, NULL);
+  if (j == NULL) return;
+  step = num(cJSON_GetObjectItemCaseSensitive(j, "time"), "step_seconds");
+  ranks = cJSON_GetObjectItemCaseSensitive(j, "ranks");
+  ev = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ranks, 0), "events");
+  cJSON_ArrayForEach(e, ev) {
+    double t = num(e, "t_seconds");
+    if (!(t >= last)) ordered = 0;
+    last = t;
+    n++;
+  }
+  CHECK(n > 10);
+  CHECK(ordered);
+  CHECK(near(last, step, 1e-6));
+  cJSON_Delete(j);
+}
+
+/* The inputs move the answer the way they should. */
+static void test_inputs(void) {
+  memest_params p;
+  double base, slow_link, no_host, fp8, hsdp;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  base = step_of(&p);
+  set(&p, "nvlink_gb_per_s", "5");
+  slow_link = step_of(&p);
+  CHECK(slow_link > base * 1.2);
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  set(&p, "efficiency", "layer_us=0");
+  no_host = step_of(&p);
+  CHECK(no_host < base);
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  set(&p, "fp8_training", "deep-gemm");
+  fp8 = step_of(&p);
+  CHECK(fp8 < base);
+  /* Two nodes a replica: FSDP's gathers cross them, HSDP's stay inside one. */
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 64, 1, 1024, 4096, "h100");
+  set(&p, "sharding", "hsdp");
+  hsdp = step_of(&p);
+  CHECK(hsdp < base);
+}
+
+static void test_refusals(void) {
+  static const struct {
+    const char *value;
+    memest_code code;
+    const char *says;
+  } bad[] = {
+    {"gemm=2", MEMEST_E_VALUE, "must be a number from 0.01 to 1"},
+    {"gemm=abc", MEMEST_E_VALUE, "must be a number"},
+    {"gemm=nan", MEMEST_E_VALUE, "must be a number"},
+    {"gemm", MEMEST_E_VALUE, "is not kind=value"},
+    {"tensor=0.5", MEMEST_E_UNKNOWN, "the kinds are: gemm, lm_head"},
+    {"gemm=0.5,", MEMEST_E_VALUE, "ends with a comma"},
+    {"gemm=", MEMEST_E_VALUE, "needs a number"},
+  };
+  memest_params p;
+  memest_result *r = NULL;
+  memest_error e;
+  size_t i;
+  for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+    set(&p, "efficiency", bad[i].value);
+    CHECK_I64(memest_estimate(NULL, 0, &p, &r, &e), bad[i].code);
+    CHECK_STR(e.field, "efficiency");
+    CHECK_HAS(e.message, bad[i].says);
+    CHECK_I64(memest_validate(NULL, 0, &p, &e, 1), 1);
+  }
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  CHECK_I64(memest_params_set(&p, "nvlink_gb_per_s", "-1", &e), MEMEST_E_VALUE);
+  CHECK_I64(memest_params_set(&p, "--network-gbit-per-s", "1e9", &e), MEMEST_E_LIMIT);
+}
+
+/* Worked by hand from the tables: host time per layer counts once in a
+** forward and twice in a backward, so on one pipeline rank (both stages,
+** 48 layers) with 8 micro-batches it adds 48 x 3 x 8 = 1,152 of them. */
+static void test_hand_worked(void) {
+  memest_params p;
+  double a, b;
+  check_params(&p, "qwen3-30b-a3b", 1, 8, 1, 8, 1, 64, 4096, "h100");
+  set(&p, "efficiency", "layer_us=0");
+  a = step_of(&p);
+  set(&p, "efficiency", "layer_us=1000");
+  b = step_of(&p);
+  CHECK(near(b - a, 1152.0 * 1e-3, 1e-6));
+}
+
+int main(void) {
+  test_answer();
+  test_no_gpu_kind();
+  test_linear();
+  test_bubble();
+  test_event_times();
+  test_inputs();
+  test_refusals();
+  test_hand_worked();
+  return check_done("test_time");
+}
