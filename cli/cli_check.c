@@ -82,9 +82,10 @@ static int check_set(void *target, const char *name, const char *value) {
 ** W&B run's output.log, else its summary's last step. -1 to go on. */
 static int read_figures(const cli_args *args, FILE *err, const cli_source *src, memest_runlog **log) {
   memest_error e;
-  double gib;
+  double gib, seconds, rate;
   int64_t step;
-  char line[128];
+  char line[256];
+  size_t n;
   if (src->log_text != NULL) {
     memest_code code = memest_runlog_read_from(src->log_text + src->steps_offset,
                                                src->log_len - src->steps_offset, src->steps_line, log, &e);
@@ -99,9 +100,13 @@ static int read_figures(const cli_args *args, FILE *err, const cli_source *src, 
                          "the W&B run has no output.log with peak-gpu-memory lines and no "
                          "infra/peak-gpu-memory in wandb-summary.json: it holds no measurement to "
                          "compare");
-  /* The summary keeps the last step's figure, in the trainer's own line form. */
-  snprintf(line, sizeof line, "step %08lld/%08lld | peak-gpu-memory %.17g GB\n", (long long)step,
-           (long long)step, gib);
+  /* The summary keeps the last step's figures, in the trainer's own line form. */
+  memest_trainer_run_summary_time(src->run, &seconds, &rate);
+  n = (size_t)snprintf(line, sizeof line, "step %08lld/%08lld", (long long)step, (long long)step);
+  if (seconds > 0) n += (size_t)snprintf(line + n, sizeof line - n, " | step-time %.6f sec", seconds);
+  if (seconds > 0 && rate > 0)
+    n += (size_t)snprintf(line + n, sizeof line - n, " | tokens-per-second %.1f", rate);
+  snprintf(line + n, sizeof line - n, " | peak-gpu-memory %.17g GB\n", gib);
   if (memest_runlog_read(line, strlen(line), log, &e) != MEMEST_OK) return check_fail(args, err, &e, "wandb-summary.json");
   return -1;
 }

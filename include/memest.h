@@ -922,6 +922,12 @@ memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *r
                                     memest_error *err);
 /* The estimate the check compared against (every rank), owned by c. */
 const memest_result *memest_check_estimate(const memest_check *c);
+
+/* The W&B summary's step time, for check's step-time comparison. */
+/* The last step's step time (s) and tokens/s in wandb-summary.json
+** (infra/step-time, infra/tokens-per-second); -1 each when none. */
+void memest_trainer_run_summary_time(const memest_trainer_run *run, double *step_seconds,
+                                     double *tokens_per_second);
 /* }====================================================================== */
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 ** capacity NVML reports, mapped to a GPU preset), the GPUs per node, the
 ** node count (slurm.nnodes, or the program's benchmark folder), the
 ** trainer commit and the working directory; and wandb-summary.json for the
-** last step's peak. W&B 0.21+ also keeps the environment under
+** last step's peak, step time and tokens/s. W&B 0.21+ also keeps the environment under
 ** _wandb.value.e in config.yaml, read where the metadata is missing.
 */
 #include <math.h>
@@ -398,9 +398,19 @@ static void read_metadata(const cJSON *m, wb_env *env) {
   if ((s = json_str(m, "root")) != NULL) tr_copy(env->root, sizeof env->root, s);
 }
 
+/* A summary figure from 0 (exclusive) to max, or 0 when it is none. */
+static double summary_figure(const cJSON *s, const char *key, double max) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, key);
+  return cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble <= max ? v->valuedouble : 0;
+}
+
 static void read_summary(memest_trainer_run *run, const cJSON *s) {
   const cJSON *peak = cJSON_GetObjectItemCaseSensitive(s, "infra/peak-gpu-memory");
   const cJSON *step = cJSON_GetObjectItemCaseSensitive(s, "train/step");
+  /* The trainer logs the step's wall seconds (MAX over ranks) and global
+  ** batch x sequence over them under these keys. */
+  run->summary_step_seconds = summary_figure(s, "infra/step-time", 1e7);
+  run->summary_tokens_per_second = summary_figure(s, "infra/tokens-per-second", 1e15);
   if (cJSON_IsNumber(peak) && isfinite(peak->valuedouble) && peak->valuedouble >= 0 &&
       peak->valuedouble <= MEMEST_MAX_GPU_GIB) {
     run->summary_gib = peak->valuedouble;
@@ -408,6 +418,11 @@ static void read_summary(memest_trainer_run *run, const cJSON *s) {
                             ? (int64_t)step->valuedouble + 1
                             : 0;
   }
+}
+void memest_trainer_run_summary_time(const memest_trainer_run *run, double *step_seconds,
+                                     double *tokens_per_second) {
+  *step_seconds = run->summary_step_seconds > 0 ? run->summary_step_seconds : -1;
+  *tokens_per_second = run->summary_tokens_per_second > 0 ? run->summary_tokens_per_second : -1;
 }
 /* }====================================================================== */
 

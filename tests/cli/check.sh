@@ -198,6 +198,16 @@ cp -r tests/trainer/wandb/run-20260723_100000-core "$tmp/wb"
 grep ' step ' $LT/slow-first.log >"$tmp/wb/files/output.log"
 expect_code 0 "check --wandb, step time" "$memest" check --json --wandb "$tmp/wb" "${TRUN[@]}"
 eq "$(json "$tmp/out" '"%s %s" % (d["time"]["logged"]["step_seconds"], d["time"]["logged"]["steps"])')" "14.251 7" "W&B output.log"
+# W&B without output.log: the summary's last step (infra/step-time,
+# infra/tokens-per-second), one step.
+rm "$tmp/wb/files/output.log"
+printf '{"infra/peak-gpu-memory": 47.58, "infra/step-time": 14.5031, "infra/tokens-per-second": 289197.5, "train/step": 8, "_step": 8}' \
+  >"$tmp/wb/files/wandb-summary.json"
+expect_code 0 "check --wandb, the summary's step time" "$memest" check --json --wandb "$tmp/wb" "${TRUN[@]}"
+eq "$(json "$tmp/out" '" ".join(map(str, (d["time"]["logged"][k] for k in ("step_seconds", "tokens_per_second", "steps", "first_skipped"))))')" \
+   "14.5031 289197.5 1 False" "W&B summary"
+expect_code 0 "check --wandb, the summary's step time, text" "$memest" check --wandb "$tmp/wb" "${TRUN[@]}"
+has "$tmp/out" "Step time: logged 14.50 s (one step), estimated " "W&B summary text"
 # }==
 
 # Refusals, each with a message and exit status 1 (2 when inputs are missing).
