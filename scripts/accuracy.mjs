@@ -6,6 +6,7 @@
 // --check exits 1 if the committed file differs from what it would write.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { compareRows, pairs, pairsTable, throughputTable } from "../tests/throughput/compare.mjs";
 
 const GiB = 2 ** 30;
 const memest = process.env.MEMEST || "build/memest";
@@ -178,6 +179,13 @@ const further = load("tests/data/further-runs.json");
 const reference = load("tests/data/older-estimator.json");
 const prior = load("tests/data/previous-model.json");
 const head = `| case | model | layout | measured (GiB) | memest (GiB) | error / verdict | memest at ${prior.commit} | older estimator |\n|---|---|---|---|---|---|---|---|`;
+const runs = compareRows(memest);
+const estimated = runs.filter((r) => !r.skip);
+const within = (f) => estimated.filter((r) => Math.abs(r.tps_error) <= f).length;
+const absErrors = estimated.map((r) => Math.abs(r.tps_error)).sort((a, b) => a - b);
+const medianError = (100 * absErrors[Math.floor(absErrors.length / 2)]).toFixed(1);
+const pairList = pairs(runs);
+const orderCount = (o) => pairList.filter((p) => p.order === o).length;
 const version = JSON.parse(execFileSync(memest, ["--version"], { encoding: "utf8" }).replace(/^memest /, "\"").trim() + "\"");
 const text = `# Accuracy against real runs
 
@@ -240,6 +248,31 @@ d2fffcc, the schedule's and the model layers' refactor in f53f32d), an option fo
 would claim a fidelity to old versions that nothing here validates, and every figure the
 trainer's users see today comes from the current code. The column above gives the two terms'
 size so that an older run can be read against the model.
+
+## Throughput (tests/data/throughput/rows.json)
+
+The time model ([time-model.md](time-model.md)) against the step time and tokens/s the trainer
+logged or its threads state, for every run whose layout is known (stated, or inferred as the
+row's \`how\` says; the inputs a row leaves open are filled in by
+\`tests/throughput/compare.mjs\`, each with its reason). Tokens/s is for the whole job, as the
+trainer logs it; the error is the estimate's over the measurement.
+
+${throughputTable(runs)}
+
+${estimated.length} runs estimated: ${within(0.1)} within 10%, ${within(0.15)} within 15%, median
+error ${medianError}%. The \`layer_us\` efficiency (host time per layer) is the one figure fitted
+to these rows; every other comes from a datasheet or the H200 op timings.
+
+Pairs: two runs of one thread, the same but for one change.
+
+${pairsTable(pairList)}
+
+${orderCount("right")} in the right order, ${orderCount("wrong")} wrong, ${orderCount("tie")} ties. A tie
+is a change memest does not model as an input: the trainer's own code (deferred expert weight
+gradients in PR #28, FA-4 attention in PR #34), where memest models one version of the trainer.
+The runs of trainer versions whose kernels differ from the modelled one (FlexAttention for
+gpt-oss before d9cec48) are far off for that reason. What the model leaves out is in
+time-model.md. \`tests/js/throughput.test.mjs\` keeps these figures from regressing.
 `;
 
 if (process.argv.includes("--check")) {

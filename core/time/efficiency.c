@@ -52,7 +52,8 @@ static const eff_row eff_table[EFF_COUNT] = {
    "host, launch and synchronisation time of one layer's forward in microseconds; a backward "
    "counts it twice",
    "fitted: the value of 300-1,100 that gives the smallest mean log error over the 14 logged "
-   "runs of tests/data/throughput that memest can lay out (docs/accuracy.md, Throughput)"},
+   "runs of tests/data/throughput that memest can lay out, the FlexAttention one aside "
+   "(docs/accuracy.md, Throughput)"},
 };
 
 const eff_row *memi_eff_row(int i) { return i >= 0 && i < EFF_COUNT ? &eff_table[i] : NULL; }

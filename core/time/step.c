@@ -21,7 +21,7 @@ typedef struct rank_run {
   int stage[MEMEST_MAX_MODULES];   /* the stage each module holds */
   int64_t next;              /* the next op */
   double t;                  /* when the rank is free */
-  double *end;               /* each op's end */
+  double *end;               /* each op's end (ranks whose timeline is kept) */
   double reduce, optimizer;
 } rank_run;
 
@@ -97,7 +97,7 @@ static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) 
   rt->compute += compute;
   rt->exposed_comm += exposed;
   rr->t = start + dur;
-  rr->end[rr->next] = rr->t;
+  if (rr->end != NULL) rr->end[rr->next] = rr->t;
   if (op->kind == OP_F || op->kind == OP_FB) {
     s->fin_f[stage_of(s, rank, op->pf) * s->n + op->cf] = rr->t;
   }
@@ -182,11 +182,20 @@ static void event_times(step_run *s, const memest_result *res) {
     for (k = 0; out->event_t[i] != NULL && k < rr->n_tl; k++) {
       int64_t at = rr->tl_from + k;
       const tl_event *e = &rr->tl[k];
-      if (at < run->tr.n && e->step <= 8) out->event_t[i][k] = run->end[at];
+      if (at < run->tr.n && e->step <= 8) out->event_t[i][k] = run->end != NULL ? run->end[at] : 0.0;
       else if (e->step <= 9) out->event_t[i][k] = run->t + run->reduce;
       else out->event_t[i][k] = out->step_seconds;
     }
   }
+}
+
+/* Whether the result keeps a timeline of pipeline rank `rank`. */
+static int keeps_timeline(const memest_result *r, int64_t rank) {
+  int i;
+  for (i = 0; i < r->n_ranks; i++) {
+    if (r->ranks[i].rank == rank && r->ranks[i].tl != NULL && r->ranks[i].n_tl > 0) return 1;
+  }
+  return 0;
 }
 
 /* One block for the answer: the step, every rank, the event times. */
@@ -303,6 +312,7 @@ memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_ti
     for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(&env, &ri, m, &rr->cost[m]);
     memi_time_step_end(&env, &ri, &rr->reduce, &rr->optimizer);
     if ((rc = memi_sched_trace(&r->mc, &r->lo, (int)rank, &rr->tr, err))) break;
+    if (!keeps_timeline(r, rank)) continue;
     rr->end = malloc((size_t)(rr->tr.n > 0 ? rr->tr.n : 1) * sizeof *rr->end);
     if (rr->end == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
   }

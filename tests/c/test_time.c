@@ -236,6 +236,28 @@ static void test_hand_worked(void) {
   CHECK(near(b - a, 1152.0 * 1e-3, 1e-6));
 }
 
+/* docs/time-model.md's efficiency table says what the code uses. */
+static void test_docs_table(void) {
+  size_t len;
+  char *doc = check_read_file("docs/time-model.md", &len), want[96];
+  int i;
+  CHECK(doc != NULL);
+  if (doc == NULL) return;
+  for (i = 0; i < EFF_COUNT; i++) {
+    snprintf(want, sizeof want, "| `%s` | %g |", memi_eff_row(i)->key, memi_eff_row(i)->value);
+    if (strstr(doc, want) == NULL) fprintf(stderr, "docs/time-model.md lacks \"%s\"\n", want);
+    CHECK(strstr(doc, want) != NULL);
+  }
+  for (i = 0; i < memi_gpu_hw_count(); i++) {
+    const gpu_hw *g = memi_gpu_hw_at(i);
+    snprintf(want, sizeof want, "| %s | %s |", g->name,
+             g->bf16_tflops == 989.4 ? "989.4" : g->bf16_tflops == 2250.0 ? "2,250" : "312");
+    if (strstr(doc, want) == NULL) fprintf(stderr, "docs/time-model.md lacks \"%s\"\n", want);
+    CHECK(strstr(doc, want) != NULL);
+  }
+  free(doc);
+}
+
 int main(void) {
   test_answer();
   test_no_gpu_kind();
@@ -245,5 +267,6 @@ int main(void) {
   test_inputs();
   test_refusals();
   test_hand_worked();
+  test_docs_table();
   return check_done("test_time");
 }

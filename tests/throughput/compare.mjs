@@ -84,6 +84,44 @@ export function compareRows(memest, extra = []) {
   });
 }
 
+const fmt = (x, d = 0) => (x === null || x === undefined ? '-'
+  : Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
+const source = (r) => `[${r.url.replace(/^.*\/(pull|issues)\//, (m, k) => (k === 'pull' ? 'PR #' : 'issue #'))}](${r.url})`;
+const commit = (r) => (String(r.trainer_commit).startsWith('not') ? 'not stated' : String(r.trainer_commit).split(' ')[0]);
+const pct = (e) => `${e > 0 ? '+' : ''}${(100 * e).toFixed(1)}%`;
+
+/** The rows as a Markdown table. */
+export function throughputTable(res) {
+  const out = ['| run | trainer | measured step (s) | estimated step (s) | measured tokens/s | estimated tokens/s | error | source |',
+    '|---|---|---|---|---|---|---|---|'];
+  for (const r of res) {
+    const est = r.skip ? `not estimated: ${r.skip}` : fmt(r.est_tps);
+    out.push(`| ${r.id} | ${commit(r)} | ${fmt(r.measured_step_s, 2)} | ${r.skip ? '-' : fmt(r.est_step_s, 2)} | ${fmt(r.measured_tps)} | ${est} | ${r.skip ? '-' : pct(r.tps_error)} | ${source(r)} |`);
+  }
+  return out.join('\n');
+}
+
+/** Each before/after pair: the measured change, the estimated one, and whether their order agrees
+ * (a tie when the estimates are within 0.5% of each other). */
+export function pairs(res) {
+  const by = new Map();
+  for (const r of res) if (r.pair && !r.skip) by.set(r.pair, [...(by.get(r.pair) ?? []), r]);
+  const out = [];
+  for (const [pair, rs] of by) {
+    if (rs.length !== 2) continue;
+    const [a, b] = rs;
+    const measured = b.measured_tps / a.measured_tps - 1, estimated = b.est_tps / a.est_tps - 1;
+    const order = Math.abs(estimated) < 0.005 ? 'tie' : Math.sign(measured) === Math.sign(estimated) ? 'right' : 'wrong';
+    out.push({ pair, before: a.id, after: b.id, measured, estimated, order });
+  }
+  return out;
+}
+
+export function pairsTable(ps) {
+  return ['| pair | before → after | measured change in tokens/s | estimated change | order |', '|---|---|---|---|---|',
+    ...ps.map((p) => `| ${p.pair} | ${p.before} → ${p.after} | ${pct(p.measured)} | ${pct(p.estimated)} | ${p.order} |`)].join('\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--memest');
@@ -91,15 +129,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dash = args.indexOf('--');
   const extra = dash >= 0 ? args.slice(dash + 1) : [];
   const res = compareRows(memest, extra);
-  if (args.includes('--json')) {
-    console.log(JSON.stringify(res, null, 1));
-  } else {
-    const f = (x, d = 0) => (x === null || x === undefined ? '-' : Number(x).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }));
-    console.log('| row | measured step s | estimated step s | measured tokens/s | estimated tokens/s | error |');
-    console.log('|---|---|---|---|---|---|');
-    for (const r of res) {
-      if (r.skip) { console.log(`| ${r.id} | ${f(r.measured_step_s, 2)} | - | ${f(r.measured_tps)} | not estimated: ${r.skip} | - |`); continue; }
-      console.log(`| ${r.id} | ${f(r.measured_step_s, 2)} | ${f(r.est_step_s, 2)} | ${f(r.measured_tps)} | ${f(r.est_tps)} | ${(100 * r.tps_error).toFixed(1)}% |`);
-    }
-  }
+  if (args.includes('--json')) console.log(JSON.stringify({ rows: res, pairs: pairs(res) }, null, 1));
+  else console.log(`${throughputTable(res)}\n\n${pairsTable(pairs(res))}`);
 }
