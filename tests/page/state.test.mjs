@@ -59,6 +59,7 @@ function stateArb(configArb) {
     else if (spec.kind === 'number') fields[key] = numArb;
     else if (spec.kind === 'enum') fields[key] = fc.constantFrom(...spec.values);
     else if (spec.kind === 'bool') fields[key] = fc.boolean();
+    else if (spec.kind === 'text' && spec.max !== undefined) fields[key] = fc.string({ maxLength: spec.max, unit: 'binary' });
     else throw new Error(`no arbitrary for ${key}`);
   }
   // Half of the keys keep their default, as in real links.

@@ -23,6 +23,7 @@ import { ParallelPanel } from './ParallelPanel.jsx';
 import { BatchPanel } from './BatchPanel.jsx';
 import { HardwarePanel } from './HardwarePanel.jsx';
 import { TrainingPanel } from './TrainingPanel.jsx';
+import { TimePanel } from './TimePanel.jsx';
 import { Results } from './Results.jsx';
 import { InputsSummary } from './InputsSummary.jsx';
 import { SharePanel } from './SharePanel.jsx';
@@ -268,6 +269,7 @@ export function App({ initial }) {
       <ParallelPanel state={state} update={update} info={info} model={modelShape} />
       <BatchPanel state={state} update={update} info={info} />
       <HardwarePanel state={state} update={update} gpus={gpus} info={info} />
+      <TimePanel state={state} update={update} info={info} />
       <TrainingPanel state={state} update={update} info={info} />
     </form>
   ) : (

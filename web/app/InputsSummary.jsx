@@ -5,7 +5,7 @@
 import { inputLabel } from './names.js';
 import { enumTitle } from './enum-titles.js';
 import { count } from './format.js';
-import { LAYOUT_INPUTS, OPTION_INPUTS, derive } from './state.js';
+import { DEFAULTS, LAYOUT_INPUTS, OPTION_INPUTS, TIME_INPUTS, derive } from './state.js';
 
 /** A number as the form shows it ("1,024"), or the text of a box that holds none. */
 const shown = (v) => (typeof v === 'number' ? count(v) : v);
@@ -14,10 +14,11 @@ const shown = (v) => (typeof v === 'number' ? count(v) : v);
  * The inputs of `state` in the form's order, as [the input the row is
  * labelled by, the state keys behind it (whose problems mark it), value]:
  * the model, the core's layout inputs (dp with them), the GPU, the core's
- * options, the routing, the fragmentation and the rank shown.
+ * options, the routing, the fragmentation, the rank shown, and the time
+ * model's inputs that are set or that a problem names (`named`).
  * @returns {[string, string[], unknown][]}
  */
-function rows(state) {
+function rows(state, named = new Set()) {
   const d = derive(state);
   const gpu = state.gpu ? state.gpu.toUpperCase() : `${state.gpu_memory_gb} GiB`;
   const routing = state.routing === 'factor' ? `factor ${state.routing_factor}` : enumTitle('routing', state.routing);
@@ -35,6 +36,8 @@ function rows(state) {
     ['routing', ['routing', 'routing_factor', 'ep_imbalance'], routing],
     ['fragmentation', ['fragmentation'], state.fragmentation],
     ['pp_rank', ['pp_rank'], state.pp_rank < 0 ? 'the worst' : state.pp_rank],
+    ...TIME_INPUTS.filter((key) => !Object.is(state[key], DEFAULTS[key]) || named.has(key))
+      .map((key) => /** @type {[string, string[], unknown]} */ ([key, [key], state[key]])),
   ];
 }
 
@@ -45,7 +48,7 @@ function rows(state) {
  */
 export function InputsSummary({ state, problems = [] }) {
   const named = new Set(problems.map((p) => p.field).filter(Boolean));
-  const list = rows(state);
+  const list = rows(state, named);
   const config = problems.some((p) => p.field && !list.some(([, fields]) => fields.includes(p.field)));
   return (
     <section class="inputs-summary" aria-labelledby="inputs-summary-title" data-testid="inputs-summary">

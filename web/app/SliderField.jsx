@@ -1,6 +1,7 @@
 // SliderField.jsx — one numeric input as a slider plus a number box. The
 // slider moves over a range (powers of two for the "log2" scale); the box
 // takes any value, which is never clamped: the engine explains bad ones.
+// An input without a slider in the core's table is the box alone.
 // A box that holds no number of the field's kind ("2.5" for a whole one,
 // or nothing) is an input too: its text goes into the state as it is, so
 // that the engine refuses it by the field's name, the cards go stale and
@@ -23,10 +24,10 @@ function fromSlider(pos, scale) {
 /**
  * Props: label, value (a number, or the text of a box that holds none),
  * onChange(number | text), min and max (slider range, in
- * values), scale ("linear" | "log2"), step (box and linear slider),
+ * values; none: no slider), scale ("linear" | "log2"), step (box and linear slider),
  * integer (default true), field (problems shown below), help (how to
  * choose it, from the engine), name (data-field; default field).
- * @param {{label: string, value: number | string, onChange: (v: number | string) => void, min: number, max: number,
+ * @param {{label: string, value: number | string, onChange: (v: number | string) => void, min?: number, max?: number,
  *   scale?: string, step?: number, integer?: boolean, field?: string, help?: string, name?: string}} props
  */
 function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', step = 1, integer = true, field, help, name }) {
@@ -65,7 +66,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
     <div class="field slider-field" data-field={name ?? field}>
       <label for={`${id}-box`} id={`${id}-label`}>{label}</label>
       <div class="slider-row">
-        <input
+        {min !== undefined && max !== undefined && <input
           type="range"
           id={`${id}-range`}
           aria-labelledby={`${id}-label`}
@@ -75,7 +76,7 @@ function SliderFieldView({ label, value, onChange, min, max, scale = 'linear', s
           step={scale === 'log2' ? 1 : step}
           value={typeof value === 'number' ? Math.min(hi, Math.max(lo, toSlider(value, scale))) : lo}
           onInput={onSlide}
-        />
+        />}
         <input
           type="number"
           id={`${id}-box`}

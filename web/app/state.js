@@ -67,14 +67,26 @@ const PAGE_INPUTS = {
   plan_hold: ['dp', { kind: 'enum', values: ['dp', 'gpus'] }], // varying pp, ep or cp: dp stays (GPUs follow) or the GPUs stay
   plan_sort: ['rank', { kind: 'enum', values: SORT_KEYS }], // the plan table's sort column; rank = the planner's order
   plan_desc: [false, { kind: 'bool' }],
-  plan_goal: ['gpus', { kind: 'enum', values: GOALS.map(([key]) => key) }], // what the best layout is (plan/goals.js)
+  plan_goal: ['fastest', { kind: 'enum', values: GOALS.map(([key]) => key) }], // what the best layout is (plan/goals.js): the planner's own, the fastest, by default
   plan_ok_only: [false, { kind: 'bool' }], // the plan table lists only the rows that are OK
 };
 
 /** The core's parameters the state does not hold: a view asks for them (estimator.js). */
 const VIEW_PARAMETERS = new Set(['timeline', 'timeline_limit']);
-/** The core's parameters B of the Compare tab does not change: its GPU is a capacity; it shows the worst rank. */
-const NOT_COMPARED = new Set(['gpu', 'pp_rank', 'detail']);
+/**
+ * The time model's inputs (the core's link bandwidths and efficiency
+ * overrides), in the core's order: the Time model group of the form
+ * (TimePanel.jsx). They change the step time, never the memory.
+ */
+export const TIME_INPUTS = Object.freeze(['nvlink_gb_per_s', 'network_gbit_per_s', 'efficiency']);
+/**
+ * The core's parameters B of the Compare tab does not change: its GPU is a
+ * capacity; it shows the worst rank; it compares memory, so it keeps A's
+ * time model.
+ */
+const NOT_COMPARED = new Set(['gpu', 'pp_rank', 'detail', ...TIME_INPUTS]);
+/** Longest text a core input of kind text (other than the model) may hold in a state; the engine refuses longer ones by name. */
+export const MAX_TEXT_INPUT_CHARS = 400;
 /**
  * The names the page reads from a link as text rather than by their core kind.
  * @type {Record<string, Spec>}
@@ -110,6 +122,7 @@ function specOf(p) {
   if (p.kind === 'int') return INT;
   if (p.kind === 'number') return NUM;
   if (p.kind === 'bool') return { kind: 'bool' };
+  if (p.kind === 'text') return { kind: 'text', max: MAX_TEXT_INPUT_CHARS };
   return { kind: 'enum', values: p.choices };
 }
 
@@ -302,7 +315,12 @@ export function derive(state) {
 export function toParams(state, opts = {}) {
   /** @type {Record<string, any>} */
   const p = {};
-  for (const { name } of STATE_PARAMETERS) if (!GIVEN_APART.has(name)) p[name] = state[name];
+  for (const { name, kind } of STATE_PARAMETERS) {
+    if (GIVEN_APART.has(name)) continue;
+    // An empty text (the efficiency overrides) is the core's default: not given.
+    if (kind === 'text' && name !== 'model' && state[name] === '') continue;
+    p[name] = state[name];
+  }
   Object.assign(p, routingParams(state));
   if (state.gpu) p.gpu = state.gpu;
   else p.gpu_memory_gb = state.gpu_memory_gb;

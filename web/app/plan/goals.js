@@ -1,21 +1,47 @@
 // goals.js — what "best" means in a plan of layouts, as the user chooses it:
-// the fewest GPUs that fit, the most headroom, the smallest pipeline bubble,
-// or the largest routing margin (when the rows carry one); and a vary
+// the fastest (most tokens/s, when the rows carry it: the planner's own
+// answer), the fewest GPUs that fit, the most headroom, the smallest
+// pipeline bubble, or the largest routing margin (when the rows carry
+// one); and a vary
 // plan's invalid rows set apart from its table. Pure functions
 // over the planner's JSON: the engine computes every figure.
 
 /** Goals: [key, label]. */
 export const GOALS = Object.freeze([
+  ['fastest', 'Fastest (tokens/s)'],
   ['gpus', 'Fewest GPUs that fit'],
   ['headroom', 'Most headroom'],
   ['bubble', 'Smallest bubble'],
   ['routing', 'Largest routing margin'],
 ]);
 
-/** The goals a plan's rows allow: the routing margin only when they carry it. */
+/** The goals a plan's rows allow: tokens/s and the routing margin only when they carry them. */
 export function goalsFor(plan) {
-  const routing = (plan?.rows ?? []).some((r) => typeof r.routing_margin === 'number');
-  return GOALS.filter(([k]) => k !== 'routing' || routing);
+  const rows = plan?.rows ?? [];
+  const routing = rows.some((r) => typeof r.routing_margin === 'number');
+  const fastest = rows.some((r) => typeof r.tokens_per_second === 'number');
+  return GOALS.filter(([k]) => (k !== 'routing' || routing) && (k !== 'fastest' || fastest));
+}
+
+/**
+ * The goal the planner answered by (its JSON's answer_by.objective:
+ * "throughput" is the fastest, "headroom" the most headroom), or null.
+ */
+export function plannerGoal(plan) {
+  const objective = plan?.answer_by?.objective;
+  if (objective === 'throughput') return 'fastest';
+  return objective === 'headroom' ? 'headroom' : null;
+}
+
+/**
+ * The goal a plan is shown by: `asked` when its rows allow it, else the
+ * planner's own, else the most headroom.
+ */
+export function shownGoal(plan, asked) {
+  const allowed = goalsFor(plan);
+  if (allowed.some(([k]) => k === asked)) return asked;
+  const own = plannerGoal(plan);
+  return own && allowed.some(([k]) => k === own) ? own : 'headroom';
 }
 
 const fits = (r) => r.status === 'OK' || r.status === 'TIGHT';
@@ -27,7 +53,9 @@ function compare(goal, a, b) {
   const bubble = num(a.bubble_fraction, Infinity) - num(b.bubble_fraction, Infinity);
   const gpus = num(a.total_gpus, Infinity) - num(b.total_gpus, Infinity);
   const routing = num(b.routing_margin, -Infinity) - num(a.routing_margin, -Infinity);
+  const tokens = num(b.tokens_per_second, -Infinity) - num(a.tokens_per_second, -Infinity);
   const chain = {
+    fastest: [tokens, headroom, gpus],
     gpus: [gpus, bubble, headroom],
     headroom: [headroom, bubble, gpus],
     bubble: [bubble, gpus, headroom],
