@@ -1,10 +1,11 @@
 // EmbedView.jsx — the compact, frameless view for an iframe (#embed=1): the
-// model's name as the full page shows it, the peak, the warnings (each cut
+// model's name as the full page shows it, the peak, the step time, the warnings (each cut
 // to its first sentence), the breakdown and the timeline, with a link to
 // the full page. In a frame it posts its height to the host page
 // (frame-height.js). It fits a 320 px frame.
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
+import { TimeCard } from './TimeCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { Timeline } from './Timeline.jsx';
 import { Warnings } from './Warnings.jsx';
@@ -45,6 +46,7 @@ export function EmbedView({ view, pending, note, state, models, engineError, not
       {result && (
         <>
           <PeakCard result={result} compact />
+          <TimeCard result={result} answerFor={result.command} compact />
           <Warnings warnings={result.warnings} compact answerFor={result.command} />
           <BreakdownChart rank={shownRank(result)} capacity={result.gpu_capacity_bytes} answerFor={result.command} compact />
           {answer.timeline && <Timeline rank={answer.timeline} capacity={result.gpu_capacity_bytes} height={200} compact

@@ -1,11 +1,12 @@
 // Results.jsx — everything the answer shows on the full page: the peak,
-// problems without a control of their own, warnings, the model as read,
+// the step time, problems without a control of their own, warnings, the model as read,
 // the charts, suggestions, the per-tensor detail, the command and the
 // measured run's comparison. Every card names the answer it shows and,
 // while that is not the answer for the inputs on screen, says so with the
 // same note (Card.jsx).
 
 import { PeakCard, shownRank } from './PeakCard.jsx';
+import { TimeCard } from './TimeCard.jsx';
 import { BreakdownChart } from './BreakdownChart.jsx';
 import { RankChart } from './RankChart.jsx';
 import { RoutingChart } from './RoutingChart.jsx';
@@ -52,6 +53,7 @@ export function Results({ view, configKey, detail, update, applyFix, engineError
       {result && (
         <>
           <PeakCard result={result} />
+          <TimeCard result={result} answerFor={command} />
           <Warnings warnings={result.warnings} answerFor={command} />
           {alone
             ? <ModelSummary model={alone.model} ranks={null} answerFor={alone.command} note="" />

@@ -1,6 +1,7 @@
 // format.js — how numbers read on the page: bytes in GiB (the unit the
 // trainer's logs print), TiB from 1,024 GiB, counts with thousands
-// separators, fractions in %. A negative figure takes the minus sign
+// separators, fractions in %, durations in s (ms below a second) and
+// rates. A negative figure takes the minus sign
 // (U+2212) everywhere, never a hyphen.
 
 const GIB = 2 ** 30;
@@ -81,4 +82,17 @@ export function paramCount(n) {
 export function degree(x) {
   if (x === null || !Number.isFinite(x)) return '—';
   return minus(Number.isInteger(x) ? String(x) : x.toFixed(2));
+}
+
+/** Seconds as the time card reads them: "19.29 s" from a second on, "132.5 ms" below. */
+export function duration(seconds) {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return '—';
+  if (Math.abs(seconds) >= 1) return `${minus(seconds.toFixed(2))} s`;
+  return `${minus((seconds * 1000).toFixed(1))} ms`;
+}
+
+/** A rate with thousands separators and one decimal below 100: "217,434", "42.5". */
+export function rate(n) {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return '—';
+  return Math.abs(n) < 100 ? minus(n.toFixed(1)) : count(n);
 }
