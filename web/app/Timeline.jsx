@@ -1,5 +1,6 @@
 // Timeline.jsx — memory across the pipeline schedule: the shown rank's
-// components stacked per event on non-PyTorch memory, with fragmentation
+// components stacked per event (along the step's time when the estimate
+// has one, else along the events) on non-PyTorch memory, with fragmentation
 // on top (so the top at the peak is the headline), the GPU's capacity as a
 // line, the schedule's steps (1–8) marked and the peak marked; hovering
 // (or the arrow keys) shows the event's label, its live chunks and every
@@ -9,10 +10,10 @@
 // in the render's layout effect (timeline-plot.js).
 
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { timelineData, eventParts, sampleRows, keptEvents, eventIndices, peakPosition } from './timeline-data.js';
-import { paintTimeline, plotBox, xRange, eventAt, eventPx, valueAt, MARGIN } from './timeline-plot.js';
+import { timelineData, eventParts, sampleRows, keptEvents, eventX, peakPosition } from './timeline-data.js';
+import { paintTimeline, plotBox, xRange, eventAt, eventPx, valueAt, xAxisTitle, MARGIN } from './timeline-plot.js';
 import { partColor, partLabel } from './palette.js';
-import { gib, mem, count } from './format.js';
+import { gib, mem, count, duration } from './format.js';
 import { Numbers } from './Numbers.jsx';
 import { chartColor } from './scheme.js';
 import { useColorScheme } from './use-color-scheme.js';
@@ -31,7 +32,7 @@ const MIN_DRAG = 5;
  * a few lines here rather than every one (each changed line is laid out and
  * painted again).
  */
-function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys }) {
+function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys, at }) {
   const e = rank.events[pos];
   if (!e) return null;
   let parts = eventParts(rank, pos).reverse();
@@ -42,7 +43,7 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys })
   return (
     <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
-        <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
+        <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>{at !== null ? ` (${duration(at)} into the step)` : ''}: <span class="event-label">{e.label}</span>
       </p>
       <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
@@ -55,7 +56,7 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys })
   );
 }
 
-function NumbersTable({ rank, n, peakPos }) {
+function NumbersTable({ rank, n, peakPos, times }) {
   const [all, setAll] = useState(false);
   const sampled = sampleRows(n, peakPos);
   const rows = all ? Array.from({ length: n }, (_, i) => i) : sampled;
@@ -69,13 +70,14 @@ function NumbersTable({ rank, n, peakPos }) {
       )}
       <table>
         <caption class="visually-hidden">Tensor memory across the schedule, rank {rank.pp_rank}</caption>
-        <thead><tr><th scope="col">Event</th><th scope="col">Op</th><th scope="col">Live chunks</th><th scope="col">Inside the op</th><th scope="col">After the op</th></tr></thead>
+        <thead><tr><th scope="col">Event</th>{times && <th scope="col">Op ends</th>}<th scope="col">Op</th><th scope="col">Live chunks</th><th scope="col">Inside the op</th><th scope="col">After the op</th></tr></thead>
         <tbody>
           {rows.map((i) => {
             const e = rank.events[i];
             return (
               <tr key={i} class={i === peakPos ? 'worst-row' : ''}>
                 <th scope="row">{e.index}{i === peakPos ? ' (peak)' : ''}</th>
+                {times && <td>{duration(times[i])}</td>}
                 <td>{e.label}</td><td>{e.live_chunks.join(' / ')}</td><td>{gib(e.peak_bytes)}</td><td>{gib(e.total_bytes)}</td>
               </tr>
             );
@@ -121,8 +123,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
   const box = useRef(null);
   const canvas = useRef(null);
   const n = keptEvents(rank);
-  // Event indices, for the pointer and the keys.
-  const x = useMemo(() => eventIndices(rank), [rank]);
+  // Each event's x (its time in the step, else its index), for the pointer and the keys.
+  const { x, seconds } = useMemo(() => eventX(rank), [rank]);
   const peakPos = useMemo(() => peakPosition(rank), [rank]);
   const data = useMemo(() => timelineData(rank), [rank]);
   const [hover, setHover] = useState(/** @type {number | null} */ (null));
@@ -152,7 +154,7 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
     if (!n) return;
     const at = atPointer(ev);
     if (drag) setDrag({ ...drag, to: at });
-    setHover(eventAt(x, range, at, plot.width));
+    setHover(eventAt(x, range, at, plot.width, seconds ? 0 : 0.5));
   };
   const onPointerUp = (ev) => {
     if (!drag) return;
@@ -179,8 +181,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
         </p>
       )}
       <div ref={box} class="timeline-plot" role="img" tabIndex={n ? 0 : undefined} onKeyDown={onKeyDown}
-        style={{ height: `${height}px` }}
-        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(n)} events, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover, or focus and use the arrow keys, for each event; drag across it to zoom in, double-click to show every event; the table below has the numbers.`}>
+        style={{ height: `${height}px` }} data-x-title={data ? xAxisTitle(look.width, data.steps, seconds) : undefined}
+        aria-label={`Stacked memory of rank ${rank.pp_rank} over ${count(n)} events${seconds ? `, along the step's time from ${duration(x[0])} to ${duration(x[n - 1])}` : ''}, non-PyTorch memory and fragmentation included; the peak, ${gib(rank.peak_bytes ?? rank.tensor_peak_bytes)} in all (${gib(rank.tensor_peak_bytes)} of tensors), is at event ${rank.peak_event_index}${capacity > 0 ? `; capacity ${gib(capacity)}` : ''}. Hover, or focus and use the arrow keys, for each event; drag across it to zoom in, double-click to show every event; the table below has the numbers.`}>
         <canvas ref={canvas} />
         {n > 0 && (
           <div class="timeline-over" data-testid="timeline-over"
@@ -195,8 +197,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
       </div>
       {n === 0 && <p class="help">This rank carries no timeline.</p>}
       {n > 0 && pos >= 0 && <HoverPanel rank={rank} pos={pos} peakPos={peakPos} compact={compact} scheme={scheme} live={keyed}
-        atRest={hover === null} keys={data?.keys} />}
-      {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} />}
+        atRest={hover === null} keys={data?.keys} at={seconds ? x[pos] : null} />}
+      {n > 0 && <NumbersTable rank={rank} n={n} peakPos={peakPos} times={seconds ? x : null} />}
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 // downloads.js — the answer on screen as files that leave the page: the
 // JSON object `memest --json` prints for the same inputs, a CSV of every
 // rank's memory components at its peak, and a CSV of the shown rank's
-// timeline, every event of its schedule with its components. Each is asked
+// timeline, every event of its schedule with its time and components. Each is asked
 // of the engine at the click, for the inputs of the answer shown (which
 // its cards name in data-answer-for), and saved by the browser.
 
@@ -38,14 +38,17 @@ export function ranksCsv(result) {
 
 /**
  * A rank's timeline (`memest --json --timeline` events, each with its
- * components): one row an event, its step, label, live chunks, the tensors
+ * components): one row an event, its op's end in the step (t_seconds, when
+ * the estimate has a step time), its step, label, live chunks, the tensors
  * after the op and inside it, and each component, in bytes.
  */
 export function timelineCsv(rank) {
   const keys = ALL_PARTS.map(([k]) => k);
-  const lines = [csvLine(['event', 'step', 'label', 'live_chunks_0', 'live_chunks_1', 'total_bytes', 'peak_bytes', ...keys])];
-  for (const e of rank.events ?? []) {
-    lines.push(csvLine([e.index, e.step, e.label, e.live_chunks?.[0], e.live_chunks?.[1], e.total_bytes, e.peak_bytes,
+  const events = rank.events ?? [];
+  const timed = events.length > 0 && events.every((e) => typeof e.t_seconds === 'number');
+  const lines = [csvLine(['event', ...(timed ? ['t_seconds'] : []), 'step', 'label', 'live_chunks_0', 'live_chunks_1', 'total_bytes', 'peak_bytes', ...keys])];
+  for (const e of events) {
+    lines.push(csvLine([e.index, ...(timed ? [e.t_seconds] : []), e.step, e.label, e.live_chunks?.[0], e.live_chunks?.[1], e.total_bytes, e.peak_bytes,
       ...keys.map((k) => e.components?.[k] ?? 0)]));
   }
   return `${lines.join('\r\n')}\r\n`;

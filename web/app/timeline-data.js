@@ -2,7 +2,8 @@
 // (memest_estimate_view with timeline_columns: rank.events, each with its
 // index, label, live chunks and totals, and the components as one array
 // per component in rank.event_components, the steps in rank.event_steps)
-// shaped for the chart: x = event index, then one stacked series per
+// shaped for the chart: x = each event's time in the step (its op's end,
+// t_seconds) when the estimate has a step time, else its index; then one stacked series per
 // component, which the timeline draws (timeline-plot.js); and the
 // components of one event, which its readout lists. Pure; the chart
 // (Timeline.jsx), the CSV download and the tests use it.
@@ -18,7 +19,9 @@ const GIB = 2 ** 30;
  *          components (ALL_PARTS order), then allocator fragmentation (the
  *          rank's fraction of each event's tensors), so that the top of the
  *          stack at the peak is the rank's grand total;
- *   x      Float64Array of event indices;
+ *   x      Float64Array of the events' times in the step (s) when the
+ *          rank gives every one (eventX), else of their indices;
+ *   seconds whether x is in seconds;
  *   raw    one Float64Array of bytes per key;
  *   series one Float64Array of GiB per key, stacked, top of the stack
  *          first (drawn in order, so each smaller one paints over the
@@ -32,7 +35,7 @@ const GIB = 2 ** 30;
 export function timelineData(rank) {
   const n = keptEvents(rank);
   if (n === 0) return null;
-  const x = eventIndices(rank);
+  const { x, seconds } = eventX(rank);
   const stepOf = (i) => rank.event_steps?.[i] ?? 0;
   const steps = [];
   for (let i = 0; i < n; i++) {
@@ -73,6 +76,7 @@ export function timelineData(rank) {
   return {
     keys,
     x,
+    seconds,
     raw,
     series: stacked.reverse(),
     peakPos: peakPosition(rank),
@@ -133,6 +137,36 @@ export function eventIndices(rank) {
   const x = new Float64Array(events.length);
   for (let i = 0; i < x.length; i++) x[i] = events[i].index;
   return x;
+}
+
+/**
+ * The kept events' times in the step, in seconds (the end of each event's
+ * op: t_seconds, as a column of the view or on each event), when the rank
+ * gives one for every event and they never go back; else null (the
+ * estimate has no step time: no GPU kind).
+ * @returns {Float64Array | null}
+ */
+export function eventSeconds(rank) {
+  const n = keptEvents(rank);
+  if (!n) return null;
+  const col = Array.isArray(rank.t_seconds) && rank.t_seconds.length === n ? rank.t_seconds : null;
+  const t = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = col ? col[i] : rank.events[i].t_seconds;
+    if (typeof v !== 'number' || !Number.isFinite(v) || (i > 0 && v < t[i - 1])) return null;
+    t[i] = v;
+  }
+  return t;
+}
+
+/**
+ * The timeline's x of each kept event: its time in the step when the rank
+ * gives them (eventSeconds), else its index. {x, seconds}.
+ * @returns {{x: Float64Array, seconds: boolean}}
+ */
+export function eventX(rank) {
+  const t = eventSeconds(rank);
+  return t ? { x: t, seconds: true } : { x: eventIndices(rank), seconds: false };
 }
 
 /** The position of `rank`'s peak among its kept events, or -1. */

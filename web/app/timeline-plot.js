@@ -3,8 +3,9 @@
 // are exported for the page, which maps the pointer onto the events with
 // the same numbers.
 //   drawn: the stacked areas of timelineData()'s series (each component's
-// bytes hold until the next event), the GiB (TiB) and event axes with
-// their grid, the schedule's steps (1–8, the step end, the optimizer
+// bytes hold until the next event), the GiB (TiB) axis and the x axis
+// (time in the step, in seconds, when the data has it; else the event
+// index) with their grid, the schedule's steps (1–8, the step end, the optimizer
 // step) marked, and labelled in a band above the plot, where no other
 // label goes (steps too close to label apart share one label, "1–3"), the
 // GPU's capacity as a dashed line labelled inside the plot clear of the
@@ -18,7 +19,7 @@ import { axisGib, axisUnit } from './format.js';
 
 const GIB = 2 ** 30;
 
-/** Room around the plot, in CSS px: the GiB axis and its title on the left, the event axis and its title below. */
+/** Room around the plot, in CSS px: the GiB axis and its title on the left, the x axis and its title below. */
 export const MARGIN = { top: 24, right: 25, bottom: 58, left: 64 };
 
 const TICK = 10; // tick length, px
@@ -39,14 +40,16 @@ export function plotBox(width, height) {
 }
 
 /**
- * The event range on the x axis: `zoom` ([from, to] event indices) when it
- * is given and inside the data, else every event of `x`.
+ * The range on the x axis: `zoom` ([from, to], in x's unit: event indices
+ * or seconds) when it is given and inside the data, else every event of
+ * `x` (one unit wide when they all share one x).
  * @param {ArrayLike<number>} x  @param {[number, number] | null} [zoom]
  * @returns {[number, number]}
  */
 export function xRange(x, zoom = null) {
   const lo = x[0];
-  const hi = x.length > 1 ? x[x.length - 1] : lo + 1;
+  const last = x[x.length - 1];
+  const hi = x.length > 1 && last > lo ? last : lo + 1;
   if (zoom && zoom[1] > zoom[0]) {
     const a = Math.max(lo, zoom[0]);
     const b = Math.min(hi, zoom[1]);
@@ -103,11 +106,13 @@ export function ticks(lo, hi, px, space, whole = false) {
 /**
  * The x axis title for a chart `width` px wide (shorter on a phone), naming
  * the schedule steps the rank has (`steps`: timelineData()'s), which are
- * all labelled above the plot.
+ * all labelled above the plot; `seconds`: the axis is the time in the
+ * step, else the event index.
  */
-export function xAxisTitle(width, steps = []) {
+export function xAxisTitle(width, steps = [], seconds = false) {
   const numbered = steps.map((s) => s.step).filter((s) => s >= 1 && s <= 8);
   const span = numbered.length ? `steps ${Math.min(...numbered)}–${Math.max(...numbered)}` : 'steps';
+  if (seconds) return width < 480 ? 'time in step (s)' : `time in step (s), ${span} marked above`;
   return width < 480 ? `event (${span} above)` : `event in the schedule (${span} marked above)`;
 }
 
@@ -164,7 +169,7 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   ctx.font = scaledFont(FONT, dpr);
   const { unit, per } = axisUnit(top * GIB);
   const yTicks = ticks(0, (top * GIB) / per, box.height, Y_SPACE).map((v) => (v * per) / GIB);
-  const xTicks = ticks(x0, x1, box.width, X_SPACE, true);
+  const xTicks = ticks(x0, x1, box.width, X_SPACE, !data.seconds);
   ctx.beginPath();
   for (const g of yTicks) {
     const py = Math.round(yPos(g)) + 0.5;
@@ -186,7 +191,7 @@ export function drawTimeline(ctx, { width, height, dpr, data, capacity, scheme, 
   // Axis titles.
   ctx.font = scaledFont(TITLE_FONT, dpr);
   ctx.textBaseline = 'middle';
-  ctx.fillText(xAxisTitle(width, data.steps), L + W / 2, (height - 9) * dpr);
+  ctx.fillText(xAxisTitle(width, data.steps, data.seconds === true), L + W / 2, (height - 9) * dpr);
   ctx.save();
   ctx.translate(9 * dpr, T + H / 2);
   ctx.rotate(-Math.PI / 2);
@@ -375,8 +380,8 @@ function drawPeak(ctx, data, xPos, { L, T, W, H, dpr }, color, capY = NaN) {
 }
 
 /**
- * The event index (a real number) at CSS px `px` from the plot's left
- * edge, `px` held inside the plot: eventPx's inverse.
+ * The x (an event index or seconds, a real number) at CSS px `px` from
+ * the plot's left edge, `px` held inside the plot: eventPx's inverse.
  * @param {[number, number]} range  @param {number} px  @param {number} plotWidth
  */
 export function valueAt(range, px, plotWidth) {
@@ -384,23 +389,26 @@ export function valueAt(range, px, plotWidth) {
 }
 
 /**
- * The position in `x` (event indices, ascending) of the event shown at
- * CSS px `px` from the plot's left edge: the last event at or before it.
+ * The position in `x` (ascending) of the event shown at CSS px `px` from
+ * the plot's left edge: the last event at or before it, `snap` ahead (0.5
+ * for event indices, the nearest; 0 for seconds, where an event's memory
+ * holds from its x to the next one's).
  * @param {ArrayLike<number>} x  @param {[number, number]} range  @param {number} px  @param {number} plotWidth
+ * @param {number} [snap]
  */
-export function eventAt(x, range, px, plotWidth) {
+export function eventAt(x, range, px, plotWidth, snap = 0.5) {
   const v = valueAt(range, px, plotWidth);
   let lo = 0;
   let hi = x.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (x[mid] <= v + 0.5) lo = mid;
+    if (x[mid] <= v + snap) lo = mid;
     else hi = mid - 1;
   }
   return lo;
 }
 
-/** CSS px from the plot's left edge of event index `v`. */
+/** CSS px from the plot's left edge of x `v` (an event index or seconds). */
 export function eventPx(v, range, plotWidth) {
   return ((v - range[0]) / (range[1] - range[0])) * plotWidth;
 }
