@@ -3,20 +3,25 @@
 // fits, says so and names the planner's closest row; over nodes, whether
 // pp over whole nodes agrees, and why not (the planner's pp_over_nodes).
 
-import { gib, signedGib, percent } from '../format.js';
+import { gib, signedGib, percent, rate } from '../format.js';
 import { STATUS_CLASS } from '../palette.js';
 import { shortName, tightPercent } from '../names.js';
 import { pageWords } from '../wording.js';
 import { layoutText } from './columns.js';
 import { ACROSS_NODES } from './PlanTable.jsx';
 
-/** A row's figures: "pp 2, ep 8, …: peak 70.1 GiB OK, headroom +9.2 GiB, bubble 1.2%." */
+/**
+ * A row's figures: "pp 2, ep 8, …: peak 70.1 GiB OK, headroom +9.2 GiB,
+ * bubble 1.2%, 217,434 tokens/s (MFU 15.9%)." (tokens/s when the row has them).
+ */
 function RowFigures({ row }) {
   const cls = STATUS_CLASS[row.status] ?? 'ok';
+  const timed = typeof row.tokens_per_second === 'number';
   return (
     <p>
       <strong>{layoutText(row)}</strong>: peak {gib(row.peak_bytes)} <span class={`badge badge-${cls}`}>{row.status}</span>,
-      headroom {signedGib(row.headroom_bytes)}, bubble {percent(row.bubble_fraction, 2)}.
+      headroom {signedGib(row.headroom_bytes)}, bubble {percent(row.bubble_fraction, 2)}
+      {timed && <span data-testid="plan-answer-tokens">, {rate(row.tokens_per_second)} tokens/s (MFU {percent(row.mfu)})</span>}.
     </p>
   );
 }

@@ -8,7 +8,7 @@ import { PlanAnswer } from './PlanAnswer.jsx';
 import { InvalidCounts } from './InvalidCounts.jsx';
 import { PlanTable } from './PlanTable.jsx';
 import { PlanGoal } from './PlanGoal.jsx';
-import { GOALS, bestRow, goalsFor, orderByGoal, validRows } from './goals.js';
+import { GOALS, bestRow, orderByGoal, plannerGoal, shownGoal, validRows } from './goals.js';
 import { pageWords } from '../wording.js';
 
 /**
@@ -24,8 +24,9 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
   const sortKey = state.plan_sort;
   const desc = state.plan_desc;
   const okOnly = state.plan_ok_only;
-  // The goal the user chose (the routing margin only when rows carry it).
-  const goal = shown && goalsFor(shown).some(([k]) => k === state.plan_goal) ? state.plan_goal : 'gpus';
+  // The goal the user chose (tokens/s and the routing margin only when rows
+  // carry them; else the planner's own).
+  const goal = shown ? shownGoal(shown, state.plan_goal) : state.plan_goal;
   // The goal's label inside a sentence: "fewest GPUs that fit", its first letter lowered only.
   const label = (GOALS.find(([k]) => k === goal) ?? GOALS[0])[1];
   const goalText = label.charAt(0).toLowerCase() + label.slice(1);
@@ -35,7 +36,9 @@ export function PlanPanel({ state, update, gpus, plan, requestKey, problem, onLo
     if (v.mode !== 'vary') {
       const inNodeFirst = v.answer_by?.ep_inside_node_first === true;
       const ordered = orderByGoal(v.rows, goal, inNodeFirst);
-      v = { ...v, rows: ordered, answer: bestRow(ordered, goal, inNodeFirst) };
+      // The planner's own goal: its answer, as its JSON gives it.
+      const answer = goal === plannerGoal(v) ? v.answer ?? null : bestRow(ordered, goal, inNodeFirst);
+      v = { ...v, rows: ordered, answer };
     }
     return okOnly ? { ...v, rows: v.rows.filter((r) => r.status === 'OK') } : v;
   }, [shown, goal, okOnly]);

@@ -1,7 +1,7 @@
 // columns.js — the plan table's columns, how each cell reads, and the
 // order of its rows when a column header sorts them. Pure functions.
 
-import { count, percent } from '../format.js';
+import { count, percent, rate } from '../format.js';
 import { shortName, tightPercent } from '../names.js';
 
 /** Statuses from best to worst; INVALID rows have no figures. */
@@ -13,6 +13,7 @@ export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
  * of a first click]. The verdict (status, peak) comes first, after the row's
  * number and Load, so that a narrow screen keeps them in view (style.css:
  * the first three columns stick), then the layout, then the other figures.
+ * @type {[string, string | null, string | (() => string), string][]}
  */
 const ALL = [
   ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
@@ -26,23 +27,32 @@ const ALL = [
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
+  ['tokens_per_second', 'Tokens/s', 'estimated tokens per second, all GPUs (the time model; — without a GPU kind)', 'desc'],
+  ['tokens_per_second_per_gpu', 'Tokens/s/GPU', 'estimated tokens per second per GPU', 'desc'],
+  ['mfu', 'MFU', 'model FLOPs utilisation: model FLOPs per step over the step time × GPUs × dense BF16 peak', 'desc'],
   ['headroom_bytes', 'Headroom GiB', 'memory left free, in GiB', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
 ];
 
+/** The time model's columns, shown when the rows carry a figure (a GPU kind is given). */
+const TIME_COLUMNS = new Set(['tokens_per_second', 'tokens_per_second_per_gpu', 'mfu']);
+
 /** Every column's key, in the table's order. */
-export const PLAN_COLUMNS = Object.freeze(ALL.map(([key]) => String(key)));
+export const PLAN_COLUMNS = Object.freeze(ALL.map(([key]) => key));
 
 /**
  * The columns for `plan`: the layout (nodes only when the rows carry them,
- * seq only when it varies), then the figures; a vary plan's varied input
+ * seq only when it varies), then the figures (tokens/s and MFU only when
+ * the rows carry them); a vary plan's varied input
  * comes first. Each is {key, label, title, first}.
  */
 export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;
   const hasNodes = plan.rows.some((r) => 'nodes' in r);
-  const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key))
+  const hasTime = plan.rows.some((r) => typeof r.tokens_per_second === 'number');
+  const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key)
+    && (!TIME_COLUMNS.has(key) || hasTime))
     .map(([key, label, title, first]) => ({ key, label: label ?? shortName(key), title: typeof title === 'function' ? title() : title, first }));
   if (vary) {
     // A vary plan's varied input comes right after the verdict.
@@ -66,6 +76,9 @@ export function cellText(row, key) {
     case 'peak_bytes': return gibFigure(v);
     case 'headroom_bytes': return `${v < 0 ? '\u2212' : '+'}${gibFigure(Math.abs(v))}`;
     case 'bubble_fraction': return percent(v, 2);
+    case 'tokens_per_second':
+    case 'tokens_per_second_per_gpu': return rate(v);
+    case 'mfu': return percent(v, 1);
     case 'routing_margin': return `${(Math.floor(v * 100 + 1e-9) / 100).toFixed(2)}${row.routing_margin_is_limit ? '+' : ''}`;
     case 'num_chunks':
     case 'total_gpus':
