@@ -24,6 +24,7 @@ static void search_request(const memest_result *r, int64_t gpus, memest_plan_req
   const memest_params *b = &r->params;
   int64_t p, m, most = r->mc.layers / 2 > 1 ? r->mc.layers / 2 : 1;
   memest_plan_request_init(req, MEMEST_PLAN_LAYOUTS);
+  req->objective = MEMEST_OBJECTIVE_HEADROOM;   /* its rows are run bare: no time */
   req->base = *b;
   req->base.timeline = 0;
   req->base.detail = 0;

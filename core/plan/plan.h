@@ -55,6 +55,11 @@ typedef struct plan_row {
   int worst_rank;
   comp_vec comps;            /* the worst rank's components at its peak */
   memest_routing_info routing;  /* the row's routing margin (routing.c) */
+  /* The time model's figures (core/time/): step seconds, tokens/s for the
+  ** job and per GPU, MFU; time_known 0 (no GPU kind, or a plan that runs
+  ** no time model) leaves them 0. */
+  int time_known;
+  double step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu;
   int fail;                  /* PLAN_PENDING until estimated, then a memest_code */
   memest_error *fail_err;    /* owned: why the estimate failed, or NULL */
 } plan_row;
@@ -111,7 +116,12 @@ struct memest_plan {
   int closest;               /* no answer: the estimated row with the most headroom, or -1 */
   memest_ep_nodes ep_nodes;  /* layouts whose EP spans nodes: avoided or allowed */
   plan_pp_nodes pp_nodes;    /* vary nodes: the answer over pipeline stages */
-  int no_margins;            /* 1: rows carry no routing margin (the core's own plans) */
+  int bare;                  /* 1: rows carry no routing margin and no time (the core's
+                             ** own plans: the nearest layout) */
+  memest_plan_objective objective;  /* what a layouts plan and a compare answer with */
+  int by_throughput;         /* 1: the objective is throughput and every row has a time */
+  int fallback;              /* 1: throughput asked, some row has no time: headroom answers */
+  char time_note[240];       /* a row's time_note when it has no time, or "" */
   model_config *mc;          /* owned from begin until finish */
   est_cache *cache;          /* layer programs its rows share, begin to finish */
   int cache_borrowed;        /* 1: cache is the caller's (memi_plan_run_parsed) */
@@ -143,11 +153,11 @@ MEMEST_HIDDEN memest_code memi_plan_estimate(memest_plan *pl, const model_config
 MEMEST_HIDDEN double memi_plan_expert_share(const model_config *mc, int64_t seq);
 /* A plan of req on the parsed config mc, begun and finished in one call,
 ** for the core's own questions (the nearest layout, pp over whole nodes):
-** cache, when not NULL, stays the caller's; with no_margins the rows get
-** no routing margin (planner.c). */
+** cache, when not NULL, stays the caller's; with bare the rows get
+** neither a routing margin nor a time (planner.c). */
 MEMEST_HIDDEN memest_code memi_plan_run_parsed(const model_config *mc,
                                           const memest_plan_request *req, est_cache *cache,
-                                          int no_margins, memest_plan **out, memest_error *err);
+                                          int bare, memest_plan **out, memest_error *err);
 /* 1 when an EP group of ep consecutive ranks spans nodes of g GPUs on the
 ** trainer's row-major ("pp", "dp", "cp", "ep") mesh; 0 for g = 0, nodes
 ** not given (plan_dims.c). */

@@ -1,16 +1,19 @@
 /*
 ** plan_estimate.c — the estimates of a range of a plan's checked rows and
-** the schedule's bubble beside each, one row after another on the calling
-** thread with one scratch result and the plan's est_cache (each layer
-** shape built once for all rows). A row's figures depend on its inputs
-** alone. Design note: docs/planner.md ("Pipeline bubble", "Limits and speed").
+** the schedule's bubble and the time model's step beside each, one row
+** after another on the calling thread with one scratch result and the
+** plan's est_cache (each layer shape built once for all rows). A row's
+** figures depend on its inputs alone. Design note: docs/planner.md
+** ("Pipeline bubble", "Objective", "Limits and speed").
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/plan.h"
 #include "plan/routing_margin.h"
 #include "sim/schedule.h"
+#include "time/time.h"
 
 /* {======================================================================
 ** The bubble model: the schedule's idle share (schedule.h) against the
@@ -92,6 +95,26 @@ static void row_figures(estimator *es, plan_row *row) {
   row->bubble = memi_schedule_default()->bubble(row->in[D_PP], row->chunks, es->share);
 }
 
+/* The time model's figures of the scratch result into row: the step of
+** its layout on the plan's nodes; a GPU without a time keeps time_known 0
+** and its note in the plan. A failure fails the row as an estimate's does. */
+static memest_code row_time(estimator *es, plan_row *row, memest_error *err) {
+  step_time *t = NULL;
+  memest_code rc = memi_time_run(es->scratch, es->pl->gpus_per_node, &t, err);
+  if (rc != MEMEST_OK) return rc;
+  row->time_known = t->known;
+  if (t->known) {
+    row->step_seconds = t->step_seconds;
+    row->tokens_per_second = t->tokens_per_second;
+    row->tokens_per_second_per_gpu = t->tokens_per_second_per_gpu;
+    row->mfu = t->mfu;
+  } else if (es->pl->time_note[0] == '\0') {
+    snprintf(es->pl->time_note, sizeof es->pl->time_note, "%s", t->note);
+  }
+  free(t);
+  return MEMEST_OK;
+}
+
 /* Estimates row i; a failure of the row's inputs stays in row->fail and
 ** row->fail_err for the report, while running out of memory fails the plan. */
 static memest_code estimate_row(estimator *es, int i, memest_error *err) {
@@ -105,9 +128,12 @@ static memest_code estimate_row(estimator *es, int i, memest_error *err) {
   if (rc == MEMEST_OK) {
     d = es->scratch->lo.d;
     row_figures(es, row);
+    if (!es->pl->bare) rc = row_time(es, row, &e);
     memi_est_release(es->scratch);
-    if (!es->pl->no_margins) rc = memi_routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
-                        ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
+  }
+  if (rc == MEMEST_OK && !es->pl->bare) {
+    rc = memi_routing_margin(es->mc, &p, &d, row->peak - row->capacity, row->worst_rank,
+                             ROUTING_PLAN_GRID, es->pl->cache, &row->routing, &e);
   }
   if (rc == MEMEST_E_NOMEM) {
     if (err != NULL) *err = e;

@@ -129,6 +129,7 @@ static int pp_request(const memest_plan *pl, int64_t dp, memest_plan_request *re
   snprintf(req->vary, sizeof req->vary, "%s", memi_plan_dim_name(D_PP));
   req->gpus_per_node = g;
   req->ep_across_nodes = pl->ep_nodes;
+  req->objective = pl->objective;
   req->min_routing_margin = pl->min_margin;
   for (i = 0; i < pl->dims[D_NODES].n; i++) {
     if (pl->dims[D_NODES].v[i] > most) most = pl->dims[D_NODES].v[i];

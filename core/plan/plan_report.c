@@ -25,20 +25,70 @@ static int ep_inside_first(const memest_plan *pl) {
   return pl->gpus_per_node > 0 && pl->ep_nodes == MEMEST_EP_NODES_AVOID;
 }
 
+static const char *const objective_names[] = {"throughput", "headroom"};
+
 static const char *answer_rule(const memest_plan *pl, char *buf, size_t size) {
   if (pl->mode == MEMEST_PLAN_VARY) {
     snprintf(buf, size, "the %s OK %s", pl->vary_largest ? "largest" : "smallest",
              memi_plan_dim_name(pl->vary));
+  } else if (pl->by_throughput) {
+    snprintf(buf, size, "the most tokens/s, then the most headroom");
   } else {
-    snprintf(buf, size, "the most headroom");
+    snprintf(buf, size, "the most headroom%s", pl->fallback ? ", tokens/s unknown" : "");
   }
   if (ep_inside_first(pl)) snprintf(buf + strlen(buf), size - strlen(buf), ", ep inside a node first");
   return buf;
 }
 
 /* {======================================================================
+** The time model's figures of a row
+** ======================================================================= */
+/* The figures a row shows of the time model (plan_row's). */
+enum { T_STEP = 0, T_TOKENS, T_TOKENS_PER_GPU, T_MFU, T_COUNT };
+
+static const char *const time_keys[T_COUNT] = {"step_seconds", "tokens_per_second",
+                                               "tokens_per_second_per_gpu", "mfu"};
+
+static double time_figure(const plan_row *r, int t) {
+  switch (t) {
+    case T_STEP: return r->step_seconds;
+    case T_TOKENS: return r->tokens_per_second;
+    case T_TOKENS_PER_GPU: return r->tokens_per_second_per_gpu;
+    default: return r->mfu;
+  }
+}
+
+/* A figure as the text shows it: tokens/s as "812", "294.1k", "2.94M"; per
+** GPU whole; MFU in percent; "-" without a time. */
+static const char *time_text(const plan_row *r, int t, char *buf, size_t size) {
+  double v = time_figure(r, t);
+  if (r->reason >= 0 || !r->time_known) snprintf(buf, size, "-");
+  else if (t == T_STEP) snprintf(buf, size, "%.3g s", v);
+  else if (t == T_MFU) snprintf(buf, size, "%.1f%%", 100.0 * v);
+  else if (t == T_TOKENS_PER_GPU || v < 1e4) snprintf(buf, size, "%.0f", v);
+  else if (v < 1e6) snprintf(buf, size, "%.1fk", v / 1e3);
+  else snprintf(buf, size, "%.2fM", v / 1e6);
+  return buf;
+}
+
+/* Why a throughput plan answers by headroom, or "". */
+static const char *fallback_text(const memest_plan *pl) {
+  if (!pl->fallback) return "";
+  return pl->time_note[0] ? pl->time_note : "a row has no time";
+}
+/* }====================================================================== */
+
+/* {======================================================================
 ** JSON
 ** ======================================================================= */
+static void put_time(strbuf *sb, const plan_row *r) {
+  int t;
+  for (t = 0; t < T_COUNT; t++) {
+    if (r->reason >= 0 || !r->time_known) memi_sb_printf(sb, ",\"%s\":null", time_keys[t]);
+    else memi_sb_printf(sb, ",\"%s\":%.6g", time_keys[t], time_figure(r, t));
+  }
+}
+
 static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capacity) {
   switch (id) {
     case MEMEST_P_GPU:
@@ -67,6 +117,16 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       break;
     case MEMEST_P_SHARDING:
       memi_sb_printf(sb, ",\"sharding\":\"%s\"", memest_sharding_name(p->sharding));
+      break;
+    case MEMEST_P_NVLINK_GB_PER_S:
+      memi_sb_printf(sb, ",\"nvlink_gb_per_s\":%.15g", p->nvlink_gb_per_s);
+      break;
+    case MEMEST_P_NETWORK_GBIT_PER_S:
+      memi_sb_printf(sb, ",\"network_gbit_per_s\":%.15g", p->network_gbit_per_s);
+      break;
+    case MEMEST_P_EFFICIENCY:
+      memi_sb_put(sb, ",\"efficiency\":");
+      memi_sb_json_str(sb, p->efficiency);
       break;
     default: break;
   }
@@ -131,7 +191,9 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
     memi_sb_put(sb, ",\"message\":");
     memi_sb_json_str(sb, r->note >= 0 ? pl->notes[r->note] : "");
     memi_sb_put(sb, ",\"num_chunks\":null,\"peak_bytes\":null,\"tensor_peak_bytes\":null,"
-               "\"headroom_bytes\":null,\"bubble_fraction\":null,\"routing_margin\":null}");
+               "\"headroom_bytes\":null,\"bubble_fraction\":null");
+    put_time(sb, r);
+    memi_sb_put(sb, ",\"routing_margin\":null}");
     return;
   }
   memi_sb_printf(sb,
@@ -140,6 +202,7 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
             "\"worst_rank\":%d",
             (long long)r->chunks, (long long)r->peak, (long long)r->tensor_peak,
             (long long)r->headroom, (long long)r->capacity, r->bubble, r->worst_rank);
+  put_time(sb, r);
   if (r->routing.has_margin) {
     memi_sb_printf(sb, ",\"routing_margin\":%.6g,\"routing_margin_is_limit\":%s", r->routing.margin,
               r->routing.margin_is_limit ? "true" : "false");
@@ -250,10 +313,14 @@ static void put_pp_nodes(strbuf *sb, const memest_plan *pl) {
 
 /* The answer rule as fields: which row answers, read from them alone. */
 static void put_answer_by(strbuf *sb, const memest_plan *pl) {
-  const char *rule = "most_headroom";
+  const char *rule = pl->by_throughput ? "fastest_ok" : "most_headroom";
   if (pl->mode == MEMEST_PLAN_VARY) rule = pl->vary_largest ? "largest_ok" : "smallest_ok";
-  memi_sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"input\":", rule);
+  memi_sb_printf(sb, ",\"answer_by\":{\"rule\":\"%s\",\"objective\":\"%s\",\"input\":", rule,
+                 objective_names[pl->objective]);
   if (pl->mode == MEMEST_PLAN_VARY) memi_sb_json_str(sb, memi_plan_dim_name(pl->vary));
+  else memi_sb_put(sb, "null");
+  memi_sb_put(sb, ",\"fallback\":");
+  if (pl->fallback) memi_sb_json_str(sb, fallback_text(pl));
   else memi_sb_put(sb, "null");
   memi_sb_printf(sb, ",\"ok_min_free_percent\":%d,\"ep_inside_node_first\":%s}",
                  CHOICE_TIGHT_PERCENT, ep_inside_first(pl) ? "true" : "false");
@@ -333,6 +400,14 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
   }
   if ((o >> MEMEST_P_FRAGMENTATION) & 1u) {
     snprintf(t, sizeof t, "fragmentation %.3g", p->fragmentation);
+    label_add(buf, size, t);
+  }
+  if ((o >> MEMEST_P_NVLINK_GB_PER_S) & 1u) {
+    snprintf(t, sizeof t, "nvlink %.4g", p->nvlink_gb_per_s);
+    label_add(buf, size, t);
+  }
+  if ((o >> MEMEST_P_NETWORK_GBIT_PER_S) & 1u) {
+    snprintf(t, sizeof t, "network %.4g", p->network_gbit_per_s);
     label_add(buf, size, t);
   }
   if ((o >> MEMEST_P_ROUTING) & 1u || (o >> MEMEST_P_ROUTING_FACTOR) & 1u) {
@@ -431,6 +506,9 @@ static void layout_line(strbuf *sb, const memest_plan *pl, int k, const plan_row
             (long long)r->in[D_SEQ], (long long)r->chunks, memi_fmt_gib(a, sizeof a, r->peak),
             memi_fmt_gib(b, sizeof b, r->headroom), row_status(r), 100.0 * r->bubble);
   memi_sb_printf(sb, " %7s", margin_text(&r->routing, a, sizeof a));
+  memi_sb_printf(sb, " %8s", time_text(r, T_TOKENS, a, sizeof a));
+  memi_sb_printf(sb, " %9s", time_text(r, T_TOKENS_PER_GPU, a, sizeof a));
+  memi_sb_printf(sb, " %6s", time_text(r, T_MFU, a, sizeof a));
   if (pl->varied_options) memi_sb_printf(sb, "  %s", variant_label(pl, r->variant, l, sizeof l));
   memi_sb_put(sb, "\n");
 }
@@ -439,14 +517,16 @@ static void layout_head(strbuf *sb, const memest_plan *pl) {
   memi_sb_printf(sb, "  %4s %4s %3s%s %3s %4s %5s", "#", "pp", "ep", pl->gpus_per_node > 0 ? " " : "",
             "cp", "dp", "GPUs");
   if (pl->gpus_per_node > 0) memi_sb_printf(sb, " %5s", "nodes");
-  memi_sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s%s\n", "mbs", "seq", "chunks", "peak",
-            "headroom", "status", "bubble", "margin", pl->varied_options ? "  options" : "");
+  memi_sb_printf(sb, " %4s %6s %8s %9s %9s  %-6s %7s %7s %8s %9s %6s%s\n", "mbs", "seq", "chunks",
+                 "peak", "headroom", "status", "bubble", "margin", "tok/s", "tok/s/GPU", "MFU",
+                 pl->varied_options ? "  options" : "");
 }
 
 static void text_layouts(strbuf *sb, const memest_plan *pl) {
   int i, shown = pl->top > 0 && pl->top < pl->n_rows ? (int)pl->top : pl->n_rows;
-  memi_sb_printf(sb, "\n%d valid layout%s of %lld tried, most headroom first (GiB):\n", pl->n_rows,
-            pl->n_rows == 1 ? "" : "s", (long long)pl->tried);
+  memi_sb_printf(sb, "\n%d valid layout%s of %lld tried, %s first (GiB):\n", pl->n_rows,
+                 pl->n_rows == 1 ? "" : "s", (long long)pl->tried,
+                 pl->by_throughput ? "most tokens/s" : "most headroom");
   if (pl->n_rows > 0) layout_head(sb, pl);
   for (i = 0; i < shown; i++) layout_line(sb, pl, i + 1, &pl->rows[i]);
   if (shown < pl->n_rows) {
@@ -514,6 +594,15 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
   memi_sb_put(sb, "\n");
 }
 
+/* One compare line of the time model's figure t (T_*) of each configuration. */
+static void cmp_time_line(strbuf *sb, const memest_plan *pl, const char *label, int t) {
+  char a[32];
+  int i;
+  memi_sb_printf(sb, "  %-34s", label);
+  for (i = 0; i < pl->n_rows; i++) memi_sb_printf(sb, " %12s", time_text(&pl->rows[i], t, a, sizeof a));
+  memi_sb_put(sb, "\n");
+}
+
 /* The sum of components [from, to) of each configuration into v. */
 static void cmp_sum(const memest_plan *pl, int from, int to, int64_t *v) {
   int i, c;
@@ -571,6 +660,9 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   cmp_text_line(sb, pl, "status", -1);
   cmp_text_line(sb, pl, "pipeline bubble", D_COUNT);
   cmp_text_line(sb, pl, "routing margin", -3);
+  cmp_time_line(sb, pl, "tokens/s", T_TOKENS);
+  cmp_time_line(sb, pl, "tokens/s per GPU", T_TOKENS_PER_GPU);
+  cmp_time_line(sb, pl, "MFU", T_MFU);
 }
 
 /* A row in words: "pp 2, ep 8, cp 1, dp 1 = 16 GPUs (2 nodes), mbs 1: peak
@@ -586,6 +678,11 @@ static void row_words(strbuf *sb, const memest_plan *pl, const plan_row *r) {
             memi_fmt_gib(b, sizeof b, r->headroom),
             r->capacity > 0 ? 100.0 * (double)r->headroom / (double)r->capacity : 0.0,
             row_status(r), 100.0 * r->bubble);
+  if (r->time_known) {
+    memi_sb_printf(sb, ", %s tokens/s", time_text(r, T_TOKENS, a, sizeof a));
+    memi_sb_printf(sb, " (%s per GPU", time_text(r, T_TOKENS_PER_GPU, a, sizeof a));
+    memi_sb_printf(sb, ", MFU %s)", time_text(r, T_MFU, a, sizeof a));
+  }
 }
 
 /* No answer: that nothing qualifies, and the closest row. */
@@ -607,6 +704,15 @@ static void text_no_answer(strbuf *sb, const memest_plan *pl) {
   }
   row_words(sb, pl, &pl->rows[pl->closest]);
   memi_sb_put(sb, "\n");
+}
+
+/* A throughput objective that fell back to headroom, and why. */
+static void text_fallback(strbuf *sb, const memest_plan *pl) {
+  if (!pl->fallback) return;
+  memi_sb_put(sb, "\nObjective  throughput asked, but no tokens/s: ");
+  memi_sb_text(sb, fallback_text(pl));
+  memi_sb_put(sb, "\n           so the most headroom answers (--objective headroom says so "
+                  "outright)\n");
 }
 
 /* A vary-nodes answer beside the same nodes spent on pipeline stages. */
@@ -680,6 +786,7 @@ char *memest_plan_text(const memest_plan *pl) {
   if (pl->mode == MEMEST_PLAN_VARY) text_vary(&sb, pl);
   if (pl->mode == MEMEST_PLAN_COMPARE) text_compare(&sb, pl);
   text_ep_note(&sb, pl);
+  text_fallback(&sb, pl);
   text_answer(&sb, pl);
   text_reasons(&sb, pl);
   memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n",

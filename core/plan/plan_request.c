@@ -180,7 +180,9 @@ static memest_code set_option(memest_plan_request *req, int id, const char *name
                    pi->flag, pi->flag);
   }
   req->option_lists[id][0] = '\0';
-  if (id == MEMEST_P_MODEL || strchr(value, ',') == NULL) {
+  /* The model's path and the efficiency overrides ("gemm=0.6,a2a=0.5")
+  ** are one value each, commas and all. */
+  if (id == MEMEST_P_MODEL || id == MEMEST_P_EFFICIENCY || strchr(value, ',') == NULL) {
     return memest_params_set(&req->base, name, value, err);
   }
   if (strlen(value) >= MEMEST_PLAN_TEXT) {
@@ -210,6 +212,20 @@ static memest_code set_ep_nodes(memest_plan_request *req, const char *value, mem
                    value);
   }
   req->ep_across_nodes_given = 1;
+  return MEMEST_OK;
+}
+
+/* --objective throughput|headroom (memest_plan_objective). */
+static memest_code set_objective(memest_plan_request *req, const char *value, memest_error *err) {
+  if (strcmp(value, "throughput") == 0) req->objective = MEMEST_OBJECTIVE_THROUGHPUT;
+  else if (strcmp(value, "headroom") == 0) req->objective = MEMEST_OBJECTIVE_HEADROOM;
+  else {
+    return memi_err_set(err, MEMEST_E_UNKNOWN, "objective",
+                        "--objective '%.40s' is not one of: throughput, headroom; throughput "
+                        "(the default) answers with the layout of the most tokens/s, headroom "
+                        "with the one of the most free memory",
+                        value);
+  }
   return MEMEST_OK;
 }
 
@@ -253,6 +269,7 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
   if (strcmp(s, "top") == 0) return parse_count("--top", s, value, 0, 1000000, &req->top, err);
   if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
   if (strcmp(s, "ep_across_nodes") == 0) return set_ep_nodes(req, value, err);
+  if (strcmp(s, "objective") == 0) return set_objective(req, value, err);
   if ((d = memi_plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {
@@ -384,6 +401,7 @@ memest_code memi_plan_prepare(memest_plan *pl, const memest_plan_request *req, i
   pl->top = req->top;
   pl->min_margin = req->min_routing_margin;
   pl->ep_nodes = req->ep_across_nodes;
+  pl->objective = req->objective;
   pl->answer = -1;
   pl->closest = -1;
   if (req->mode == MEMEST_PLAN_VARY && (vary = memi_plan_dim_find(req->vary, 0)) < 0) {

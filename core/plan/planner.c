@@ -3,11 +3,11 @@
 ** input is swept over, each combination checked, invalid ones counted by
 ** reason), the estimates of ranges of rows on a config parsed once (no
 ** advice, no timeline; see plan_estimate.c), and the conclusion (failed
-** estimates settled, rows sorted, the answer) with the config's release,
-** which plan_run.c's finish puts around what the answer needs beside it.
-** It builds on plan_request.c (the request), plan_estimate.c and
-** plan_dims.c; the writers, plan_report.c, read what it leaves. Design:
-** docs/planner.md.
+** estimates settled, rows sorted by the objective, the answer) with the
+** config's release, which plan_run.c's finish puts around what the answer
+** needs beside it. It builds on plan_request.c (the request),
+** plan_estimate.c and plan_dims.c; the writers, plan_report.c, read what it
+** leaves. Design: docs/planner.md.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,19 +438,45 @@ static memest_code sweep_columns(sweep *sw, int cols, memest_error *err) {
   return MEMEST_OK;
 }
 
-/* A layouts plan's order: OK, TIGHT, then OOM rows, each with the layouts
-** whose EP spans nodes after the others unless they are allowed; then the
-** most headroom, the smallest bubble, the inputs. */
-static int by_headroom(const void *a, const void *b) {
-  const plan_row *x = a, *y = b;
+/* After the rank class: the most headroom, the smallest bubble, the inputs. */
+static int by_figures(const plan_row *x, const plan_row *y) {
   int d;
-  if (x->tier != y->tier) return x->tier - y->tier;
   if (x->headroom != y->headroom) return x->headroom > y->headroom ? -1 : 1;
   if (x->bubble != y->bubble) return x->bubble < y->bubble ? -1 : 1;
   for (d = 0; d < D_COUNT; d++) {
     if (x->in[d] != y->in[d]) return x->in[d] < y->in[d] ? -1 : 1;
   }
   return x->variant - y->variant;
+}
+
+/* A layouts plan's order by headroom: OK, TIGHT, then OOM rows, each with
+** the layouts whose EP spans nodes after the others unless they are
+** allowed; then the most headroom, the smallest bubble, the inputs. */
+static int by_headroom(const void *a, const void *b) {
+  const plan_row *x = a, *y = b;
+  if (x->tier != y->tier) return x->tier - y->tier;
+  return by_figures(x, y);
+}
+
+/* By throughput: the same rank classes, then the most tokens/s, then as
+** by headroom; rows out of memory, which cannot run, by headroom alone (the
+** closest to fitting first). */
+static int by_throughput(const void *a, const void *b) {
+  const plan_row *x = a, *y = b;
+  if (x->tier != y->tier) return x->tier - y->tier;
+  if (x->status != MEMEST_FITS_OOM && x->tokens_per_second != y->tokens_per_second) {
+    return x->tokens_per_second > y->tokens_per_second ? -1 : 1;
+  }
+  return by_figures(x, y);
+}
+
+/* Whether x answers before y in a compare: the most tokens/s (by
+** throughput), then the most headroom. */
+static int compare_better(const memest_plan *pl, const plan_row *x, const plan_row *y) {
+  if (pl->by_throughput && x->tokens_per_second != y->tokens_per_second) {
+    return x->tokens_per_second > y->tokens_per_second;
+  }
+  return x->headroom > y->headroom;
 }
 
 /* Whether row r may answer: a vary plan takes OK rows; layouts and
@@ -462,8 +488,8 @@ static int qualifies(const memest_plan *pl, const plan_row *r) {
 }
 
 /* The answer among the rows of rank class tier that qualify: the first
-** row of a layouts plan (sorted), the most headroom of a compare, the
-** first or last of a vary plan; -1 for none. */
+** row of a layouts plan (sorted), the best of a compare by the objective,
+** the first or last of a vary plan; -1 for none. */
 static int answer_among(const memest_plan *pl, int tier) {
   int i, best = -1;
   for (i = 0; i < pl->n_rows; i++) {
@@ -471,7 +497,7 @@ static int answer_among(const memest_plan *pl, int tier) {
     if (!qualifies(pl, r) || r->tier != tier) continue;
     if (pl->mode == MEMEST_PLAN_LAYOUTS) return i;
     if (pl->mode == MEMEST_PLAN_COMPARE) {
-      if (best < 0 || r->headroom > pl->rows[best].headroom) best = i;
+      if (best < 0 || compare_better(pl, r, &pl->rows[best])) best = i;
     } else if (best < 0 || pl->vary_largest) {
       best = i;
     }
@@ -479,10 +505,25 @@ static int answer_among(const memest_plan *pl, int tier) {
   return best;
 }
 
-/* Sorts a layouts plan and picks the answer from the best rank class that
-** has one: OK before TIGHT and, unless allowed, a layout whose EP spans
-** nodes after those of its status that keep it inside a node. With no
-** answer, the closest row is the estimated one with the most headroom. */
+/* Whether the rows answer by throughput: the objective asks for it and
+** every estimated row has a time; asked for without one, headroom answers
+** and the plan says so (fallback). A vary plan's answer is its smallest or
+** largest OK value whatever the objective. */
+static void settle_objective(memest_plan *pl) {
+  int i, timed = 1;
+  int asked = pl->objective == MEMEST_OBJECTIVE_THROUGHPUT && pl->mode != MEMEST_PLAN_VARY;
+  for (i = 0; i < pl->n_rows; i++) {
+    if (pl->rows[i].reason < 0 && !pl->rows[i].time_known) timed = 0;
+  }
+  pl->by_throughput = asked && timed;
+  pl->fallback = asked && !timed;
+}
+
+/* Sorts a layouts plan by its objective and picks the answer from the best
+** rank class that has one: OK before TIGHT and, unless allowed, a layout
+** whose EP spans nodes after those of its status that keep it inside a
+** node. With no answer, the closest row is the estimated one with the most
+** headroom. */
 static void choose_answer(memest_plan *pl) {
   int i, tier, avoid = pl->ep_nodes == MEMEST_EP_NODES_AVOID;
   for (i = 0; i < pl->n_rows; i++) {
@@ -490,8 +531,10 @@ static void choose_answer(memest_plan *pl) {
     r->tier = 2 * (r->status == MEMEST_FITS_OK ? 0 : r->status == MEMEST_FITS_TIGHT ? 1 : 2) +
               (avoid && r->ep_across);
   }
+  settle_objective(pl);
   if (pl->mode == MEMEST_PLAN_LAYOUTS) {
-    qsort(pl->rows, (size_t)pl->n_rows, sizeof pl->rows[0], by_headroom);
+    qsort(pl->rows, (size_t)pl->n_rows, sizeof pl->rows[0],
+          pl->by_throughput ? by_throughput : by_headroom);
   }
   pl->answer = -1;
   for (tier = 0; tier < 4 && pl->answer < 0; tier++) pl->answer = answer_among(pl, tier);
@@ -590,7 +633,7 @@ memest_code memest_plan_begin(const char *config, size_t config_len,
 }
 
 memest_code memi_plan_run_parsed(const model_config *mc, const memest_plan_request *req,
-                                 est_cache *cache, int no_margins, memest_plan **out,
+                                 est_cache *cache, int bare, memest_plan **out,
                                  memest_error *err) {
   memest_plan *pl;
   memest_code rc;
@@ -600,7 +643,7 @@ memest_code memi_plan_run_parsed(const model_config *mc, const memest_plan_reque
   *pl->mc = *mc;
   pl->cache = cache;
   pl->cache_borrowed = cache != NULL;
-  pl->no_margins = no_margins;
+  pl->bare = bare;
   rc = memi_plan_prepare(pl, req, &cols, err);
   if (rc != MEMEST_OK) {
     memest_plan_free(pl);

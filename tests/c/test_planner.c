@@ -5,8 +5,11 @@
 ** the JSON shape, the bubble model's edges, the request's list parsing,
 ** the plan in pieces against one whole run; no answer when nothing fits,
 ** EP groups across nodes against the mesh they come from, the counts that
-** add up, and a vary-nodes answer beside pp over whole nodes.
+** add up, a vary-nodes answer beside pp over whole nodes, and the
+** objective: the fastest OK row or the most headroom, with the fallback
+** to headroom when the GPU has no time.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +36,8 @@ static memest_plan *run(const memest_plan_request *req) {
   return plan;
 }
 
-/* Every estimated row's figures equal memest_estimate of its inputs. */
+/* Every estimated row's figures equal memest_estimate of its inputs, its
+** tokens/s too (-1 there for none). */
 static void check_rows_match_estimates(const memest_plan *plan) {
   int i, n = memest_plan_row_count(plan);
   for (i = 0; i < n; i++) {
@@ -49,6 +53,9 @@ static void check_rows_match_estimates(const memest_plan *plan) {
     CHECK_I64(row->tensor_peak, (int64_t)memest_result_tensor_peak_bytes(r));
     CHECK_I64(row->headroom, memest_result_headroom_bytes(r));
     CHECK_I64(row->status, memest_result_status(r));
+    CHECK(row->time_known ? row->tokens_per_second == memest_result_tokens_per_second(r)
+                          : memest_result_tokens_per_second(r) < 0.0);
+    CHECK(!row->time_known || row->step_seconds == memest_result_step_seconds(r));
     memest_result_free(r);
   }
 }
@@ -127,10 +134,13 @@ static memest_plan_request *h100_16(const char *gbs, const char *seq) {
 ** 0.58 GiB more activations (more chunks in flight); pp 8, ep 2 comes
 ** third, and pp 1, ep 16 has no bubble but 6.36 GiB more static memory
 ** than pp 2 (a whole model's unsharded layer copies, fp32 accumulators
-** and bf16 grads on one rank). */
+** and bf16 grads on one rank). This is the most-headroom objective;
+** test_objective asks for the fastest. */
 static void test_best_layout(void) {
   memest_plan_request *req = h100_16("256", "2048");
-  memest_plan *plan = run(req);
+  memest_plan *plan;
+  set(req, "objective", "headroom");
+  plan = run(req);
   if (plan != NULL) {
     const plan_row *a = &plan->rows[0];
     CHECK_I64(plan->tried, 1200);
@@ -235,6 +245,20 @@ static void test_compare(void) {
   free(req);
 }
 
+/* The plan's JSON, parsed (NULL on failure); frees nothing of plan. */
+static cJSON *plan_json(const memest_plan *plan) {
+  char *text = plan != NULL ? memest_plan_json(plan) : NULL;
+  cJSON *root = text != NULL ? cJSON_Parse(text) : NULL;
+  memest_free(text);
+  CHECK(root != NULL);
+  return root;
+}
+
+static double jnum(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
+}
+
 /* The answer rule as fields: rule, the input it reads (NULL: none), and
 ** the free share that makes a row OK. */
 static void check_answer_fields(const cJSON *root, const char *rule, const char *input) {
@@ -246,6 +270,8 @@ static void check_answer_fields(const cJSON *root, const char *rule, const char 
   if (input == NULL) CHECK(cJSON_IsNull(in));
   else CHECK(cJSON_IsString(in) && strcmp(in->valuestring, input) == 0);
   CHECK_I64(cJSON_GetObjectItem(by, "ok_min_free_percent")->valueint, 5);
+  CHECK(cJSON_IsString(cJSON_GetObjectItem(by, "objective")));
+  CHECK(cJSON_GetObjectItem(by, "fallback") != NULL);
 }
 
 /* The answer rule of a vary plan on req, as fields. */
@@ -270,7 +296,8 @@ static void test_json(void) {
   static const char *const keys[] = {"pp_size", "ep_size", "cp_size", "dp", "total_gpus",
                                      "micro_batch_size", "global_batch_size", "sequence_length",
                                      "status", "peak_bytes", "tensor_peak_bytes",
-                                     "headroom_bytes", "bubble_fraction"};
+                                     "headroom_bytes", "bubble_fraction", "step_seconds",
+                                     "tokens_per_second", "tokens_per_second_per_gpu", "mfu"};
   CHECK(root != NULL);
   if (root != NULL) {
     const cJSON *rows = cJSON_GetObjectItem(root, "rows");
@@ -287,7 +314,18 @@ static void test_json(void) {
     CHECK_I64(cJSON_GetObjectItem(answer, "peak_bytes")->valuedouble, (double)plan->rows[0].peak);
     CHECK_I64(cJSON_GetObjectItem(invalid, "num_chunks < 2*pp")->valueint, 35);
     CHECK_STR(cJSON_GetObjectItem(root, "mode")->valuestring, "layouts");
-    check_answer_fields(root, "most_headroom", NULL);
+    check_answer_fields(root, "fastest_ok", NULL);
+    CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer_by"), "objective")->valuestring,
+              "throughput");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer_by"), "fallback")));
+    CHECK_STR(cJSON_GetObjectItem(root, "answer_rule")->valuestring,
+              "the most tokens/s, then the most headroom");
+    cJSON_ArrayForEach(row, rows) {
+      CHECK(jnum(row, "tokens_per_second") > 0.0 && jnum(row, "mfu") > 0.0 &&
+            jnum(row, "mfu") < 1.0 && jnum(row, "step_seconds") > 0.0);
+      CHECK(fabs(jnum(row, "tokens_per_second_per_gpu") * 16.0 - jnum(row, "tokens_per_second")) <
+            1e-4 * jnum(row, "tokens_per_second"));
+    }
     CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "max_plan_rows")->valuedouble,
               MEMEST_MAX_PLAN_ROWS);
     CHECK_I64(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "limits"), "max_plan_work")->valuedouble,
@@ -615,21 +653,6 @@ static void test_pieces(void) {
   free(req);
 }
 
-
-/* The plan's JSON, parsed (NULL on failure); frees nothing of plan. */
-static cJSON *plan_json(const memest_plan *plan) {
-  char *text = plan != NULL ? memest_plan_json(plan) : NULL;
-  cJSON *root = text != NULL ? cJSON_Parse(text) : NULL;
-  memest_free(text);
-  CHECK(root != NULL);
-  return root;
-}
-
-static double jnum(const cJSON *o, const char *k) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-  return cJSON_IsNumber(v) ? v->valuedouble : -1.0;
-}
-
 /* DeepSeek-V3 on 256 H100s (gbs 1024, seq 4096, mbs 1): all 135 layouts are
 ** OOM, the best 174.15 GiB at pp 16, ep 8, cp 2. No answer; the closest is
 ** that row. A compare of two OOM configurations has none either. */
@@ -724,12 +747,13 @@ static memest_plan_request *four_nodes(const char *policy) {
   set(req, "micro_batch_size", "1");
   set(req, "global_batch_size", "256");
   set(req, "sequence_length", "2048");
+  set(req, "objective", "headroom");
   if (policy != NULL) set(req, "ep_across_nodes", policy);
   return req;
 }
 
-/* Qwen3-30B-A3B on 4 nodes of 8 H100s, pp 2: ep 16 (its groups span two
-** nodes) has the most headroom, 31.21 GiB, against ep 8's 23.07 GiB. Avoided
+/* Qwen3-30B-A3B on 4 nodes of 8 H100s, pp 2, by headroom: ep 16 (its
+** groups span two nodes) has the most headroom, 31.21 GiB, against ep 8's 23.07 GiB. Avoided
 ** (the default), it ranks after ep 8 and ep 4, the other OK rows, and ep 8
 ** answers; allowed, it answers. Every row of the 2-node sweep keeps the
 ** order: status first, then the rows that keep EP inside a node. */
@@ -907,6 +931,173 @@ static void test_nodes_against_pp(void) {
   }
 }
 
+/* {======================================================================
+** The objective
+** ======================================================================= */
+/* Rows of one rank class in a plan sorted by throughput: tokens/s never
+** rises, and at equal tokens/s headroom never rises; out of memory,
+** headroom never rises. */
+static void check_throughput_order(const memest_plan *plan) {
+  int i;
+  for (i = 1; i < plan->n_rows; i++) {
+    const plan_row *x = &plan->rows[i - 1], *y = &plan->rows[i];
+    CHECK(x->tier <= y->tier);
+    if (x->tier != y->tier) continue;
+    if (x->status == MEMEST_FITS_OOM) {
+      CHECK(x->headroom >= y->headroom);   /* out of memory: the closest first */
+      continue;
+    }
+    CHECK(x->tokens_per_second >= y->tokens_per_second);
+    if (x->tokens_per_second == y->tokens_per_second) CHECK(x->headroom >= y->headroom);
+  }
+}
+
+/* "Best layout for 16 H100s?" (test_best_layout) by both objectives. By
+** throughput the answer is the OK row of the most tokens/s; by headroom
+** the OK row of the most headroom; here they are different rows (pp 2,
+** ep 8 moves more tokens; pp 4, ep 4 keeps more memory free), which is
+** what the objective is for. Both plans carry every row's time. */
+static void test_objective(void) {
+  memest_plan_request *req = h100_16("256", "2048");
+  memest_plan *fast = run(req), *roomy;
+  int i;
+  set(req, "objective", "headroom");
+  roomy = run(req);
+  if (fast != NULL && roomy != NULL) {
+    const plan_row *f = &fast->rows[fast->answer], *h = &roomy->rows[roomy->answer];
+    CHECK_I64(fast->answer, 0);
+    CHECK_I64(roomy->answer, 0);
+    CHECK_I64(fast->by_throughput, 1);
+    CHECK_I64(roomy->by_throughput, 0);
+    CHECK_I64(fast->fallback + roomy->fallback, 0);
+    CHECK_I64(f->status, MEMEST_FITS_OK);
+    CHECK_I64(h->status, MEMEST_FITS_OK);
+    for (i = 0; i < fast->n_rows; i++) {
+      CHECK_I64(fast->rows[i].time_known, 1);
+      CHECK_I64(roomy->rows[i].time_known, 1);
+      if (fast->rows[i].status == MEMEST_FITS_OK) {
+        CHECK(fast->rows[i].tokens_per_second <= f->tokens_per_second);
+      }
+      if (roomy->rows[i].status == MEMEST_FITS_OK) CHECK(roomy->rows[i].headroom <= h->headroom);
+    }
+    check_throughput_order(fast);
+    CHECK(f->tokens_per_second > h->tokens_per_second);
+    CHECK(f->headroom < h->headroom);
+    CHECK_I64(f->in[D_PP] * 100 + f->in[D_EP], 208);
+    CHECK_I64(h->in[D_PP] * 100 + h->in[D_EP], 404);
+    check_rows_match_estimates(fast);
+  }
+  memest_plan_free(fast);
+  memest_plan_free(roomy);
+  free(req);
+}
+
+/* A compare of those two layouts keeps its column order and answers with
+** the faster one, or with the roomier one by headroom. */
+static void test_objective_compare(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_COMPARE);
+  memest_plan *fast, *roomy;
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu", "h100");
+  set(req, "pp_size", "4,2");
+  set(req, "ep_size", "4,8");
+  set(req, "cp_size", "1");
+  set(req, "total_gpus", "16");
+  set(req, "micro_batch_size", "1");
+  set(req, "global_batch_size", "256");
+  set(req, "sequence_length", "2048");
+  fast = run(req);
+  set(req, "objective", "headroom");
+  roomy = run(req);
+  if (fast != NULL && roomy != NULL) {
+    CHECK_I64(fast->rows[0].in[D_PP], 4);
+    CHECK_I64(fast->answer, fast->rows[1].tokens_per_second > fast->rows[0].tokens_per_second);
+    CHECK_I64(roomy->answer, roomy->rows[1].headroom > roomy->rows[0].headroom);
+    CHECK_I64(fast->answer, 1);
+    CHECK_I64(roomy->answer, 0);
+  }
+  memest_plan_free(fast);
+  memest_plan_free(roomy);
+  free(req);
+}
+
+/* Qwen3-30B-A3B on 16 GPUs of 80 GB given by size alone: no time. */
+static memest_plan_request *size_only(void) {
+  memest_plan_request *req = new_request(MEMEST_PLAN_LAYOUTS);
+  set(req, "model", "qwen3-30b-a3b");
+  set(req, "gpu_memory_gb", "80");
+  set(req, "total_gpus", "16");
+  set(req, "global_batch_size", "256");
+  set(req, "sequence_length", "2048");
+  return req;
+}
+
+/* Throughput asked without a GPU kind: the most headroom answers and the
+** plan says so in its JSON (answer_by.fallback) and text; asked for
+** headroom it has nothing to say. A vary plan's answer needs no time. */
+static void test_objective_fallback(void) {
+  memest_plan_request *req = size_only();
+  memest_plan *fast = run(req), *roomy;
+  memest_error err;
+  set(req, "objective", "headroom");
+  roomy = run(req);
+  if (fast != NULL && roomy != NULL) {
+    cJSON *root = plan_json(fast), *rroot = plan_json(roomy);
+    const cJSON *by = cJSON_GetObjectItem(root, "answer_by");
+    const cJSON *fb = cJSON_GetObjectItem(by, "fallback");
+    char *text = memest_plan_text(fast), *rtext = memest_plan_text(roomy);
+    CHECK_I64(fast->fallback, 1);
+    CHECK_I64(fast->by_throughput, 0);
+    CHECK_I64(roomy->fallback, 0);
+    CHECK_I64(fast->rows[0].time_known, 0);
+    CHECK_I64(fast->answer, 0);
+    CHECK_I64(memcmp(fast->rows[0].in, roomy->rows[roomy->answer].in, sizeof fast->rows[0].in), 0);
+    check_answer_fields(root, "most_headroom", NULL);
+    CHECK_STR(cJSON_GetObjectItem(by, "objective")->valuestring, "throughput");
+    CHECK(cJSON_IsString(fb) && strstr(fb->valuestring, "--gpu") != NULL);
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer"), "tokens_per_second")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer"), "mfu")));
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(rroot, "answer_by"), "fallback")));
+    CHECK_STR(cJSON_GetObjectItem(cJSON_GetObjectItem(rroot, "answer_by"), "objective")->valuestring,
+              "headroom");
+    CHECK_HAS(text, "Objective  throughput asked, but no tokens/s: the time model needs the GPU kind");
+    CHECK_HAS(text, "Answer (the most headroom, tokens/s unknown)");
+    CHECK(rtext != NULL && strstr(rtext, "Objective  throughput") == NULL);
+    CHECK_HAS(rtext, "Answer (the most headroom)");
+    memest_free(text);
+    memest_free(rtext);
+    cJSON_Delete(root);
+    cJSON_Delete(rroot);
+  }
+  memest_plan_free(fast);
+  memest_plan_free(roomy);
+  free(req);
+  /* A vary plan answers its smallest OK value, time or none. */
+  req = size_only();
+  set(req, "pp_size", "2");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1,2,4");
+  set(req, "vary", "mbs");
+  fast = run(req);
+  if (fast != NULL) {
+    cJSON *root = plan_json(fast);
+    check_answer_fields(root, "largest_ok", "micro_batch_size");
+    CHECK(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "answer_by"), "fallback")));
+    CHECK_I64(fast->fallback, 0);
+    cJSON_Delete(root);
+  }
+  memest_plan_free(fast);
+  /* Two words, each named when another is given. */
+  CHECK_I64(try_set(req, "objective", "fastest", &err), MEMEST_E_UNKNOWN);
+  CHECK_STR(err.field, "objective");
+  CHECK_HAS(err.message, "not one of: throughput, headroom");
+  CHECK_I64(try_set(req, "--objective", "headroom", &err), MEMEST_OK);
+  CHECK_I64(req->objective, MEMEST_OBJECTIVE_HEADROOM);
+  free(req);
+}
+/* }====================================================================== */
+
 int main(void) {
   test_no_answer();
   test_ep_across_rule();
@@ -922,5 +1113,8 @@ int main(void) {
   test_run_errors();
   test_option_variants();
   test_pieces();
+  test_objective();
+  test_objective_compare();
+  test_objective_fallback();
   return check_done("test_planner");
 }

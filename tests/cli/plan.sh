@@ -42,9 +42,9 @@ expect_code 0 "single estimate of the answer" "$memest" --model qwen3-235b-a22b 
 eq "$(json "$tmp/out" "d['peak_bytes']")" "$(json "$tmp/nodes.json" "d['answer']['peak_bytes']")" \
   "vary answer = single estimate"
 
-# Best layout for 16 H100s.
+# Best layout for 16 H100s, by headroom (the objective's own cases follow).
 BEST=(plan --model qwen3-30b-a3b --gpu h100 --total-gpus 16 --global-batch-size 256
-      --sequence-length 2048)
+      --sequence-length 2048 --objective headroom)
 expect_code 0 "best layout" "$memest" "${BEST[@]}" --json
 cp "$tmp/out" "$tmp/best.json"
 eq "$(json "$tmp/best.json" "[d['answer'][k] for k in ('pp_size','ep_size','cp_size','dp','micro_batch_size')]")" \
@@ -69,6 +69,44 @@ has "$tmp/out" "105 valid layouts of 1200 tried" "best layout text"
 has "$tmp/out" "... 102 more" "--top 3"
 has "$tmp/out" "Bubble: DualPipeV bubble (PP/2-1)(F&B+B-3W)" "bubble note"
 
+# The objective: throughput (the default) answers with the OK layout of the
+# most tokens/s, headroom with the most headroom; here they differ.
+FAST=("${BEST[@]:0:${#BEST[@]}-2}")
+expect_code 0 "throughput" "$memest" "${FAST[@]}" --json
+cp "$tmp/out" "$tmp/fast.json"
+eq "$(json "$tmp/fast.json" "d['answer_by']['rule'], d['answer_by']['objective'], d['answer_by']['fallback']")" \
+  "fastest_ok throughput None" "throughput rule"
+eq "$(json "$tmp/fast.json" "d['answer']['tokens_per_second'] == max(r['tokens_per_second'] for r in d['rows'] if r['status'] == 'OK')")" \
+  "True" "throughput answer is the fastest OK row"
+eq "$(python3 -c "import json,sys; f, h = (json.load(open(p))['answer'] for p in sys.argv[1:]); print(f['tokens_per_second'] > h['tokens_per_second'], f['headroom_bytes'] < h['headroom_bytes'])" "$tmp/fast.json" "$tmp/best.json")" \
+  "True True" "throughput and headroom answers differ"
+eq "$(json "$tmp/fast.json" "[r['tokens_per_second'] for r in d['rows'] if r['status'] == 'OK'] == sorted((r['tokens_per_second'] for r in d['rows'] if r['status'] == 'OK'), reverse=True)")" \
+  "True" "OK rows ranked by tokens/s"
+eq "$(json "$tmp/fast.json" "all(type(r[k]) in (int, float) and r[k] > 0 for r in d['rows'] for k in ('step_seconds','tokens_per_second','tokens_per_second_per_gpu','mfu'))")" \
+  "True" "time keys"
+eq "$(json "$tmp/best.json" "d['answer_by']['rule'], d['answer_by']['objective'], d['answer']['tokens_per_second'] > 0")" \
+  "most_headroom headroom True" "headroom rule"
+expect_code 0 "throughput text" "$memest" "${FAST[@]}" --top 3
+has "$tmp/out" "most tokens/s first" "throughput text"
+has "$tmp/out" "tok/s tok/s/GPU    MFU" "time columns"
+has "$tmp/out" "Answer (the most tokens/s, then the most headroom): pp $(json "$tmp/fast.json" "d['answer']['pp_size']")," \
+  "throughput answer line"
+# No GPU kind: no time, so the most headroom answers, and the plan says so.
+SIZE=(plan --model qwen3-30b-a3b --gpu-memory-gb 80 --total-gpus 16 --global-batch-size 256
+      --sequence-length 2048)
+expect_code 0 "throughput without a GPU kind" "$memest" "${SIZE[@]}" --json
+eq "$(json "$tmp/out" "d['answer_by']['rule'], d['answer_by']['objective'], '--gpu' in d['answer_by']['fallback'], d['answer']['tokens_per_second']")" \
+  "most_headroom throughput True None" "fallback JSON"
+expect_code 0 "throughput without a GPU kind, text" "$memest" "${SIZE[@]}" --top 2
+has "$tmp/out" "Objective  throughput asked, but no tokens/s" "fallback text"
+has "$tmp/out" "Answer (the most headroom, tokens/s unknown)" "fallback answer"
+expect_code 0 "headroom without a GPU kind" "$memest" "${SIZE[@]}" --objective headroom --json
+eq "$(json "$tmp/out" "d['answer_by']['fallback']")" "None" "no fallback for headroom"
+expect_code 1 "bad objective" "$memest" "${FAST[@]}" --objective speed
+has "$tmp/err" "--objective 'speed' is not one of: throughput, headroom" "bad objective"
+expect_code 0 "plan --help names --objective" "$memest" plan --help
+has "$tmp/out" "--objective throughput|headroom" "plan --help objective"
+
 # What if: the sequence length doubles.
 CMP=(compare --model qwen3-30b-a3b --gpu h100 --pp-size 4 --ep-size 8 --cp-size 1 --total-gpus 32
      --micro-batch-size 1 --global-batch-size 1024 --sequence-length 4096,8192)
@@ -79,6 +117,10 @@ expect_code 0 "compare --json" "$memest" "${CMP[@]}" --json
 eq "$(json "$tmp/out" "d['rows'][1]['delta']['peak_bytes'], d['rows'][1]['delta']['dynamic']['logits']")" \
   "32383323596 1244659712" "compare deltas"
 eq "$(json "$tmp/out" "d['rows'][0]['peak_bytes']")" "65534288922" "compare first peak"
+eq "$(json "$tmp/out" "d['rows'][0]['tokens_per_second'] > 0, d['answer_by']['rule']")" "True fastest_ok" \
+  "compare tokens/s"
+expect_code 0 "compare time lines" "$memest" "${CMP[@]}"
+has "$tmp/out" "tokens/s per GPU" "compare time lines"
 
 # Bad input: exit 1 with a message naming the problem and the fix.
 expect_code 1 "empty list item" "$memest" "${BEST[@]}" --micro-batch-size 1,,2
@@ -123,7 +165,7 @@ eq "$(json "$tmp/out" "d['answer'], d['closest']['pp_size'], d['closest']['statu
 
 # EP across nodes: marked, ranked after unless allowed; the flag needs the nodes.
 EPN=(plan --model qwen3-30b-a3b --gpu h100 --nodes 4 --gpus-per-node 8 --pp-size 2 --cp-size 1
-     --micro-batch-size 1 --global-batch-size 256 --sequence-length 2048)
+     --micro-batch-size 1 --global-batch-size 256 --sequence-length 2048 --objective headroom)
 expect_code 0 "ep across nodes" "$memest" "${EPN[@]}" --json
 eq "$(json "$tmp/out" "[(r['ep_size'], r['ep_across_nodes']) for r in d['rows'][:3]], d['answer']['ep_size']")" \
   "[(8, False), (4, False), (16, True)] 8" "avoid ranks ep 16 after"
