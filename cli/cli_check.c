@@ -35,6 +35,9 @@ static const char check_usage[] =
     "                      step) the peaks and step times\n"
     "  --trainer-commit H  the trainer commit the run used (W&B names it itself)\n"
     "  --require fits|ok   exit 3 when the estimate's verdict is worse\n"
+    "  --require step-time-within=PCT\n"
+    "                      exit 3 unless the estimated step time is within PCT%\n"
+    "                      of the logged one\n"
     "  --json              one JSON object {ranks, max, time, log, fragmentation},\n"
     "                      or for an error {\"error\": {code, message, field, fix}}\n"
     "  estimate flags      as for memest (--model, --pp-size, ..., see memest --help)\n\n"
@@ -58,10 +61,32 @@ static int check_fail(const cli_args *args, FILE *err, const memest_error *e, co
 /* The inputs as cli_parse hands them over. */
 typedef struct check_args {
   memest_params p;
-  cli_source_args src;       /* --log, --wandb, --trainer-commit, --require */
+  cli_source_args src;       /* --log, --wandb, --trainer-commit, --require fits|ok */
+  const char *step_within;   /* --require step-time-within=PCT, or NULL */
   const cli_args *args;      /* where and how problems are reported */
   FILE *err;
 } check_args;
+
+/* {======================================================================
+** --require step-time-within=PCT: the estimated step time within PCT
+** percent of the logged one, either way
+** ======================================================================= */
+
+#define STEP_TIME_WITHIN "step-time-within="
+
+/* PCT of --require step-time-within=PCT: 1 with *pct for a number above 0
+** (a trailing '%' allowed); 0 when require is not this gate; -1 when its
+** PCT is no such number. */
+static int step_time_within(const char *require, double *pct) {
+  const size_t k = sizeof STEP_TIME_WITHIN - 1;
+  char *end;
+  if (require == NULL || strncmp(require, STEP_TIME_WITHIN, k) != 0) return 0;
+  *pct = strtod(require + k, &end);
+  if (end == require + k) return -1;
+  if (*end == '%') end++;
+  return *end == '\0' && *pct > 0 && *pct <= 1e6 ? 1 : -1;
+}
+/* }====================================================================== */
 
 static int check_set(void *target, const char *name, const char *value) {
   check_args *ca = target;
@@ -70,6 +95,12 @@ static int check_set(void *target, const char *name, const char *value) {
     memest_code code = cli_source_flag(&ca->src, name, NULL, 1)
                            ? MEMEST_E_VALUE : memest_params_set(&ca->p, name, "", &e);
     return cli_no_value(ca->args, ca->err, name, code, &e);
+  }
+  /* step-time-within is check's own gate; fits and ok are the shared one's. */
+  if (strcmp(name, "--require") == 0 &&
+      strncmp(value, STEP_TIME_WITHIN, sizeof STEP_TIME_WITHIN - 1) == 0) {
+    ca->step_within = value;
+    return -1;
   }
   if (cli_source_flag(&ca->src, name, value, 1)) return -1;
   if (memest_params_set(&ca->p, name, value, &e) != MEMEST_OK) {
@@ -170,6 +201,22 @@ static int split_arguments(check_run *cr, int argc, char **argv, FILE *err) {
   return -1;
 }
 
+/* The gate on the check's step-time error: 0 within, else 3 with a line
+** on err (no comparison to gate counts as outside). */
+static int step_time_gate(const check_run *cr, FILE *err, double pct) {
+  double error = 0;
+  const char *note = NULL;
+  if (!memest_check_step_time_error(cr->chk, &error, &note)) {
+    fprintf(err, "%s: --require %s: no step time was compared: %s; exit 3\n", cr->args.prog,
+            cr->ca.step_within, note);
+    return 3;
+  }
+  if (error * 100.0 <= pct && error * 100.0 >= -pct) return 0;
+  fprintf(err, "%s: --require %s: the estimated step time is %+.1f%% from the logged one; exit 3\n",
+          cr->args.prog, cr->ca.step_within, error * 100.0);
+  return 3;
+}
+
 /* Inputs memest check refuses before reading a file, one row per case:
 ** when it applies, and what it says. */
 typedef struct check_refusal {
@@ -185,12 +232,20 @@ static int no_measurement(const check_run *cr) {
 
 static int script_given(const check_run *cr) { return cr->ca.src.script != NULL; }
 
+static int bad_step_time_within(const check_run *cr) {
+  double pct;
+  return step_time_within(cr->ca.step_within, &pct) < 0;
+}
+
 static const check_refusal check_refusals[] = {
   {no_measurement, MEMEST_E_MISSING, "snapshot",
    "give --snapshot FILE..., --log FILE or --wandb DIR; see memest check --help"},
   {script_given, MEMEST_E_VALUE, "script",
    "memest check reads a run's log (--log) or W&B run (--wandb); a launch script is memest "
    "--script's"},
+  {bad_step_time_within, MEMEST_E_VALUE, "require",
+   "--require step-time-within=PCT takes a number above 0 for PCT (a percentage), e.g. "
+   "--require step-time-within=15"},
 };
 
 /* The first refusal that applies, after two snapshots whose names give
@@ -252,11 +307,13 @@ static int read_snapshots(check_run *cr, FILE *err) {
   return -1;
 }
 
+
 /* The comparison, its report on out and the --require gate. */
 static int compare(check_run *cr, FILE *out, FILE *err) {
   memest_error e;
   memest_status status;
   char *report;
+  double pct = 0;
   int json = cr->args.json;
   if (memest_check_run(cr->config, cr->config_len, &cr->ca.p, cr->in, cr->n, cr->log, &cr->chk,
                        &e) != MEMEST_OK ||
@@ -268,6 +325,7 @@ static int compare(check_run *cr, FILE *out, FILE *err) {
     return cli_fail_text(&cr->args, err, MEMEST_E_NOMEM, "", "out of memory writing the report");
   fprintf(out, "%s%s", report, json ? "\n" : "");
   memest_free(report);
+  if (step_time_within(cr->ca.step_within, &pct) > 0) return step_time_gate(cr, err, pct);
   return cli_gate(&cr->args, err, cr->ca.src.require, status, "the estimate of the run");
 }
 

@@ -923,11 +923,15 @@ memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *r
 /* The estimate the check compared against (every rank), owned by c. */
 const memest_result *memest_check_estimate(const memest_check *c);
 
-/* The W&B summary's step time, for check's step-time comparison. */
+/* The step time of a check: the W&B summary's, and the comparison's error. */
 /* The last step's step time (s) and tokens/s in wandb-summary.json
 ** (infra/step-time, infra/tokens-per-second); -1 each when none. */
 void memest_trainer_run_summary_time(const memest_trainer_run *run, double *step_seconds,
                                      double *tokens_per_second);
+/* The check's step-time comparison: 1 with (estimated - logged) / logged in
+** *error when the log and the estimate both have a step time; 0 with why
+** not in *note (owned by c). */
+int memest_check_step_time_error(const memest_check *c, double *error, const char **note);
 /* }====================================================================== */
 
 #ifdef __cplusplus

@@ -243,3 +243,10 @@ memest_code memest_check_set_source(memest_check *c, const memest_trainer_run *r
 }
 
 const memest_result *memest_check_estimate(const memest_check *c) { return c->result; }
+
+int memest_check_step_time_error(const memest_check *c, double *error, const char **note) {
+  const check_time *t = &c->time;
+  *error = t->logged_known && t->estimated_known ? t->seconds_error : 0;
+  *note = t->note;
+  return t->logged_known && t->estimated_known;
+}

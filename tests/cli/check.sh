@@ -193,6 +193,18 @@ has "$tmp/out" '"time":null,"time_note":"no log gives a step time' "snapshots on
 # A malformed step-time is an error naming its line.
 expect_code 1 "check --log, malformed step-time" "$memest" check --log $LT/malformed.log "${TRUN[@]}"
 has "$tmp/err" "line 7: step-time 14,305 is not a number as the trainer prints it (%.3f sec)" "malformed step-time"
+# --require step-time-within=PCT: exit 3 outside PCT% either way, or with no
+# comparison; a PCT that is no number above 0 is refused.
+pct=$(python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['time']; print(abs(t['step_seconds_error']) * 100)" "$tmp/check-time.json")
+wide=$(python3 -c "print('%.3f' % (float('$pct') + 1))")
+narrow=$(python3 -c "print('%.3f' % (float('$pct') - 1))")
+expect_code 0 "--require step-time-within, inside" "$memest" check --log $LT/slow-first.log "${TRUN[@]}" --require "step-time-within=$wide"
+expect_code 3 "--require step-time-within, outside" "$memest" check --log $LT/slow-first.log "${TRUN[@]}" --require "step-time-within=$narrow%"
+has "$tmp/err" "the estimated step time is" "--require step-time-within, outside"
+expect_code 3 "--require step-time-within, nothing compared" "$memest" check --log $LT/no-time.log "${TRUN[@]}" --require step-time-within=50
+has "$tmp/err" "no step time was compared: the log's step lines have no step-time" "--require step-time-within, nothing compared"
+expect_code 1 "--require step-time-within, no number" "$memest" check --log $LT/slow-first.log "${TRUN[@]}" --require step-time-within=-5
+has "$tmp/err" "takes a number above 0 for PCT" "--require step-time-within, no number"
 # W&B: output.log's step lines.
 cp -r tests/trainer/wandb/run-20260723_100000-core "$tmp/wb"
 grep ' step ' $LT/slow-first.log >"$tmp/wb/files/output.log"
