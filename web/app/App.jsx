@@ -314,7 +314,8 @@ export function App({ initial }) {
             <StaleNote.Provider value={stale}>
               {results}
               <MeasuredPanel measured={measured} ranks={answer?.ranks.ranks ?? null} tensorPeak={answer?.ranks.tensor_peak_bytes}
-                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} state={state} />
+                fragmentation={state.fragmentation} update={update} answerFor={answer?.result.command ?? ''} state={state}
+                time={answer?.result.time ?? null} timeNote={answer?.result.time_note ?? ''} />
             </StaleNote.Provider>
           </div>
         </div>

@@ -2,7 +2,8 @@
 // (snapshot-rankNNNNN.pickle) or its log on its own drop zone, or paste log
 // lines; then each snapshot's allocated peak against the estimate's
 // tensors of its pipeline rank and the log's figure against the worst
-// rank's, with the error signed (+: memest estimates more), the top
+// rank's, with the error signed (+: memest estimates more), a log's step
+// time and tokens/s against the estimate's (MeasuredTime.jsx), the top
 // allocation sites at the measured peak, and the run's fragmentation, with
 // a button that uses it when it can be real. Everything stays in this
 // browser.
@@ -14,6 +15,7 @@ import { applyRun } from './trainer-files.js';
 import { shortName } from './names.js';
 import { Card } from './Card.jsx';
 import { Outside } from './Outside.jsx';
+import { MeasuredTime } from './MeasuredTime.jsx';
 
 /**
  * Where the log's own launch line describes another run than the
@@ -99,9 +101,10 @@ export function fragmentationReal(snap) {
  * against the tensors of the worst rank, and the run's fragmentation.
  * Props: measured, ranks (the answer's ranks), tensorPeak (the tensors
  * over every rank), fragmentation (the estimate's input), update(patch),
- * answerFor (Card's: the cards read their note from StaleNote).
+ * answerFor (Card's: the cards read their note from StaleNote), time and
+ * timeNote (the answer's step time, or null and why).
  */
-function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answerFor }) {
+function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answerFor, time, timeNote }) {
   const { snapshots, log } = measured;
   const byRank = new Map((ranks ?? []).map((r) => [r.pp_rank, r]));
   const top = largest(snapshots);
@@ -144,6 +147,7 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
           <strong data-testid="measured-log-error">{errorText(tensorPeak, log.compared_bytes)}</strong>.
         </p>
       )}
+      {log && <MeasuredTime logged={log.step_time ?? null} time={time} note={timeNote} />}
       {log && (log.refused_count > 0 || log.restart_count > 0) && (
         <ul class="measured-log-notes" data-testid="measured-log-notes">
           {log.refused.map((r) => <li key={`r${r.line}`}>Not compared: <Outside text={r.text} /></li>)}
@@ -179,9 +183,10 @@ function Comparison({ measured, ranks, tensorPeak, fragmentation, update, answer
  * files read, and the comparison with the answer shown.
  * Props: measured (useMeasured), ranks (the answer's ranks, or null),
  * tensorPeak, fragmentation (the estimate's input), update(patch),
- * answerFor (Card's: the cards read their note from StaleNote).
+ * answerFor (Card's: the cards read their note from StaleNote), time and
+ * timeNote (the answer's step time, or null and the engine's note).
  */
-export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor, state = null }) {
+export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, update, answerFor, state = null, time = null, timeNote = '' }) {
   const [text, setText] = useState('');
   const [over, setOver] = useState(false);
   const { snapshots, log, problems, busy } = measured;
@@ -208,7 +213,7 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
           They are compared with the estimate; they never change the model.
         </p>
         <label class="paste-log">
-          Or paste log lines with <code>peak-gpu-memory X GB</code>:
+          Or paste log lines with <code>peak-gpu-memory X GB</code> (and <code>step-time S sec</code>):
           <textarea rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} data-testid="measured-log" />
         </label>
         <button type="button" onClick={() => measured.pasteLog(text)} disabled={!text.trim()}>Read the log lines</button>
@@ -223,7 +228,7 @@ export function MeasuredPanel({ measured, ranks, tensorPeak, fragmentation, upda
       {problems.map((p) => <p key={p.source + p.message} class="notice notice-error" role="alert"><Outside text={`${p.source}: ${p.message}`} /></p>)}
       {(snapshots.length > 0 || log) && ranks && (
         <Comparison measured={measured} ranks={ranks} tensorPeak={tensorPeak} fragmentation={fragmentation} update={update}
-          answerFor={answerFor} />
+          answerFor={answerFor} time={time} timeNote={timeNote} />
       )}
       {top && <Sites snap={top} />}
     </section>
