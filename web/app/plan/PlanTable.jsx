@@ -1,7 +1,8 @@
 // PlanTable.jsx — a plan's rows as a sortable table: each row's number and
 // a button that loads it into the calculator, its status (coloured, and
 // marked where its expert parallelism spans nodes), peak, layout,
-// headroom, bubble and routing margin, the answer marked. It fits 1,280 px
+// tokens/s and MFU (with a GPU kind), headroom, bubble and routing margin,
+// the answer marked. It fits 1,280 px
 // whole; on a narrow screen the number with Load, the status and the peak
 // stay in view while the rest scrolls (style.css). Long plans show their
 // first rows until asked for all.
@@ -75,7 +76,7 @@ export function PlanTable({ plan, sortKey, desc, onSort, onLoad, stale }) {
           <tbody>
             {shown.map(({ row, rank }) => (
               <tr key={rank} class={rank === best ? 'plan-answer' : undefined} data-rank={rank}
-                data-status={row.status} data-peak={row.peak_bytes ?? ''}>
+                data-status={row.status} data-peak={row.peak_bytes ?? ''} data-tokens={row.tokens_per_second ?? ''}>
                 <th scope="row" class="col-rank">
                   {rank}{rank === best && <span class="answer-mark"> ★<span class="visually-hidden"> answer</span></span>}
                   {row.status !== 'INVALID' && (
