@@ -37,7 +37,7 @@ void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int
   const op_result *res;
   int m, fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
   if (sr->trace != NULL) {
-    memi_trace_op(sr, kind, pf, pb, zb);
+    memi_trace_op(sr, step, iter, kind, pf, pb, zb);
     return;
   }
   memset(&ev, 0, sizeof ev);

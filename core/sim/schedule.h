@@ -71,6 +71,8 @@ typedef struct sched_op {
   unsigned char kind;        /* OP_* */
   unsigned char pf, pb;      /* forward and backward module (a W's: its batch's) */
   unsigned char zb;          /* the backward defers its expert weight grads */
+  unsigned char step;        /* the schedule's step (DualPipeV: 1..8) */
+  int32_t iter;              /* the iteration within it */
   int32_t cf, cb;            /* chunk ids within the modules, -1 for none */
 } sched_op;
 
@@ -85,7 +87,7 @@ MEMEST_HIDDEN memest_code memi_sched_trace(const model_config *mc, const layout 
                                       sched_trace *t, memest_error *err);
 MEMEST_HIDDEN void memi_sched_trace_free(sched_trace *t);
 /* Records one op of sr's trace (replay.c's driver calls it in trace mode). */
-MEMEST_HIDDEN void memi_trace_op(sim_rank *sr, int kind, int pf, int pb, int zb);
+MEMEST_HIDDEN void memi_trace_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb);
 /* }====================================================================== */
 
 #endif /* MEMEST_SCHEDULE_H */

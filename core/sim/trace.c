@@ -9,7 +9,7 @@
 
 #include "sim/schedule.h"
 
-void memi_trace_op(sim_rank *sr, int kind, int pf, int pb, int zb) {
+void memi_trace_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb) {
   sched_trace *t = sr->trace;
   sched_op *op;
   int fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
@@ -30,6 +30,8 @@ void memi_trace_op(sim_rank *sr, int kind, int pf, int pb, int zb) {
   op->pf = (unsigned char)pf;
   op->pb = (unsigned char)pb;
   op->zb = (unsigned char)(zb && kind == OP_B);
+  op->step = (unsigned char)step;
+  op->iter = (int32_t)iter;
   op->cf = fwd ? (int32_t)sr->next_f[pf]++ : -1;
   op->cb = bwd ? (int32_t)sr->next_b[pb]++ : -1;
   if (kind == OP_W) {

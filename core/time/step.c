@@ -6,7 +6,15 @@
 ** plus the P2P transfer between ranks), then each rank's step end and the
 ** optimizer. Idle time, exposed communication and the critical path come
 ** from that replay, not from a formula.
+**
+** A long step is not replayed whole: once the pipeline is full every
+** micro-batch adds the same time to every rank, so the step of N
+** micro-batches is found from replays of n, n+2pp and n+4pp (n a few
+** times pp) when those show that regime, and each kept event's time from
+** the last of them shifted by whole periods (docs/time-model.md, "Long
+** steps").
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +27,29 @@ typedef struct rank_run {
   module_cost cost[MEMEST_MAX_MODULES];
   int gathered[MEMEST_MAX_MODULES];
   int stage[MEMEST_MAX_MODULES];   /* the stage each module holds */
+  int keep;                  /* the result keeps this rank's timeline */
   int64_t next;              /* the next op */
-  double t;                  /* when the rank is free */
-  double *end;               /* each op's end (ranks whose timeline is kept) */
+  double t, compute, exposed;/* this replay's: when the rank is free, its sums */
+  double *end;               /* each op's end (kept ranks only) */
+  int64_t end_cap;
   double reduce, optimizer;
 } rank_run;
 
 typedef struct step_run {
   const time_env *env;
+  const model_config *mc;
+  layout lo;                 /* the layout replayed, its chunks set per replay */
   int64_t pp, n, stages;
   rank_run *rk;
   double *fin_f, *fin_b;     /* [stage * n + chunk]: when it is done, -1 before */
+  int64_t fin_cap;
   int stage_rank[MEMEST_MAX_MODULES * MEMEST_MAX_PP];
-  step_time *out;
 } step_run;
+
+/* A rank's figures of one replay, for the long-step regime. */
+typedef struct rank_sum {
+  double t, compute, exposed;
+} rank_sum;
 
 static int stage_of(const step_run *s, int64_t rank, int m) {
   return s->rk[rank].stage[m];
@@ -66,8 +83,7 @@ static double op_ready(const step_run *s, int64_t rank, const sched_op *op) {
 /* Runs op on its rank from `start`: its duration and what it adds. */
 static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) {
   rank_run *rr = &s->rk[rank];
-  rank_time *rt = &s->out->ranks[rank];
-  double dur = 0.0, compute = 0.0, exposed = 0.0, gather = 0.0;
+  double compute = 0.0, exposed = 0.0, gather = 0.0;
   if ((op->kind == OP_F || op->kind == OP_FB) && !rr->gathered[op->pf]) {
     gather = rr->cost[op->pf].gather;   /* FSDP all-gathers at the module's first forward */
     rr->gathered[op->pf] = 1;
@@ -92,11 +108,9 @@ static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) 
       break;
   }
   exposed += gather;
-  dur = compute + exposed;
-  rt->idle += start - rr->t;
-  rt->compute += compute;
-  rt->exposed_comm += exposed;
-  rr->t = start + dur;
+  rr->compute += compute;
+  rr->exposed += exposed;
+  rr->t = start + compute + exposed;
   if (rr->end != NULL) rr->end[rr->next] = rr->t;
   if (op->kind == OP_F || op->kind == OP_FB) {
     s->fin_f[stage_of(s, rank, op->pf) * s->n + op->cf] = rr->t;
@@ -130,64 +144,98 @@ static int pipeline_run(step_run *s) {
   return 0;
 }
 
-/* The figures of the whole step from the ranks' times. */
-static void step_figures(step_run *s, const memest_result *res) {
-  step_time *out = s->out;
-  const layout *lo = s->env->lo;
-  double done = 0.0, opt = 0.0, flops = 0.0, tokens;
-  int64_t r;
-  int m;
-  out->critical_rank = 0;
+/* One replay of a step of `chunks` micro-batches. */
+static memest_code replay(step_run *s, int64_t chunks, memest_error *err) {
+  int64_t r, i, need = s->stages * chunks;
+  s->lo.chunks = chunks;
+  s->n = chunks;
+  if (need > s->fin_cap) {
+    double *f = realloc(s->fin_f, (size_t)need * sizeof *f), *b;
+    if (f == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+    s->fin_f = f;
+    b = realloc(s->fin_b, (size_t)need * sizeof *b);
+    if (b == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+    s->fin_b = b;
+    s->fin_cap = need;
+  }
+  for (i = 0; i < need; i++) s->fin_f[i] = s->fin_b[i] = -1.0;
   for (r = 0; r < s->pp; r++) {
     rank_run *rr = &s->rk[r];
-    double at = rr->t + rr->reduce;
-    if (at > done) {
-      done = at;
-      out->critical_rank = (int)r;
+    memest_code rc = memi_sched_trace(s->mc, &s->lo, (int)r, &rr->tr, err);
+    if (rc) return rc;
+    rr->next = 0;
+    rr->t = rr->compute = rr->exposed = 0.0;
+    memset(rr->gathered, 0, sizeof rr->gathered);
+    if (rr->keep && rr->tr.n > rr->end_cap) {
+      double *e = realloc(rr->end, (size_t)rr->tr.n * sizeof *e);
+      if (e == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+      rr->end = e;
+      rr->end_cap = rr->tr.n;
     }
-    if (rr->optimizer > opt) opt = rr->optimizer;
-    if (rr->t > out->pipeline_end) out->pipeline_end = rr->t;
-    for (m = 0; m < lo->sched->modules; m++) flops += rr->cost[m].model_flops;
   }
-  out->step_seconds = done + opt;
-  for (r = 0; r < s->pp; r++) {
-    rank_time *rt = &out->ranks[r];
-    rt->step_end = s->rk[r].reduce;
-    rt->optimizer = s->rk[r].optimizer;
-    rt->end = s->rk[r].t;
-    rt->idle = out->step_seconds - rt->compute - rt->exposed_comm - rt->step_end - rt->optimizer;
-    if (rt->idle < 0.0) rt->idle = 0.0;
+  if (pipeline_run(s) != 0) {
+    return memi_err_set(err, MEMEST_E_UNSUPPORTED, "",
+                        "the time model found the pipeline's ops waiting on each other; this is a "
+                        "bug in memest's schedule replay, please report it with the command line");
   }
-  tokens = (double)lo->gbs * (double)lo->seq;
-  out->model_flops = flops * (double)lo->chunks * (double)(lo->world / lo->pp);
-  if (out->step_seconds > 0.0) {
-    const rank_time *c = &out->ranks[out->critical_rank];
-    out->tokens_per_second = tokens / out->step_seconds;
-    out->tokens_per_second_per_gpu = out->tokens_per_second / (double)lo->world;
-    out->mfu = out->model_flops / (out->step_seconds * (double)lo->world * s->env->hw.bf16_tflops * 1e12);
-    out->bubble_fraction = c->idle / out->step_seconds;
-    out->exposed_comm_fraction = c->exposed_comm / out->step_seconds;
-  }
-  (void)res;
+  return MEMEST_OK;
 }
 
-/* The op end time of every kept timeline event of the result's ranks. */
-static void event_times(step_run *s, const memest_result *res) {
-  step_time *out = s->out;
-  int i;
-  int64_t k;
-  for (i = 0; i < out->n_event_ranks; i++) {
-    const rank_result *rr = &res->ranks[i];
-    const rank_run *run = &s->rk[rr->rank];
-    for (k = 0; out->event_t[i] != NULL && k < rr->n_tl; k++) {
-      int64_t at = rr->tl_from + k;
-      const tl_event *e = &rr->tl[k];
-      if (at < run->tr.n && e->step <= 8) out->event_t[i][k] = run->end != NULL ? run->end[at] : 0.0;
-      else if (e->step <= 9) out->event_t[i][k] = run->t + run->reduce;
-      else out->event_t[i][k] = out->step_seconds;
-    }
-  }
+/* {======================================================================
+** Long steps.
+** ======================================================================= */
+/* Micro-batches of the first of the three short replays, at least; they
+** are `period` apart, and the figures of a step repeat every `period`
+** micro-batches once the pipeline is full (2*pp covers every period seen:
+** 1, 2 and 4 for pp up to 8). */
+static int64_t short_chunks(int64_t pp) { return 16 * pp + 128; }
+
+static int same_slope(double a, double b, double c) {
+  double d1 = b - a, d2 = c - b;
+  return fabs(d1 - d2) <= 1e-7 * (fabs(c) > 1e-12 ? fabs(c) : 1e-12);
 }
+
+/* Where a rank's steady loop (the schedule's step 4) sits in its trace. */
+typedef struct loop_shape {
+  int64_t pre;               /* ops before it */
+  int64_t first;             /* ops of its first iteration */
+  int64_t per;               /* ops of each later iteration */
+  int64_t iters;             /* its iterations */
+} loop_shape;
+
+/* The loop of trace t, or 0 if it has none of the expected shape. */
+static int loop_of(const sched_trace *t, loop_shape *ls) {
+  int64_t i, last = -1;
+  memset(ls, 0, sizeof *ls);
+  for (i = 0; i < t->n && t->ops[i].step < 4; i++) continue;
+  ls->pre = i;
+  for (; i < t->n && t->ops[i].step == 4; i++) {
+    if (t->ops[i].iter == 0) ls->first++;
+    else if (t->ops[i].iter == 1) ls->per++;
+    if (t->ops[i].iter != last) ls->iters++;
+    last = t->ops[i].iter;
+  }
+  return ls->per > 0 && ls->iters >= 2 &&
+         ls->pre + ls->first + ls->per * (ls->iters - 1) == i;
+}
+
+/* The time of op `idx` of a step `extra` micro-batches longer than the
+** replayed one, whose loop is ls, op ends e, slope `per_chunk`, repeating
+** every `period` iterations; guard: iterations before the loop's end that
+** may still differ from the longer step's. */
+static double long_event(const loop_shape *ls, const double *e, int64_t idx, int64_t extra,
+                         double per_chunk, int64_t period, int64_t guard) {
+  int64_t safe = ls->iters - guard, big_loop = ls->first + ls->per * (ls->iters + extra - 1);
+  int64_t small_loop = ls->first + ls->per * (ls->iters - 1);
+  if (idx < ls->pre + ls->first + ls->per * (safe - 1)) return e[idx];
+  if (idx < ls->pre + big_loop) {
+    int64_t j = idx - ls->pre - ls->first, it = 1 + j / ls->per, pos = j % ls->per;
+    int64_t at = safe - period + ((it - (safe - period)) % period);
+    return e[ls->pre + ls->first + (at - 1) * ls->per + pos] + (double)(it - at) * per_chunk;
+  }
+  return e[idx - (big_loop - small_loop)] + (double)extra * per_chunk;
+}
+/* }====================================================================== */
 
 /* Whether the result keeps a timeline of pipeline rank `rank`. */
 static int keeps_timeline(const memest_result *r, int64_t rank) {
@@ -220,6 +268,68 @@ static step_time *time_alloc(const memest_result *r) {
     at += r->ranks[i].n_tl;
   }
   return t;
+}
+
+/* The figures of the whole step from the ranks' times (out->ranks' compute,
+** exposed_comm and end filled in). */
+static void step_figures(const step_run *s, const memest_result *res, step_time *out) {
+  const layout *lo = &res->lo;
+  double done = 0.0, opt = 0.0, flops = 0.0, tokens;
+  int64_t r;
+  int m;
+  out->critical_rank = 0;
+  for (r = 0; r < s->pp; r++) {
+    const rank_run *rr = &s->rk[r];
+    double at = out->ranks[r].end + rr->reduce;
+    if (at > done) {
+      done = at;
+      out->critical_rank = (int)r;
+    }
+    if (rr->optimizer > opt) opt = rr->optimizer;
+    if (out->ranks[r].end > out->pipeline_end) out->pipeline_end = out->ranks[r].end;
+    for (m = 0; m < lo->sched->modules; m++) flops += rr->cost[m].model_flops;
+  }
+  out->step_seconds = done + opt;
+  for (r = 0; r < s->pp; r++) {
+    rank_time *rt = &out->ranks[r];
+    rt->rank = (int)r;
+    rt->step_end = s->rk[r].reduce;
+    rt->optimizer = s->rk[r].optimizer;
+    rt->idle = out->step_seconds - rt->compute - rt->exposed_comm - rt->step_end - rt->optimizer;
+    if (rt->idle < 0.0) rt->idle = 0.0;
+  }
+  tokens = (double)lo->gbs * (double)lo->seq;
+  out->model_flops = flops * (double)lo->chunks * (double)(lo->world / lo->pp);
+  if (out->step_seconds > 0.0) {
+    const rank_time *c = &out->ranks[out->critical_rank];
+    out->tokens_per_second = tokens / out->step_seconds;
+    out->tokens_per_second_per_gpu = out->tokens_per_second / (double)lo->world;
+    out->mfu = out->model_flops / (out->step_seconds * (double)lo->world * s->env->hw.bf16_tflops * 1e12);
+    out->bubble_fraction = c->idle / out->step_seconds;
+    out->exposed_comm_fraction = c->exposed_comm / out->step_seconds;
+  }
+}
+
+/* Each kept event's time: its op's end (the loop of a long step shifted by
+** whole periods: ls, extra and slope per rank), the step end's, the step's. */
+static void event_times(const step_run *s, const memest_result *res, step_time *out,
+                        const loop_shape *ls, int64_t extra, const double *slope, int64_t period) {
+  int i;
+  int64_t k;
+  for (i = 0; i < out->n_event_ranks; i++) {
+    const rank_result *rr = &res->ranks[i];
+    const rank_run *run = &s->rk[rr->rank];
+    for (k = 0; out->event_t[i] != NULL && k < rr->n_tl; k++) {
+      int64_t at = rr->tl_from + k;
+      const tl_event *e = &rr->tl[k];
+      double t;
+      if (e->step > 9) t = out->step_seconds;
+      else if (e->step == 9 || run->end == NULL) t = out->ranks[rr->rank].end + run->reduce;
+      else if (extra == 0) t = at < run->tr.n ? run->end[at] : out->ranks[rr->rank].end;
+      else t = long_event(&ls[rr->rank], run->end, at, extra, slope[rr->rank], period, 2 * s->pp + 4);
+      out->event_t[i][k] = t;
+    }
+  }
 }
 
 static void step_run_free(step_run *s) {
@@ -266,15 +376,83 @@ static memest_code env_build(const memest_result *r, int64_t gpus_per_node, time
   return MEMEST_OK;
 }
 
-memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_time **answer,
-                          memest_error *err) {
+/* Each rank's costs, stages and step end, once for every replay. */
+static memest_code ranks_build(step_run *s, const memest_result *r, memest_error *err) {
+  rank_inv ri;
+  memest_code rc = MEMEST_OK;
+  int64_t rank;
+  int m;
+  memset(&ri, 0, sizeof ri);
+  for (rank = 0; rank < s->pp && rc == MEMEST_OK; rank++) {
+    rank_run *rr = &s->rk[rank];
+    for (m = 0; m < r->lo.sched->modules; m++) {
+      rr->stage[m] = r->lo.sched->stage_of(s->pp, rank, m);
+      s->stage_rank[rr->stage[m]] = (int)rank;
+    }
+    rr->keep = keeps_timeline(r, rank);
+    if ((rc = memi_inv_build(&r->mc, &r->lo, &r->params, (int)rank, &ri, err))) break;
+    for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(s->env, &ri, m, &rr->cost[m]);
+    memi_time_step_end(s->env, &ri, &rr->reduce, &rr->optimizer);
+  }
+  memi_inv_free(&ri);
+  return rc;
+}
+
+/* A long step from three short replays: 1 when their figures grow by the
+** same amount each (then out->ranks and the event times are filled in), 0
+** to replay the step whole. */
+static int long_step(step_run *s, const memest_result *r, step_time *out, memest_error *err,
+                     memest_code *rc) {
+  int64_t period = 2 * s->pp, base = short_chunks(s->pp), rank;
+  int64_t n0 = base + (r->lo.chunks - base) % period, extra = r->lo.chunks - (n0 + 2 * period);
+  rank_sum *sum = calloc((size_t)(3 * s->pp), sizeof *sum);
+  loop_shape *ls = calloc((size_t)s->pp, sizeof *ls);
+  double *slope = calloc((size_t)s->pp, sizeof *slope);
+  int k, ok = extra > 0;
+  if (sum == NULL || ls == NULL || slope == NULL) {
+    *rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+    ok = 0;
+  }
+  for (k = 0; ok && k < 3; k++) {
+    if ((*rc = replay(s, n0 + period * k, err)) != MEMEST_OK) ok = 0;
+    for (rank = 0; ok && rank < s->pp; rank++) {
+      sum[k * s->pp + rank].t = s->rk[rank].t;
+      sum[k * s->pp + rank].compute = s->rk[rank].compute;
+      sum[k * s->pp + rank].exposed = s->rk[rank].exposed;
+    }
+  }
+  for (rank = 0; ok && rank < s->pp; rank++) {
+    const rank_sum *a = &sum[rank], *b = &sum[s->pp + rank], *c = &sum[2 * s->pp + rank];
+    double steps = (double)(extra / period);
+    if (!same_slope(a->t, b->t, c->t) || !same_slope(a->compute, b->compute, c->compute) ||
+        !same_slope(a->exposed, b->exposed, c->exposed) || !loop_of(&s->rk[rank].tr, &ls[rank]) ||
+        ls[rank].iters < 4 * s->pp + 8) {
+      ok = 0;
+      break;
+    }
+    slope[rank] = (c->t - b->t) / (double)period;
+    out->ranks[rank].end = c->t + steps * (c->t - b->t);
+    out->ranks[rank].compute = c->compute + steps * (c->compute - b->compute);
+    out->ranks[rank].exposed_comm = c->exposed + steps * (c->exposed - b->exposed);
+  }
+  if (ok) {
+    out->from_short = 1;
+    step_figures(s, r, out);
+    event_times(s, r, out, ls, extra, slope, period);
+  }
+  free(sum);
+  free(ls);
+  free(slope);
+  return ok;
+}
+
+memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, int64_t whole_up_to,
+                               step_time **answer, memest_error *err) {
   time_env env;
   step_run s;
-  rank_inv ri;
   step_time *out;
   memest_code rc;
-  int64_t rank, i;
-  int m;
+  int64_t rank;
   *answer = NULL;
   out = time_alloc(r);
   if (out == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
@@ -284,50 +462,38 @@ memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_ti
     return rc;
   }
   memset(&s, 0, sizeof s);
-  memset(&ri, 0, sizeof ri);
   s.env = &env;
-  s.out = out;
+  s.mc = &r->mc;
+  s.lo = r->lo;
   s.pp = r->lo.pp;
-  s.n = r->lo.chunks;
   s.stages = r->lo.stages;
-  s.rk = calloc((size_t)s.pp, sizeof *s.rk);
-  s.fin_f = malloc((size_t)(s.stages * s.n) * sizeof *s.fin_f);
-  s.fin_b = malloc((size_t)(s.stages * s.n) * sizeof *s.fin_b);
-  if (s.rk == NULL || s.fin_f == NULL || s.fin_b == NULL) {
-    step_run_free(&s);
-    free(out);
-    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
-  }
   out->n_ranks = (int)s.pp;
-  for (i = 0; i < s.stages * s.n; i++) s.fin_f[i] = s.fin_b[i] = -1.0;
-  rc = MEMEST_OK;
-  for (rank = 0; rank < s.pp && rc == MEMEST_OK; rank++) {
-    rank_run *rr = &s.rk[rank];
-    out->ranks[rank].rank = (int)rank;
-    for (m = 0; m < r->lo.sched->modules; m++) {
-      rr->stage[m] = r->lo.sched->stage_of(s.pp, rank, m);
-      s.stage_rank[rr->stage[m]] = (int)rank;
-    }
-    if ((rc = memi_inv_build(&r->mc, &r->lo, &r->params, (int)rank, &ri, err))) break;
-    for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(&env, &ri, m, &rr->cost[m]);
-    memi_time_step_end(&env, &ri, &rr->reduce, &rr->optimizer);
-    if ((rc = memi_sched_trace(&r->mc, &r->lo, (int)rank, &rr->tr, err))) break;
-    if (!keeps_timeline(r, rank)) continue;
-    rr->end = malloc((size_t)(rr->tr.n > 0 ? rr->tr.n : 1) * sizeof *rr->end);
-    if (rr->end == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+  s.rk = calloc((size_t)s.pp, sizeof *s.rk);
+  if (s.rk == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+  if (rc == MEMEST_OK) rc = ranks_build(&s, r, err);
+  if (rc == MEMEST_OK && r->lo.chunks > whole_up_to &&
+      r->lo.chunks > short_chunks(s.pp) + 6 * s.pp && long_step(&s, r, out, err, &rc)) {
+    step_run_free(&s);
+    *answer = out;
+    return MEMEST_OK;
   }
-  memi_inv_free(&ri);
-  if (rc == MEMEST_OK && pipeline_run(&s) != 0) {
-    rc = memi_err_set(err, MEMEST_E_UNSUPPORTED, "",
-                      "the time model found the pipeline's ops waiting on each other; this is a "
-                      "bug in memest's schedule replay, please report it with the command line");
-  }
+  if (rc == MEMEST_OK) rc = replay(&s, r->lo.chunks, err);
   if (rc == MEMEST_OK) {
-    step_figures(&s, r);
-    event_times(&s, r);
+    for (rank = 0; rank < s.pp; rank++) {
+      out->ranks[rank].end = s.rk[rank].t;
+      out->ranks[rank].compute = s.rk[rank].compute;
+      out->ranks[rank].exposed_comm = s.rk[rank].exposed;
+    }
+    step_figures(&s, r, out);
+    event_times(&s, r, out, NULL, 0, NULL, 1);
   }
   step_run_free(&s);
   if (rc != MEMEST_OK) free(out);
   else *answer = out;
   return rc;
+}
+
+memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_time **answer,
+                          memest_error *err) {
+  return memi_time_run_with(r, gpus_per_node, TIME_WHOLE_CHUNKS, answer, err);
 }

@@ -129,6 +129,7 @@ struct step_time {
   double model_flops, bubble_fraction, exposed_comm_fraction;
   double pipeline_end;       /* the last rank's ops end */
   int critical_rank;
+  int from_short;            /* 1: a long step found from three short replays */
   int n_ranks;
   rank_time *ranks;          /* every pipeline rank */
   /* The end of each kept timeline event's op: event_t[i][k] for the
@@ -142,6 +143,12 @@ struct step_time {
 ** a note, when r's GPU has no row. *out is one block: free() frees it. */
 MEMEST_HIDDEN memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node,
                                    step_time **out, memest_error *err);
+/* Steps of at most this many micro-batches are replayed whole; longer ones
+** from three short replays when the pipeline is in its steady regime. */
+#define TIME_WHOLE_CHUNKS 4096
+/* memi_time_run with that bound given (the tests compare both ways). */
+MEMEST_HIDDEN memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node,
+                                        int64_t whole_up_to, step_time **out, memest_error *err);
 /* }====================================================================== */
 
 #endif /* MEMEST_TIME_H */

@@ -7,6 +7,7 @@
 ** one op's seconds worked by hand from the tables.
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,72 @@ static void test_hand_worked(void) {
   CHECK(near(b - a, 1152.0 * 1e-3, 1e-6));
 }
 
+/* A long step from three short replays is the step replayed whole: every
+** figure and every event's time, for layouts of several shapes. */
+static void test_long_steps(void) {
+  static const struct {
+    const char *model;
+    int64_t pp, ep, cp, gpus, gbs, seq;
+    const char *gpu, *sharding;
+  } cases[] = {
+    {"qwen3-30b-a3b", 4, 8, 1, 32, 4800, 4096, "h100", "fsdp"},
+    {"qwen3-30b-a3b", 2, 8, 1, 32, 12800, 2048, "h200", "hsdp"},
+    {"deepseek-v2-lite", 8, 4, 1, 32, 3000, 2048, "b200", "fsdp"},
+    {"qwen3-30b-a3b", 3, 4, 2, 48, 7000, 8192, "h100", "fsdp"},
+    {"gpt-oss-20b", 1, 4, 1, 8, 6000, 4096, "b200", "fsdp"},
+  };
+  size_t c;
+  for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    memest_params p;
+    memest_result *r = NULL;
+    memest_error e;
+    step_time *whole = NULL, *fast = NULL;
+    char b[32];
+    int i, same = 1;
+    int64_t k, events = 0;
+    check_params(&p, cases[c].model, cases[c].pp, cases[c].ep, cases[c].cp, cases[c].gpus, 1,
+                 cases[c].gbs, cases[c].seq, cases[c].gpu);
+    set(&p, "sharding", cases[c].sharding);
+    set(&p, "timeline", "true");
+    snprintf(b, sizeof b, "%d", 0);
+    set(&p, "timeline_limit", b);
+    if (memest_estimate(NULL, 0, &p, &r, &e) != MEMEST_OK) {
+      fprintf(stderr, "long step case %zu: %s\n", c, e.message);
+      CHECK(0);
+      continue;
+    }
+    CHECK(r->lo.chunks > 500);
+    CHECK_I64(memi_time_run_with(r, 0, INT64_MAX, &whole, &e), MEMEST_OK);
+    CHECK_I64(memi_time_run_with(r, 0, 0, &fast, &e), MEMEST_OK);
+    if (whole == NULL || fast == NULL) {
+      free(whole);
+      free(fast);
+      memest_result_free(r);
+      continue;
+    }
+    if (fast->from_short != 1) fprintf(stderr, "long step case %zu: replayed whole\n", c);
+    CHECK(fast->from_short == 1 && whole->from_short == 0);
+    CHECK(near(fast->step_seconds, whole->step_seconds, 1e-9));
+    CHECK_I64(fast->critical_rank, whole->critical_rank);
+    for (i = 0; i < whole->n_ranks; i++) {
+      CHECK(near(fast->ranks[i].compute, whole->ranks[i].compute, 1e-9));
+      CHECK(fabs(fast->ranks[i].idle - whole->ranks[i].idle) <= 1e-9 * whole->step_seconds);
+      CHECK(fabs(fast->ranks[i].exposed_comm - whole->ranks[i].exposed_comm) <= 1e-9 * whole->step_seconds);
+    }
+    for (i = 0; i < r->n_ranks; i++) {
+      for (k = 0; k < r->ranks[i].n_tl; k++, events++) {
+        if (fabs(fast->event_t[i][k] - whole->event_t[i][k]) > 1e-9 * whole->step_seconds) same = 0;
+      }
+    }
+    CHECK(events > 1000);
+    if (!same) fprintf(stderr, "long step case %zu: event times differ\n", c);
+    CHECK(same);
+    free(whole);
+    free(fast);
+    memest_result_free(r);
+  }
+}
+
 /* docs/time-model.md's efficiency table says what the code uses. */
 static void test_docs_table(void) {
   size_t len;
@@ -268,5 +335,6 @@ int main(void) {
   test_refusals();
   test_hand_worked();
   test_docs_table();
+  test_long_steps();
   return check_done("test_time");
 }
