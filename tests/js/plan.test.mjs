@@ -1,7 +1,7 @@
 // plan.test.mjs — engine.plan() answers as `memest plan --json` and
 // `memest compare --json` do: the same object for layouts, vary and compare
-// requests (lists as comma lists), the same message and fix for bad ones;
-// and so does the same plan in pieces (engine.planBegin).
+// requests (lists as comma lists) and either objective, the same message and
+// fix for bad ones; and so does the same plan in pieces (engine.planBegin).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -20,7 +20,11 @@ const CASES = [
   { name: 'vary pp', ok: true, request: { model: 'qwen3-235b-a22b', gpu: 'b200', gpus_per_node: 8, ep_size: 8, cp_size: 1, dp: 1, micro_batch_size: 1, global_batch_size: 1024, sequence_length: 2048, vary: 'pp' } },
   { name: 'vary seq on a config file', ok: true, config: deepseek, request: { gpu: 'h100', pp_size: 2, ep_size: 8, cp_size: 1, total_gpus: 16, micro_batch_size: 1, global_batch_size: 256, sequence_length: [2048, 4096, 8192, 16384], vary: 'seq' } },
   { name: 'compare', ok: true, request: { mode: 'compare', model: 'qwen3-30b-a3b', gpu: 'h100', pp_size: 4, ep_size: 8, cp_size: 1, total_gpus: 32, micro_batch_size: 1, global_batch_size: 1024, sequence_length: [4096, 8192], optimizer: 'adamw,muon' } },
+  { name: 'layouts by headroom', ok: true, request: { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 256, sequence_length: 2048, total_gpus: 16, objective: 'headroom' } },
+  { name: 'throughput without a GPU kind', ok: true, request: { model: 'qwen3-30b-a3b', gpu_memory_gb: 80, global_batch_size: 256, sequence_length: 2048, total_gpus: 16 } },
+  { name: 'compare by throughput', ok: true, request: { mode: 'compare', model: 'qwen3-30b-a3b', gpu: 'h100', pp_size: [4, 2], ep_size: [4, 8], cp_size: 1, total_gpus: 16, micro_batch_size: 1, global_batch_size: 256, sequence_length: 2048, objective: 'throughput' } },
   { name: 'missing inputs', request: { model: 'qwen3-30b-a3b', gpu: 'h100' } },
+  { name: 'unknown objective', request: { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 256, sequence_length: 2048, total_gpus: 16, objective: 'speed' } },
   { name: 'bad list item', request: { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 1024, sequence_length: 4096, total_gpus: 32, pp_size: [1, 0, 2] } },
   { name: 'unknown vary', request: { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 1024, sequence_length: 4096, total_gpus: 32, vary: 'lr' } },
   { name: 'vary in compare', request: { mode: 'compare', model: 'qwen3-30b-a3b', gpu: 'h100', vary: 'pp' } },
