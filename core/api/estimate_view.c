@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "sim/result.h"
+#include "time/time.h"
 
 /* A replay of r's model with q (no suggestions, no margin) into *out. */
 static memest_code view_replay(const memest_result *r, const memest_params *q, est_cache *cache,
@@ -51,7 +52,10 @@ static memest_code view_timeline(memest_result *r, const memest_params *p,
   rr->tl_from = t->ranks[0].tl_from;
   t->ranks[0].tl = NULL;
   memest_result_free(t);
-  return MEMEST_OK;
+  /* The time model again, now that r keeps a timeline: its events' times. */
+  free(r->time);
+  r->time = NULL;
+  return memi_time_run(r, 0, &r->time, err);
 }
 
 memest_code memest_estimate_view(const char *config, size_t config_len, const memest_params *p,
