@@ -95,6 +95,8 @@ test('fastest is a goal when the rows carry tokens/s: most tokens/s first, ties 
   assert.deepEqual(goalsFor({ rows }).map(([k]) => k), ['fastest', 'gpus', 'headroom', 'bubble']);
   assert.deepEqual(orderByGoal(rows, 'fastest').map((r) => r.pp_size), [4, 2, 1, 8], 'OK before OOM; 250k twice: more headroom first');
   assert.equal(bestRow(rows, 'fastest').pp_size, 4);
+  const oom = [row(8, 'OOM', -9, 400000), row(16, 'OOM', -1, 100000)];
+  assert.deepEqual(orderByGoal(oom, 'fastest').map((r) => r.pp_size), [16, 8], 'those that do not fit: closest to fitting first');
   const untimed = rows.map((r) => ({ ...r, tokens_per_second: null }));
   assert.deepEqual(goalsFor({ rows: untimed }).map(([k]) => k), ['gpus', 'headroom', 'bubble']);
 });

@@ -65,8 +65,18 @@ function compare(goal, a, b) {
 }
 
 /**
+ * The goal rows of status tier `status` (0 OK, 1 TIGHT, 2 OOM) are ordered
+ * by: `goal`, but for the fastest, whose rows that do not fit come closest
+ * to fitting first (the most headroom), as the planner lists them.
+ */
+function tierGoal(goal, status) {
+  return goal === 'fastest' && status === 2 ? 'headroom' : goal;
+}
+
+/**
  * The rows in the order of `goal`: those that fit (OK, then TIGHT) best
- * first, then the ones that do not fit (OOM) by the same order, then the
+ * first, then the ones that do not fit (OOM) by the same order (the
+ * fastest goal: by the most headroom), then the
  * invalid ones; ties keep the planner's order. With `inNodeFirst` (the
  * plan's answer_by.ep_inside_node_first), the rows whose expert parallelism
  * spans nodes come after the others of their status, as the planner ranks
@@ -77,7 +87,8 @@ export function orderByGoal(rows, goal, inNodeFirst = false) {
   const tier = (r) => 2 * status(r) + (inNodeFirst && r.ep_across_nodes === true ? 1 : 0);
   return rows
     .map((row, i) => ({ row, i }))
-    .sort((x, y) => tier(x.row) - tier(y.row) || (status(x.row) < 3 ? compare(goal, x.row, y.row) : 0) || x.i - y.i)
+    .sort((x, y) => tier(x.row) - tier(y.row)
+      || (status(x.row) < 3 ? compare(tierGoal(goal, status(x.row)), x.row, y.row) : 0) || x.i - y.i)
     .map((x) => x.row);
 }
 
