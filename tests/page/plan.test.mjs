@@ -69,14 +69,14 @@ async function tableRows(p) {
 const cliRows = (plan) => plan.rows.filter((r) => r.status !== 'INVALID')
   .map((r, i) => ({ rank: i + 1, status: r.status, peak: r.peak_bytes }));
 
-/** The planner's own order is the goal "most headroom". */
-const HEADROOM = { plan_goal: 'headroom' };
+/** The planner's own order, with a GPU preset: the goal "fastest" (its answer_by.objective "throughput"), the page's default. */
+const PLANNER = { plan_goal: 'fastest' };
 
 /** Fixed inputs of the opening view, as CLI flags (a budget of whole nodes is laid out on the calculator's 8 GPUs per node). */
 const Q30 = { model: 'qwen3-30b-a3b', gpu: 'h100', global_batch_size: 1024, sequence_length: 4096 };
 
 test('the plan table equals the CLI row for row, with its invalid counts and answer', async () => {
-  await open(page, { view: 'plan', ...HEADROOM });
+  await open(page, { view: 'plan', ...PLANNER });
   await waitPlan(page);
   assert.equal(await page.locator('#tab-plan').getAttribute('aria-selected'), 'true');
   const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
@@ -106,7 +106,7 @@ test('the plan table equals the CLI row for row, with its invalid counts and ans
 });
 
 test('sorting a column orders the rows and says so in aria-sort', async () => {
-  await open(page, { view: 'plan', ...HEADROOM });
+  await open(page, { view: 'plan', ...PLANNER });
   await waitPlan(page);
   const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
   const header = (label) => page.locator('[data-testid=plan-table] thead th', { has: page.getByRole('button', { name: label, exact: false }) }).first();
@@ -134,6 +134,11 @@ test('the goal chooses the best layout, and "OK only" lists only OK rows', async
   await open(page, { view: 'plan' });
   await waitPlan(page);
   const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
+  // The default is the planner's own answer: the fastest layout that fits.
+  assert.equal(want.answer_by.objective, 'throughput');
+  assert.equal(await page.locator('[data-field=plan_goal]').inputValue(), 'fastest');
+  assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), want.answer.peak_bytes);
+  assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fastest: most tokens\/s\)/);
   // Fewest GPUs that fit (all 32 here), then the smallest bubble; over the calculator's nodes,
   // expert parallelism inside a node first, as the planner answers.
   const fitting = want.rows.filter((r) => r.status === 'OK');
@@ -141,11 +146,13 @@ test('the goal chooses the best layout, and "OK only" lists only OK rows', async
   const inside = fitting.filter((r) => r.ep_across_nodes !== true);
   const least = Math.min(...inside.map((r) => r.bubble_fraction));
   const best = inside.filter((r) => r.bubble_fraction === least).sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
-  assert.equal(await page.locator('[data-field=plan_goal]').inputValue(), 'gpus');
-  assert.equal(Number(await page.getByTestId('plan-answer').getAttribute('data-peak')), best.peak_bytes);
+  await page.locator('[data-field=plan_goal]').selectOption('gpus');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), best.peak_bytes);
   assert.match(await page.getByTestId('plan-answer').textContent(), /Best layout \(fewest GPUs that fit\)/);
+  // The most headroom, expert parallelism inside a node first.
+  const roomiest = inside.slice().sort((a, b) => b.headroom_bytes - a.headroom_bytes)[0];
   await page.locator('[data-field=plan_goal]').selectOption('headroom');
-  await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), want.answer.peak_bytes);
+  await page.waitForFunction((b) => document.querySelector('[data-testid=plan-answer]')?.dataset.peak === String(b), roomiest.peak_bytes);
   // The rows carry their routing margin, so the goal can be the largest one: the CLI row that
   // fits with the largest margin (ties: more headroom) is the answer.
   assert.equal(await page.locator('[data-field=plan_goal] option[value=routing]').count(), 1);
@@ -161,7 +168,7 @@ test('the goal chooses the best layout, and "OK only" lists only OK rows', async
 });
 
 test('loading a row switches to the calculator with that row\'s peak, the CLI\'s estimate', async () => {
-  await open(page, { view: 'plan', ...HEADROOM });
+  await open(page, { view: 'plan', ...PLANNER });
   await waitPlan(page);
   const want = cliPlan('plan', { ...Q30, total_gpus: 32, gpus_per_node: 8 });
   const row = want.rows[2];
@@ -257,7 +264,7 @@ test('compare: B beside A, the deltas equal the difference of two CLI estimates'
 
 test('a 1,024-GPU sweep of Qwen3-235B-A22B matches the CLI (its time reported), and a header sorts while a sweep runs', async () => {
   const calc = { model: 'qwen3-235b-a22b', gpu: 'b200', global_batch_size: 4096, sequence_length: 4096 };
-  await open(page, { ...calc, view: 'plan', plan_total_gpus: 512, ...HEADROOM });
+  await open(page, { ...calc, view: 'plan', plan_total_gpus: 512, ...PLANNER });
   await waitPlan(page); // a smaller sweep first: the engine is compiled and warm
   const want = cliPlan('plan', { ...calc, total_gpus: 1024, gpus_per_node: 8, micro_batch_size: [1, 2, 4] });
   /** Sets the budget and times, in the page, until the table of the answer is on screen. */

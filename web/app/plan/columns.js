@@ -12,12 +12,16 @@ export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
  * short name, names.js), description (or a function giving it), direction
  * of a first click]. The verdict (status, peak) comes first, after the row's
  * number and Load, so that a narrow screen keeps them in view (style.css:
- * the first three columns stick), then the layout, then the other figures.
+ * the first three columns stick), then the speed (tokens/s, the default
+ * order, beside them), then the layout, then the other figures.
  * @type {[string, string | null, string | (() => string), string][]}
  */
 const ALL = [
   ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
   ['peak_bytes', 'Peak GiB', 'peak memory per GPU, in GiB', 'asc'],
+  ['tokens_per_second', 'Tokens/s', 'estimated tokens per second, all GPUs (the time model, which needs a GPU preset)', 'desc'],
+  ['tokens_per_second_per_gpu', 'Per GPU', 'estimated tokens per second per GPU', 'desc'],
+  ['mfu', 'MFU', 'model FLOPs utilisation: model FLOPs per step over the step time × GPUs × dense BF16 peak', 'desc'],
   ['pp_size', null, 'pipeline parallel', 'asc'],
   ['ep_size', null, 'expert parallel', 'asc'],
   ['cp_size', null, 'context parallel', 'asc'],
@@ -27,9 +31,6 @@ const ALL = [
   ['micro_batch_size', 'mbs', 'micro batch size', 'asc'],
   ['sequence_length', 'seq', 'sequence length', 'asc'],
   ['num_chunks', 'Chunks', 'micro-batches per step', 'asc'],
-  ['tokens_per_second', 'Tokens/s', 'estimated tokens per second, all GPUs (the time model; — without a GPU kind)', 'desc'],
-  ['tokens_per_second_per_gpu', 'Tokens/s/GPU', 'estimated tokens per second per GPU', 'desc'],
-  ['mfu', 'MFU', 'model FLOPs utilisation: model FLOPs per step over the step time × GPUs × dense BF16 peak', 'desc'],
   ['headroom_bytes', 'Headroom GiB', 'memory left free, in GiB', 'desc'],
   ['bubble_fraction', 'Bubble', 'pipeline bubble: idle share of a step', 'asc'],
   ['routing_margin', 'Margin', 'routing margin: the layout still fits when the busiest EP rank receives this many times the uniform tokens (+: even at the most routing can reach)', 'desc'],
@@ -42,10 +43,10 @@ const TIME_COLUMNS = new Set(['tokens_per_second', 'tokens_per_second_per_gpu', 
 export const PLAN_COLUMNS = Object.freeze(ALL.map(([key]) => key));
 
 /**
- * The columns for `plan`: the layout (nodes only when the rows carry them,
- * seq only when it varies), then the figures (tokens/s and MFU only when
- * the rows carry them); a vary plan's varied input
- * comes first. Each is {key, label, title, first}.
+ * The columns for `plan`: the verdict, the speed (only when the rows carry
+ * tokens/s), the layout (nodes only when the rows carry them, seq only
+ * when it varies), then the other figures; a vary plan's varied input
+ * comes right after the verdict. Each is {key, label, title, first}.
  */
 export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;

@@ -8,7 +8,7 @@
 
 /** Goals: [key, label]. */
 export const GOALS = Object.freeze([
-  ['fastest', 'Fastest (tokens/s)'],
+  ['fastest', 'Fastest: most tokens/s'],
   ['gpus', 'Fewest GPUs that fit'],
   ['headroom', 'Most headroom'],
   ['bubble', 'Smallest bubble'],
