@@ -849,6 +849,78 @@ static void test_runlog_times(void) {
 }
 /* }====================================================================== */
 
+/* The check's step time: the log's median beside the estimate's, signed;
+** the log's tokens a step against the inputs'; a side missing is said. */
+static void test_check_time(void) {
+  static const char text[] =
+      "step 00000001/00000010 | step-time 30.000 sec | tokens-per-second 139,810 | peak-gpu-memory 60.00 GB\n"
+      "step 00000002/00000010 | step-time 2.000 sec | tokens-per-second 2,097,152 | peak-gpu-memory 60.00 GB\n"
+      "step 00000003/00000010 | step-time 2.000 sec | tokens-per-second 2,097,152 | peak-gpu-memory 60.00 GB\n";
+  memest_runlog *log = NULL;
+  memest_error err;
+  memest_params prm;
+  memest_check *c = NULL;
+  const char *note = NULL;
+  double error = 0, est;
+  char *json, *out, want[160];
+  check_params(&prm, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  CHECK_I64(memest_runlog_read(text, sizeof text - 1, &log, &err), MEMEST_OK);
+  if (log == NULL) return;
+  CHECK_I64(memest_check_run(NULL, 0, &prm, NULL, 0, log, &c, &err), MEMEST_OK);
+  if (c != NULL) {
+    est = memest_result_step_seconds(memest_check_estimate(c));
+    CHECK(est > 0);
+    CHECK_I64(memest_check_step_time_error(c, &error, &note), 1);
+    CHECK(error == (est - 2.0) / 2.0);
+    json = memest_check_json(c);
+    out = memest_check_text(c);
+    CHECK_HAS(json, "\"time\":{\"logged\":{\"step_seconds\":2.000000,\"tokens_per_second\":2097152.0,"
+                    "\"steps\":2,\"first_skipped\":true,");
+    CHECK_HAS(json, "\"tokens_per_step\":{\"logged\":4194304.0,\"inputs\":4194304.0,"
+                    "\"difference_fraction\":0.000000,\"disagree\":false}}");
+    snprintf(want, sizeof want, "Step time: logged 2.00 s (median of 2 steps), estimated %.2f s, %+.1f%%\n",
+             est, error * 100.0);
+    CHECK_HAS(out, want);
+    CHECK_HAS(out, "Tokens/s: logged 2,097,152 (median of 2 steps), estimated ");
+    CHECK_HAS(out, "  the first step (30.00 s) is left out");
+    memest_free(json);
+    memest_free(out);
+    memest_check_free(c);
+  }
+  /* Another global batch: the log's tokens a step disagree with it. */
+  prm.global_batch_size = 256;
+  CHECK_I64(memest_check_run(NULL, 0, &prm, NULL, 0, log, &c, &err), MEMEST_OK);
+  if (c != NULL) {
+    out = memest_check_text(c);
+    CHECK_HAS(out, "Warning: the log's tokens-per-second x step-time is 4,194,304 tokens a step, the "
+                   "estimate's global batch x sequence 1,048,576 (+300.0%)");
+    memest_free(out);
+    memest_check_free(c);
+  }
+  /* No GPU kind: the estimate has no step time. */
+  {
+    static const char *const no_gpu[][2] = {
+      {"model", "qwen3-30b-a3b"}, {"pp_size", "4"}, {"ep_size", "8"}, {"cp_size", "1"},
+      {"total_gpus", "32"}, {"micro_batch_size", "1"}, {"global_batch_size", "1024"},
+      {"sequence_length", "4096"}, {"gpu_memory_gb", "80"}};
+    size_t k;
+    memest_params_init(&prm);
+    for (k = 0; k < sizeof no_gpu / sizeof no_gpu[0]; k++)
+      CHECK_I64(memest_params_set(&prm, no_gpu[k][0], no_gpu[k][1], &err), MEMEST_OK);
+  }
+  CHECK_I64(memest_check_run(NULL, 0, &prm, NULL, 0, log, &c, &err), MEMEST_OK);
+  if (c != NULL) {
+    json = memest_check_json(c);
+    CHECK_I64(memest_check_step_time_error(c, &error, &note), 0);
+    CHECK_HAS(note, "the estimate has no step time: ");
+    CHECK_HAS(json, "\"time\":null,\"time_note\":\"the estimate has no step time: ");
+    CHECK_HAS(json, "\"step_time\":{\"step_seconds\":2.000000,");
+    memest_free(json);
+    memest_check_free(c);
+  }
+  memest_runlog_free(log);
+}
+
 static void test_check(void) {
   pk_buf p;
   memest_snapshot *s = NULL;
@@ -903,5 +975,6 @@ int main(void) {
   test_ranks();
   test_check();
   test_check_log();
+  test_check_time();
   return check_done("test_measured");
 }
