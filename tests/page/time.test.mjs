@@ -113,10 +113,14 @@ test('the goal shown is the one asked when the rows allow it, else the planner\'
   assert.equal(DEFAULTS.plan_goal, 'fastest', 'the page opens on the planner\'s own goal');
 });
 
-test('the plan table has tokens/s, per GPU and MFU columns only when the rows carry them, and sorts by them', () => {
+test('the plan table has tokens/s and MFU columns only when the rows carry them (per GPU where the GPUs differ), and sorts by them', () => {
   const rows = [row(1, 'OK', 30, 200000), row(2, 'OK', 20, 250000.4), row(4, 'INVALID', 0, null)];
   const keys = planColumns({ mode: 'layouts', rows }).map((c) => c.key);
-  for (const k of ['tokens_per_second', 'tokens_per_second_per_gpu', 'mfu']) assert.ok(keys.includes(k), k);
+  assert.deepEqual(keys.slice(0, 4), ['status', 'peak_bytes', 'tokens_per_second', 'mfu'], 'the speed beside the peak');
+  assert.ok(!keys.includes('tokens_per_second_per_gpu') && !keys.includes('total_gpus'), 'one budget: no GPUs, no per GPU');
+  const wider = planColumns({ mode: 'vary', vary: 'total_gpus', rows: [...rows, row(1, 'OK', 30, 300000, { total_gpus: 64 })] }).map((c) => c.key);
+  for (const k of ['total_gpus', 'tokens_per_second', 'tokens_per_second_per_gpu', 'mfu']) assert.ok(wider.includes(k), k);
+  assert.equal(wider[2], 'total_gpus', 'the varied input after the verdict');
   const none = planColumns({ mode: 'layouts', rows: rows.map((r) => ({ ...r, tokens_per_second: null })) }).map((c) => c.key);
   assert.ok(!none.includes('tokens_per_second') && !none.includes('mfu'));
   assert.equal(cellText(rows[1], 'tokens_per_second'), '250,000');

@@ -19,7 +19,7 @@ export const STATUS_ORDER = { OK: 0, TIGHT: 1, OOM: 2, INVALID: 3 };
 const ALL = [
   ['status', 'Status', () => `OK, TIGHT (under ${tightPercent()}% free), OOM, or INVALID; “across nodes”: expert parallelism spans nodes`, 'asc'],
   ['peak_bytes', 'Peak GiB', 'peak memory per GPU, in GiB', 'asc'],
-  ['tokens_per_second', 'Tokens/s', 'estimated tokens per second, all GPUs (the time model, which needs a GPU preset)', 'desc'],
+  ['tokens_per_second', 'Tok/s', 'estimated tokens per second, all GPUs (the time model, which needs a GPU preset)', 'desc'],
   ['tokens_per_second_per_gpu', 'Per GPU', 'estimated tokens per second per GPU', 'desc'],
   ['mfu', 'MFU', 'model FLOPs utilisation: model FLOPs per step over the step time × GPUs × dense BF16 peak', 'desc'],
   ['pp_size', null, 'pipeline parallel', 'asc'],
@@ -44,16 +44,27 @@ export const PLAN_COLUMNS = Object.freeze(ALL.map(([key]) => key));
 
 /**
  * The columns for `plan`: the verdict, the speed (only when the rows carry
- * tokens/s), the layout (nodes only when the rows carry them, seq only
+ * tokens/s; per GPU only when the GPUs differ between rows), the layout
+ * (the GPUs and the nodes only when they differ between rows, seq only
  * when it varies), then the other figures; a vary plan's varied input
  * comes right after the verdict. Each is {key, label, title, first}.
  */
 export function planColumns(plan) {
   const vary = plan.mode === 'vary' ? plan.vary : null;
-  const hasNodes = plan.rows.some((r) => 'nodes' in r);
-  const hasTime = plan.rows.some((r) => typeof r.tokens_per_second === 'number');
-  const cols = ALL.filter(([key]) => (key !== 'nodes' || hasNodes) && (key !== 'sequence_length' || vary === key)
-    && (!TIME_COLUMNS.has(key) || hasTime))
+  const rows = plan.rows;
+  const varies = (key) => rows.some((r) => r[key] !== rows[0][key]);
+  const hasNodes = rows.some((r) => 'nodes' in r);
+  const hasTime = rows.some((r) => typeof r.tokens_per_second === 'number');
+  // The GPUs (and nodes) of a budget are every row's: the form and the
+  // answer say them; tokens/s per GPU is then tokens/s over that count.
+  const gpusVary = varies('total_gpus');
+  const shown = {
+    nodes: hasNodes && (varies('nodes') || vary === 'nodes'),
+    total_gpus: gpusVary || vary === 'total_gpus',
+    sequence_length: vary === 'sequence_length',
+    tokens_per_second_per_gpu: hasTime && gpusVary,
+  };
+  const cols = ALL.filter(([key]) => (shown[key] ?? true) && (!TIME_COLUMNS.has(key) || hasTime))
     .map(([key, label, title, first]) => ({ key, label: label ?? shortName(key), title: typeof title === 'function' ? title() : title, first }));
   if (vary) {
     // A vary plan's varied input comes right after the verdict.
