@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "time/time.h"
 
 static memest_plan_list *req_list(memest_plan_request *req, int d) {
   return (memest_plan_list *)((char *)req + memi_plan_dim(d)->offset);
@@ -163,6 +164,16 @@ static memest_code set_dim(memest_plan_request *req, int d, const char *value, m
   return MEMEST_OK;
 }
 
+/* --efficiency: one value, commas and all ("gemm=0.6,experts=0.5"), each
+** override checked against the efficiency table now, as a single estimate
+** checks it, rather than failing every row. */
+static memest_code set_efficiency(memest_plan_request *req, const char *name, const char *value,
+                                  memest_error *err) {
+  double e[EFF_COUNT];
+  memest_code rc = memest_params_set(&req->base, name, value, err);
+  return rc == MEMEST_OK ? memi_eff_resolve(&req->base, e, err) : rc;
+}
+
 /* An estimate option: one value into base, or a comma list kept as text
 ** once every item passes memest_params_set. */
 static memest_code set_option(memest_plan_request *req, int id, const char *name,
@@ -180,9 +191,8 @@ static memest_code set_option(memest_plan_request *req, int id, const char *name
                    pi->flag, pi->flag);
   }
   req->option_lists[id][0] = '\0';
-  /* The model's path and the efficiency overrides ("gemm=0.6,a2a=0.5")
-  ** are one value each, commas and all. */
-  if (id == MEMEST_P_MODEL || id == MEMEST_P_EFFICIENCY || strchr(value, ',') == NULL) {
+  if (id == MEMEST_P_EFFICIENCY) return set_efficiency(req, name, value, err);
+  if (id == MEMEST_P_MODEL || strchr(value, ',') == NULL) {
     return memest_params_set(&req->base, name, value, err);
   }
   if (strlen(value) >= MEMEST_PLAN_TEXT) {

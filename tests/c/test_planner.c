@@ -1096,6 +1096,32 @@ static void test_objective_fallback(void) {
   CHECK_I64(req->objective, MEMEST_OBJECTIVE_HEADROOM);
   free(req);
 }
+/* The time model's options: --efficiency is one value, commas and all,
+** checked when set; the link bandwidths take lists like other options. */
+static void test_time_options(void) {
+  memest_plan_request *req = h100_16("256", "2048");
+  memest_plan *plan;
+  memest_error err;
+  CHECK_I64(try_set(req, "efficiency", "gemm=5", &err), MEMEST_E_VALUE);
+  CHECK_HAS(err.message, "--efficiency gemm=5 must be a number from 0.01 to 1");
+  CHECK_I64(try_set(req, "efficiency", "gemm=0.5,experts=0.4", &err), MEMEST_OK);
+  CHECK_STR(req->option_lists[MEMEST_P_EFFICIENCY], "");
+  set(req, "pp_size", "2");
+  set(req, "ep_size", "8");
+  set(req, "cp_size", "1");
+  set(req, "micro_batch_size", "1");
+  set(req, "network_gbit_per_s", "100,400");
+  plan = run(req);
+  if (plan != NULL) {
+    CHECK_I64(plan->n_variants, 2);
+    CHECK_I64(plan->n_rows, 2);
+    CHECK_STR(plan->variants[0].efficiency, "gemm=0.5,experts=0.4");
+    CHECK(plan->rows[0].time_known && plan->rows[1].time_known);
+    check_rows_match_estimates(plan);
+  }
+  memest_plan_free(plan);
+  free(req);
+}
 /* }====================================================================== */
 
 int main(void) {
@@ -1116,5 +1142,6 @@ int main(void) {
   test_objective();
   test_objective_compare();
   test_objective_fallback();
+  test_time_options();
   return check_done("test_planner");
 }

@@ -104,6 +104,12 @@ expect_code 0 "headroom without a GPU kind" "$memest" "${SIZE[@]}" --objective h
 eq "$(json "$tmp/out" "d['answer_by']['fallback']")" "None" "no fallback for headroom"
 expect_code 1 "bad objective" "$memest" "${FAST[@]}" --objective speed
 has "$tmp/err" "--objective 'speed' is not one of: throughput, headroom" "bad objective"
+# --efficiency is one value, commas and all, checked before any row.
+expect_code 0 "efficiency overrides" "$memest" "${FAST[@]}" --efficiency gemm=0.5,experts=0.4 --json
+eq "$(json "$tmp/out" "d['inputs']['efficiency'], 'efficiency' in d['answer']")" \
+  "gemm=0.5,experts=0.4 False" "efficiency is one value"
+expect_code 1 "bad efficiency" "$memest" "${FAST[@]}" --efficiency gemm=5
+has "$tmp/err" "--efficiency gemm=5 must be a number from 0.01 to 1" "bad efficiency"
 expect_code 0 "plan --help names --objective" "$memest" plan --help
 has "$tmp/out" "--objective throughput|headroom" "plan --help objective"
 
