@@ -85,7 +85,7 @@ for (const [name, size, patch] of [
     const labels = drawing.filter((t) => /^(capacity|peak$)/.test(t.text) || (t.y1 <= plotTop && /^(\d|end|opt)/.test(t.text)));
     assert.ok(labels.some((t) => t.text.startsWith('capacity')), JSON.stringify(labels.map((t) => t.text)));
     assert.deepEqual(overlaps(labels), [], JSON.stringify(labels));
-    const caption = drawing.find((t) => /^event/.test(t.text)).text;
+    const caption = drawing.find((t) => /^(event|time in step)/.test(t.text)).text;
     const [, from, to] = /steps (\d)–(\d)/.exec(caption);
     const named = labels.filter((t) => t.y1 <= plotTop).flatMap((t) => stepsOf(t.text));
     for (let s = Number(from); s <= Number(to); s++) assert.ok(named.includes(s), `step ${s} of "${caption}" in ${named}`);

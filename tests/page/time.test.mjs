@@ -74,7 +74,7 @@ test('the timeline\'s x is each event\'s time in the step when every event has o
 test('the x axis is titled by its unit, and the pointer finds the event whose memory holds there', () => {
   const steps = [{ pos: 0, step: 1 }, { pos: 3, step: 8 }];
   assert.equal(xAxisTitle(800, steps, true), 'time in step (s), steps 1–8 marked above');
-  assert.equal(xAxisTitle(320, steps, true), 'time in step (s)');
+  assert.equal(xAxisTitle(320, steps, true), 'time in step (s), steps 1–8 above');
   assert.equal(xAxisTitle(800, steps, false), 'event in the schedule (steps 1–8 marked above)');
   const x = [0.5, 0.75, 2];
   assert.deepEqual(xRange(x), [0.5, 2]);

@@ -12,6 +12,9 @@ import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
 import { DEFAULTS, TIME_INPUTS } from './state.js';
 
+/** The summary as the config editor's reads (style.css has no rule of its own for it). */
+const SUMMARY = { cursor: 'pointer', fontSize: '0.88rem', margin: '0.3rem 0' };
+
 /** Whether the state holds one of the time model's inputs off its default. */
 export function timeInputsSet(state) {
   return TIME_INPUTS.some((k) => !Object.is(state[k], DEFAULTS[k]));
@@ -32,8 +35,8 @@ export function TimePanel({ state, update, info }) {
   return (
     <fieldset class="panel" data-testid="time-inputs">
       <legend>Time model</legend>
-      <details class="config-editor" open={open} onToggle={(e) => e.currentTarget.open !== open && setOpened(e.currentTarget.open)}>
-        <summary>Link bandwidths and efficiencies (the GPU’s unless set)</summary>
+      <details class="time-inputs" open={open} onToggle={(e) => e.currentTarget.open !== open && setOpened(e.currentTarget.open)}>
+        <summary style={SUMMARY}>Link bandwidths and efficiencies (the GPU’s unless set)</summary>
         <SliderField label={inputLabel(nvlink)} field={nvlink} value={state[nvlink]} integer={false}
           step={/** @type {any} */ ('any')} onChange={set(nvlink)} help={info[nvlink]?.choose} />
         <SliderField label={inputLabel(network)} field={network} value={state[network]} integer={false}

@@ -43,9 +43,9 @@ function HoverPanel({ rank, pos, peakPos, compact, scheme, live, atRest, keys, a
   return (
     <div class="hover-panel" aria-live={live ? 'polite' : 'off'} data-testid="timeline-hover">
       <p class="hover-event">
-        <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>{at !== null ? ` (${duration(at)} into the step)` : ''}: <span class="event-label">{e.label}</span>
+        <strong>{pos === peakPos ? 'Peak, ' : ''}event {e.index}</strong>: <span class="event-label">{e.label}</span>
       </p>
-      <p>live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
+      <p>{at !== null ? `its op ends ${duration(at)} into the step · ` : ''}live chunks {e.live_chunks.join(' / ')} · tensors after the op {gib(e.total_bytes)} · inside the op {gib(e.peak_bytes)}</p>
       <ul class="hover-parts">
         {parts.map(([k, b]) => (
           <li key={k}><PartName label={atRest ? partLabel(k) : `${partLabel(k)} ${mem(b)}`} color={chartColor(partColor(k), scheme)} /></li>
@@ -154,7 +154,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
     if (!n) return;
     const at = atPointer(ev);
     if (drag) setDrag({ ...drag, to: at });
-    setHover(eventAt(x, range, at, plot.width, seconds ? 0 : 0.5));
+    // An event index snaps to the nearest; seconds to the event within a pixel.
+    setHover(eventAt(x, range, at, plot.width, seconds ? (range[1] - range[0]) / plot.width : 0.5));
   };
   const onPointerUp = (ev) => {
     if (!drag) return;

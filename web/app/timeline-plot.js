@@ -112,7 +112,7 @@ export function ticks(lo, hi, px, space, whole = false) {
 export function xAxisTitle(width, steps = [], seconds = false) {
   const numbered = steps.map((s) => s.step).filter((s) => s >= 1 && s <= 8);
   const span = numbered.length ? `steps ${Math.min(...numbered)}–${Math.max(...numbered)}` : 'steps';
-  if (seconds) return width < 480 ? 'time in step (s)' : `time in step (s), ${span} marked above`;
+  if (seconds) return `time in step (s), ${span}${width < 480 ? '' : ' marked'} above`;
   return width < 480 ? `event (${span} above)` : `event in the schedule (${span} marked above)`;
 }
 
@@ -391,8 +391,9 @@ export function valueAt(range, px, plotWidth) {
 /**
  * The position in `x` (ascending) of the event shown at CSS px `px` from
  * the plot's left edge: the last event at or before it, `snap` ahead (0.5
- * for event indices, the nearest; 0 for seconds, where an event's memory
- * holds from its x to the next one's).
+ * for event indices, the nearest; for seconds, where an event's memory
+ * holds from its x to the next one's, a pixel's worth, so that the plot's
+ * last pixel reaches the last event).
  * @param {ArrayLike<number>} x  @param {[number, number]} range  @param {number} px  @param {number} plotWidth
  * @param {number} [snap]
  */
