@@ -472,7 +472,21 @@ memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, in
   if (s.rk == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
   if (rc == MEMEST_OK) rc = ranks_build(&s, r, err);
   if (rc == MEMEST_OK && r->lo.chunks > whole_up_to &&
-      r->lo.chunks > short_chunks(s.pp) + 6 * s.pp && long_step(&s, r, out, err, &rc)) {
+      r->lo.chunks > short_chunks(s.pp) + 6 * s.pp &&
+      (short_chunks(s.pp) + 6 * s.pp) * s.pp <= MEMEST_MAX_REPLAY_CHUNKS &&
+      long_step(&s, r, out, err, &rc)) {
+    step_run_free(&s);
+    *answer = out;
+    return MEMEST_OK;
+  }
+  if (rc == MEMEST_OK && r->lo.chunks * s.pp > MEMEST_MAX_REPLAY_CHUNKS) {
+    /* The replay's own work limit (layout.c): past it the step is not known. */
+    out->known = 0;
+    snprintf(out->note, sizeof out->note,
+             "%lld micro-batches on each of %lld pipeline ranks are more than the time model "
+             "replays whole (MEMEST_MAX_REPLAY_CHUNKS = %lld), and its short replays did not "
+             "settle; use a larger --micro-batch-size or a smaller --global-batch-size",
+             (long long)r->lo.chunks, (long long)s.pp, (long long)MEMEST_MAX_REPLAY_CHUNKS);
     step_run_free(&s);
     *answer = out;
     return MEMEST_OK;
