@@ -119,9 +119,10 @@ struct memest_plan {
   int bare;                  /* 1: rows carry no routing margin and no time (the core's
                              ** own plans: the nearest layout) */
   memest_plan_objective objective;  /* what a layouts plan and a compare answer with */
-  int by_throughput;         /* 1: the objective is throughput and every row has a time */
-  int fallback;              /* 1: throughput asked, some row has no time: headroom answers */
-  char time_note[240];       /* a row's time_note when it has no time, or "" */
+  int by_throughput;         /* 1: the objective is throughput and some row has a time */
+  int fallback;              /* 1: throughput asked, no row has a time: headroom answers */
+  int untimed;               /* estimated rows without a time */
+  char time_note[240];       /* the first such row's note, or "" */
   model_config *mc;          /* owned from begin until finish */
   est_cache *cache;          /* layer programs its rows share, begin to finish */
   int cache_borrowed;        /* 1: cache is the caller's (memi_plan_run_parsed) */

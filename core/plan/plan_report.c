@@ -322,6 +322,9 @@ static void put_answer_by(strbuf *sb, const memest_plan *pl) {
   memi_sb_put(sb, ",\"fallback\":");
   if (pl->fallback) memi_sb_json_str(sb, fallback_text(pl));
   else memi_sb_put(sb, "null");
+  memi_sb_printf(sb, ",\"untimed_rows\":%d,\"untimed_note\":", pl->untimed);
+  if (pl->untimed > 0) memi_sb_json_str(sb, pl->time_note);
+  else memi_sb_put(sb, "null");
   memi_sb_printf(sb, ",\"ok_min_free_percent\":%d,\"ep_inside_node_first\":%s}",
                  CHOICE_TIGHT_PERCENT, ep_inside_first(pl) ? "true" : "false");
 }
@@ -706,8 +709,15 @@ static void text_no_answer(strbuf *sb, const memest_plan *pl) {
   memi_sb_put(sb, "\n");
 }
 
-/* A throughput objective that fell back to headroom, and why. */
+/* A throughput objective that fell back to headroom, and why; or the rows
+** it ranks after the others for want of a time. */
 static void text_fallback(strbuf *sb, const memest_plan *pl) {
+  if (pl->by_throughput && pl->untimed > 0) {
+    memi_sb_printf(sb, "\nTime       %d row%s no time, so rank%s after those that do: ", pl->untimed,
+                   pl->untimed == 1 ? " has" : "s have", pl->untimed == 1 ? "s" : "");
+    memi_sb_text(sb, pl->time_note);
+    memi_sb_put(sb, "\n");
+  }
   if (!pl->fallback) return;
   memi_sb_put(sb, "\nObjective  throughput asked, but no tokens/s: ");
   memi_sb_text(sb, fallback_text(pl));

@@ -506,17 +506,22 @@ static int answer_among(const memest_plan *pl, int tier) {
 }
 
 /* Whether the rows answer by throughput: the objective asks for it and
-** every estimated row has a time; asked for without one, headroom answers
-** and the plan says so (fallback). A vary plan's answer is its smallest or
-** largest OK value whatever the objective. */
+** some estimated row has a time (those without one, tokens/s 0, rank after
+** those with one, and the plan counts them); asked for when no row has one
+** (no GPU kind), headroom answers and the plan says so (fallback). A vary
+** plan's answer is its smallest or largest OK value whatever the objective. */
 static void settle_objective(memest_plan *pl) {
-  int i, timed = 1;
+  int i, timed = 0, estimated = 0;
   int asked = pl->objective == MEMEST_OBJECTIVE_THROUGHPUT && pl->mode != MEMEST_PLAN_VARY;
+  pl->untimed = 0;
   for (i = 0; i < pl->n_rows; i++) {
-    if (pl->rows[i].reason < 0 && !pl->rows[i].time_known) timed = 0;
+    if (pl->rows[i].reason >= 0) continue;
+    estimated++;
+    if (pl->rows[i].time_known) timed++;
+    else pl->untimed++;
   }
-  pl->by_throughput = asked && timed;
-  pl->fallback = asked && !timed;
+  pl->by_throughput = asked && (timed > 0 || estimated == 0);
+  pl->fallback = asked && !pl->by_throughput;
 }
 
 /* Sorts a layouts plan by its objective and picks the answer from the best

@@ -1096,6 +1096,60 @@ static void test_objective_fallback(void) {
   CHECK_I64(req->objective, MEMEST_OBJECTIVE_HEADROOM);
   free(req);
 }
+/* A row without a time among rows with one (the time model leaves a step
+** past its replay limit unknown): throughput still answers, that row
+** ranking after the timed rows of its class, and the plan counts it. The
+** plan is estimated in pieces so that the fastest row's time can be taken
+** away before it concludes. */
+static void test_untimed_row(void) {
+  memest_plan_request *req = h100_16("256", "2048");
+  memest_plan *plan = NULL;
+  memest_error err;
+  int i, fastest = -1, n;
+  CHECK_I64(memest_plan_begin(NULL, 0, req, &plan, &err), MEMEST_OK);
+  n = memest_plan_row_count(plan);
+  CHECK_I64(memest_plan_estimate_rows(plan, 0, n, &err), MEMEST_OK);
+  for (i = 0; i < n; i++) {
+    const plan_row *r = &plan->rows[i];
+    if (r->status != MEMEST_FITS_OK) continue;
+    if (fastest < 0 || r->tokens_per_second > plan->rows[fastest].tokens_per_second) fastest = i;
+  }
+  CHECK(fastest >= 0);
+  if (fastest >= 0) {
+    int64_t in[D_COUNT];
+    cJSON *root;
+    const cJSON *by;
+    char *text;
+    memcpy(in, plan->rows[fastest].in, sizeof in);
+    plan->rows[fastest].time_known = 0;
+    plan->rows[fastest].tokens_per_second = 0.0;
+    snprintf(plan->time_note, sizeof plan->time_note, "no time for this row");
+    CHECK_I64(memest_plan_finish(plan, &err), MEMEST_OK);
+    CHECK_I64(plan->by_throughput, 1);
+    CHECK_I64(plan->fallback, 0);
+    CHECK_I64(plan->untimed, 1);
+    CHECK(memcmp(plan->rows[plan->answer].in, in, sizeof in) != 0);
+    CHECK_I64(plan->rows[plan->answer].time_known, 1);
+    for (i = 0; i < plan->n_rows; i++) {
+      const plan_row *r = &plan->rows[i];
+      if (memcmp(r->in, in, sizeof in) != 0) continue;
+      CHECK(i > 0 && plan->rows[i - 1].status == MEMEST_FITS_OK && plan->rows[i - 1].time_known);
+      CHECK(i + 1 == plan->n_rows || plan->rows[i + 1].status != MEMEST_FITS_OK);
+    }
+    root = plan_json(plan);
+    by = cJSON_GetObjectItem(root, "answer_by");
+    CHECK_STR(cJSON_GetObjectItem(by, "rule")->valuestring, "fastest_ok");
+    CHECK_I64(jnum(by, "untimed_rows"), 1);
+    CHECK_STR(cJSON_GetObjectItem(by, "untimed_note")->valuestring, "no time for this row");
+    text = memest_plan_text(plan);
+    CHECK_HAS(text, "Time       1 row has no time, so ranks after those that do: no time for this row");
+    memest_free(text);
+    cJSON_Delete(root);
+  }
+  memest_plan_free(plan);
+  free(req);
+}
+
 /* The time model's options: --efficiency is one value, commas and all,
 ** checked when set; the link bandwidths take lists like other options. */
 static void test_time_options(void) {
@@ -1143,5 +1197,6 @@ int main(void) {
   test_objective_compare();
   test_objective_fallback();
   test_time_options();
+  test_untimed_row();
   return check_done("test_planner");
 }
