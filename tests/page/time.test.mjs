@@ -81,7 +81,9 @@ test('the x axis is titled by its unit, and the pointer finds the event whose me
   assert.deepEqual(xRange([1, 1]), [1, 2], 'one x for every event: one unit wide');
   // 400 px over 0.5–2 s: 1.9 s is still the second event's memory (it holds until 2 s).
   assert.equal(eventAt(x, [0.5, 2], 373, 400, 0), 1);
-  assert.equal(eventAt(x, [0.5, 2], 400, 400, 0), 2);
+  assert.equal(eventAt(x, [0.5, 2], 398, 400, 0), 1);
+  assert.equal(eventAt(x, [0.5, 2], 399, 400, 0), 2, 'the last pixel is the range\'s end');
+  assert.equal(eventAt(x, [0.5, 1.9], 399, 400, 0), 1, 'zoomed: the last event inside');
 });
 
 const row = (pp, status, headroom, tokens, extra = {}) => ({

@@ -15,6 +15,8 @@ import { Card } from './Card.jsx';
 import { TIME_PARTS, hardwareFacts, rankSeconds, stepParts } from './time-parts.js';
 
 const pc = (x) => `${(Math.max(0, x) * 100).toFixed(3)}%`;
+/** The parts' table across the card, as the breakdown's. */
+const TABLE = { marginTop: '0.5rem', width: '100%' };
 /** One cell of the facts' grid. */
 const FACT = { gridColumn: 'auto' };
 /** The headline, a size under the peak's. */
@@ -38,7 +40,7 @@ function StepBar({ parts, rank }) {
 /** The critical rank's parts as a table: seconds and share of the step. */
 function PartsTable({ parts, time }) {
   return (
-    <table class="legend-table" data-testid="time-parts">
+    <table class="time-parts" style={TABLE} data-testid="time-parts">
       <caption class="visually-hidden">The step of rank {time.critical_rank}, in parts</caption>
       <thead><tr><th scope="col">Rank {time.critical_rank}’s step</th><th scope="col">Time</th><th scope="col">Share</th></tr></thead>
       <tbody>

@@ -154,8 +154,8 @@ export function Timeline({ rank, capacity = 0, height = 260, compact = false, an
     if (!n) return;
     const at = atPointer(ev);
     if (drag) setDrag({ ...drag, to: at });
-    // An event index snaps to the nearest; seconds to the event within a pixel.
-    setHover(eventAt(x, range, at, plot.width, seconds ? (range[1] - range[0]) / plot.width : 0.5));
+    // An event index snaps to the nearest; seconds take the event whose memory holds there.
+    setHover(eventAt(x, range, at, plot.width, seconds ? 0 : 0.5));
   };
   const onPointerUp = (ev) => {
     if (!drag) return;

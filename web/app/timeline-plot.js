@@ -391,14 +391,14 @@ export function valueAt(range, px, plotWidth) {
 /**
  * The position in `x` (ascending) of the event shown at CSS px `px` from
  * the plot's left edge: the last event at or before it, `snap` ahead (0.5
- * for event indices, the nearest; for seconds, where an event's memory
- * holds from its x to the next one's, a pixel's worth, so that the plot's
- * last pixel reaches the last event).
+ * for event indices: the nearest; 0 for seconds, where an event's memory
+ * holds from its x to the next one's, and the plot's last pixel is the
+ * range's end, so that it reaches the last event).
  * @param {ArrayLike<number>} x  @param {[number, number]} range  @param {number} px  @param {number} plotWidth
  * @param {number} [snap]
  */
 export function eventAt(x, range, px, plotWidth, snap = 0.5) {
-  const v = valueAt(range, px, plotWidth);
+  const v = snap === 0 && px >= plotWidth - 1 ? range[1] : valueAt(range, px, plotWidth);
   let lo = 0;
   let hi = x.length - 1;
   while (lo < hi) {
