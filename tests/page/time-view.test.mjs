@@ -114,7 +114,11 @@ test('the time inputs go through the link, change the time and not the memory, a
   assert.equal(await again.getByTestId('time-step').textContent(), duration(want.time.step_seconds));
   assert.equal(await again.getByTestId('time-card').getAttribute('data-answer-for'), want.command);
   await again.close();
-  // Bad values: the engine's message beside the input, the cards stale.
+  // Bad values: the engine's message beside the input, the cards stale with the
+  // last valid inputs named (no overrides: "efficiency overrides none").
+  await page.locator('[data-field=efficiency] input').fill('');
+  await page.waitForFunction((c) => document.querySelector('[data-testid=time-card]')?.dataset.answerFor === c,
+    cli({ ...DEFAULT_PARAMS, nvlink_gb_per_s: 300, network_gbit_per_s: 200 }).command);
   for (const [field, value, flag] of [['nvlink_gb_per_s', '-1', '--nvlink-gb-per-s'], ['efficiency', 'gemm=2', '--efficiency']]) {
     const refused = cliJson([...flags(DEFAULT_PARAMS), flag, value]).error;
     assert.equal(refused.field, field);
@@ -124,6 +128,8 @@ test('the time inputs go through the link, change the time and not the memory, a
     await problem.waitFor();
     assert.ok((await problem.textContent()).includes(pageWords(refused.message)), await problem.textContent());
     assert.equal(await page.getByTestId('time-card').getAttribute('data-stale'), 'true');
+    const said = await page.getByTestId('time-card').getByTestId('stale-note').textContent();
+    assert.ok(said.includes(field === 'efficiency' ? 'efficiency overrides none' : 'NVLink bandwidth 300'), said);
     await box.fill(field === 'efficiency' ? '' : '0');
     await problem.waitFor({ state: 'detached' });
   }

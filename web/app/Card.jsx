@@ -35,7 +35,10 @@ export function staleNote(asked, now) {
     said.push(`${shortName(key)} ${typeof v === 'string' ? enumTitle(key, v) : v}`);
   }
   for (const key of Object.keys(b)) {
-    if (!(key in a) && key === 'gpu_memory_gb') said.push(`GPU ${asked.gpu}`);
+    if (key in a) continue;
+    if (key === 'gpu_memory_gb') said.push(`GPU ${asked.gpu}`);
+    // An empty text is not given (toParams): the answer had none.
+    else if (asked[key] === '') said.push(`${shortName(key)} none`);
   }
   if (!said.length) return '';
   const shown = said.length > NOTE_ITEMS ? [...said.slice(0, NOTE_ITEMS), '…'] : said;
