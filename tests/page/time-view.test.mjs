@@ -130,8 +130,12 @@ test('the time inputs go through the link, change the time and not the memory, a
     assert.equal(await page.getByTestId('time-card').getAttribute('data-stale'), 'true');
     const said = await page.getByTestId('time-card').getByTestId('stale-note').textContent();
     assert.ok(said.includes(field === 'efficiency' ? 'efficiency overrides none' : 'NVLink bandwidth 300'), said);
-    await box.fill(field === 'efficiency' ? '' : '0');
+    // The fix: the nearest valid value the engine gives, or the default (no overrides).
+    const fix = problem.locator('button.fix');
+    assert.equal(await fix.textContent(), field === 'efficiency' ? 'Use no efficiency overrides (the default)' : 'Use NVLink bandwidth 0');
+    await fix.click();
     await problem.waitFor({ state: 'detached' });
+    assert.equal(await box.inputValue(), field === 'efficiency' ? '' : '0');
   }
   await page.close();
 });

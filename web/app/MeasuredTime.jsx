@@ -29,8 +29,12 @@ export function MeasuredTime({ logged, time, note = '' }) {
   const slow = logged.slow_count ?? 0;
   return (
     <div data-testid="measured-time">
+      <p>
+        The log’s step time and tokens/s ({loggedHow(logged)}) against the estimate’s; error = (estimated − logged) ÷ logged:
+        + means memest estimates more.
+      </p>
       <table>
-        <caption>The log’s step time ({loggedHow(logged)}) against the estimate’s; error = (estimated − logged) ÷ logged</caption>
+        <caption class="visually-hidden">The log’s step time and tokens/s against the estimate’s</caption>
         <thead><tr><td /><th scope="col">Logged</th><th scope="col">Estimated</th><th scope="col">Error</th></tr></thead>
         <tbody>
           <tr data-testid="measured-time-step">

@@ -11,9 +11,10 @@ const OTHER_FLAGS = { '--list-models': 'the model list', '--list-gpus': 'the GPU
 
 /**
  * Values a control names in words: the shown rank's -1 is the rank
- * control's "Worst rank" (the CLI keeps the number).
+ * control's "Worst rank" (the CLI keeps the number); an empty efficiency
+ * text is none.
  */
-const VALUE_WORDS = { pp_rank: { '-1': 'Worst rank' } };
+const VALUE_WORDS = { pp_rank: { '-1': 'Worst rank' }, efficiency: { '': 'no efficiency overrides' } };
 
 /** Value `value` of input `field` as its control names it ("Worst rank" for pp_rank -1), else null. */
 export function valueWords(field, value) {
