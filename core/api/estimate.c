@@ -113,7 +113,7 @@ static memest_code estimate_with_advice(const model_config *mc, const memest_par
                         r->ranks[r->worst].rank, ROUTING_ESTIMATE_GRID, cache, &r->routing, err);
     if (rc != MEMEST_OK) memi_est_release(r);
   }
-  if (rc == MEMEST_OK && (rc = memi_time_run(r, 0, &r->time, err)) != MEMEST_OK) {
+  if (rc == MEMEST_OK && (rc = memi_time_run(r, 0, cache, &r->time, err)) != MEMEST_OK) {
     memi_est_release(r);
   }
   memi_est_cache_free(local);

@@ -55,7 +55,7 @@ static memest_code view_timeline(memest_result *r, const memest_params *p,
   /* The time model again, now that r keeps a timeline: its events' times. */
   free(r->time);
   r->time = NULL;
-  return memi_time_run(r, 0, &r->time, err);
+  return memi_time_run(r, 0, cache, &r->time, err);
 }
 
 memest_code memest_estimate_view(const char *config, size_t config_len, const memest_params *p,

@@ -100,7 +100,7 @@ static void row_figures(estimator *es, plan_row *row) {
 ** and its note in the plan. A failure fails the row as an estimate's does. */
 static memest_code row_time(estimator *es, plan_row *row, memest_error *err) {
   step_time *t = NULL;
-  memest_code rc = memi_time_run(es->scratch, es->pl->gpus_per_node, &t, err);
+  memest_code rc = memi_time_run(es->scratch, es->pl->gpus_per_node, es->pl->cache, &t, err);
   if (rc != MEMEST_OK) return rc;
   row->time_known = t->known;
   if (t->known) {

@@ -22,12 +22,25 @@ struct est_cache {
   model_config counted;      /* the model the parameter counts below are of */
   int has_counts, counts_ovf;
   int64_t model_params, active_params;
+  trace_scratch traces;      /* the time model's */
 };
 
 est_cache *memi_est_cache_new(void) { return calloc(1, sizeof(est_cache)); }
 
+trace_scratch *memi_est_cache_traces(est_cache *c) { return &c->traces; }
+
+void memi_trace_scratch_release(trace_scratch *ts) {
+  int64_t i;
+  for (i = 0; i < ts->n_traces; i++) memi_sched_trace_free(&ts->traces[i]);
+  free(ts->traces);
+  memi_sched_tracer_free(&ts->tracer);
+  free(ts->fin);
+  memset(ts, 0, sizeof *ts);
+}
+
 void memi_est_cache_free(est_cache *c) {
   if (c == NULL) return;
+  memi_trace_scratch_release(&c->traces);
   memi_sim_rank_free(&c->rank);
   memi_lay_cache_free(&c->progs);
   free(c);

@@ -10,6 +10,7 @@
 #define MEMEST_RESULT_H
 
 #include "sim/layout.h"
+#include "sim/schedule.h"
 #include "sim/timeline.h"
 
 /* The time model's answer (core/time/time.h): one block the result owns. */
@@ -101,6 +102,25 @@ struct memest_result {
 typedef struct est_cache est_cache;
 MEMEST_HIDDEN est_cache *memi_est_cache_new(void);
 MEMEST_HIDDEN void memi_est_cache_free(est_cache *c);
+
+/* What the time model (core/time/step.c) keeps between estimates: each
+** pipeline rank's op trace, the tracer, and the done-times of every stage
+** and chunk. Plain buffers it grows as it needs; the cache frees them. */
+typedef struct trace_scratch {
+  sched_trace *traces;
+  int64_t n_traces;
+  /* The traces hold this schedule's ops for pp ranks and chunks
+  ** micro-batches (a trace depends on nothing else): reused as they are. */
+  const schedule *traced_sched;
+  int64_t traced_pp, traced_chunks;
+  sched_tracer tracer;
+  double *fin;
+  int64_t fin_cap;
+} trace_scratch;
+/* c's trace scratch (c not NULL). */
+MEMEST_HIDDEN trace_scratch *memi_est_cache_traces(est_cache *c);
+/* Frees what a trace scratch holds (not the scratch itself). */
+MEMEST_HIDDEN void memi_trace_scratch_release(trace_scratch *ts);
 
 /* One estimate: every rank, the totals, the warnings; no suggestions.
 ** cache may be NULL (then nothing is shared). */

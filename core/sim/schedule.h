@@ -81,11 +81,19 @@ typedef struct sched_trace {
   int64_t n, cap;
 } sched_trace;
 
+/* The rank a schedule runs on while tracing, allocated at the first trace
+** and reused by every later one (zero it before the first). */
+typedef struct sched_tracer {
+  sim_rank *sr;
+} sched_tracer;
+
 /* Fills t (its array reused and grown) with rank `rank`'s ops of one step
 ** of lo's schedule; MEMEST_E_NOMEM when out of memory. */
-MEMEST_HIDDEN memest_code memi_sched_trace(const model_config *mc, const layout *lo, int rank,
-                                      sched_trace *t, memest_error *err);
+MEMEST_HIDDEN memest_code memi_sched_trace(sched_tracer *tc, const model_config *mc,
+                                      const layout *lo, int rank, sched_trace *t,
+                                      memest_error *err);
 MEMEST_HIDDEN void memi_sched_trace_free(sched_trace *t);
+MEMEST_HIDDEN void memi_sched_tracer_free(sched_tracer *tc);
 /* Records one op of sr's trace (replay.c's driver calls it in trace mode). */
 MEMEST_HIDDEN void memi_trace_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb);
 /* }====================================================================== */

@@ -41,20 +41,31 @@ void memi_trace_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, i
   if (op->zb) sr->wgs_queue[sr->wgs_tail++ % WGS_QUEUE_CAP] = pb;
 }
 
-memest_code memi_sched_trace(const model_config *mc, const layout *lo, int rank,
+memest_code memi_sched_trace(sched_tracer *tc, const model_config *mc, const layout *lo, int rank,
                              sched_trace *t, memest_error *err) {
-  sim_rank *sr = calloc(1, sizeof *sr);
-  int nomem;
-  if (sr == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");
+  int64_t need = lo->sched->max_events(lo->pp, lo->chunks);
+  sim_rank *sr = tc->sr;
+  if (sr == NULL && (sr = tc->sr = calloc(1, sizeof *sr)) == NULL) {
+    return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");
+  }
+  if (t->cap < need) {
+    /* The schedule's bound on a rank's events: one allocation, no growth. */
+    sched_op *ops = realloc(t->ops, (size_t)need * sizeof *ops);
+    if (ops == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");
+    t->ops = ops;
+    t->cap = need;
+  }
+  memset(sr->next_f, 0, sizeof sr->next_f);
+  memset(sr->next_b, 0, sizeof sr->next_b);
+  sr->wgs_head = sr->wgs_tail = 0;
+  sr->trace_nomem = 0;
   sr->mc = mc;
   sr->lo = lo;
   sr->inv.rank = rank;
   sr->trace = t;
   t->n = 0;
   lo->sched->run(sr);
-  nomem = sr->trace_nomem;
-  free(sr);
-  if (nomem) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");
+  if (sr->trace_nomem) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");
   return MEMEST_OK;
 }
 
@@ -62,4 +73,9 @@ void memi_sched_trace_free(sched_trace *t) {
   free(t->ops);
   t->ops = NULL;
   t->n = t->cap = 0;
+}
+
+void memi_sched_tracer_free(sched_tracer *tc) {
+  free(tc->sr);
+  tc->sr = NULL;
 }

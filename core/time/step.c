@@ -23,11 +23,12 @@
 #include "time/time.h"
 
 typedef struct rank_run {
-  sched_trace tr;
+  sched_trace *tr;           /* its op trace, in the scratch */
   module_cost cost[MEMEST_MAX_MODULES];
   int gathered[MEMEST_MAX_MODULES];
   int stage[MEMEST_MAX_MODULES];   /* the stage each module holds */
   int keep;                  /* the result keeps this rank's timeline */
+  int waiting;               /* blocked on a neighbour's op (pipeline_run) */
   int64_t next;              /* the next op */
   double t, compute, exposed;/* this replay's: when the rank is free, its sums */
   double *end;               /* each op's end (kept ranks only) */
@@ -42,7 +43,8 @@ typedef struct step_run {
   int64_t pp, n, stages;
   rank_run *rk;
   double *fin_f, *fin_b;     /* [stage * n + chunk]: when it is done, -1 before */
-  int64_t fin_cap;
+  int64_t *stack;            /* ranks to run, each at most once */
+  trace_scratch *ts;         /* traces and done-times, kept between estimates */
   int stage_rank[MEMEST_MAX_MODULES * MEMEST_MAX_PP];
 } step_run;
 
@@ -120,60 +122,97 @@ static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) 
   }
 }
 
-/* Runs every rank's ops until all are done; -1 if they wait on each other. */
-static int pipeline_run(step_run *s) {
-  int progress = 1;
-  int64_t r;
-  while (progress) {
-    progress = 0;
-    for (r = 0; r < s->pp; r++) {
-      rank_run *rr = &s->rk[r];
-      while (rr->next < rr->tr.n) {
-        const sched_op *op = &rr->tr.ops[rr->next];
-        double ready = op_ready(s, r, op);
-        if (ready < 0.0) break;
-        op_run(s, r, op, ready > rr->t ? ready : rr->t);
-        rr->next++;
-        progress = 1;
+/* The rank that may wait on op's results: the next stage's for a forward,
+** the previous stage's for a backward; woken if it waits. */
+static void wake(step_run *s, int64_t rank, int st, int fwd, int64_t *stack, int64_t *top) {
+  int next = fwd ? st + 1 : st - 1;
+  int64_t d;
+  if (next < 0 || next >= s->stages) return;
+  d = s->stage_rank[next];
+  if (d != rank && s->rk[d].waiting) {
+    s->rk[d].waiting = 0;
+    stack[(*top)++] = d;
+  }
+}
+
+/* Runs every rank's ops until all are done; -1 if they wait on each other.
+** A rank runs until an op's input is missing, then waits until the op
+** that makes it (on a neighbouring stage's rank) ends. */
+static int pipeline_run(step_run *s, int64_t *stack) {
+  int64_t top = 0, r;
+  for (r = s->pp - 1; r >= 0; r--) {
+    s->rk[r].waiting = 0;
+    stack[top++] = r;
+  }
+  while (top > 0) {
+    rank_run *rr;
+    r = stack[--top];
+    rr = &s->rk[r];
+    while (rr->next < rr->tr->n) {
+      const sched_op *op = &rr->tr->ops[rr->next];
+      double ready = op_ready(s, r, op);
+      if (ready < 0.0) {
+        rr->waiting = 1;
+        break;
       }
+      op_run(s, r, op, ready > rr->t ? ready : rr->t);
+      rr->next++;
+      if (op->kind == OP_F || op->kind == OP_FB) wake(s, r, stage_of(s, r, op->pf), 1, stack, &top);
+      if (op->kind == OP_B || op->kind == OP_FB) wake(s, r, stage_of(s, r, op->pb), 0, stack, &top);
     }
   }
   for (r = 0; r < s->pp; r++) {
-    if (s->rk[r].next < s->rk[r].tr.n) return -1;
+    if (s->rk[r].next < s->rk[r].tr->n) return -1;
   }
   return 0;
 }
 
 /* One replay of a step of `chunks` micro-batches. */
 static memest_code replay(step_run *s, int64_t chunks, memest_error *err) {
+  trace_scratch *ts = s->ts;
   int64_t r, i, need = s->stages * chunks;
+  int fresh;
   s->lo.chunks = chunks;
   s->n = chunks;
-  if (need > s->fin_cap) {
-    double *f = realloc(s->fin_f, (size_t)need * sizeof *f), *b;
+  if (2 * need > ts->fin_cap) {
+    double *f = realloc(ts->fin, (size_t)(2 * need) * sizeof *f);
     if (f == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
-    s->fin_f = f;
-    b = realloc(s->fin_b, (size_t)need * sizeof *b);
-    if (b == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
-    s->fin_b = b;
-    s->fin_cap = need;
+    ts->fin = f;
+    ts->fin_cap = 2 * need;
   }
-  for (i = 0; i < need; i++) s->fin_f[i] = s->fin_b[i] = -1.0;
+  s->fin_f = ts->fin;
+  s->fin_b = ts->fin + need;
+  for (i = 0; i < 2 * need; i++) ts->fin[i] = -1.0;
+  if (s->pp > ts->n_traces) {
+    sched_trace *t = realloc(ts->traces, (size_t)s->pp * sizeof *t);
+    if (t == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+    memset(t + ts->n_traces, 0, (size_t)(s->pp - ts->n_traces) * sizeof *t);
+    ts->traces = t;
+    ts->n_traces = s->pp;
+  }
+  fresh = ts->traced_sched != s->lo.sched || ts->traced_pp != s->pp || ts->traced_chunks != chunks;
+  ts->traced_sched = NULL;
   for (r = 0; r < s->pp; r++) {
     rank_run *rr = &s->rk[r];
-    memest_code rc = memi_sched_trace(s->mc, &s->lo, (int)r, &rr->tr, err);
-    if (rc) return rc;
+    rr->tr = &ts->traces[r];
+    if (fresh) {
+      memest_code rc = memi_sched_trace(&ts->tracer, s->mc, &s->lo, (int)r, rr->tr, err);
+      if (rc) return rc;
+    }
     rr->next = 0;
     rr->t = rr->compute = rr->exposed = 0.0;
     memset(rr->gathered, 0, sizeof rr->gathered);
-    if (rr->keep && rr->tr.n > rr->end_cap) {
-      double *e = realloc(rr->end, (size_t)rr->tr.n * sizeof *e);
+    if (rr->keep && rr->tr->n > rr->end_cap) {
+      double *e = realloc(rr->end, (size_t)rr->tr->n * sizeof *e);
       if (e == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
       rr->end = e;
-      rr->end_cap = rr->tr.n;
+      rr->end_cap = rr->tr->n;
     }
   }
-  if (pipeline_run(s) != 0) {
+  ts->traced_sched = s->lo.sched;   /* every rank traced: reusable */
+  ts->traced_pp = s->pp;
+  ts->traced_chunks = chunks;
+  if (pipeline_run(s, s->stack) != 0) {
     return memi_err_set(err, MEMEST_E_UNSUPPORTED, "",
                         "the time model found the pipeline's ops waiting on each other; this is a "
                         "bug in memest's schedule replay, please report it with the command line");
@@ -325,7 +364,7 @@ static void event_times(const step_run *s, const memest_result *res, step_time *
       double t;
       if (e->step > 9) t = out->step_seconds;
       else if (e->step == 9 || run->end == NULL) t = out->ranks[rr->rank].end + run->reduce;
-      else if (extra == 0) t = at < run->tr.n ? run->end[at] : out->ranks[rr->rank].end;
+      else if (extra == 0) t = at < run->tr->n ? run->end[at] : out->ranks[rr->rank].end;
       else t = long_event(&ls[rr->rank], run->end, at, extra, slope[rr->rank], period, 2 * s->pp + 4);
       out->event_t[i][k] = t;
     }
@@ -335,14 +374,10 @@ static void event_times(const step_run *s, const memest_result *res, step_time *
 static void step_run_free(step_run *s) {
   int64_t r;
   if (s->rk != NULL) {
-    for (r = 0; r < s->pp; r++) {
-      memi_sched_trace_free(&s->rk[r].tr);
-      free(s->rk[r].end);
-    }
+    for (r = 0; r < s->pp; r++) free(s->rk[r].end);
   }
   free(s->rk);
-  free(s->fin_f);
-  free(s->fin_b);
+  free(s->stack);
 }
 
 /* The environment: the GPU's row with the link overrides, the efficiencies. */
@@ -425,7 +460,7 @@ static int long_step(step_run *s, const memest_result *r, step_time *out, memest
     const rank_sum *a = &sum[rank], *b = &sum[s->pp + rank], *c = &sum[2 * s->pp + rank];
     double steps = (double)(extra / period);
     if (!same_slope(a->t, b->t, c->t) || !same_slope(a->compute, b->compute, c->compute) ||
-        !same_slope(a->exposed, b->exposed, c->exposed) || !loop_of(&s->rk[rank].tr, &ls[rank]) ||
+        !same_slope(a->exposed, b->exposed, c->exposed) || !loop_of(s->rk[rank].tr, &ls[rank]) ||
         ls[rank].iters < 4 * s->pp + 8) {
       ok = 0;
       break;
@@ -446,8 +481,8 @@ static int long_step(step_run *s, const memest_result *r, step_time *out, memest
   return ok;
 }
 
-memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, int64_t whole_up_to,
-                               step_time **answer, memest_error *err) {
+static memest_code time_run(const memest_result *r, int64_t gpus_per_node, int64_t whole_up_to,
+                            trace_scratch *ts, step_time **answer, memest_error *err) {
   time_env env;
   step_run s;
   step_time *out;
@@ -462,6 +497,7 @@ memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, in
     return rc;
   }
   memset(&s, 0, sizeof s);
+  s.ts = ts;
   s.env = &env;
   s.mc = &r->mc;
   s.lo = r->lo;
@@ -469,8 +505,10 @@ memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, in
   s.stages = r->lo.stages;
   out->n_ranks = (int)s.pp;
   s.rk = calloc((size_t)s.pp, sizeof *s.rk);
-  if (s.rk == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
+  s.stack = malloc((size_t)s.pp * sizeof *s.stack);
+  if (s.rk == NULL || s.stack == NULL) rc = memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the time model");
   if (rc == MEMEST_OK) rc = ranks_build(&s, r, err);
+  if (whole_up_to < 0) whole_up_to = 3 * (short_chunks(s.pp) + 4 * s.pp);
   if (rc == MEMEST_OK && r->lo.chunks > whole_up_to &&
       r->lo.chunks > short_chunks(s.pp) + 6 * s.pp &&
       (short_chunks(s.pp) + 6 * s.pp) * s.pp <= MEMEST_MAX_REPLAY_CHUNKS &&
@@ -507,7 +545,18 @@ memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, in
   return rc;
 }
 
-memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, step_time **answer,
-                          memest_error *err) {
-  return memi_time_run_with(r, gpus_per_node, TIME_WHOLE_CHUNKS, answer, err);
+memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node, int64_t whole_up_to,
+                               est_cache *cache, step_time **answer, memest_error *err) {
+  trace_scratch local;
+  memest_code rc;
+  if (cache != NULL) return time_run(r, gpus_per_node, whole_up_to, memi_est_cache_traces(cache), answer, err);
+  memset(&local, 0, sizeof local);
+  rc = time_run(r, gpus_per_node, whole_up_to, &local, answer, err);
+  memi_trace_scratch_release(&local);
+  return rc;
+}
+
+memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node, est_cache *cache,
+                          step_time **answer, memest_error *err) {
+  return memi_time_run_with(r, gpus_per_node, -1, cache, answer, err);
 }

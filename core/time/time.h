@@ -139,16 +139,18 @@ struct step_time {
 };
 
 /* The step time of r's layout (r from memi_est_run), with the end time of
-** each event r keeps. gpus_per_node 0: the GPU's. (*out)->known is 0, with
+** each event r keeps. gpus_per_node 0: the GPU's. cache (or NULL) keeps
+** the traces' buffers for the next estimate. (*out)->known is 0, with
 ** a note, when r's GPU has no row. *out is one block: free() frees it. */
 MEMEST_HIDDEN memest_code memi_time_run(const memest_result *r, int64_t gpus_per_node,
-                                   step_time **out, memest_error *err);
-/* Steps of at most this many micro-batches are replayed whole; longer ones
-** from three short replays when the pipeline is in its steady regime. */
-#define TIME_WHOLE_CHUNKS 4096
-/* memi_time_run with that bound given (the tests compare both ways). */
+                                   est_cache *cache, step_time **out, memest_error *err);
+/* memi_time_run with the longest step replayed whole given: longer ones
+** come from three short replays when the pipeline is in its steady regime
+** (step.c); -1 for memi_time_run's, three times what those replays cost,
+** about 60*pp + 384 micro-batches. The tests compare both ways. */
 MEMEST_HIDDEN memest_code memi_time_run_with(const memest_result *r, int64_t gpus_per_node,
-                                        int64_t whole_up_to, step_time **out, memest_error *err);
+                                        int64_t whole_up_to, est_cache *cache, step_time **out,
+                                        memest_error *err);
 /* }====================================================================== */
 
 #endif /* MEMEST_TIME_H */

@@ -272,8 +272,8 @@ static void test_long_steps(void) {
       continue;
     }
     CHECK(r->lo.chunks > 500);
-    CHECK_I64(memi_time_run_with(r, 0, INT64_MAX, &whole, &e), MEMEST_OK);
-    CHECK_I64(memi_time_run_with(r, 0, 0, &fast, &e), MEMEST_OK);
+    CHECK_I64(memi_time_run_with(r, 0, INT64_MAX, NULL, &whole, &e), MEMEST_OK);
+    CHECK_I64(memi_time_run_with(r, 0, 0, NULL, &fast, &e), MEMEST_OK);
     if (whole == NULL || fast == NULL) {
       free(whole);
       free(fast);
