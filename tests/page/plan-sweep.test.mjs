@@ -139,6 +139,7 @@ test('planRequest: layouts from the budget and pins, vary from the calculator', 
   const fixed = {
     model: 'qwen3-30b-a3b', optimizer: 'adamw', sharding: 'fsdp', fp8_training: 'disabled', ep_imbalance: 1,
     fragmentation: 0.1, global_batch_size: 1024, sequence_length: 4096, gpu: 'h100',
+    nvlink_gb_per_s: 0, network_gbit_per_s: 0, // the time model's, which a plan takes as an estimate does
   };
   // A budget of whole nodes is laid out on the calculator's nodes (8 GPUs each).
   assert.deepEqual(planRequest(s).request, { ...fixed, total_gpus: 32, gpus_per_node: 8, micro_batch_size: [1, 2, 4] });
@@ -156,6 +157,7 @@ test('planRequest: layouts from the budget and pins, vary from the calculator', 
   assert.equal('total_gpus' in nodes || 'dp' in nodes, false);
   assert.match(planRequest({ ...vary, total_gpus: 48 }).problem, /dp = 1\.5, not a whole number/);
   assert.deepEqual(mbsList(0b1111111), [1, 2, 4, 8, 16, 32, 64]);
+  assert.equal(planRequest({ ...s, efficiency: 'gemm=0.6' }).request.efficiency, 'gemm=0.6', 'the overrides, when set');
 });
 
 test('compareRequest: lists only where A and B differ, none when they agree', () => {
