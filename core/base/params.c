@@ -196,7 +196,8 @@ static const param_row param_table[MEMEST_P_COUNT] = {
       "Network (Gb/s per GPU)", "network bandwidth",
       "", 0, 0, 0, 0, ""),
   ROW("efficiency", "--efficiency", "text",
-      "overrides of the time model's efficiency table, kind=value[,kind=value] (values 0..1)",
+      "overrides of the time model's efficiency table, kind=value[,kind=value]: shares of peak "
+      "0..1, layer_us in microseconds, expert_rows and attention_seq in rows and tokens",
       "leave unset unless you measured your kernels; docs/time-model.md lists the kinds", "", "",
       0, 0, 0, "", K_TEXT, NULL, efficiency, 21,
       "Efficiency overrides", "efficiency overrides",

@@ -77,6 +77,7 @@ static void eff_names(char *buf, size_t size) {
 
 memest_code memi_eff_resolve(const memest_params *p, double *e, memest_error *err) {
   const char *s = p->efficiency;
+  unsigned seen = 0;
   int i;
   for (i = 0; i < EFF_COUNT; i++) e[i] = eff_table[i].value;
   while (*s) {
@@ -100,6 +101,11 @@ memest_code memi_eff_resolve(const memest_params *p, double *e, memest_error *er
                      "--efficiency names an unknown kind '%.*s'; the kinds are: %s",
                      (int)(klen > 40 ? 40 : klen), s, names);
     }
+    if ((seen >> k) & 1u) {
+      return memi_err_set(err, MEMEST_E_VALUE, "efficiency",
+                     "--efficiency names %s twice; give each kind once", eff_table[k].key);
+    }
+    seen |= 1u << k;
     vlen = (size_t)(end - eq - 1);
     if (vlen == 0 || vlen >= sizeof num) {
       return memi_err_set(err, MEMEST_E_VALUE, "efficiency",

@@ -205,6 +205,7 @@ static void test_refusals(void) {
     {"tensor=0.5", MEMEST_E_UNKNOWN, "the kinds are: gemm, lm_head"},
     {"gemm=0.5,", MEMEST_E_VALUE, "ends with a comma"},
     {"gemm=", MEMEST_E_VALUE, "needs a number"},
+    {"gemm=0.5,gemm=0.6", MEMEST_E_VALUE, "names gemm twice"},
   };
   memest_params p;
   memest_result *r = NULL;
