@@ -20,6 +20,7 @@ test('parameters() carry each int and number bound, and the engine and CLI enfor
   assert.deepStrictEqual(bounded.map((p) => p.name), [
     'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size',
     'sequence_length', 'gpu_memory_gb', 'pp_rank', 'ep_imbalance', 'fragmentation', 'timeline_limit', 'routing_factor',
+    'nvlink_gb_per_s', 'network_gbit_per_s',
   ]);
   const pp = bounded.find((p) => p.name === 'pp_size');
   assert.deepStrictEqual([pp.min, pp.max, pp.limit], [1, 512, 'MEMEST_MAX_PP']);
