@@ -229,10 +229,10 @@ void memi_time_step_end(const time_env *env, const rank_inv *ri, double *reduce,
     int64_t stride = rg->kind == G_EXPERTS ? lo->ep : 1;
     *reduce += memi_time_link(env, (double)rg->g.rs_in * 4.0 * (w - 1.0) / w, rg->g.w, stride);
     if (hsdp && lo->dp > 1) {
-      /* HSDP all-reduces each shard over the dp replicas. */
-      int64_t rstride = rg->kind == G_EXPERTS ? lo->ep * lo->cp : lo->ep * lo->cp;
+      /* HSDP all-reduces each shard over the dp replicas, cp*ep ranks apart
+      ** for experts and the rest alike. */
       double bytes = (double)rg->g.sh_grad * 4.0 * 2.0 * (double)(lo->dp - 1) / (double)lo->dp;
-      *reduce += memi_time_link(env, bytes, lo->dp, rstride);
+      *reduce += memi_time_link(env, bytes, lo->dp, lo->ep * lo->cp);
     }
   }
   /* Gradient scaling and clipping read and write every sharded gradient;
