@@ -197,13 +197,10 @@ void memi_time_module_cost(const time_env *env, const rank_inv *ri, int m, modul
   }
 }
 
-double memi_time_overlap(const time_env *env, const module_cost *f, const module_cost *b,
-                         double *exposed_comm) {
+double memi_time_overlap_exposed(const module_cost *f, const module_cost *b) {
   /* One chunk's all-to-all runs under the other chunk's compute. */
   double compute = f->f.compute + b->b.compute, comm = f->f.comm + b->b.comm;
-  (void)env;
-  *exposed_comm = comm > compute ? comm - compute : 0.0;
-  return compute + *exposed_comm;
+  return comm > compute ? comm - compute : 0.0;
 }
 /* }====================================================================== */
 

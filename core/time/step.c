@@ -106,7 +106,7 @@ static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) 
       break;
     default:
       compute = rr->cost[op->pf].f.compute + rr->cost[op->pb].b.compute;
-      memi_time_overlap(s->env, &rr->cost[op->pf], &rr->cost[op->pb], &exposed);
+      exposed = memi_time_overlap_exposed(&rr->cost[op->pf], &rr->cost[op->pb]);
       break;
   }
   exposed += gather;
@@ -325,7 +325,6 @@ static void step_figures(const step_run *s, const memest_result *res, step_time 
       out->critical_rank = (int)r;
     }
     if (rr->optimizer > opt) opt = rr->optimizer;
-    if (out->ranks[r].end > out->pipeline_end) out->pipeline_end = out->ranks[r].end;
     for (m = 0; m < lo->sched->modules; m++) flops += rr->cost[m].model_flops;
   }
   out->step_seconds = done + opt;

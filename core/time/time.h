@@ -98,9 +98,9 @@ typedef struct module_cost {
 /* The costs of module m of pipeline rank `rank`. */
 MEMEST_HIDDEN void memi_time_module_cost(const time_env *env, const rank_inv *ri, int m,
                                     module_cost *out);
-/* Seconds of the overlapped F|B of forward cost f and backward cost b. */
-MEMEST_HIDDEN double memi_time_overlap(const time_env *env, const module_cost *f,
-                                  const module_cost *b, double *exposed_comm);
+/* The communication an overlapped F|B of forward cost f and backward cost
+** b leaves exposed: what its compute does not hide. */
+MEMEST_HIDDEN double memi_time_overlap_exposed(const module_cost *f, const module_cost *b);
 /* The step end of one rank: reduce-scatters (and HSDP's all-reduce), the
 ** optimizer; seconds of each. */
 MEMEST_HIDDEN void memi_time_step_end(const time_env *env, const rank_inv *ri, double *reduce,
@@ -127,7 +127,6 @@ struct step_time {
   double eff[EFF_COUNT];
   double step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu;
   double model_flops, bubble_fraction, exposed_comm_fraction;
-  double pipeline_end;       /* the last rank's ops end */
   int critical_rank;
   int from_short;            /* 1: a long step found from three short replays */
   int n_ranks;
