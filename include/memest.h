@@ -491,10 +491,11 @@ typedef enum memest_source_kind {
   MEMEST_SOURCE_FLAGS = 0,   /* the command line (or the page's fields) only */
   MEMEST_SOURCE_SCRIPT,      /* a launch script */
   MEMEST_SOURCE_LOG,         /* the launch line of the trainer's log */
-  MEMEST_SOURCE_WANDB        /* a W&B run */
+  MEMEST_SOURCE_WANDB,       /* a W&B run */
+  MEMEST_SOURCE_CFG          /* a live config object, read field by field (memest_cfg_run_new) */
 } memest_source_kind;
 
-/* "flags", "script", "log", "wandb"; NULL out of range. */
+/* "flags", "script", "log", "wandb", "cfg"; NULL out of range. */
 const char *memest_source_kind_name(memest_source_kind k);
 
 /* Finds module `name` ("setup", "pkg.mod"; leading dots for a relative
@@ -560,6 +561,72 @@ double memest_trainer_run_summary_gib(const memest_trainer_run *run, int64_t *st
 memest_trainer_run *memest_trainer_run_new(memest_source_kind kind);
 void memest_trainer_run_free(memest_trainer_run *run);
 memest_source_kind memest_trainer_run_kind(const memest_trainer_run *run);
+/* A copy of run, for a caller that applies one record to several
+** estimates (applying marks overrides and the model's resolution); NULL
+** when out of memory. */
+memest_trainer_run *memest_trainer_run_copy(const memest_trainer_run *run);
+
+/* {== The trainer's config fields: the one table every reader takes a
+** field through (core/trainer/trainer_fields.c), row by row. */
+typedef struct memest_trainer_field_info {
+  const char *section;      /* "distributed", "training" */
+  const char *name;         /* "pipeline_parallel_size" */
+  const char *since;        /* the trainer commit that added it, or NULL */
+  const char *until;        /* the commit that removed it, or NULL (current) */
+  const char *conversion;   /* "int", "sharding", "model", "optimizer", "fp8", "fp8-string",
+                               "benchmark", "save-location", "root-hint" or "ignore" */
+  const char *input;        /* the memest input it gives ("pp_size"), or NULL */
+  const char *default_text; /* the trainer's default as memest takes it, or NULL */
+  const char *note;         /* why it matters or changes no memory, and its history */
+} memest_trainer_field_info;
+
+int memest_trainer_field_count(void);
+/* Row i into *out; 0 when i is out of range. */
+int memest_trainer_field_describe(int i, memest_trainer_field_info *out);
+
+/* A live config object (the trainer's PretrainLMCfg, in the interpreter
+** that runs it) read field by field: the front end hands each field's
+** value as one of these kinds, and every field goes through the table as
+** the file readers' do. */
+typedef enum memest_value_kind {
+  MEMEST_VALUE_UNSET = 0,   /* a field with no value (a required field never set) */
+  MEMEST_VALUE_NONE,        /* None */
+  MEMEST_VALUE_BOOL,        /* i: 0 or 1 */
+  MEMEST_VALUE_INT,         /* i */
+  MEMEST_VALUE_FLOAT,       /* f */
+  MEMEST_VALUE_STR,         /* text: UTF-8 */
+  MEMEST_VALUE_PATH,        /* text: a path object's text */
+  MEMEST_VALUE_FUNC,        /* text: a function's name (a builder) */
+  MEMEST_VALUE_PARTIAL,     /* text: the wrapped function's name; args: its arguments as shown */
+  MEMEST_VALUE_TIMEDELTA,   /* f: seconds */
+  MEMEST_VALUE_OBJECT,      /* text: the class of a config object */
+  MEMEST_VALUE_OTHER        /* text: what it is (its repr): a value memest does not read */
+} memest_value_kind;
+
+typedef struct memest_value {
+  memest_value_kind kind;
+  int64_t i;
+  double f;
+  const char *text;         /* NULL or "" when the kind has none */
+  size_t text_len;          /* its bytes (a NUL inside is refused) */
+  const char *args;         /* NULL or "" */
+} memest_value;
+
+/* A run record of kind MEMEST_SOURCE_CFG: `label` names where the object
+** was handed over (a script, or the caller's file) and `line` its line
+** (0: none). NULL when out of memory. */
+memest_trainer_run *memest_cfg_run_new(const char *label, int line);
+/* Field section.name of the object (section "" for a field of the object
+** itself) takes value v through the table: an input, the regime, read and
+** ignored, a warning for a field memest does not know, or a refusal of a
+** value memest cannot read (reported when the input is applied). */
+void memest_cfg_run_field(memest_trainer_run *run, const char *section, const char *name,
+                          const memest_value *v);
+/* After the last field: the trainer's defaults of the fields left unset,
+** and (complete: every field of the object's classes was handed) the
+** trainer versions its fields fit. */
+void memest_cfg_run_finish(memest_trainer_run *run, int complete);
+/* }== */
 
 /* training.model as the run names it: the text, NULL when the run does not
 ** name one; *is_path 1 for a Path, 0 for a string (a hub id), -1 when the

@@ -361,7 +361,8 @@ void memi_source_put_json(strbuf *sb, const char *attached) {
 
 static const char *kind_title(memest_source_kind k) {
   return k == MEMEST_SOURCE_SCRIPT ? "the launch script" : k == MEMEST_SOURCE_LOG ? "the log's launch line"
-         : k == MEMEST_SOURCE_WANDB ? "the W&B run" : "the command line";
+         : k == MEMEST_SOURCE_WANDB ? "the W&B run" : k == MEMEST_SOURCE_CFG ? "the config object"
+         : "the command line";
 }
 
 /* Every string from the files goes through memi_text_line: one line, its
@@ -460,7 +461,12 @@ static void source_text(strbuf *sb, const memest_trainer_run *run, const memest_
   int i;
   if (run->kind != MEMEST_SOURCE_FLAGS) {
     memi_sb_printf(sb, "Inputs from %s", kind_title(run->kind));
-    for (i = 0; i < run->n_files; i++) {
+    if (run->kind == MEMEST_SOURCE_CFG) {   /* where it was handed over */
+      char where[300];
+      memi_sb_put(sb, " handed over at ");
+      memi_sb_text(sb, memi_tloc_show(&run->handed, where, sizeof where));
+    }
+    for (i = 0; run->kind != MEMEST_SOURCE_CFG && i < run->n_files; i++) {
       memi_sb_put(sb, i ? ", " : " ");
       memi_sb_text(sb, run->files[i]);
     }

@@ -167,6 +167,8 @@ struct memest_trainer_run {
   /* W&B: the last step's infra/step-time (s) and infra/tokens-per-second
   ** from wandb-summary.json; 0 when none. */
   double summary_step_seconds, summary_tokens_per_second;
+  /* A config object (MEMEST_SOURCE_CFG): where it was handed over. */
+  tloc handed;
 };
 
 MEMEST_HIDDEN memest_trainer_run *memi_run_new(memest_source_kind kind);
@@ -212,6 +214,10 @@ typedef struct trainer_field {
 MEMEST_HIDDEN const trainer_field *memi_trainer_field(const char *section, const char *name);
 MEMEST_HIDDEN int memi_trainer_field_count(void);
 MEMEST_HIDDEN const trainer_field *memi_trainer_field_at(int i);
+/* Marks field section.name as one the run's config holds (for dating its
+** trainer) without a value: a field of the object left unset. */
+MEMEST_HIDDEN void memi_trainer_field_seen(memest_trainer_run *run, const char *section,
+                                           const char *name);
 /* Whether a section holds fields memest reads ("distributed", "training"). */
 MEMEST_HIDDEN int memi_trainer_section_known(const char *section);
 /* Takes field section.name = v, read at `at`, through the table into run:

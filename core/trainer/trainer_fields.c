@@ -93,6 +93,31 @@ const trainer_field *memi_trainer_field(const char *section, const char *name) {
   return NULL;
 }
 
+/* The conversions by their names in memest_trainer_field_info, in tf_conv's order. */
+static const char *const conv_names[] = {"ignore", "int", "sharding", "model", "optimizer", "fp8",
+                                         "fp8-string", "benchmark", "save-location", "root-hint"};
+
+int memest_trainer_field_count(void) { return FIELD_COUNT; }
+
+int memest_trainer_field_describe(int i, memest_trainer_field_info *out) {
+  const trainer_field *f = memi_trainer_field_at(i);
+  if (f == NULL || out == NULL) return 0;
+  out->section = f->section;
+  out->name = f->name;
+  out->since = f->since;
+  out->until = f->until;
+  out->conversion = conv_names[f->conv];
+  out->input = f->input >= 0 ? memest_param_describe((memest_param_id)f->input)->name : NULL;
+  out->default_text = f->dflt;
+  out->note = f->note;
+  return 1;
+}
+
+void memi_trainer_field_seen(memest_trainer_run *run, const char *section, const char *name) {
+  const trainer_field *f = memi_trainer_field(section, name);
+  if (f != NULL && (size_t)(f - field_table) < sizeof run->seen) run->seen[f - field_table] = 1;
+}
+
 int memi_trainer_section_known(const char *section) {
   return strcmp(section, DIST) == 0 || strcmp(section, TRAIN) == 0;
 }

@@ -84,10 +84,10 @@ const char *memi_tloc_show(const tloc *at, char *buf, size_t size) {
 ** The record
 ** ======================================================================= */
 
-static const char *const kind_names[] = {"flags", "script", "log", "wandb"};
+static const char *const kind_names[] = {"flags", "script", "log", "wandb", "cfg"};
 
 const char *memest_source_kind_name(memest_source_kind k) {
-  return (int)k >= 0 && k <= MEMEST_SOURCE_WANDB ? kind_names[k] : NULL;
+  return (int)k >= 0 && k <= MEMEST_SOURCE_CFG ? kind_names[k] : NULL;
 }
 
 memest_trainer_run *memi_run_new(memest_source_kind kind) {
@@ -103,8 +103,15 @@ memest_trainer_run *memi_run_new(memest_source_kind kind) {
 }
 
 memest_trainer_run *memest_trainer_run_new(memest_source_kind kind) {
-  if ((int)kind < 0 || kind > MEMEST_SOURCE_WANDB) return NULL;
+  if ((int)kind < 0 || kind > MEMEST_SOURCE_CFG) return NULL;
   return memi_run_new(kind);
+}
+
+memest_trainer_run *memest_trainer_run_copy(const memest_trainer_run *run) {
+  memest_trainer_run *copy;
+  if (run == NULL || (copy = memi_run_new(run->kind)) == NULL) return NULL;
+  *copy = *run;   /* the record holds no pointers */
+  return copy;
 }
 
 void memest_trainer_run_free(memest_trainer_run *run) { free(run); }
