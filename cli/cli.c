@@ -214,7 +214,7 @@ static int report(const cli_args *args, FILE *err, const estimate_args *ea,
 
 /* The memest command: parses argv, prints the report on `out` and every
 ** message on `err`, and returns the exit status. */
-int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+int memest_cli_main(int argc, char **argv, const memest_command_input *given, FILE *out, FILE *err) {
   static const char *const actions[] = {"--version", "--list-models", "--list-gpus", NULL};
   estimate_args ea;
   cli_args args = {"memest", NULL, 0, NULL};
@@ -223,6 +223,7 @@ int memest_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   int rc;
   memest_params_init(&ea.p);
   memset(&ea.src, 0, sizeof ea.src);
+  ea.src.given = given;
   memset(&src, 0, sizeof src);
   ea.err = err;
   ea.args = &args;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "memest.h"
+#include "memest_command.h"
 
 /* What cli_parse met besides the inputs it handed to the setter. */
 typedef struct cli_args {
@@ -96,6 +97,7 @@ typedef struct cli_source_args {
   const char *wandb;     /* --wandb DIR (memest check) */
   const char *commit;    /* --trainer-commit HASH */
   const char *require;   /* --require fits|ok */
+  const memest_command_input *given;   /* a live config object's run (memest_command), or NULL */
 } cli_source_args;
 
 typedef struct cli_source {
@@ -128,13 +130,17 @@ int cli_gate(const cli_args *a, FILE *err, const char *require, memest_status st
              const char *what);
 /* }====================================================================== */
 
-/* `memest ...`, `memest plan ...` and `memest compare ...`. */
-int memest_cli_main(int argc, char **argv, FILE *out, FILE *err);
-int memest_cli_plan(int argc, char **argv, FILE *out, FILE *err);
+/* `memest ...`, `memest plan ...` and `memest compare ...`; `given` (may be
+** NULL) is what a caller of memest_command hands beside argv. */
+int memest_cli_main(int argc, char **argv, const memest_command_input *given, FILE *out, FILE *err);
+int memest_cli_plan(int argc, char **argv, const memest_command_input *given, FILE *out, FILE *err);
 /* `memest check ...`: snapshots and a log beside the estimate (cli_check.c). */
-int memest_cli_check(int argc, char **argv, FILE *out, FILE *err);
+int memest_cli_check(int argc, char **argv, const memest_command_input *given, FILE *out,
+                     FILE *err);
 /* The whole command: argv[1] "plan", "compare" or "check" picks the
 ** subcommand. */
 int memest_cli_run(int argc, char **argv, FILE *out, FILE *err);
+int memest_cli_run_given(int argc, char **argv, const memest_command_input *given, FILE *out,
+                         FILE *err);
 
 #endif /* MEMEST_CLI_H */

@@ -329,7 +329,8 @@ static int compare(check_run *cr, FILE *out, FILE *err) {
   return cli_gate(&cr->args, err, cr->ca.src.require, status, "the estimate of the run");
 }
 
-int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
+int memest_cli_check(int argc, char **argv, const memest_command_input *given, FILE *out,
+                     FILE *err) {
   check_run cr;
   int i, rc;
   memset(&cr, 0, sizeof cr);
@@ -338,6 +339,7 @@ int memest_cli_check(int argc, char **argv, FILE *out, FILE *err) {
   cr.args.out = out;
   cr.ca.err = err;
   cr.ca.args = &cr.args;
+  cr.ca.src.given = given;
   /* --json anywhere makes every error a JSON object, even one met before
   ** the shared parser runs. */
   for (i = 2; i < argc; i++) cr.args.json |= strcmp(argv[i], "--json") == 0;

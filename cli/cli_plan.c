@@ -199,7 +199,7 @@ static int plan_report(const plan_args *pa, const cli_source *src, const memest_
   return plan_gate(pa, plan);
 }
 
-int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
+int memest_cli_plan(int argc, char **argv, const memest_command_input *given, FILE *out, FILE *errf) {
   memest_plan_request *req = malloc(sizeof *req);
   memest_plan *plan = NULL;
   const plan_command *command = command_of(argv[1]);
@@ -214,6 +214,7 @@ int memest_cli_plan(int argc, char **argv, FILE *out, FILE *errf) {
   pa.cmd = argv[1];
   pa.err = errf;
   pa.args = &args;
+  pa.src.given = given;
   snprintf(prog, sizeof prog, "memest %s", pa.cmd);
   if (req == NULL) {
     fprintf(errf, "%s: error: out of memory\n", prog);

@@ -496,7 +496,25 @@ static int read_wandb(const cli_args *a, FILE *err, const char *dir, cli_source 
   return rc;
 }
 
+/* A live config object's run (memest_command): a copy of it, with the
+** trainer's root above the script that handed it over and the GPUs its
+** folder names, as for --script. */
+static int take_given(const cli_args *a, FILE *err, const memest_command_input *in, cli_source *src) {
+  char dir[CLI_PATH], label[CLI_PATH];
+  const char *base;
+  if ((src->run = memest_trainer_run_copy(in->run)) == NULL)
+    return cli_fail_text(a, err, MEMEST_E_NOMEM, "", "out of memory");
+  if (in->script == NULL || in->script[0] == '\0') return -1;
+  dir_of(in->script, dir, sizeof dir);
+  trainer_root(dir, src->root, sizeof src->root);
+  label_of(dir, label, sizeof label);
+  base = strrchr(label, '/');
+  memest_trainer_run_folder(src->run, base ? base + 1 : label, base ? base + 1 : label);
+  return -1;
+}
+
 int cli_source_read(const cli_args *a, FILE *err, const cli_source_args *s, cli_source *src) {
+  int cfg = s->given != NULL && s->given->run != NULL;
   int given = (s->script != NULL) + (s->log != NULL) + (s->wandb != NULL);
   memest_error e;
   int rc = -1;
@@ -505,12 +523,17 @@ int cli_source_read(const cli_args *a, FILE *err, const cli_source_args *s, cli_
   if (given > 1)
     return cli_fail_text(a, err, MEMEST_E_VALUE, "",
                          "give one of --script, --log and --wandb: each holds the whole run's inputs");
+  if (given > 0 && cfg)
+    return cli_fail_text(a, err, MEMEST_E_VALUE, "",
+                         "the config object holds the whole run's inputs; give none of --script, "
+                         "--log and --wandb with it");
   if (s->require != NULL && strcmp(s->require, "fits") != 0 && strcmp(s->require, "ok") != 0)
     return cli_fail_text(a, err, MEMEST_E_UNKNOWN, "require",
                          "--require '%.40s' is not one of: fits, ok (fits: exit 3 on OOM; ok: exit "
                          "3 on TIGHT or OOM)",
                          s->require);
-  if (s->script != NULL) rc = read_script(a, err, s->script, src);
+  if (cfg) rc = take_given(a, err, s->given, src);
+  else if (s->script != NULL) rc = read_script(a, err, s->script, src);
   else if (s->log != NULL) rc = read_log(a, err, s->log, src);
   else if (s->wandb != NULL) rc = read_wandb(a, err, s->wandb, src);
   if (rc >= 0) return rc;
@@ -676,7 +699,8 @@ int cli_source_apply_plan(const cli_args *a, FILE *err, cli_source *src, memest_
 }
 
 void cli_source_missing(const cli_args *a, FILE *err, const cli_source *src) {
-  static const char *const what[] = {"", "launch script", "log's launch line", "W&B run"};
+  static const char *const what[] = {"", "launch script", "log's launch line", "W&B run",
+                                     "config object"};
   char *text;
   if (a->json) return;
   if (src->no_launch) fprintf(err, "%s: %s\n", a->prog, src->hint);

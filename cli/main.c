@@ -17,11 +17,16 @@
 
 #include "cli.h"
 
-int memest_cli_run(int argc, char **argv, FILE *out, FILE *err) {
+int memest_cli_run_given(int argc, char **argv, const memest_command_input *given, FILE *out,
+                         FILE *err) {
   if (argc >= 2 && (strcmp(argv[1], "plan") == 0 || strcmp(argv[1], "compare") == 0))
-    return memest_cli_plan(argc, argv, out, err);
-  if (argc >= 2 && strcmp(argv[1], "check") == 0) return memest_cli_check(argc, argv, out, err);
-  return memest_cli_main(argc, argv, out, err);
+    return memest_cli_plan(argc, argv, given, out, err);
+  if (argc >= 2 && strcmp(argv[1], "check") == 0) return memest_cli_check(argc, argv, given, out, err);
+  return memest_cli_main(argc, argv, given, out, err);
+}
+
+int memest_cli_run(int argc, char **argv, FILE *out, FILE *err) {
+  return memest_cli_run_given(argc, argv, NULL, out, err);
 }
 
 #ifndef MEMEST_CLI_NO_MAIN

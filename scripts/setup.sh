@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing memest needs on Debian 12, and only what
-# is missing: compilers, cJSON and libyaml (native), libcurl (the CLI), Emscripten and
+# is missing: compilers, cJSON and libyaml (native), libcurl (the CLI), Python
+# 3 with venv and wheel (the Python package), Emscripten and
 # the Debian source packages of cJSON and libyaml (WebAssembly), Chromium (page
 # tests), and the npm packages pinned in package-lock.json. Safe to run again;
 # quick when nothing is missing.
@@ -15,6 +16,11 @@ done
 # libcurl, for the CLI's downloads of hub models' configs (the CLI only).
 have_pkg libcurl4-openssl-dev || need_apt+=(libcurl4-openssl-dev)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
+# Python: the Python package's wheel (python3-wheel packs it), its tests
+# (a venv installs the wheel offline) and the launch-script differential test.
+for pkg in python3 python3-venv python3-wheel; do
+  have_pkg "$pkg" || need_apt+=("$pkg")
+done
 # {== libyaml: the W&B reader's YAML (core/trainer/wandb.c) ==
 have_pkg libyaml-dev || need_apt+=(libyaml-dev)
 # }== libyaml ==

@@ -1,0 +1,105 @@
+"""A launch script run as torchrun runs it, with the trainer's launch()
+replaced: the script runs as __main__ with its folder first on sys.path and
+its own arguments in sys.argv, every import and statement as Python runs
+them, until it calls launch(cfg); the config object it hands over is
+captured there and the script stops. Its prints go to stderr, so that
+stdout holds memest's report alone."""
+import contextlib
+import os
+import runpy
+import sys
+import traceback
+
+TRAINER_TASK = "pithtrain.tasks.pretrain_lm"
+
+
+class ScriptError(Exception):
+    """The script did not hand a config to launch(); the message says why."""
+
+
+class _Launched(BaseException):
+    """Raised by the stand-in launch() to stop the script there (a
+    BaseException, so that the script's own `except Exception` passes it)."""
+
+
+def _where(tb, script):
+    """The innermost frame of a traceback in the script's own files (not
+    memest's, not runpy's): "file:line"."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frames = [f for f in traceback.extract_tb(tb)
+              if not os.path.abspath(f.filename).startswith(here + os.sep)
+              and os.path.basename(f.filename) != "runpy.py"]
+    if not frames:
+        return script
+    return "%s:%d" % (frames[-1].filename, frames[-1].lineno)
+
+
+def _import_trainer(script):
+    try:
+        return __import__(TRAINER_TASK, fromlist=["launch"])
+    except ModuleNotFoundError as e:
+        if e.name and (e.name == "pithtrain" or e.name.startswith("pithtrain.")):
+            raise ScriptError(
+                "the trainer is not installed in this Python (%s): no module %s. python -m "
+                "memest runs %s with the trainer's launch() replaced, so the trainer and its "
+                "dependencies must import here (pip install -e TRAINER_CHECKOUT in the "
+                "trainer's environment); to read the script without running it, use "
+                "memest --script %s" % (sys.executable, e.name, script, script)) from None
+        raise ScriptError("importing the trainer (%s) failed: %s: %s; python -m memest needs "
+                          "the trainer's own dependencies; memest --script %s reads the script "
+                          "without them" % (TRAINER_TASK, type(e).__name__, e, script)) from None
+    except Exception as e:
+        raise ScriptError("importing the trainer (%s) failed: %s: %s at %s"
+                          % (TRAINER_TASK, type(e).__name__, e,
+                             _where(e.__traceback__, script))) from None
+
+
+def run(script, args=()):
+    """Runs the script; returns (cfg, file, line): the object launch() got and
+    where launch() was called. Raises ScriptError when the trainer is not
+    importable, or the script fails, exits or ends before launch()."""
+    if not os.path.isfile(script):
+        raise ScriptError("%s is not a file; give the launch script's path" % script)
+    folder = os.path.dirname(os.path.realpath(script))
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [script] + list(args)
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        sys.path[0] = folder     # what `python SCRIPT.py` puts first, in place of -m's folder
+    else:
+        sys.path.insert(0, folder)
+    captured = []
+
+    def launch(cfg):
+        frame = sys._getframe(1)
+        captured.append((cfg, frame.f_code.co_filename, frame.f_lineno))
+        raise _Launched()
+
+    try:
+        task = _import_trainer(script)
+        real = getattr(task, "launch", None)
+        task.launch = launch
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                runpy.run_path(script, run_name="__main__")
+        except _Launched:
+            pass
+        except SystemExit as e:
+            if not captured:
+                raise ScriptError("%s exited (SystemExit: %r) at %s before it called launch(cfg)"
+                                  % (script, e.code, _where(e.__traceback__, script))) from None
+        except BaseException as e:   # the script's own error, as Python would show it
+            if not captured:
+                traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+                raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)"
+                                  % (script, type(e).__name__, e,
+                                     _where(e.__traceback__, script))) from None
+        finally:
+            if real is not None:
+                task.launch = real
+    finally:
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    if not captured:
+        raise ScriptError("%s ran to its end without calling launch(cfg) (%s.launch), so it "
+                          "launches no run; memest estimates the config a script launches"
+                          % (script, TRAINER_TASK))
+    return captured[0]
