@@ -162,17 +162,19 @@ def _summary(result, required):
         inputs.get("global_batch_size"), inputs.get("sequence_length"))
     peak, cap = result.get("peak_bytes", 0), result.get("gpu_capacity_bytes", 0)
     head = result.get("headroom_bytes", 0)
-    text = "memest: the run is %s, %s required: peak %.2f GiB on pipeline rank %s of %s of a " \
-           "%.2f GiB GPU" % (result.get("status"), required.upper() if required == "ok"
-                             else "OK or TIGHT", peak / gib, result.get("worst_rank"),
-                             inputs.get("model"), cap / gib)
+    text = "memest: the estimate is %s, and require %r accepts %s: %s needs %.2f GiB on " \
+           "pipeline rank %s of a %.2f GiB GPU" % (
+               result.get("status"), required, "OK only" if required == "ok" else "OK or TIGHT",
+               inputs.get("model"), peak / gib, result.get("worst_rank"), cap / gib)
     if head < 0:
         text += ", %.2f GiB short" % (-head / gib)
     else:
-        text += ", %.2f GiB (%.1f%%) of headroom" % (head / gib, 100 * head / cap if cap else 0)
+        text += ", %.2f GiB (%.1f%%) of headroom, under the %d%% that OK needs" % (
+            head / gib, 100 * head / cap if cap else 0, _native.TIGHT_PERCENT)
     text += " (%s)" % layout
     nearest = result.get("nearest_layout") or {}
-    fits = [s for s in result.get("suggestions", []) if s.get("status") in ("OK", "TIGHT")]
+    passing = ("OK",) if required == "ok" else ("OK", "TIGHT")
+    fits = [s for s in result.get("suggestions", []) if s.get("status") in passing]
     if fits:
         text += "; %s from %s to %s gives %.2f GiB (%s)" % (
             fits[0]["knob"], fits[0]["from"], fits[0]["to"], fits[0]["peak_bytes"] / gib,
@@ -199,17 +201,21 @@ def _caller(depth):
 
 def _process_defaults(inputs):
     """Inside the trainer's processes: the GPU count torchrun gives
-    (WORLD_SIZE) and, when torch is imported and sees a GPU, that GPU (its
-    preset when one has its name and capacity, else its capacity)."""
+    (WORLD_SIZE) and, when torch is imported, this rank's GPU (LOCAL_RANK, the
+    device the trainer takes): its preset when one has its name and capacity,
+    else its capacity."""
     inputs = dict(inputs)
     given = lambda *names: any(inputs.get(n) is not None for n in names)
     if not given("total_gpus", "nodes", "dp") and os.environ.get("WORLD_SIZE", "").isdigit():
         inputs["total_gpus"] = int(os.environ["WORLD_SIZE"])
     torch = sys.modules.get("torch")
-    if not given("gpu", "gpu_memory_gb") and torch is not None:
+    local = os.environ.get("LOCAL_RANK", "")
+    if not given("gpu", "gpu_memory_gb") and torch is not None and local.isdigit():
         try:
             if torch.cuda.is_available():
-                props = torch.cuda.get_device_properties(torch.cuda.current_device())
+                # The device the trainer sets for this rank (LOCAL_RANK), so that
+                # no other device gets a context from this process.
+                props = torch.cuda.get_device_properties(int(local))
                 name, total = props.name.upper(), int(props.total_memory)
                 for preset, size in _native.gpu_presets():
                     if preset.split("-")[0].upper() in name and abs(size - total) <= size // 50:

@@ -9,6 +9,7 @@ estimated (flags given win over its fields). It executes the script, as
 `python SCRIPT.py` would, up to its launch() call. The exit status is the
 command's: 0 done, 1 bad input or a script that launches nothing, 2 missing
 inputs, 3 refused by --require."""
+import json
 import os
 import sys
 
@@ -47,7 +48,12 @@ def main(args):
     try:
         cfg, file, line = _script.run(script, script_args)
     except _script.ScriptError as e:
-        sys.stderr.write("%s: error: %s\n" % (prog, e))
+        if "--json" in flags:   # as the command gives an error with --json
+            error = {"code": e.code, "message": str(e), "field": "script", "fix": "",
+                     "reason": "none"}
+            sys.stdout.write(json.dumps({"error": error}, separators=(",", ":")) + "\n")
+        else:
+            sys.stderr.write("%s: error: %s\n" % (prog, e))
         return 1
     label = os.path.relpath(file) if os.path.isabs(file) and not os.path.relpath(file).startswith("..") else file
     with _cfg.read(cfg, label, line) as run:

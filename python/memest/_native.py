@@ -67,6 +67,9 @@ _gpu_name = _declare("memest_gpu_preset_name", ctypes.c_char_p, ctypes.c_int)
 _gpu_bytes = _declare("memest_gpu_preset_bytes", ctypes.c_uint64, ctypes.c_int)
 
 
+TIGHT_PERCENT = _declare("memest_tight_percent", ctypes.c_int)()
+
+
 def version():
     return _version().decode()
 

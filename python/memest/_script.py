@@ -14,7 +14,12 @@ TRAINER_TASK = "pithtrain.tasks.pretrain_lm"
 
 
 class ScriptError(Exception):
-    """The script did not hand a config to launch(); the message says why."""
+    """The script did not hand a config to launch(); the message says why,
+    code is the command's error code for it ("io", "unsupported", "value")."""
+
+    def __init__(self, message, code="value"):
+        super().__init__(message)
+        self.code = code
 
 
 class _Launched(BaseException):
@@ -22,13 +27,25 @@ class _Launched(BaseException):
     BaseException, so that the script's own `except Exception` passes it)."""
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _ours(filename):
+    """Whether a frame is memest's or runpy's, not the script's."""
+    return (os.path.abspath(filename).startswith(_HERE + os.sep) or filename == "<frozen runpy>"
+            or os.path.basename(filename) == "runpy.py")
+
+
+def _script_tb(tb):
+    """The traceback from the script's first frame on."""
+    while tb is not None and _ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    return tb
+
+
 def _where(tb, script):
-    """The innermost frame of a traceback in the script's own files (not
-    memest's, not runpy's): "file:line"."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    frames = [f for f in traceback.extract_tb(tb)
-              if not os.path.abspath(f.filename).startswith(here + os.sep)
-              and os.path.basename(f.filename) != "runpy.py"]
+    """The innermost frame of a traceback in the script's own files: "file:line"."""
+    frames = [f for f in traceback.extract_tb(tb) if not _ours(f.filename)]
     if not frames:
         return script
     return "%s:%d" % (frames[-1].filename, frames[-1].lineno)
@@ -44,10 +61,12 @@ def _import_trainer(script):
                 "memest runs %s with the trainer's launch() replaced, so the trainer and its "
                 "dependencies must import here (pip install -e TRAINER_CHECKOUT in the "
                 "trainer's environment); to read the script without running it, use "
-                "memest --script %s" % (sys.executable, e.name, script, script)) from None
+                "memest --script %s" % (sys.executable, e.name, script, script),
+                "unsupported") from None
         raise ScriptError("importing the trainer (%s) failed: %s: %s; python -m memest needs "
                           "the trainer's own dependencies; memest --script %s reads the script "
-                          "without them" % (TRAINER_TASK, type(e).__name__, e, script)) from None
+                          "without them" % (TRAINER_TASK, type(e).__name__, e, script),
+                          "unsupported") from None
     except Exception as e:
         raise ScriptError("importing the trainer (%s) failed: %s: %s at %s"
                           % (TRAINER_TASK, type(e).__name__, e,
@@ -59,7 +78,7 @@ def run(script, args=()):
     where launch() was called. Raises ScriptError when the trainer is not
     importable, or the script fails, exits or ends before launch()."""
     if not os.path.isfile(script):
-        raise ScriptError("%s is not a file; give the launch script's path" % script)
+        raise ScriptError("%s is not a file; give the launch script's path" % script, "io")
     folder = os.path.dirname(os.path.realpath(script))
     saved_argv, saved_path = sys.argv[:], sys.path[:]
     sys.argv = [script] + list(args)
@@ -89,7 +108,8 @@ def run(script, args=()):
                                   % (script, e.code, _where(e.__traceback__, script))) from None
         except BaseException as e:   # the script's own error, as Python would show it
             if not captured:
-                traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+                traceback.print_exception(type(e), e, _script_tb(e.__traceback__),
+                                          file=sys.stderr)
                 raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)"
                                   % (script, type(e).__name__, e,
                                      _where(e.__traceback__, script))) from None
