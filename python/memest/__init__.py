@@ -19,7 +19,7 @@ import os
 import sys
 import warnings
 
-from . import _cfg, _native
+from . import _native
 
 __all__ = ["estimate", "plan", "compare", "check", "from_cfg", "require", "trainer_fields",
            "command", "InputError", "DoesNotFit", "MemestError", "MemestWarning", "__version__"]
@@ -229,6 +229,7 @@ def _process_defaults(inputs):
 
 
 def _estimate_cfg(cfg, inputs, where, sub=None, script=None):
+    from . import _cfg   # dataclasses and inspect load only when a config object is read
     with _cfg.read(cfg, where[0], where[1]) as run:
         return _call(sub, inputs, run=run.ptr, script=script)
 
