@@ -105,10 +105,11 @@ def error_fields(err, want=None):
     return {k: getattr(err, k, None) for k in keys}
 
 
-def run_module(args, cwd=ROOT, trainer=True, **extra_env):
-    """python -m memest ARGS with the package of BUILD (and, with trainer,
-    the stand-in pithtrain) importable: the finished process (text)."""
-    path = [PACKAGE_PARENT] + ([STUB] if trainer else [])
+def run_module(args, cwd=ROOT, trainer=True, pythonpath=(), **extra_env):
+    """python -m memest ARGS with the package of BUILD, the pythonpath
+    folders and (with trainer) the stand-in pithtrain importable: the
+    finished process (text)."""
+    path = [PACKAGE_PARENT] + list(pythonpath) + ([STUB] if trainer else [])
     env = clean_env(PYTHONPATH=os.pathsep.join(path), **extra_env)
     return subprocess.run([PYTHON, "-m", "memest"] + list(args), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=TIMEOUT)
@@ -138,7 +139,8 @@ LAUNCH_KEYS = ("pp_size", "ep_size", "cp_size", "sharding", "micro_batch_size", 
 
 def launched_inputs(result, cwd):
     """An estimate's inputs in the stand-in trainer's form: each launch
-    input as a string, the model as file:REALPATH (from cwd) or hub:ID."""
+    input as a string, the model as file:REALPATH (from cwd) or hub:ID
+    (the id the config gave, where memest took a preset for it)."""
     inputs = result["inputs"]
     got = {k: str(inputs[k]) for k in LAUNCH_KEYS}
     ms = result["model_source"]
@@ -147,6 +149,8 @@ def launched_inputs(result, cwd):
         if os.path.isdir(full):
             full = os.path.join(full, "config.json")
         got["model"] = "file:" + os.path.realpath(full)
-    else:
-        got["model"] = "%s:%s" % (ms["kind"], ms.get("preset") or inputs["model"])
+    else:   # a hub id as the config names it (a preset's id is one too)
+        values = (result.get("source") or {}).get("values") or {}
+        named = values.get("model", {}).get("value") or inputs["model"]
+        got["model"] = "hub:" + named if "/" in named else "%s:%s" % (ms["kind"], ms.get("preset") or named)
     return got

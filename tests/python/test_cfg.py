@@ -1,0 +1,265 @@
+"""memest.from_cfg over the config objects launch scripts build equals
+`memest --script` where the C reader reads the script: the same inputs,
+values and trainer fields, peak and verdict (the source kind is "cfg"
+against "script", and the places differ: the launch() call against each
+field's line). memest.require gates a config by its verdict; and
+trainer_fields is the core's table.
+
+The configs are built here, in this process: each script runs as torchrun
+runs it (as __main__ from its working folder, its own folder first on
+sys.path) with the stand-in trainer, whose launch() is replaced by one that
+keeps the config and stops the script."""
+import contextlib
+import importlib
+import io
+import json
+import os
+import runpy
+import sys
+import unittest
+
+import support
+
+memest = None
+CHECKOUT = os.path.join(support.ROOT, "tests", "trainer", "checkout")
+BENCH = os.path.join(CHECKOUT, "benchmarks", "pretraining", "tiny")
+
+# (working folder, script from there, PYTHONPATH entries besides the trainer, GPUs)
+SCRIPTS = [
+    (CHECKOUT, "examples/pretrain_lm/tiny/script.py", [], 8),
+    (support.SCRIPTS, "readable_hsdp_fp8.py", [], 32),
+    (support.SCRIPTS, "readable_hub.py", [], 32),
+    (support.SCRIPTS, "launch_other.py", [], 32),
+] + [(CHECKOUT, os.path.relpath(os.path.join(BENCH, "h100-2n8g", name), CHECKOUT), [BENCH], 16)
+     for name in sorted(os.listdir(os.path.join(BENCH, "h100-2n8g"))) if name.endswith(".py")]
+
+
+def setUpModule():
+    global memest
+    memest = support.load()
+    sys.path.append(support.STUB)   # the stand-in trainer, after the standard library as when installed
+
+
+def tearDownModule():
+    if support.STUB in sys.path:
+        sys.path.remove(support.STUB)
+
+
+class _Launched(BaseException):
+    pass
+
+
+@contextlib.contextmanager
+def working_folder(cwd):
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def launched_cfg(cwd, script, pythonpath=(), args=()):
+    """The config object the script hands to launch(), from a run in cwd.
+    The modules the script imports are forgotten afterwards, so each run
+    builds its own config (the benchmarks share a setup module)."""
+    task = importlib.import_module("pithtrain.tasks.pretrain_lm")
+    real, got = task.launch, []
+
+    def launch(cfg):
+        got.append(cfg)
+        raise _Launched()
+
+    saved_argv, saved_path, saved_modules = sys.argv[:], sys.path[:], set(sys.modules)
+    task.launch = launch
+    try:
+        with working_folder(cwd):
+            sys.argv = [script] + list(args)
+            sys.path[:0] = [os.path.dirname(os.path.abspath(script))] + list(pythonpath)
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):   # the scripts' prints
+                    runpy.run_path(script, run_name="__main__")
+            except _Launched:
+                pass
+    finally:
+        task.launch = real
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        for name in set(sys.modules) - saved_modules:
+            if not name.startswith("pithtrain"):
+                del sys.modules[name]
+    assert len(got) == 1, "%s called launch() %d times" % (script, len(got))
+    return got[0]
+
+
+def c_reading(cwd, script, pythonpath, gpus, *more):
+    env = support.clean_env(PYTHONPATH=os.pathsep.join(list(pythonpath) + [support.STUB]))
+    return support.cli_json(["--script", script, "--total-gpus", str(gpus), "--gpu", "h100"] + list(more),
+                            cwd=cwd, env=env)
+
+
+def values_and_fields(result):
+    """Each input read from a trainer field: (value, field, overridden).
+    (A benchmark folder's name, h100-2n8g, gives inputs too, in the C
+    reader's answer only: a config object has no folder.)"""
+    return {k: (v["value"], v["field"], v["overridden"]) for k, v in result["source"]["values"].items()
+            if v["field"]}
+
+
+class FromCfgEqualsScript(unittest.TestCase):
+    def test_every_script_the_c_reader_reads(self):
+        self.assertGreaterEqual(len(SCRIPTS), 5)
+        for cwd, script, pythonpath, gpus in SCRIPTS:
+            with self.subTest(script=script):
+                rc, want = c_reading(cwd, script, pythonpath, gpus)
+                self.assertEqual(rc, 0, want)
+                self.assertFalse(want["source"].get("refused"), want["source"].get("refused"))
+                cfg = launched_cfg(cwd, script, pythonpath)
+                with working_folder(cwd):
+                    got = memest.from_cfg(cfg, total_gpus=gpus, gpu="h100")
+                self.assertEqual((want["source"]["kind"], got["source"]["kind"]), ("script", "cfg"))
+                self.assertEqual(got["inputs"], want["inputs"])
+                self.assertEqual(got["model_source"], want["model_source"])
+                for key in ("status", "peak_bytes", "tensor_peak_bytes", "headroom_bytes", "worst_rank", "ranks",
+                            "components_ranked", "time", "suggestions"):
+                    self.assertEqual(got[key], want[key], key)
+                self.assertEqual(values_and_fields(got), values_and_fields(want))
+                self.assertEqual(set(got["source"]["read"]), set(want["source"]["read"]))
+                self.assertEqual(got["source"]["regime"]["name"], want["source"]["regime"]["name"])
+
+    def test_python_m_memest_reads_them_as_the_c_reader(self):
+        for cwd, script, pythonpath, gpus in SCRIPTS:
+            with self.subTest(script=script):
+                rc, want = c_reading(cwd, script, pythonpath, gpus)
+                r = support.run_module([script, "--json", "--total-gpus", str(gpus), "--gpu", "h100"], cwd=cwd,
+                                       pythonpath=pythonpath)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                got = json.loads(r.stdout)
+                self.assertEqual(got["source"]["kind"], "cfg")
+                self.assertEqual(values_and_fields(got), values_and_fields(want))
+                self.assertEqual({k: v for k, v in got.items() if k != "source"},
+                                 {k: v for k, v in want.items() if k != "source"})
+
+    def test_a_benchmark_folder_gives_the_gpus(self):
+        cwd, script, pythonpath, gpus = SCRIPTS[-1]
+        self.assertIn("h100-2n8g", script)
+        rc, want = support.cli_json(["--script", script], cwd=cwd, env=support.clean_env(
+            PYTHONPATH=os.pathsep.join(pythonpath + [support.STUB])))
+        self.assertEqual(rc, 0, want)
+        r = support.run_module([script, "--json"], cwd=cwd, pythonpath=pythonpath)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = json.loads(r.stdout)
+        self.assertEqual((got["inputs"]["total_gpus"], got["inputs"]["gpu"]), (16, "h100"))
+        self.assertEqual({k: v for k, v in got.items() if k != "source"},
+                         {k: v for k, v in want.items() if k != "source"})
+
+    def test_the_read_places_name_the_launch_call(self):
+        cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        with working_folder(support.SCRIPTS):
+            got = memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+        line = sys._getframe().f_lineno - 1
+        self.assertEqual(got["source"]["values"]["pp_size"]["field"], "distributed.pipeline_parallel_size")
+        for key, place in got["source"]["read"].items():
+            self.assertTrue(place.endswith(":%d" % line), (key, place))
+            self.assertIn("test_cfg.py", place)
+
+    def test_keywords_win_over_fields(self):
+        cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        with working_folder(support.SCRIPTS):
+            got = memest.from_cfg(cfg, total_gpus=32, gpu="h200", micro_batch_size=2, sequence_length=2048)
+            rc, want = c_reading(support.SCRIPTS, "readable_hub.py", [], 32, "--micro-batch-size", "2",
+                                 "--sequence-length", "2048")
+        self.assertEqual(rc, 0, want)
+        self.assertEqual(want["inputs"]["gpu"], "h100")   # c_reading names the H100; the flags below differ
+        rc, flat = support.cli_json(support.flags(dict(want["inputs"], gpu="h200", gpu_memory_gb=None,
+                                                       routing_factor=None)))
+        self.assertEqual(rc, 0, flat)
+        self.assertEqual((got["inputs"]["micro_batch_size"], got["inputs"]["sequence_length"]), (2, 2048))
+        self.assertTrue(got["source"]["values"]["micro_batch_size"]["overridden"])
+        self.assertEqual(got["peak_bytes"], flat["peak_bytes"])
+        self.assertEqual(got["gpu_capacity_bytes"], flat["gpu_capacity_bytes"])
+
+    def test_a_config_missing_an_input(self):
+        cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        with working_folder(support.SCRIPTS):
+            with self.assertRaises(memest.InputError) as cm:
+                memest.from_cfg(cfg, gpu="h100")
+        self.assertEqual((cm.exception.code, cm.exception.field), ("missing", "total_gpus"))
+        cfg.distributed.pipeline_parallel_size = 3   # 32 GPUs are not a multiple of 24
+        with working_folder(support.SCRIPTS):
+            with self.assertRaises(memest.InputError) as cm:
+                memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+        self.assertEqual((cm.exception.code, cm.exception.field, cm.exception.fix),
+                         ("layout", "total_gpus", "total_gpus=24"))
+
+
+class Require(unittest.TestCase):
+    def cfg(self):
+        return launched_cfg(support.SCRIPTS, "readable_hub.py")
+
+    def estimate(self, **gpu):
+        with working_folder(support.SCRIPTS):
+            return memest.from_cfg(self.cfg(), total_gpus=32, **gpu)
+
+    def test_ok_passes_both(self):
+        want = self.estimate(gpu="h100")
+        self.assertEqual(want["status"], "OK")
+        with working_folder(support.SCRIPTS):
+            for verdict in ("fits", "ok"):
+                got = memest.require(self.cfg(), verdict, total_gpus=32, gpu="h100")
+                self.assertEqual(got["peak_bytes"], want["peak_bytes"])
+                self.assertEqual(got["status"], "OK")
+
+    def test_tight_fits_but_is_not_ok(self):
+        want = self.estimate(gpu_memory_gb=64)
+        self.assertEqual(want["status"], "TIGHT")
+        with working_folder(support.SCRIPTS):
+            self.assertEqual(memest.require(self.cfg(), "fits", total_gpus=32, gpu_memory_gb=64)["status"], "TIGHT")
+            with self.assertRaises(memest.DoesNotFit) as cm:
+                memest.require(self.cfg(), "ok", total_gpus=32, gpu_memory_gb=64)
+        e = cm.exception
+        self.assertEqual(e.verdict, "TIGHT")
+        self.assertEqual(e.result["peak_bytes"], want["peak_bytes"])
+        self.assertIn("TIGHT", str(e))
+
+    def test_oom_is_refused_with_its_deficit(self):
+        want = self.estimate(gpu="a100-40")
+        self.assertEqual(want["status"], "OOM")
+        deficit = (want["peak_bytes"] - want["gpu_capacity_bytes"]) / 2 ** 30
+        self.assertGreater(deficit, 1)
+        for verdict in ("fits", "ok"):
+            with working_folder(support.SCRIPTS):
+                with self.assertRaises(memest.DoesNotFit) as cm:
+                    memest.require(self.cfg(), verdict, total_gpus=32, gpu="a100-40")
+            e = cm.exception
+            self.assertEqual(e.verdict, "OOM")
+            self.assertIsInstance(e.result, dict)
+            self.assertEqual(e.result["peak_bytes"], want["peak_bytes"])
+            self.assertIn("%.2f GiB" % deficit, str(e))
+            self.assertIn("OOM", str(e))
+
+    def test_bad_input_is_an_input_error_not_a_verdict(self):
+        with working_folder(support.SCRIPTS):
+            with self.assertRaises(memest.InputError):
+                memest.require(self.cfg(), "fits", total_gpus=32, gpu="h300")
+
+
+class TrainerFields(unittest.TestCase):
+    def test_the_core_table(self):
+        rows = memest.trainer_fields()
+        self.assertIsInstance(rows, list)
+        keys = {"section", "name", "input", "conversion", "default", "note", "since", "until"}
+        for row in rows:
+            self.assertEqual(set(row), keys, row)
+        by_field = {(r["section"], r["name"]): r for r in rows}
+        self.assertEqual(len(by_field), len(rows))
+        # every field the C reader names for an input is in the table, with that input
+        rc, want = c_reading(support.SCRIPTS, "readable_hsdp_fp8.py", [], 32)
+        self.assertEqual(rc, 0, want)
+        for name, v in want["source"]["values"].items():
+            section, field = v["field"].split(".")
+            self.assertIn((section, field), by_field)
+            self.assertEqual(by_field[(section, field)]["input"], name)
+
+
+if __name__ == "__main__":
+    unittest.main()
