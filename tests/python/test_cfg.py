@@ -15,7 +15,9 @@ import io
 import json
 import os
 import runpy
+import shutil
 import sys
+import tempfile
 import unittest
 
 import support
@@ -190,6 +192,94 @@ class FromCfgEqualsScript(unittest.TestCase):
                 memest.from_cfg(cfg, total_gpus=32, gpu="h100")
         self.assertEqual((cm.exception.code, cm.exception.field, cm.exception.fix),
                          ("layout", "total_gpus", "total_gpus=24"))
+
+
+# A script whose one line differs: each a value of a field the C reader reads
+# as a literal. from_cfg takes the value Python built; both readers must give
+# the same answer or refuse the same field.
+FORM = """from functools import partial
+from pathlib import Path
+
+from pithtrain.modules.training import make_adamw_optimizer, make_muon_optimizer
+from pithtrain.tasks.pretrain_lm import PretrainLMCfg, launch
+
+cfg = PretrainLMCfg()
+cfg.training.model = Path("models/qwen3-30b-a3b.json")
+cfg.training.optimizer = make_muon_optimizer
+cfg.training.micro_batch_size = 1
+cfg.training.global_batch_size = 1024
+cfg.training.sequence_length = 4096
+cfg.distributed.pipeline_parallel_size = 4
+cfg.distributed.expert_parallel_size = 8
+%s
+
+if __name__ == "__main__":
+    launch(cfg)
+"""
+FORMS = [
+    'cfg.distributed.pipeline_parallel_size = "4"',
+    "cfg.distributed.pipeline_parallel_size = 4.0",
+    "cfg.distributed.pipeline_parallel_size = True",
+    "cfg.distributed.pipeline_parallel_size = None",
+    "cfg.training.global_batch_size = 1024.0",
+    "cfg.training.micro_batch_size = 1.5",
+    "cfg.training.micro_batch_size = 0",
+    "cfg.training.sequence_length = -1",
+    "cfg.training.global_batch_size = 1000000000000000000000000000000",
+    'cfg.training.fp8 = "yes"',
+    "cfg.training.fp8 = 1",
+    "cfg.training.fp8 = True",
+    "cfg.training.benchmark = 1",
+    "cfg.training.benchmark = True",
+    "cfg.training.optimizer = partial(make_adamw_optimizer, weight_decay=0.0)",
+    'cfg.training.optimizer = "Muon"',
+    'cfg.training.optimizer = "muon"',
+    "cfg.training.optimizer = None",
+    'cfg.training.model = "models/qwen3-30b-a3b.json"',
+    'cfg.training.model = "Qwen/Qwen3-30B-A3B"',
+    'cfg.training.model = "qwen3-30b-a3b"',
+    "cfg.training.model = None",
+    'cfg.training.model = "Qwen/Qwen3-30B-A3B\\x00junk"',
+    'cfg.distributed.sharding_strategy = "HSDP"',
+    'cfg.distributed.sharding_strategy = "hsdp\\x00x"',
+    'cfg.training.optimizer = "Muon\\x00"',
+    "cfg.distributed.context_parallel_size = 2",
+    "cfg.distributed.timeout = 5",
+    'cfg.training.seed = "x"',
+    "cfg.logging.wandb = None",
+]
+
+
+def outcome(result):
+    """What must agree: an error's code and field, else the inputs, peak and verdict."""
+    if "error" in result:
+        return ("refused", result["error"]["code"], result["error"]["field"])
+    return ("answered", result["inputs"], result["peak_bytes"], result["status"])
+
+
+class ValueForms(unittest.TestCase):
+    def test_value_forms(self):
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            shutil.copytree(os.path.join(support.SCRIPTS, "models"), os.path.join(tmp, "models"))
+            answered = 0
+            for i, line in enumerate(FORMS):
+                script = os.path.join(tmp, "form%02d.py" % i)
+                with open(script, "w", encoding="utf-8") as f:
+                    f.write(FORM % line)
+                with self.subTest(line=line):
+                    rc, want = c_reading(tmp, script, [], 32)
+                    cfg = launched_cfg(tmp, script)
+                    with working_folder(tmp):
+                        try:
+                            got = memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+                        except memest.InputError as e:
+                            got = {"error": support.error_fields(e)}
+                    self.assertEqual(outcome(got), outcome(want))
+                    if "error" not in want:
+                        answered += 1
+                        calls, plain = support.run_plain(script, cwd=tmp)
+                        self.assertEqual(support.launched_inputs(got, tmp), calls[0])
+            self.assertGreaterEqual(answered, 8)
 
 
 class Require(unittest.TestCase):

@@ -3,6 +3,7 @@ the same inputs, parsed (dict equality); bad inputs raise InputError with
 the fields of the CLI's --json error object."""
 import os
 import pathlib
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -111,6 +112,49 @@ class EstimateEqualsCli(unittest.TestCase):
     def test_none_leaves_an_input_out(self):
         self.assertEqual(memest.estimate(**QWEN, optimizer=None, routing_factor=None), memest.estimate(**QWEN))
 
+    def test_value_forms(self):
+        # False leaves a switch off, floats and ints as Python writes them, a path with
+        # the characters a flag's syntax uses (',', '=', ' ', a leading '-') or non-ASCII
+        self.assertEqual(memest.estimate(**QWEN, detail=False, timeline=False), memest.estimate(**QWEN))
+        self.same(**dict(QWEN, fragmentation=1e-05, routing="factor", routing_factor=2))
+        self.same(**dict(QWEN, gpu=None, gpu_memory_gb=80.0))
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            for name in ("a,b", "x=y", "sp ace", "-dash", "\u00e9"):
+                folder = os.path.join(tmp, name)
+                os.mkdir(folder)
+                shutil.copy(os.path.join(support.ROOT, "presets", "mixtral-8x7b.json"),
+                            os.path.join(folder, "config.json"))
+                for model in (pathlib.Path(folder, "config.json"), pathlib.Path(folder)):
+                    with self.subTest(model=model):
+                        rc, want = support.cli_json(support.flags(dict(QWEN, model=None)) + ["--model", str(model)])
+                        self.assertEqual(rc, 0, want)
+                        self.assertEqual(want["model_source"]["kind"], "file")
+                        self.assertEqual(memest.estimate(**dict(QWEN, model=model)), want)
+
+    def test_nul_in_a_value_is_refused(self):
+        # no command line can hold a NUL: the text after it must not be dropped silently
+        for change in (dict(model="qwen3-30b-a3b\x00junk"), dict(gpu="h100\x00zz"), dict(optimizer="muon\x00x")):
+            with self.subTest(change=change):
+                with self.assertRaises(ValueError):
+                    memest.estimate(**dict(QWEN, **change))
+
+    def test_require_keyword(self):
+        oom = dict(QWEN, gpu="a100-40", require="fits")
+        rc, want = support.cli_json(support.flags(oom))
+        self.assertEqual((rc, want["status"]), (3, "OOM"))
+        with self.assertRaises(memest.DoesNotFit) as cm:
+            memest.estimate(**oom)
+        self.assertEqual(cm.exception.result, want)
+        self.assertEqual(cm.exception.verdict, "OOM")
+        self.assertEqual(memest.estimate(**dict(QWEN, require="ok")), support.cli_json(support.flags(QWEN))[1])
+
+    def test_command(self):
+        for args in (["--list-models"], ["--version"], support.flags(QWEN), ["plan", "--help"], ["--bogus"],
+                     support.flags(dict(QWEN, pp_size=None)), support.flags(QWEN) + ["--json", "--detail"]):
+            with self.subTest(args=args[:3]):
+                r = support.cli(args)
+                self.assertEqual(memest.command(*args), (r.returncode, r.stdout, r.stderr))
+
     def test_version(self):
         r = support.cli(["--version"])
         self.assertEqual(r.stdout.split(), ["memest", memest.__version__])
@@ -204,6 +248,7 @@ class ErrorsEqualCli(unittest.TestCase):
             func(**inputs)
         err = cm.exception
         self.assertEqual(support.error_fields(err, want["error"]), want["error"])
+        self.assertEqual(err.exit_status, rc)
         self.assertEqual(rc == 2, err.code == "missing")
         return err
 
