@@ -14,20 +14,24 @@ import support
 GPUS = ["--total-gpus", "32", "--gpu", "h100"]
 S = support.SCRIPTS
 
-# (script, its own arguments, environment, how the C reader takes it)
+# (script, its own arguments, environment, how the C reader takes it, the
+# working folder it runs from)
 CASES = [
-    ("walrus.py", [], {}, "refuses"),
-    ("setattr_loop.py", [], {}, "refuses"),
-    ("imported_side_effects.py", [], {}, "refuses"),
-    ("syspath_sibling.py", [], {}, "refuses"),
-    ("computed.py", [], {}, "refuses"),
-    ("computed.py", [], {"MEMEST_TEST_EP": "4"}, "refuses"),
-    ("argparse_args.py", ["--pp", "4"], {}, "refuses"),
-    ("argparse_args.py", ["--mbs", "2", "--ep", "4"], {}, "refuses"),
-    ("module_alias.py", [], {}, "refuses"),
-    ("main_guard.py", [], {}, "refuses"),
+    ("walrus.py", [], {}, "refuses", S),
+    ("setattr_loop.py", [], {}, "refuses", S),
+    ("imported_side_effects.py", [], {}, "refuses", S),
+    ("syspath_sibling.py", [], {}, "refuses", S),
+    ("computed.py", [], {}, "refuses", S),
+    ("computed.py", [], {"MEMEST_TEST_EP": "4"}, "refuses", S),
+    ("argparse_args.py", ["--pp", "4"], {}, "refuses", S),
+    ("argparse_args.py", ["--mbs", "2", "--ep", "4"], {}, "refuses", S),
+    ("module_alias.py", [], {}, "refuses", S),
+    ("main_guard.py", [], {}, "refuses", S),
+    ("main_function.py", ["--seq", "2048"], {}, "refuses", S),
+    # run from the repository's root: it moves to its own folder before it launches
+    (os.path.relpath(os.path.join(S, "chdir_file_relative.py"), support.ROOT), [], {}, "refuses", support.ROOT),
     # launch(cfg=other): the C reader follows the keyword to the second config too.
-    ("launch_other.py", [], {}, "agrees"),
+    ("launch_other.py", [], {}, "agrees", S),
 ]
 
 
@@ -35,17 +39,17 @@ def setUpModule():
     support.load()
 
 
-def oracle(script, args=(), **env):
+def oracle(script, args=(), cwd=S, **env):
     """What a plain run of the script launches (one launch() call)."""
-    calls, r = support.run_plain(os.path.join(S, script), args, cwd=S, **env)
+    calls, r = support.run_plain(os.path.join(cwd, script), args, cwd=cwd, **env)
     assert r.returncode == 0, "%s: python exit %d: %s" % (script, r.returncode, r.stderr[-500:])
     assert len(calls) == 1, "%s: %d launch() calls" % (script, len(calls))
     return calls[0]
 
 
-def c_reader(script, sub=(), more=(), **env):
+def c_reader(script, sub=(), more=(), cwd=S, **env):
     """memest [plan] --script SCRIPT --json: (exit status, answer)."""
-    return support.cli_json(list(sub) + ["--script", script] + GPUS + list(more), cwd=S,
+    return support.cli_json(list(sub) + ["--script", script] + GPUS + list(more), cwd=cwd,
                             env=support.clean_env(PYTHONPATH=support.STUB, **env))
 
 
@@ -64,26 +68,26 @@ def line_of(script, text):
 
 
 class RunsWhatPythonRuns(unittest.TestCase):
-    def run_json(self, script, args=(), flags=GPUS, env=None, sub=()):
+    def run_json(self, script, args=(), flags=GPUS, env=None, sub=(), cwd=S):
         r = support.run_module(list(sub) + [script, "--json"] + list(flags) + (["--"] + list(args) if args else []),
-                               cwd=S, **(env or {}))
+                               cwd=cwd, **(env or {}))
         self.assertEqual(r.returncode, 0, r.stderr[-800:] + r.stdout[-800:])
         return json.loads(r.stdout)
 
     def test_each_script_as_python_launches_it(self):
-        for script, args, env, c_way in CASES:
+        for script, args, env, c_way, cwd in CASES:
             with self.subTest(script=script, args=args, env=env):
-                want = oracle(script, args, **env)
-                rc, cj = c_reader(script, **env)
+                want = oracle(script, args, cwd, **env)
+                rc, cj = c_reader(script, cwd=cwd, **env)
                 if c_way == "refuses":
                     refused = "error" in cj or cj["source"].get("refused")
                     self.assertTrue(refused, "the C reader read %s: %s" % (script, cj.get("source")))
                 else:
                     self.assertEqual(rc, 0, cj)
                     self.assertEqual(support.launched_inputs(cj, S), want)
-                got = self.run_json(script, args, env=env)
+                got = self.run_json(script, args, env=env, cwd=cwd)
                 self.assertEqual(got["source"]["kind"], "cfg")
-                self.assertEqual(support.launched_inputs(got, S), want)
+                self.assertEqual(support.launched_inputs(got, S), want)   # each model is under S
                 self.assertEqual({k: v["value"] for k, v in got["source"]["values"].items() if k != "model"},
                                  {k: want[k] for k in got["source"]["values"] if k != "model"})
                 # the same figures as the CLI given those inputs as flags
@@ -148,6 +152,20 @@ class RunsWhatPythonRuns(unittest.TestCase):
         self.assertIn("raises.py:%d" % line_of("raises.py", "raise RuntimeError"), r.stderr)
         self.assertIn("RuntimeError: the cluster file is missing", r.stderr)
         self.assertNotIn('"status"', r.stdout)
+
+    def test_a_script_that_exits_before_launch(self):
+        calls, plain = support.run_plain(os.path.join(S, "exits_early.py"), cwd=S)
+        self.assertEqual((plain.returncode, calls), (0, []))
+        r = support.run_module(["exits_early.py", "--json"] + GPUS, cwd=S)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("exits_early.py:%d" % line_of("exits_early.py", "sys.exit(0)"), r.stderr)
+        self.assertIn("before it called launch(cfg)", r.stderr)
+        self.assertEqual(r.stdout, "")
+        # an argparse refusal of the script's own arguments is an exit too
+        r = support.run_module(["argparse_args.py"] + GPUS + ["--", "--pp", "four"], cwd=S)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("invalid int value: 'four'", r.stderr)
+        self.assertEqual(r.stdout, "")
 
     def test_a_script_that_never_launches(self):
         calls, plain = support.run_plain(os.path.join(S, "no_launch.py"), cwd=S)
