@@ -155,6 +155,24 @@ class EstimateEqualsCli(unittest.TestCase):
                 r = support.cli(args)
                 self.assertEqual(memest.command(*args), (r.returncode, r.stdout, r.stderr))
 
+    def test_memory_is_given_back(self):
+        # each call frees what the core allocated: 3,000 calls (answers and errors)
+        # leave the process's resident memory within 2 MiB of where it was
+        def rss_kib():
+            with open("/proc/self/status") as f:
+                return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+        def calls(n):
+            for _ in range(n):
+                memest.estimate(**QWEN)
+                memest.estimate(**QWEN, detail=True)
+                with self.assertRaises(memest.InputError):
+                    memest.estimate(**dict(QWEN, pp_size=3))
+        calls(100)
+        before = rss_kib()
+        calls(1000)
+        self.assertLess(rss_kib() - before, 2048)
+
     def test_version(self):
         r = support.cli(["--version"])
         self.assertEqual(r.stdout.split(), ["memest", memest.__version__])

@@ -2,9 +2,12 @@
 estimates run one at a time (no state shared between calls)."""
 import concurrent.futures
 import json
+import os
+import sys
 import unittest
 
 import support
+import test_cfg
 
 memest = None
 
@@ -50,6 +53,37 @@ class Threads(unittest.TestCase):
         self.assertEqual(len(got), ROUNDS * len(cases))
         for i, answer in got:
             self.assertEqual(answer, alone[i], "case %d differs when run beside others" % i)
+
+    def test_mixed_calls_from_threads(self):
+        # every entry point at once: sweeps, a check, the command's text and
+        # its errors, a live config, each against its answer run alone
+        log = os.path.join(support.ROOT, "tests", "trainer", "logs", "benchmark.log")
+        sys.path.append(support.STUB)
+        try:
+            cfg = test_cfg.launched_cfg(support.SCRIPTS, "readable_hub.py")
+        finally:
+            sys.path.remove(support.STUB)
+        model = os.path.join(support.SCRIPTS, "models", "qwen3-30b-a3b.json")
+        cfg.training.model = model   # a path read the same from any working folder
+        calls = [
+            lambda: memest.plan(model="qwen3-30b-a3b", gpu="h100", global_batch_size=1024, sequence_length=4096,
+                                total_gpus=32, micro_batch_size=[1, 2], ep_size=8),
+            lambda: memest.compare(**dict(CASES[0], sequence_length=[2048, 4096])),
+            lambda: memest.check(log=log, total_gpus=32, gpu="h100"),
+            lambda: memest.command(*support.flags(CASES[1])),
+            lambda: memest.command(*support.flags(dict(CASES[0], sequence_length=None))),
+            lambda: memest.from_cfg(cfg, total_gpus=32, gpu="h100"),
+            lambda: outcome(BAD),
+            lambda: outcome(CASES[4]),
+        ]
+
+        def run(i):
+            return i, json.dumps(calls[i](), sort_keys=True)
+        alone = [run(i)[1] for i in range(len(calls))]
+        self.assertEqual(len(set(alone)), len(calls))
+        with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+            for i, answer in pool.map(run, [i for _ in range(8) for i in range(len(calls))]):
+                self.assertEqual(answer, alone[i], "call %d differs when run beside others" % i)
 
     def test_threads_over_plan_and_estimate(self):
         plan = dict(model="qwen3-30b-a3b", gpu="h100", global_batch_size=1024, sequence_length=4096,
