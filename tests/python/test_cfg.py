@@ -18,6 +18,7 @@ import runpy
 import shutil
 import sys
 import tempfile
+import types
 import unittest
 
 import support
@@ -180,6 +181,32 @@ class FromCfgEqualsScript(unittest.TestCase):
         self.assertEqual(got["peak_bytes"], flat["peak_bytes"])
         self.assertEqual(got["gpu_capacity_bytes"], flat["gpu_capacity_bytes"])
 
+    def test_any_object_of_its_shape(self):
+        cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        plain = types.SimpleNamespace(
+            distributed=types.SimpleNamespace(pipeline_parallel_size=4, expert_parallel_size=8,
+                                              context_parallel_size=1, sharding_strategy="fsdp"),
+            training=types.SimpleNamespace(model="Qwen/Qwen3-30B-A3B", optimizer="Adam", micro_batch_size=1,
+                                           global_batch_size=1024, sequence_length=4096, fp8=False,
+                                           benchmark=False),
+            logging=types.SimpleNamespace(wandb=None))
+        want = memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+        got = memest.from_cfg(plain, total_gpus=32, gpu="h100")
+        self.assertEqual(got["inputs"], want["inputs"])
+        self.assertEqual((got["peak_bytes"], got["status"]), (want["peak_bytes"], want["status"]))
+        self.assertEqual(values_and_fields(got), values_and_fields(want))
+        with self.assertRaises(TypeError):
+            memest.from_cfg(5, total_gpus=32, gpu="h100")
+
+    def test_a_field_never_set(self):
+        cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        del cfg.training.micro_batch_size   # a slotted field with no default, as if never set
+        with self.assertRaises(memest.InputError) as cm:
+            memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+        e = cm.exception
+        self.assertEqual((e.code, e.field, e.exit_status), ("missing", "micro_batch_size", 2))
+        self.assertEqual(memest.from_cfg(cfg, total_gpus=32, gpu="h100", micro_batch_size=1)["inputs"]["micro_batch_size"], 1)
+
     def test_a_config_missing_an_input(self):
         cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
         with working_folder(support.SCRIPTS):
@@ -296,8 +323,10 @@ class Require(unittest.TestCase):
         with working_folder(support.SCRIPTS):
             for verdict in ("fits", "ok"):
                 got = memest.require(self.cfg(), verdict, total_gpus=32, gpu="h100")
+                line = sys._getframe().f_lineno - 1
                 self.assertEqual(got["peak_bytes"], want["peak_bytes"])
                 self.assertEqual(got["status"], "OK")
+                self.assertEqual(set(got["source"]["read"].values()), {"%s:%d" % (__file__, line)})
 
     def test_tight_fits_but_is_not_ok(self):
         want = self.estimate(gpu_memory_gb=64)

@@ -1,12 +1,14 @@
 """memest.estimate, plan, compare and check give the CLI's --json answer for
 the same inputs, parsed (dict equality); bad inputs raise InputError with
 the fields of the CLI's --json error object."""
+import json
 import os
 import pathlib
 import shutil
 import subprocess
 import tempfile
 import unittest
+import warnings
 
 import support
 
@@ -154,6 +156,25 @@ class EstimateEqualsCli(unittest.TestCase):
             with self.subTest(args=args[:3]):
                 r = support.cli(args)
                 self.assertEqual(memest.command(*args), (r.returncode, r.stdout, r.stderr))
+
+    def test_stderr_lines_are_warnings(self):
+        # a preset name that is also a folder here: the command warns on stderr
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            os.mkdir(os.path.join(tmp, QWEN["model"]))
+            r = support.cli(support.flags(QWEN) + ["--json"], cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("warning", r.stderr)
+            os.chdir(tmp)
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    got = memest.estimate(**QWEN)
+            finally:
+                os.chdir(support.ROOT)
+        self.assertEqual(got, json.loads(r.stdout))
+        self.assertEqual([(w.category, str(w.message)) for w in caught],
+                         [(memest.MemestWarning, line) for line in r.stderr.splitlines()])
+        self.assertTrue(issubclass(memest.MemestWarning, UserWarning))
 
     def test_memory_is_given_back(self):
         # each call frees what the core allocated: 3,000 calls (answers and errors)
