@@ -207,6 +207,23 @@ class FromCfgEqualsScript(unittest.TestCase):
         self.assertEqual((e.code, e.field, e.exit_status), ("missing", "micro_batch_size", 2))
         self.assertEqual(memest.from_cfg(cfg, total_gpus=32, gpu="h100", micro_batch_size=1)["inputs"]["micro_batch_size"], 1)
 
+    def test_an_unset_optimizer_is_noted(self):
+        # the trainer requires training.optimizer; never set, memest assumes its own
+        # default and says so, for a script and for a config object alike
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            shutil.copytree(os.path.join(support.SCRIPTS, "models"), os.path.join(tmp, "models"))
+            script = os.path.join(tmp, "no_optimizer.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(FORM.replace("cfg.training.optimizer = make_muon_optimizer\n", "") % "")
+            rc, want = c_reading(tmp, script, [], 32)
+            self.assertEqual(rc, 0, want)
+            self.assertTrue(any("training.optimizer" in n for n in want["source"]["notes"]), want["source"]["notes"])
+            cfg = launched_cfg(tmp, script)
+            with working_folder(tmp):
+                got = memest.from_cfg(cfg, total_gpus=32, gpu="h100")
+        self.assertEqual(outcome(got), outcome(want))
+        self.assertTrue(any("training.optimizer" in n for n in got["source"]["notes"]), got["source"]["notes"])
+
     def test_a_config_missing_an_input(self):
         cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
         with working_folder(support.SCRIPTS):
@@ -261,6 +278,7 @@ FORMS = [
     "cfg.training.optimizer = partial(make_adamw_optimizer, weight_decay=0.0)",
     'cfg.training.optimizer = "Muon"',
     'cfg.training.optimizer = "muon"',
+    'cfg.training.optimizer = "make_adamw_optimizer"',
     "cfg.training.optimizer = None",
     'cfg.training.model = "models/qwen3-30b-a3b.json"',
     'cfg.training.model = "Qwen/Qwen3-30B-A3B"',
