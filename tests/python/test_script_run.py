@@ -144,45 +144,55 @@ class RunsWhatPythonRuns(unittest.TestCase):
         r = support.run_module(["walrus.py", "--require", "fits", "--micro-batch-size", "1"] + GPUS, cwd=S)
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def refusal(self, script, args=(), script_args=(), **kw):
+        """python -m memest SCRIPT's refusal, as text and as --json: the
+        message (the same in both) and the text run's stderr. Either way
+        exit 1 and no report."""
+        tail = ["--"] + list(script_args) if script_args else []
+        text = support.run_module([script] + GPUS + list(args) + tail, cwd=S, **kw)
+        self.assertEqual((text.returncode, text.stdout), (1, ""), text.stderr)
+        js = support.run_module([script, "--json"] + GPUS + list(args) + tail, cwd=S, **kw)
+        self.assertEqual(js.returncode, 1, js.stderr)
+        err = json.loads(js.stdout)["error"]
+        self.assertTrue(set(err) >= {"code", "message", "field", "fix", "reason"}, err)
+        self.assertIn(err["message"], text.stderr)
+        return err["message"], text.stderr
+
     def test_a_script_that_raises(self):
         calls, plain = support.run_plain(os.path.join(S, "raises.py"), cwd=S)
         self.assertEqual((plain.returncode, calls), (1, []))
-        r = support.run_module(["raises.py", "--json"] + GPUS, cwd=S)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("raises.py:%d" % line_of("raises.py", "raise RuntimeError"), r.stderr)
-        self.assertIn("RuntimeError: the cluster file is missing", r.stderr)
-        self.assertNotIn('"status"', r.stdout)
+        message, stderr = self.refusal("raises.py")
+        where = "raises.py:%d" % line_of("raises.py", "raise RuntimeError")
+        self.assertIn(where, message)
+        self.assertIn("RuntimeError", message)
+        self.assertIn("the cluster file is missing", message)
+        # the script's own traceback first, starting at the script
+        self.assertIn('File "raises.py", line %s' % where.split(":")[1], stderr)
+        self.assertIn("RuntimeError: the cluster file is missing", stderr)
 
     def test_a_script_that_exits_before_launch(self):
         calls, plain = support.run_plain(os.path.join(S, "exits_early.py"), cwd=S)
         self.assertEqual((plain.returncode, calls), (0, []))
-        r = support.run_module(["exits_early.py", "--json"] + GPUS, cwd=S)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("exits_early.py:%d" % line_of("exits_early.py", "sys.exit(0)"), r.stderr)
-        self.assertIn("before it called launch(cfg)", r.stderr)
-        self.assertEqual(r.stdout, "")
+        message, _ = self.refusal("exits_early.py")
+        self.assertIn("exits_early.py:%d" % line_of("exits_early.py", "sys.exit(0)"), message)
+        self.assertIn("before it called launch(cfg)", message)
         # an argparse refusal of the script's own arguments is an exit too
-        r = support.run_module(["argparse_args.py"] + GPUS + ["--", "--pp", "four"], cwd=S)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("invalid int value: 'four'", r.stderr)
-        self.assertEqual(r.stdout, "")
+        message, stderr = self.refusal("argparse_args.py", script_args=["--pp", "four"])
+        self.assertIn("invalid int value: 'four'", stderr)
+        self.assertIn("argparse_args.py", message)
 
     def test_a_script_that_never_launches(self):
         calls, plain = support.run_plain(os.path.join(S, "no_launch.py"), cwd=S)
         self.assertEqual((plain.returncode, calls), (0, []))
-        r = support.run_module(["no_launch.py"] + GPUS, cwd=S)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("no_launch.py", r.stderr)
-        self.assertIn("without calling launch(cfg)", r.stderr)
-        self.assertNotIn("Traceback", r.stderr)
-        self.assertEqual(r.stdout, "")
+        message, stderr = self.refusal("no_launch.py")
+        self.assertIn("no_launch.py", message)
+        self.assertIn("without calling launch(cfg)", message)
+        self.assertNotIn("Traceback", stderr)
 
     def test_without_the_trainer(self):
-        r = support.run_module(["walrus.py"] + GPUS, cwd=S, trainer=False)
-        self.assertEqual(r.returncode, 1)
-        self.assertIn("the trainer is not installed", r.stderr)
-        self.assertIn("memest --script walrus.py", r.stderr)
-        self.assertEqual(r.stdout, "")
+        message, _ = self.refusal("walrus.py", trainer=False)
+        self.assertIn("the trainer is not installed", message)
+        self.assertIn("memest --script walrus.py", message)
 
 
 class IsTheCli(unittest.TestCase):
