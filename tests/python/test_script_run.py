@@ -169,6 +169,8 @@ class RunsWhatPythonRuns(unittest.TestCase):
         # the script's own traceback first, starting at the script
         self.assertIn('File "raises.py", line %s' % where.split(":")[1], stderr)
         self.assertIn("RuntimeError: the cluster file is missing", stderr)
+        self.assertNotIn("runpy", stderr)
+        self.assertNotIn("_script.py", stderr)
 
     def test_a_script_that_exits_before_launch(self):
         calls, plain = support.run_plain(os.path.join(S, "exits_early.py"), cwd=S)
