@@ -380,6 +380,90 @@ class Require(unittest.TestCase):
                 memest.require(self.cfg(), "fits", total_gpus=32, gpu="h300")
 
 
+class FakeTorch(types.ModuleType):
+    """A torch module as far as from_cfg asks it: CUDA devices by index."""
+
+    def __init__(self, devices, available=True):
+        super().__init__("torch")
+        self.asked = []
+
+        def props(i):
+            self.asked.append(i)
+            name, total = devices[i]
+            return types.SimpleNamespace(name=name, total_memory=total)
+        self.cuda = types.SimpleNamespace(is_available=lambda: available, get_device_properties=props,
+                                          current_device=lambda: 0, device_count=lambda: len(devices))
+
+
+class InsideTorchrun(unittest.TestCase):
+    """Inside torchrun: the GPU count is WORLD_SIZE and the GPU this rank's
+    (LOCAL_RANK's device, asked of torch), unless given."""
+    GIB = 1 << 30
+
+    def setUp(self):
+        self.cfg = launched_cfg(support.SCRIPTS, "readable_hub.py")
+        self.saved_env = {k: os.environ.get(k) for k in ("WORLD_SIZE", "LOCAL_RANK")}
+        self.saved_torch = sys.modules.get("torch")
+
+    def tearDown(self):
+        for k, v in self.saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if self.saved_torch is None:
+            sys.modules.pop("torch", None)
+        else:
+            sys.modules["torch"] = self.saved_torch
+
+    def rank(self, devices, local_rank=3, available=True):
+        os.environ.update(WORLD_SIZE="32", LOCAL_RANK=str(local_rank))
+        torch = FakeTorch(devices, available)
+        sys.modules["torch"] = torch
+        return torch
+
+    def test_world_size(self):
+        os.environ["WORLD_SIZE"] = "32"
+        self.assertEqual(memest.from_cfg(self.cfg, gpu="h100")["inputs"]["total_gpus"], 32)
+        self.assertEqual(memest.from_cfg(self.cfg, gpu="h100", total_gpus=64)["inputs"]["total_gpus"], 64)
+
+    @staticmethod
+    def capacity(gpu):
+        return memest.estimate(model="qwen3-30b-a3b", pp_size=4, ep_size=8, cp_size=1, total_gpus=32,
+                               micro_batch_size=1, global_batch_size=1024, sequence_length=4096,
+                               gpu=gpu)["gpu_capacity_bytes"]
+
+    def test_the_local_ranks_gpu(self):
+        h100 = self.capacity("h100")
+        others = ("NVIDIA A100-SXM4-40GB", self.capacity("a100-40"))
+        torch = self.rank([others] * 3 + [("NVIDIA H100 80GB HBM3", h100 + (1 << 20))] + [others] * 4)
+        got = memest.from_cfg(self.cfg)
+        self.assertEqual(torch.asked, [3])
+        self.assertEqual((got["inputs"]["gpu"], got["inputs"]["total_gpus"]), ("h100", 32))
+        self.assertEqual(got["gpu_capacity_bytes"], h100)
+        self.assertEqual(memest.from_cfg(self.cfg, gpu="b200")["inputs"]["gpu"], "b200")   # given wins
+
+    def test_a_preset_by_name_and_capacity(self):
+        # what the driver reports differs a little from the preset's figure
+        for name, gpu in (("NVIDIA A100-SXM4-80GB", "a100-80"), ("NVIDIA A100-SXM4-40GB", "a100-40"),
+                          ("NVIDIA H200", "h200"), ("NVIDIA B200", "b200")):
+            with self.subTest(name):
+                self.rank([(name, self.capacity(gpu) * 1001 // 1000)], local_rank=0)
+                self.assertEqual(memest.from_cfg(self.cfg)["inputs"]["gpu"], gpu)
+
+    def test_another_gpu_by_its_capacity(self):
+        self.rank([("NVIDIA L40S", 48 * self.GIB)], local_rank=0)
+        got = memest.from_cfg(self.cfg)
+        self.assertEqual(got["inputs"]["gpu_memory_gb"], 48)
+        self.assertEqual(got["gpu_capacity_bytes"], 48 * self.GIB)
+
+    def test_no_gpu_to_ask(self):
+        self.rank([], local_rank=0, available=False)
+        with self.assertRaises(memest.InputError) as cm:
+            memest.from_cfg(self.cfg)
+        self.assertEqual(cm.exception.code, "missing")
+
+
 class TrainerFields(unittest.TestCase):
     def test_the_core_table(self):
         rows = memest.trainer_fields()
