@@ -90,5 +90,29 @@ class Wheel(unittest.TestCase):
         self.assertEqual(support.launched_inputs(json.loads(r.stdout), support.SCRIPTS), calls[0])
 
 
+class LibraryChoice(unittest.TestCase):
+    """MEMEST_LIBRARY names the libmemest.so the package loads."""
+
+    def load_with(self, library):
+        return subprocess.run([support.PYTHON, "-c", "import memest; print(memest.__version__)"], cwd=outside,
+                              capture_output=True, text=True, timeout=support.TIMEOUT,
+                              env=support.clean_env(PYTHONPATH=support.PACKAGE_PARENT, MEMEST_LIBRARY=library))
+
+    def test_another_copy(self):
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            copy = os.path.join(tmp, "libmemest-copy.so")
+            shutil.copy(os.path.join(support.PACKAGE, "libmemest.so"), copy)
+            r = self.load_with(copy)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual("memest " + r.stdout, support.cli(["--version"]).stdout)
+
+    def test_one_that_is_not_there(self):
+        missing = os.path.join(outside, "no-such-libmemest.so")
+        r = self.load_with(missing)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("ImportError", r.stderr)
+        self.assertIn(missing, r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
