@@ -226,6 +226,22 @@ class SweepsAndChecksEqualCli(unittest.TestCase):
                          sequence_length=[4096, 8192], optimizer=["adamw", "muon"])
         self.assertEqual(len(want["rows"]), 2)
 
+    def test_require_on_sweeps(self):
+        # no layout fits (plan) or one configuration is OOM (compare): the
+        # command exits 3 with its answer and one line on stderr
+        for func, command, inputs in (
+                (memest.plan, "plan", dict(model="qwen3-235b-a22b", gpu="a100-40", global_batch_size=1024,
+                                           sequence_length=4096, total_gpus=8, micro_batch_size=1)),
+                (memest.compare, "compare", dict(QWEN, micro_batch_size=[1, 4]))):
+            with self.subTest(command):
+                r = support.cli([command, "--json", "--require", "fits"] + support.flags(inputs))
+                self.assertEqual(r.returncode, 3, r.stderr)
+                with self.assertRaises(memest.DoesNotFit) as cm:
+                    func(**inputs, require="fits")
+                self.assertEqual(cm.exception.result, json.loads(r.stdout))
+                self.assertEqual(str(cm.exception), r.stderr.strip())
+                self.assertEqual(func(**dict(inputs, require=None)), json.loads(r.stdout))
+
     def check_same(self, snapshots=(), log=None, wandb=None, **inputs):
         args = ["check"]
         if snapshots:
@@ -249,6 +265,8 @@ class SweepsAndChecksEqualCli(unittest.TestCase):
             log = os.path.join(support.ROOT, "tests", "trainer", "logs", "benchmark.log")
             want = self.check_same(snapshots=snaps, log=log, **QWEN)
             self.assertEqual([r["global_rank"] for r in want["ranks"]], [0, 9])
+            one = self.check_same(snapshots=[snaps[0]], **QWEN)
+            self.assertEqual(memest.check(snapshots=snaps[0], **QWEN), one)   # one path alone
 
     def test_check_log(self):
         want = self.check_same(log="tests/trainer/logs/benchmark.log", total_gpus=32, gpu="h100",
