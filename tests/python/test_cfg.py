@@ -142,6 +142,20 @@ class FromCfgEqualsScript(unittest.TestCase):
                 self.assertEqual({k: v for k, v in got.items() if k != "source"},
                                  {k: v for k, v in want.items() if k != "source"})
 
+    def test_from_outside_the_checkout(self):
+        # the model is found under the trainer's root above the script, by both
+        script = os.path.join(CHECKOUT, "examples", "pretrain_lm", "tiny", "script.py")
+        with tempfile.TemporaryDirectory(prefix="memest-py-") as tmp:
+            rc, want = c_reading(tmp, script, [], 8)
+            self.assertEqual(rc, 0, want)
+            r = support.run_module([script, "--json", "--total-gpus", "8", "--gpu", "h100"], cwd=tmp)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        got = json.loads(r.stdout)
+        self.assertEqual(want["source"]["model"]["resolved"], os.path.join(CHECKOUT, "models", "tiny-moe.json"))
+        self.assertEqual(got["source"]["model"], want["source"]["model"])
+        self.assertEqual({k: v for k, v in got.items() if k != "source"},
+                         {k: v for k, v in want.items() if k != "source"})
+
     def test_a_benchmark_folder_gives_the_gpus(self):
         cwd, script, pythonpath, gpus = SCRIPTS[-1]
         self.assertIn("h100-2n8g", script)
