@@ -77,6 +77,7 @@ typedef enum memest_reason {
   MEMEST_R_ROUTING_MODE,     /* routing flags that contradict each other */
   MEMEST_R_ROUTING_CAP,      /* a routing factor above min(ep, experts/top_k) */
   MEMEST_R_ROUTING_MARGIN,   /* plan: a routing margin below --min-routing-margin */
+  MEMEST_R_SCHEDULE,         /* a schedule's own need (DualPipe: even pp and chunks) or an input it does not read */
   MEMEST_R_COUNT
 } memest_reason;
 
@@ -131,6 +132,17 @@ size_t memest_text_escape(char *buf, size_t size, const char *s);
 typedef enum memest_optimizer { MEMEST_ADAMW = 0, MEMEST_MUON = 1 } memest_optimizer;
 typedef enum memest_sharding { MEMEST_FSDP = 0, MEMEST_HSDP = 1 } memest_sharding;
 typedef enum memest_fp8 { MEMEST_FP8_DISABLED = 0, MEMEST_FP8_DEEP_GEMM = 1 } memest_fp8;
+/* The pipeline schedule replayed (docs/schedules.md). The trainer runs
+** DualPipeV only; the others show what the same run would hold and take
+** under them. */
+typedef enum memest_schedule {
+  MEMEST_SCHED_DUALPIPEV = 0,   /* pp GPUs hold 2*pp stages in a V */
+  MEMEST_SCHED_1F1B,            /* one stage per GPU, one forward one backward */
+  MEMEST_SCHED_INTERLEAVED,     /* virtual_stages stages per GPU, Megatron's interleaving */
+  MEMEST_SCHED_ZBH1,            /* 1F1B with weight gradients deferred (zero bubble H1) */
+  MEMEST_SCHED_DUALPIPE,        /* two model copies, micro-batches from both ends */
+  MEMEST_SCHED_COUNT
+} memest_schedule;
 /* How tokens spread over the expert-parallel ranks (docs/model.md, Routing):
 ** the measured worst-layer factor 1.18, the trainer's benchmark mode
 ** (force_balance), or an explicit factor from --routing-factor. */
@@ -190,6 +202,8 @@ typedef enum memest_param_id {
   MEMEST_P_NVLINK_GB_PER_S,
   MEMEST_P_NETWORK_GBIT_PER_S,
   MEMEST_P_EFFICIENCY,
+  MEMEST_P_SCHEDULE,
+  MEMEST_P_VIRTUAL_STAGES,
   MEMEST_P_COUNT
 } memest_param_id;
 
@@ -220,6 +234,8 @@ typedef struct memest_params {
   double nvlink_gb_per_s;      /* NVLink, one direction, GB/s */
   double network_gbit_per_s;   /* network, Gb/s */
   char efficiency[160];
+  memest_schedule schedule;    /* DUALPIPEV by default */
+  int64_t virtual_stages;      /* stages per GPU of MEMEST_SCHED_INTERLEAVED */
   uint32_t given;              /* 1u << memest_param_id for each set */
   memest_model_source model_source;  /* where the model's config came from (not a
                                ** parameter: set by the front end, named by the reports) */
@@ -278,6 +294,8 @@ const char *memest_optimizer_name(memest_optimizer o);
 const char *memest_sharding_name(memest_sharding s);
 const char *memest_fp8_name(memest_fp8 f);
 const char *memest_routing_name(memest_routing r);   /* "measured" | "balanced" | "factor" */
+/* "dualpipev" | "1f1b" | "interleaved-1f1b" | "zb-h1" | "dualpipe" */
+const char *memest_schedule_name(memest_schedule s);
 
 /* Writes the CLI command line equivalent to `p` into buf (NUL-terminated,
 ** truncated to size). Returns the length it needed, or 0 when out of

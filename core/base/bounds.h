@@ -108,7 +108,7 @@
 #define MEMEST_MAX_PP 512
 #endif
 #ifndef MEMEST_MAX_MODULES
-#define MEMEST_MAX_MODULES 2               /* model chunks one pipeline rank holds (DualPipeV: 2) */
+#define MEMEST_MAX_MODULES 4               /* model chunks one pipeline rank holds (DualPipeV: 2; interleaved 1F1B: --virtual-stages) */
 #endif
 #ifndef MEMEST_MAX_EP
 #define MEMEST_MAX_EP 32                   /* the trainer's dispatch asserts ep <= 32 */

@@ -29,6 +29,7 @@ static const char *const reason_names[MEMEST_R_COUNT] = {
   "chunks_max", "replay_work", "timeline_events", "pp_rank", "token_overflow",
   "nodes_mismatch", "whole_nodes", "dp_mismatch", "gpus_limit", "routing_mode", "routing_cap",
   "routing_margin",
+  "schedule",
 };
 
 const char *memest_reason_name(memest_reason reason) {

@@ -27,12 +27,19 @@
 #define N_ROUTING_MEASURED "measured"
 #define N_ROUTING_BALANCED "balanced"
 #define N_ROUTING_FACTOR "factor"
+#define N_SCHED_DUALPIPEV "dualpipev"
+#define N_SCHED_1F1B "1f1b"
+#define N_SCHED_INTERLEAVED "interleaved-1f1b"
+#define N_SCHED_ZBH1 "zb-h1"
+#define N_SCHED_DUALPIPE "dualpipe"
 
 static const char *const optimizer_names[] = {N_ADAMW, N_MUON, NULL};
 static const char *const sharding_names[] = {N_FSDP, N_HSDP, NULL};
 static const char *const fp8_names[] = {N_FP8_OFF, N_FP8_DEEP_GEMM, NULL};
 static const char *const routing_names[] = {N_ROUTING_MEASURED, N_ROUTING_BALANCED,
                                             N_ROUTING_FACTOR, NULL};
+static const char *const schedule_names[] = {N_SCHED_DUALPIPEV, N_SCHED_1F1B, N_SCHED_INTERLEAVED,
+                                             N_SCHED_ZBH1, N_SCHED_DUALPIPE, NULL};
 
 typedef enum param_kind { K_TEXT, K_INT, K_NUM, K_ENUM, K_BOOL } param_kind;
 
@@ -202,6 +209,21 @@ static const param_row param_table[MEMEST_P_COUNT] = {
       0, 0, 0, "", K_TEXT, NULL, efficiency, 21,
       "Efficiency overrides", "efficiency overrides",
       "", 0, 0, 0, 0, ""),
+  ROW("schedule", "--schedule", "enum",
+      "the pipeline schedule replayed; the trainer runs dualpipev, the others show what the same "
+      "run would hold and take under them",
+      "dualpipev for the trainer's runs; compare --schedules all sets them side by side",
+      N_SCHED_DUALPIPEV "|" N_SCHED_1F1B "|" N_SCHED_INTERLEAVED "|" N_SCHED_ZBH1 "|"
+      N_SCHED_DUALPIPE, N_SCHED_DUALPIPEV, 0,
+      0, 0, "", K_ENUM, schedule_names, schedule, 22,
+      "Pipeline schedule", "schedule",
+      "", 0, 0, 0, 0, "DualPipeV|1F1B|Interleaved 1F1B|ZB-H1|DualPipe"),
+  ROW("virtual_stages", "--virtual-stages", "int",
+      "stages per GPU of interleaved-1f1b (Megatron's virtual pipeline size)",
+      "2 unless your interleaved runs use more; only interleaved-1f1b reads it", "", "2", 0,
+      2, MEMEST_MAX_MODULES, "MEMEST_MAX_MODULES", K_INT, NULL, virtual_stages, 23,
+      "Virtual stages per GPU", "virtual stages",
+      "", 2, MEMEST_MAX_MODULES, 1, 0, ""),
 };
 
 const memest_param_info *memest_param_describe(memest_param_id id) {
@@ -226,6 +248,7 @@ const char *memest_optimizer_name(memest_optimizer o) { return name_at(optimizer
 const char *memest_sharding_name(memest_sharding s) { return name_at(sharding_names, (int)s); }
 const char *memest_fp8_name(memest_fp8 f) { return name_at(fp8_names, (int)f); }
 const char *memest_routing_name(memest_routing r) { return name_at(routing_names, (int)r); }
+const char *memest_schedule_name(memest_schedule s) { return name_at(schedule_names, (int)s); }
 
 static int names_count(const char *const *names) {
   int n = 0;

@@ -60,6 +60,11 @@ typedef struct plan_row {
   ** no time model) leaves them 0. */
   int time_known;
   double step_seconds, tokens_per_second, tokens_per_second_per_gpu, mfu;
+  double time_bubble;        /* the critical rank's idle share of the replayed step */
+  /* The schedule in DualPipe's units (schedule.h): its PP, parameters and
+  ** in-flight activations per GPU in stages. */
+  int64_t pp_stages;
+  double parameter_copies, activation_units;
   int fail;                  /* PLAN_PENDING until estimated, then a memest_code */
   memest_error *fail_err;    /* owned: why the estimate failed, or NULL */
 } plan_row;

@@ -92,7 +92,10 @@ static void row_figures(estimator *es, plan_row *row) {
     es->share_seq = row->in[D_SEQ];
     es->share = memi_plan_expert_share(es->mc, es->share_seq);
   }
-  row->bubble = memi_schedule_default()->bubble(row->in[D_PP], row->chunks, es->share);
+  row->bubble = r->lo.sched->bubble(row->in[D_PP], r->lo.v, row->chunks, es->share);
+  row->pp_stages = memi_schedule_pp_stages(&r->lo);
+  row->parameter_copies = memi_schedule_parameter_copies(&r->lo);
+  row->activation_units = memi_schedule_activation_units(&r->lo, memi_result_max_live(r));
 }
 
 /* The time model's figures of the scratch result into row: the step of
@@ -108,6 +111,7 @@ static memest_code row_time(estimator *es, plan_row *row, memest_error *err) {
     row->tokens_per_second = t->tokens_per_second;
     row->tokens_per_second_per_gpu = t->tokens_per_second_per_gpu;
     row->mfu = t->mfu;
+    row->time_bubble = t->bubble_fraction;
   } else if (es->pl->time_note[0] == '\0') {
     snprintf(es->pl->time_note, sizeof es->pl->time_note, "%s", t->note);
   }

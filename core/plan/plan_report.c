@@ -128,6 +128,13 @@ static void put_option(strbuf *sb, int id, const memest_params *p, int64_t capac
       memi_sb_put(sb, ",\"efficiency\":");
       memi_sb_json_str(sb, p->efficiency);
       break;
+    case MEMEST_P_SCHEDULE:
+      memi_sb_printf(sb, ",\"schedule\":\"%s\"", memest_schedule_name(p->schedule));
+      break;
+    case MEMEST_P_VIRTUAL_STAGES:
+      if (p->schedule == MEMEST_SCHED_INTERLEAVED)
+        memi_sb_printf(sb, ",\"virtual_stages\":%lld", (long long)p->virtual_stages);
+      break;
     default: break;
   }
 }
@@ -211,6 +218,39 @@ static void put_row(strbuf *sb, const memest_plan *pl, const plan_row *r) {
   }
   if (pl->mode == MEMEST_PLAN_COMPARE) put_breakdown(sb, r, &pl->rows[0]);
   memi_sb_put(sb, "}");
+}
+
+/* A compare of schedules (--schedule as a list, --schedules all): each
+** configuration's schedule in DualPipe's units beside its peak and time. The
+** bubble is the replayed step's (the time model's) where the GPU has one,
+** else the schedule's formula. */
+static void put_schedules(strbuf *sb, const memest_plan *pl) {
+  int i;
+  if (pl->mode != MEMEST_PLAN_COMPARE || !((pl->varied_options >> MEMEST_P_SCHEDULE) & 1u)) return;
+  memi_sb_put(sb, ",\"schedules\":[");
+  for (i = 0; i < pl->n_rows; i++) {
+    const plan_row *r = &pl->rows[i];
+    const memest_params *v = &pl->variants[r->variant];
+    memi_sb_printf(sb, "%s{\"schedule\":\"%s\"", i ? "," : "", memest_schedule_name(v->schedule));
+    if (r->reason >= 0 || r->fail != MEMEST_OK) {
+      memi_sb_put(sb, ",\"status\":\"invalid\"}");
+      continue;
+    }
+    memi_sb_printf(sb,
+                   ",\"pp_stages\":%lld,\"devices\":%lld,\"activation_microbatches_per_device\":%.6g,"
+                   "\"parameter_copies\":%.6g,\"bubble_fraction\":%.6f,\"bubble_from\":\"%s\","
+                   "\"peak_bytes\":%lld,\"worst_rank\":%d,\"status\":\"%s\"",
+                   (long long)r->pp_stages, (long long)r->in[D_PP], r->activation_units,
+                   r->parameter_copies, r->time_known ? r->time_bubble : r->bubble,
+                   r->time_known ? "replay" : "formula", (long long)r->peak, r->worst_rank,
+                   row_status(r));
+    if (r->time_known)
+      memi_sb_printf(sb, ",\"step_seconds\":%.6f,\"tokens_per_second\":%.1f}", r->step_seconds,
+                     r->tokens_per_second);
+    else
+      memi_sb_put(sb, ",\"step_seconds\":null,\"tokens_per_second\":null}");
+  }
+  memi_sb_put(sb, "]");
 }
 
 static void put_inputs(strbuf *sb, const memest_plan *pl) {
@@ -350,7 +390,7 @@ char *memest_plan_json(const memest_plan *pl) {
             MEMEST_PLAN_TEXT);
   put_swept(&sb, pl);
   memi_sb_put(&sb, ",\"bubble_model\":");
-  memi_sb_json_str(&sb, memi_schedule_default()->bubble_text);
+  memi_sb_json_str(&sb, memi_schedule_of(pl->base.schedule)->bubble_text);
   memi_sb_printf(&sb, ",\"expert_wgrad_share\":%.6f,\"tried\":%lld,\"work\":%lld,\"rows\":[",
             pl->expert_share, (long long)pl->tried, (long long)pl->work);
   for (i = 0; i < pl->n_rows; i++) {
@@ -363,6 +403,7 @@ char *memest_plan_json(const memest_plan *pl) {
   memi_sb_put(&sb, ",\"closest\":");
   if (pl->closest >= 0) put_row(&sb, pl, &pl->rows[pl->closest]);
   else memi_sb_put(&sb, "null");
+  put_schedules(&sb, pl);
   put_counts(&sb, pl);
   put_pp_nodes(&sb, pl);
   put_invalid(&sb, pl);
@@ -416,6 +457,11 @@ static const char *variant_label(const memest_plan *pl, int v, char *buf, size_t
   if ((o >> MEMEST_P_ROUTING) & 1u || (o >> MEMEST_P_ROUTING_FACTOR) & 1u) {
     if (p->routing == MEMEST_ROUTING_FACTOR) snprintf(t, sizeof t, "routing %.3g", p->routing_factor);
     else snprintf(t, sizeof t, "%s", p->routing == MEMEST_ROUTING_BALANCED ? "balanced" : "measured");
+    label_add(buf, size, t);
+  }
+  if ((o >> MEMEST_P_SCHEDULE) & 1u || (o >> MEMEST_P_VIRTUAL_STAGES) & 1u) {
+    if (p->schedule == MEMEST_SCHED_INTERLEAVED) snprintf(t, sizeof t, "interl. v=%lld", (long long)p->virtual_stages);
+    else snprintf(t, sizeof t, "%s", memi_schedule_of(p->schedule)->name);
     label_add(buf, size, t);
   }
   return buf;
@@ -589,6 +635,15 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
       variant_label(pl, r->variant, a, sizeof a);
     } else if (d == -3) {
       margin_text(&r->routing, a, sizeof a);
+    } else if (d == -4) {
+      snprintf(a, sizeof a, "%lld", (long long)r->pp_stages);
+    } else if (d == -5) {
+      snprintf(a, sizeof a, "%.3gx", r->parameter_copies);
+    } else if (d == -6) {
+      snprintf(a, sizeof a, "%.3g", r->activation_units);
+    } else if (d == -7) {
+      if (r->time_known) snprintf(a, sizeof a, "%.2f%%", 100.0 * r->time_bubble);
+      else snprintf(a, sizeof a, "-");
     } else {
       snprintf(a, sizeof a, "%.2f%%", 100.0 * r->bubble);
     }
@@ -662,6 +717,12 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   cmp_line(sb, pl, "headroom", v);
   cmp_text_line(sb, pl, "status", -1);
   cmp_text_line(sb, pl, "pipeline bubble", D_COUNT);
+  if ((pl->varied_options >> MEMEST_P_SCHEDULE) & 1u) {
+    cmp_text_line(sb, pl, "stages (DualPipe's PP)", -4);
+    cmp_text_line(sb, pl, "parameters per GPU, stages", -5);
+    cmp_text_line(sb, pl, "activations per GPU, stages", -6);
+    cmp_text_line(sb, pl, "replayed bubble", -7);
+  }
   cmp_text_line(sb, pl, "routing margin", -3);
   cmp_time_line(sb, pl, "tokens/s", T_TOKENS);
   cmp_time_line(sb, pl, "tokens/s per GPU", T_TOKENS_PER_GPU);
@@ -800,7 +861,7 @@ char *memest_plan_text(const memest_plan *pl) {
   text_answer(&sb, pl);
   text_reasons(&sb, pl);
   memi_sb_printf(&sb, "\nBubble: %s (W/F = %.3f at the first row's sequence length).\n",
-                 memi_schedule_default()->bubble_text,
+                 memi_schedule_of(pl->base.schedule)->bubble_text,
             pl->expert_share);
   return memi_sb_finish_text(&sb);
 }

@@ -280,6 +280,11 @@ memest_code memest_plan_request_set(memest_plan_request *req, const char *name,
   if (strcmp(s, "min_routing_margin") == 0) return set_min_margin(req, value, err);
   if (strcmp(s, "ep_across_nodes") == 0) return set_ep_nodes(req, value, err);
   if (strcmp(s, "objective") == 0) return set_objective(req, value, err);
+  if (strcmp(s, "schedules") == 0) {   /* every schedule side by side, or a list of them */
+    if (strcmp(value, "all") != 0) return set_option(req, MEMEST_P_SCHEDULE, "schedule", value, err);
+    return set_option(req, MEMEST_P_SCHEDULE, "schedule",
+                      "dualpipev,1f1b,interleaved-1f1b,zb-h1,dualpipe", err);
+  }
   if ((d = memi_plan_dim_find(s, 0)) >= 0) return set_dim(req, d, value, err);
   for (id = 0; id < MEMEST_P_COUNT; id++) {
     if (strcmp(s, memest_param_describe((memest_param_id)id)->name) == 0) {

@@ -128,7 +128,9 @@ static void dims_build(memest_plan *pl, const memest_plan_request *req, const mo
 /* {======================================================================
 ** Reasons: the short class of the first problem with a combination.
 ** ======================================================================= */
-static const char *reason_key(const memest_error *e, char *buf, size_t size) {
+static const char *reason_key(const memest_plan *pl, const memest_error *e, char *buf,
+                              size_t size) {
+  const schedule *sc = memi_schedule_of(pl->base.schedule);
   switch (e->reason) {
     case MEMEST_R_EP_ABOVE_MAX: return "ep above 32";
     case MEMEST_R_EP_DENSE: return "ep > 1 without experts";
@@ -136,14 +138,14 @@ static const char *reason_key(const memest_error *e, char *buf, size_t size) {
     case MEMEST_R_CP_ARCH: return "cp unsupported by the architecture";
     case MEMEST_R_SEQ_CP: return "seq not a multiple of 2*cp";
     case MEMEST_R_PP_LAYERS:
-      snprintf(buf, size, "layers < %s", memi_schedule_default()->stages_text);
+      snprintf(buf, size, "layers < %s", sc->stages_text);
       return buf;
     case MEMEST_R_GPUS_GROUP:
     case MEMEST_R_DP_LIMIT: return "pp*ep*cp does not divide total GPUs";
     case MEMEST_R_CHUNKS_MAX:
     case MEMEST_R_REPLAY_WORK: return "num_chunks above MEMEST_MAX_CHUNKS";
     case MEMEST_R_CHUNKS_MIN:
-      snprintf(buf, size, "num_chunks < %s", memi_schedule_default()->chunks_text);
+      snprintf(buf, size, "num_chunks < %s", sc->chunks_text);
       return buf;
     case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
     case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
@@ -293,10 +295,10 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
   if (row == NULL) return MEMEST_E_NOMEM;
   row->variant = var;
   pl->tried++;
-  if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
+  if (row_gpus(pl, row, v, &e)) return drop_last(sw, reason_key(pl, &e, buf, sizeof buf), &e, err);
   memi_plan_row_params(pl, row, &p);
   if (memi_layout_count(sw->mc, &p, &e, 1) > 0) {
-    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
+    return drop_last(sw, reason_key(pl, &e, buf, sizeof buf), &e, err);
   }
   if (v[D_DP] > 0 && row->in[D_DP] != v[D_DP]) {
     memi_err_set(&e, MEMEST_E_LAYOUT, "dp",
@@ -305,7 +307,7 @@ static memest_code try_combo(sweep *sw, const int64_t *v, int var, memest_error 
             (long long)row->in[D_TOTAL], (long long)(v[D_PP] * v[D_EP] * v[D_CP]),
             (long long)row->in[D_DP], (long long)v[D_DP]);
     memi_err_reason(&e, MEMEST_R_DP_MISMATCH);
-    return drop_last(sw, reason_key(&e, buf, sizeof buf), &e, err);
+    return drop_last(sw, reason_key(pl, &e, buf, sizeof buf), &e, err);
   }
   row->ep_across = memi_plan_ep_across(row->in[D_EP], pl->gpus_per_node);
   pl->work += row_work(pl->layers, &p);
@@ -341,7 +343,7 @@ static memest_code settle(memest_plan *pl, memest_error *err) {
       char buf[64];
       if (row->fail_err != NULL) e = *row->fail_err;
       else memi_err_set(&e, (memest_code)row->fail, "", "the estimate failed (out of memory)");
-      rc = row_drop(pl, i, reason_key(&e, buf, sizeof buf), &e, &keep, err);
+      rc = row_drop(pl, i, reason_key(pl, &e, buf, sizeof buf), &e, &keep, err);
       if (rc != MEMEST_OK) return rc;
       free(row->fail_err);
       row->fail_err = NULL;

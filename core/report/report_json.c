@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/result.h"
+#include "sim/schedule.h"
 #include "model/model_source.h"
 #include "sim/model_summary.h"
 #include "report/report_time.h"
@@ -53,8 +54,19 @@ static void put_comps(strbuf *sb, const comp_vec *v, int from, int to) {
   memi_sb_put(sb, "}");
 }
 
+/* [v0,v1,...]: one value per module. */
+static void put_ints(strbuf *sb, const int *v, int n) {
+  int m;
+  memi_sb_putn(sb, "[", 1);
+  for (m = 0; m < n; m++) {
+    if (m) memi_sb_putn(sb, ",", 1);
+    memi_sb_put_i64(sb, v[m]);
+  }
+  memi_sb_putn(sb, "]", 1);
+}
+
 static void put_event(strbuf *sb, const tl_event *e, int64_t index, const double *t,
-                      int with_components) {
+                      int with_components, int modules) {
   char label[160];
   memi_sb_put(sb, "{\"index\":");
   memi_sb_put_i64(sb, index);
@@ -69,11 +81,8 @@ static void put_event(strbuf *sb, const tl_event *e, int64_t index, const double
   memi_sb_put_i64(sb, e->total);
   memi_sb_put(sb, ",\"peak_bytes\":");
   memi_sb_put_i64(sb, e->peak);
-  memi_sb_put(sb, ",\"live_chunks\":[");
-  memi_sb_put_i64(sb, e->live[0]);
-  memi_sb_putn(sb, ",", 1);
-  memi_sb_put_i64(sb, e->live[1]);
-  memi_sb_put(sb, "]");
+  memi_sb_put(sb, ",\"live_chunks\":");
+  put_ints(sb, e->live, modules);
   if (with_components) {
     memi_sb_put(sb, ",\"components\":");
     put_comps(sb, &e->at_peak, 0, C_COUNT);
@@ -132,7 +141,8 @@ static void put_events(strbuf *sb, const memest_result *r, const rank_result *rr
   memi_sb_put(sb, "\"events\":[");
   for (i = 0; i < rr->n_tl; i++) {
     if (i > 0) memi_sb_put(sb, ",");
-    put_event(sb, &rr->tl[i], rr->tl_from + i, t != NULL ? &t[i] : NULL, !r->timeline_columns);
+    put_event(sb, &rr->tl[i], rr->tl_from + i, t != NULL ? &t[i] : NULL, !r->timeline_columns,
+              r->lo.modules);
   }
   memi_sb_put(sb, "]");
   if (r->timeline_columns) put_event_columns(sb, rr, t);
@@ -140,18 +150,22 @@ static void put_events(strbuf *sb, const memest_result *r, const rank_result *rr
 
 static void put_rank(strbuf *sb, const memest_result *r, const rank_result *rr) {
   char label[400];
+  int m, n = r->lo.modules;
+  memi_sb_printf(sb, "{\"pp_rank\":%d,\"stages\":", rr->rank);
+  put_ints(sb, rr->stages, n);
+  memi_sb_put(sb, ",\"layers\":");
+  put_ints(sb, rr->layers, n);
+  memi_sb_put(sb, ",\"parameters\":[");
+  for (m = 0; m < n; m++) memi_sb_printf(sb, "%s%lld", m ? "," : "", (long long)rr->params[m]);
   memi_sb_printf(sb,
-            "{\"pp_rank\":%d,\"stages\":[%d,%d],\"layers\":[%d,%d],\"parameters\":[%lld,%lld],"
-            "\"parameters_per_gpu\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
+            "],\"parameters_per_gpu\":%lld,\"peak_bytes\":%lld,\"tensor_peak_bytes\":%lld,\"non_pytorch_bytes\":%lld,"
             "\"fragmentation_bytes\":%lld,\"peak_event\":",
-            rr->rank, rr->stages[0], rr->stages[1], rr->layers[0], rr->layers[1],
-            (long long)rr->params[0], (long long)rr->params[1], (long long)rr->shard_params,
-            (long long)rr->total,
+            (long long)rr->shard_params, (long long)rr->total,
             (long long)rr->tensor_peak, (long long)rr->nonpt, (long long)rr->frag);
   memi_sb_json_str(sb, memi_peak_label(&rr->peak_ev, label, sizeof label));
-  memi_sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":[%d,%d]",
-            (long long)rr->peak_index, peak_phase(&rr->peak_ev), rr->peak_ev.live[0],
-            rr->peak_ev.live[1]);
+  memi_sb_printf(sb, ",\"peak_event_index\":%lld,\"peak_phase\":\"%s\",\"live_chunks_at_peak\":",
+            (long long)rr->peak_index, peak_phase(&rr->peak_ev));
+  put_ints(sb, rr->peak_ev.live, n);
   memi_sb_put(sb, ",\"static\":");
   put_comps(sb, &rr->at_peak, 0, C_FIRST_DYNAMIC);
   memi_sb_put(sb, ",\"dynamic\":");
@@ -179,11 +193,30 @@ void memi_inputs_json(strbuf *sb, const memest_params *p, int64_t capacity) {
   memi_sb_printf(sb,
             ",\"gpu_memory_gb\":%.15g,\"optimizer\":\"%s\",\"sharding\":\"%s\","
             "\"fp8_training\":\"%s\",\"pp_rank\":%lld,\"ep_imbalance\":%.15g,"
-            "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g}",
+            "\"fragmentation\":%.15g,\"routing\":\"%s\",\"routing_factor\":%.15g",
             (double)capacity / GIB, memest_optimizer_name(p->optimizer),
             memest_sharding_name(p->sharding), memest_fp8_name(p->fp8_training),
             (long long)p->pp_rank, p->ep_imbalance, p->fragmentation,
             memest_routing_name(p->routing), p->routing_factor);
+  /* The schedule, and its v where it reads one. */
+  memi_sb_printf(sb, ",\"schedule\":\"%s\"", memest_schedule_name(p->schedule));
+  if (p->schedule == MEMEST_SCHED_INTERLEAVED)
+    memi_sb_printf(sb, ",\"virtual_stages\":%lld", (long long)p->virtual_stages);
+  memi_sb_put(sb, "}");
+}
+
+/* The schedule in DualPipe's units: its stages, the GPUs, parameters per
+** GPU in stages and the most in-flight stage activations any GPU holds. */
+static void put_schedule(strbuf *sb, const memest_result *r) {
+  const layout *lo = &r->lo;
+  memi_sb_printf(sb,
+                 ",\"schedule\":{\"name\":\"%s\",\"title\":\"%s\",\"pp_stages\":%lld,"
+                 "\"devices\":%lld,\"parameter_copies\":%.6g,"
+                 "\"activation_microbatches_per_device\":%.6g,\"trainer_runs\":%s}",
+                 memest_schedule_name(r->params.schedule), lo->sched->name,
+                 (long long)memi_schedule_pp_stages(lo), (long long)lo->pp,
+                 memi_schedule_parameter_copies(lo), memi_schedule_activation_units(lo, memi_result_max_live(r)),
+                 r->params.schedule == MEMEST_SCHED_DUALPIPEV ? "true" : "false");
 }
 
 static void put_derived(strbuf *sb, const memest_result *r) {
@@ -306,8 +339,10 @@ static void put_detail(strbuf *sb, const memest_result *r) {
   memi_sb_printf(sb, ",\"detail\":{\"pp_rank\":%d,\"layer\":%d,\"layer_kind\":", rr->rank,
             rr->detail_layer);
   memi_sb_json_str(sb, rr->detail_kind != NULL ? rr->detail_kind : "");
-  memi_sb_printf(sb, ",\"retained_bytes_per_chunk\":%lld,\"live_chunks_at_peak\":[%d,%d],\"tensors\":[",
-            (long long)rr->detail_retained, rr->peak_ev.live[0], rr->peak_ev.live[1]);
+  memi_sb_printf(sb, ",\"retained_bytes_per_chunk\":%lld,\"live_chunks_at_peak\":",
+            (long long)rr->detail_retained);
+  put_ints(sb, rr->peak_ev.live, r->lo.modules);
+  memi_sb_put(sb, ",\"tensors\":[");
   for (i = 0; i < rr->n_detail; i++) {
     const tensor_row *t = &rr->detail[i];
     memi_sb_put(sb, i ? ",{\"name\":" : "{\"name\":");
@@ -374,6 +409,7 @@ char *memest_result_json(const memest_result *r) {
   memi_model_source_json(&sb, &r->params);
   memi_source_put_json(&sb, r->source_json);
   put_derived(&sb, r);
+  put_schedule(&sb, r);
   put_routing(&sb, r);
   memi_time_json(&sb, r);
   put_model(&sb, r);

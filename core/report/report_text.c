@@ -117,6 +117,25 @@ static int64_t comp_sum(const comp_vec *v, int from, int to) {
   return t;
 }
 
+/* v[0..n) as "a<sep>b<sep>...": one value per module. */
+static const char *join_ints(char *buf, size_t size, const int *v, int n, const char *sep) {
+  size_t o = 0;
+  int m;
+  buf[0] = '\0';
+  for (m = 0; m < n && o < size; m++) {
+    int w = snprintf(buf + o, size - o, "%s%d", m ? sep : "", v[m]);
+    if (w < 0) break;
+    o += (size_t)w;
+  }
+  return buf;
+}
+
+/* "4 in phase 0<sep>1 in phase 1": the live chunks of each module. */
+static void live_text(strbuf *sb, const int *live, int n, const char *sep) {
+  int m;
+  for (m = 0; m < n; m++) memi_sb_printf(sb, "%s%d in phase %d", m ? sep : "", live[m], m);
+}
+
 static void static_section(strbuf *sb, const rank_result *rr) {
   int c;
   memi_sb_printf(sb, "\nStatic memory (pp rank %d, at the peak)\n", rr->rank);
@@ -126,13 +145,14 @@ static void static_section(strbuf *sb, const rank_result *rr) {
   line_gib(sb, "total static", comp_sum(&rr->at_peak, 0, C_FIRST_DYNAMIC));
 }
 
-static void dynamic_section(strbuf *sb, const rank_result *rr) {
+static void dynamic_section(strbuf *sb, const rank_result *rr, int modules) {
   char label[400];
   int c;
   memi_sb_put(sb, "\nPeak dynamic memory\n");
   memi_sb_printf(sb, "  peak event: %s\n", memi_peak_label(&rr->peak_ev, label, sizeof label));
-  memi_sb_printf(sb, "  live chunks: %d in phase 0, %d in phase 1\n", rr->peak_ev.live[0],
-            rr->peak_ev.live[1]);
+  memi_sb_put(sb, "  live chunks: ");
+  live_text(sb, rr->peak_ev.live, modules, ", ");
+  memi_sb_put(sb, "\n");
   for (c = C_FIRST_DYNAMIC; c < C_COUNT; c++) {
     if (rr->at_peak.b[c] != 0) line_gib(sb, memi_comp_title((comp)c), rr->at_peak.b[c]);
   }
@@ -265,8 +285,8 @@ static void ranks_section(strbuf *sb, const memest_result *r) {
   for (i = 0; i < all->n_ranks; i++) {
     const rank_result *rr = &all->ranks[i];
     char st[24], ly[24];
-    snprintf(st, sizeof st, "%d,%d", rr->stages[0], rr->stages[1]);
-    snprintf(ly, sizeof ly, "%d+%d", rr->layers[0], rr->layers[1]);
+    join_ints(st, sizeof st, rr->stages, all->lo.modules, ",");
+    join_ints(ly, sizeof ly, rr->layers, all->lo.modules, "+");
     memi_sb_printf(sb, "  %-5d %-8s %-8s %7s %9s  %s%s\n", rr->rank, st, ly,
               memi_fmt_gib(a, sizeof a, rr->tensor_peak), memi_fmt_gib(b, sizeof b, rr->total),
               memi_peak_label(&rr->peak_ev, label, sizeof label),
@@ -292,8 +312,10 @@ static void detail_section(strbuf *sb, const memest_result *r) {
             (double)rr->detail_retained / (1024.0 * 1024.0));
   memi_sb_printf(sb, "  [R] chunk record, [S] eager autograd op, [C] compiled region; %s\n",
             "live chunks at the peak:");
-  memi_sb_printf(sb, "  %d in phase 0 and %d in phase 1; saved activations at the peak %s GiB\n",
-            rr->peak_ev.live[0], rr->peak_ev.live[1], memi_fmt_gib(a, sizeof a, rr->at_peak.b[C_ACT]));
+  memi_sb_put(sb, "  ");
+  live_text(sb, rr->peak_ev.live, r->lo.modules, " and ");
+  memi_sb_printf(sb, "; saved activations at the peak %s GiB\n",
+                 memi_fmt_gib(a, sizeof a, rr->at_peak.b[C_ACT]));
 }
 
 static void timeline_section(strbuf *sb, const memest_result *r) {
@@ -303,7 +325,7 @@ static void timeline_section(strbuf *sb, const memest_result *r) {
     const rank_result *rr = &r->ranks[i];
     const double *t = memi_time_events(r, rr);
     int64_t prev = 0;
-    char label[160], a[32], b[32], c[32], at[32];
+    char label[160], a[32], b[32], c[32], at[32], live[48];
     memi_sb_printf(sb, "\nTimeline of rank %d: events %lld-%lld of %lld (peak at %lld)\n", rr->rank,
               (long long)rr->tl_from, (long long)(rr->tl_from + rr->n_tl - 1),
               (long long)rr->n_events, (long long)rr->peak_index);
@@ -314,10 +336,11 @@ static void timeline_section(strbuf *sb, const memest_result *r) {
       int64_t idx = rr->tl_from + k;
       at[0] = '\0';
       if (t != NULL) snprintf(at, sizeof at, "%10.3f ", t[k]);
-      memi_sb_printf(sb, "  %-6lld %s%-46s %7s %8s %9s  %d,%d%s\n", (long long)idx, at,
+      memi_sb_printf(sb, "  %-6lld %s%-46s %7s %8s %9s  %s%s\n", (long long)idx, at,
                 memi_tl_describe(e, label, sizeof label), memi_fmt_gib(a, sizeof a, e->total),
                 k == 0 ? "" : memi_fmt_gib(b, sizeof b, e->total - prev), memi_fmt_gib(c, sizeof c, e->peak),
-                e->live[0], e->live[1], idx == rr->peak_index ? "  <- peak" : "");
+                join_ints(live, sizeof live, e->live, r->lo.modules, ","),
+                idx == rr->peak_index ? "  <- peak" : "");
       prev = e->total;
     }
   }
@@ -335,7 +358,7 @@ char *memest_result_text(const memest_result *r) {
   if (r->source_text != NULL) memi_sb_printf(&sb, "%s\n", r->source_text);
   header(&sb, r);
   static_section(&sb, rr);
-  dynamic_section(&sb, rr);
+  dynamic_section(&sb, rr, r->lo.modules);
   total_section(&sb, r);
   memi_time_text(&sb, r);
   suggestions_section(&sb, r);

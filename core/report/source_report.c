@@ -105,15 +105,21 @@ static void size_change(const memory_change *c, const memest_result *r, int befo
       break;
     case CH_ROUTER_INPUT:
       z->applies = r->mc.experts > 0;
-      for (s = 0; s < 2; s++)
+      for (s = 0; s < r->lo.modules; s++)
         z->bytes = ck_add(&ovf, z->bytes, ck_mul4(&ovf, rr->peak_ev.live[s], moe_layers(r, rr->stages[s]),
                                                   r->lo.d.m, ck_mul(&ovf, r->mc.hidden, 2)));
       z->sized = !ovf;
-      snprintf(z->how, sizeof z->how,
-               "pp rank %d at its peak: %d and %d chunks in flight over %lld and %lld MoE layers, "
-               "x %lld tokens x %lld hidden x 2 bytes",
-               rr->rank, rr->peak_ev.live[0], rr->peak_ev.live[1], (long long)moe_layers(r, rr->stages[0]),
-               (long long)moe_layers(r, rr->stages[1]), (long long)r->lo.d.m, (long long)r->mc.hidden);
+      if (r->lo.modules == 2)
+        snprintf(z->how, sizeof z->how,
+                 "pp rank %d at its peak: %d and %d chunks in flight over %lld and %lld MoE layers, "
+                 "x %lld tokens x %lld hidden x 2 bytes",
+                 rr->rank, rr->peak_ev.live[0], rr->peak_ev.live[1], (long long)moe_layers(r, rr->stages[0]),
+                 (long long)moe_layers(r, rr->stages[1]), (long long)r->lo.d.m, (long long)r->mc.hidden);
+      else
+        snprintf(z->how, sizeof z->how,
+                 "pp rank %d at its peak: the chunks in flight of each of its %d stages over their "
+                 "MoE layers, x %lld tokens x %lld hidden x 2 bytes",
+                 rr->rank, r->lo.modules, (long long)r->lo.d.m, (long long)r->mc.hidden);
       if (ovf) snprintf(z->how, sizeof z->how, "not sized: the router inputs pass 2^63 bytes");
       break;
   }

@@ -86,7 +86,7 @@ static void complete(const model_config *mc, memest_params *t, int primary) {
     t->total_gpus = near_multiple(t->total_gpus, group, group);
   }
   unit = t->micro_batch_size * dp_of(t) * t->ep_size;
-  lo = memi_schedule_default()->min_chunks(t->pp_size) * unit;
+  lo = memi_schedule_of(t->schedule)->min_chunks(t->pp_size, memi_schedule_v(t)) * unit;
   if (primary != K_GBS && unit > 0 &&
       (t->global_batch_size % unit != 0 || t->global_batch_size < lo)) {
     t->global_batch_size = near_multiple(t->global_batch_size, unit, lo);
@@ -107,7 +107,8 @@ static int candidates(const model_config *mc, const memest_params *p, int k, int
   int64_t v, cur = get(p, k), i, step, k0, lo;
   switch (k) {
     case K_PP:
-      for (v = 1; memi_schedule_default()->stages(v) <= mc->layers && v <= MEMEST_MAX_PP &&
+      for (v = 1; memi_schedule_of(p->schedule)->stages(v, memi_schedule_v(p)) <= mc->layers &&
+                  v <= MEMEST_MAX_PP &&
                   n < CANDIDATES_MAX;
            v++)
         c[n++] = v;
@@ -133,7 +134,7 @@ static int candidates(const model_config *mc, const memest_params *p, int k, int
         lo = step;
       } else if (k == K_GBS) {
         step = p->micro_batch_size * dp_of(p) * p->ep_size;
-        lo = memi_schedule_default()->min_chunks(p->pp_size) * step;
+        lo = memi_schedule_of(p->schedule)->min_chunks(p->pp_size, memi_schedule_v(p)) * step;
       } else {
         step = 2 * p->cp_size;
         lo = step;

@@ -163,15 +163,16 @@ static void add_layer(inv_builder *b, const model_config *mc, const layout *lo, 
   b->prev_groups = b->ri->n_groups - first;
 }
 
-/* Each module's transfers: a neighbouring stage this rank does not hold
-** is another rank's. */
+/* Each module's transfers: a neighbouring stage of its chain this rank
+** does not hold is another rank's. */
 static void module_links(rank_inv *ri, int stages) {
   int m, k, prev, next;
   for (m = 0; m < ri->n_mod; m++) {
-    int s = ri->mod[m].stage;
+    int s = ri->mod[m].stage, c = ri->mod[m].chain;
     prev = s > 0;
     next = s < stages - 1;
     for (k = 0; k < ri->n_mod; k++) {
+      if (ri->mod[k].chain != c) continue;
       if (ri->mod[k].stage == s - 1) prev = 0;
       if (ri->mod[k].stage == s + 1) next = 0;
     }
@@ -195,10 +196,12 @@ memest_code memi_inv_build(const model_config *mc, const layout *lo, const memes
   b.ri = ri;
   b.fp8 = p->fp8_training == MEMEST_FP8_DEEP_GEMM;
   ri->rank = rank;
-  ri->n_mod = lo->sched->modules;
+  ri->n_mod = lo->modules;
   for (m = 0; m < ri->n_mod; m++) {
     module_inv *mi = &ri->mod[m];
-    int stage = lo->sched->stage_of(lo->pp, rank, m);
+    int pos = lo->sched->stage_of(lo->pp, lo->v, rank, m), stage = pos % lo->stages;
+    mi->position = pos;
+    mi->chain = pos / lo->stages;
     mi->stage = stage;
     mi->first_layer = lo->stage_first[stage];
     mi->n_layers = lo->stage_first[stage + 1] - lo->stage_first[stage];

@@ -146,7 +146,7 @@ static void check_ranges(const memest_params *p, problems *pr) {
 static void check_work(const memest_params *p, int64_t chunks, problems *pr) {
   memest_error scratch, *e;
   int64_t pp = p->pp_size, ranks = p->pp_rank < 0 ? pp : 1;
-  int64_t per = memi_schedule_default()->max_events(pp, chunks);
+  int64_t per = memi_schedule_of(p->schedule)->max_events(pp, memi_schedule_v(p), chunks);
   int64_t kept = p->timeline_limit > 0 && p->timeline_limit < per ? p->timeline_limit : per;
   if (chunks * ranks > MEMEST_MAX_REPLAY_CHUNKS) {
     e = next_problem(pr, &scratch);
@@ -280,13 +280,14 @@ static int pp_layers(const layout_ctx *c, problems *pr) {
   memest_error scratch, *e;
   const schedule *sc = c->sc;
   int64_t pp = c->p->pp_size, layers = c->mc->layers, fix;
-  if (layers >= sc->stages(pp)) return 0;
-  fix = layers / sc->modules > 0 ? layers / sc->modules : 1;
+  int v = memi_schedule_v(c->p);
+  if (layers >= sc->stages(pp, v)) return 0;
+  fix = layers / (sc->stages(pp, v) / pp) > 0 ? layers / (sc->stages(pp, v) / pp) : 1;
   e = next_problem(pr, &scratch);
   memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
           "the model has %lld layers, fewer than the %s = %lld stages %s needs; use "
           "--pp-size %lld or less",
-          (long long)layers, sc->stages_text, (long long)sc->stages(pp), sc->name, (long long)fix);
+          (long long)layers, sc->stages_text, (long long)sc->stages(pp, v), sc->name, (long long)fix);
   memi_err_reason(e, MEMEST_R_PP_LAYERS);
   memi_err_fix(e, "pp_size=%lld", (long long)fix);
   return 1;
@@ -331,7 +332,7 @@ static int gbs_unit(const layout_ctx *c, problems *pr) {
           (long long)unit, (long long)unit);
   memi_err_reason(e, MEMEST_R_GBS_UNIT);
   memi_err_fix(e, "global_batch_size=%lld",
-               (long long)nearest_multiple(gbs, unit, c->sc->min_chunks(p->pp_size) * unit));
+               (long long)nearest_multiple(gbs, unit, c->sc->min_chunks(p->pp_size, memi_schedule_v(p)) * unit));
   return 1;
 }
 
@@ -348,7 +349,7 @@ static int64_t smaller_mbs(const layout_ctx *c, int64_t need) {
 static int chunks_min(const layout_ctx *c, problems *pr) {
   memest_error scratch, *e;
   const schedule *sc = c->sc;
-  int64_t need = sc->min_chunks(c->p->pp_size), chunks = c->p->global_batch_size / c->unit;
+  int64_t need = sc->min_chunks(c->p->pp_size, memi_schedule_v(c->p)), chunks = c->p->global_batch_size / c->unit;
   int64_t gbs_fix = need * c->unit, mbs_fix;
   if (chunks >= need) return 0;
   mbs_fix = smaller_mbs(c, need);
@@ -399,6 +400,47 @@ static int pp_rank(const layout_ctx *c, problems *pr) {
   return 1;
 }
 
+/* What one schedule needs beyond the others: DualPipe's even pp (its two
+** halves of ranks) and even chunk count (half for each copy); and
+** --virtual-stages, which only interleaved 1F1B reads. */
+static int schedule_needs(const layout_ctx *c, problems *pr) {
+  memest_error scratch, *e;
+  const memest_params *p = c->p;
+  int64_t chunks = c->unit > 0 ? p->global_batch_size / c->unit : 0;
+  if (p->schedule != MEMEST_SCHED_INTERLEAVED && ((p->given >> MEMEST_P_VIRTUAL_STAGES) & 1u)) {
+    e = next_problem(pr, &scratch);
+    memi_err_set(e, MEMEST_E_LAYOUT, "virtual_stages",
+                 "--virtual-stages sets the stages per GPU of interleaved-1f1b, and --schedule is "
+                 "%s; leave it out, or give --schedule interleaved-1f1b",
+                 memest_schedule_name(p->schedule));
+    memi_err_reason(e, MEMEST_R_SCHEDULE);
+    memi_err_fix(e, "schedule=interleaved-1f1b");
+    return 1;
+  }
+  if (p->schedule != MEMEST_SCHED_DUALPIPE) return 0;
+  if (p->pp_size % 2 != 0) {
+    e = next_problem(pr, &scratch);
+    memi_err_set(e, MEMEST_E_LAYOUT, "pp_size",
+                 "DualPipe splits the ranks into two halves that start the two model copies, so "
+                 "--pp-size must be even, not %lld; use --pp-size %lld",
+                 (long long)p->pp_size, (long long)(p->pp_size + 1));
+    memi_err_reason(e, MEMEST_R_SCHEDULE);
+    memi_err_fix(e, "pp_size=%lld", (long long)(p->pp_size + 1));
+    return 1;
+  }
+  if (c->unit > 0 && p->global_batch_size % c->unit == 0 && chunks % 2 != 0) {
+    e = next_problem(pr, &scratch);
+    memi_err_set(e, MEMEST_E_LAYOUT, "global_batch_size",
+                 "DualPipe sends half the micro-batches through each model copy, so num_chunks = "
+                 "gbs/(mbs*dp*ep) = %lld must be even; use --global-batch-size %lld",
+                 (long long)chunks, (long long)((chunks + 1) * c->unit));
+    memi_err_reason(e, MEMEST_R_SCHEDULE);
+    memi_err_fix(e, "global_batch_size=%lld", (long long)((chunks + 1) * c->unit));
+    return 1;
+  }
+  return 0;
+}
+
 /* The checks in the order they run. `last`: a problem found here ends the
 ** walk, because the checks after it divide by what it found wrong. */
 static const struct layout_check {
@@ -407,7 +449,7 @@ static const struct layout_check {
 } layout_checks[] = {
   {ep_above_max, 1}, {ep_experts, 0}, {routing_cap, 0}, {ep_dense, 0}, {cp_arch, 0},
   {seq_cp, 0}, {pp_layers, 0}, {gpus_group, 1}, {dp_limit, 1}, {gbs_unit, 1},
-  {chunks_min, 1}, {chunks_work, 0}, {pp_rank, 0},
+  {chunks_min, 1}, {schedule_needs, 0}, {chunks_work, 0}, {pp_rank, 0},
 };
 
 /* Checks that need the config and every layout input, in table order. */
@@ -417,7 +459,7 @@ static void check_layout(const model_config *mc, const memest_params *p, problem
   memset(&c, 0, sizeof c);
   c.mc = mc;
   c.p = p;
-  c.sc = memi_schedule_default();
+  c.sc = memi_schedule_of(p->schedule);
   /* Read only by the checks after ep_above_max (group) and gpus_group (dp,
   ** unit), which end the walk when these would not be bounded or whole. */
   if (p->ep_size <= MEMEST_MAX_EP) {
@@ -491,8 +533,11 @@ memest_code memi_layout_build(const model_config *mc, const memest_params *p, la
     lo->w_o = lo->dp * lo->cp * lo->ep;
   }
   lo->capacity = memi_layout_capacity(p);
-  lo->sched = memi_schedule_default();
-  lo->stages = (int)lo->sched->stages(lo->pp);
+  lo->sched = memi_schedule_of(p->schedule);
+  lo->v = memi_schedule_v(p);
+  lo->modules = lo->sched->modules(lo->v);
+  lo->chains = lo->sched->chains;
+  lo->stages = (int)lo->sched->stages(lo->pp, lo->v);
   memi_layout_partition(mc->layers, lo->stages, lo->stage_first);
   derive_tokens(mc, p, lo);
   if (lo->d.ovf) {

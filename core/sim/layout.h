@@ -18,7 +18,10 @@ typedef struct layout {
   int64_t w_x, w_o;          /* shard degrees of expert / other parameters */
   int64_t capacity;          /* GPU bytes */
   const schedule *sched;     /* the pipeline schedule */
-  int stages;                /* sched->stages(pp) */
+  int v;                     /* its v (memi_schedule_v) */
+  int modules;               /* sched->modules(v): model chunks per rank */
+  int chains;                /* sched->chains */
+  int stages;                /* sched->stages(pp, v): the stages of one chain */
   int stage_first[MEMEST_MAX_MODULES * MEMEST_MAX_PP + 1];  /* first layer of each stage; [stages] = L */
   run_dims d;
 } layout;

@@ -114,6 +114,7 @@ void memi_sim_reset(sim_rank *sr) {
   sr->total = 0;
   memset(&sr->flags, 0, sizeof sr->flags);
   memset(sr->live, 0, sizeof sr->live);
+  sr->max_live = 0;
   sr->commit_act = sr->commit_p2p = 0;
   sr->wgs_head = sr->wgs_tail = 0;
   sr->peak = -1;

@@ -52,7 +52,8 @@ enum {
 };
 
 typedef struct module_inv {
-  int stage;
+  int stage;                 /* its stage in its chain */
+  int chain, position;       /* the chain (DualPipe's copy), and chain * stages + stage */
   int first_layer, n_layers;
   int stage0, last_stage;    /* owns embed_tokens / norm and lm_head */
   int link;                  /* LINK_*: the transfers it makes */
@@ -63,7 +64,7 @@ typedef struct module_inv {
 
 typedef struct rank_inv {
   int rank;
-  module_inv mod[MEMEST_MAX_MODULES];  /* lo->sched->modules of them */
+  module_inv mod[MEMEST_MAX_MODULES];  /* lo->modules of them */
   int n_mod;
   rank_group *groups;
   int n_groups;
@@ -292,6 +293,7 @@ struct sim_rank {
   int wgs_queue[WGS_QUEUE_CAP];  /* modules of the backwards whose W is due */
   int wgs_head, wgs_tail;
   /* results */
+  int max_live;              /* the most chunks in flight over its modules at once */
   int64_t peak;
   comp_vec at_peak;
   tl_event peak_ev;

@@ -31,11 +31,23 @@ void memi_drv_send_backward(sim_rank *sr, int m) {
   if (sr->inv.mod[m].link & LINK_RECV_F) sr->commit_p2p += sr->mH;
 }
 
+void memi_drv_forward(sim_rank *sr, int step, int iter, int m) {
+  memi_drv_recv_forward(sr, m);
+  memi_drv_op(sr, step, iter, OP_F, m, m, 0);
+  memi_drv_send_forward(sr, m);
+}
+
+void memi_drv_backward(sim_rank *sr, int step, int iter, int m, int zb) {
+  memi_drv_recv_backward(sr, m);
+  memi_drv_op(sr, step, iter, OP_B, m, m, zb);
+  memi_drv_send_backward(sr, m);
+}
+
 /* One op: commit (free what was sent), evaluate, bookkeeping. */
 void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int zb) {
   tl_event ev;
   const op_result *res;
-  int m, fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
+  int m, flight, fwd = kind == OP_F || kind == OP_FB, bwd = kind == OP_B || kind == OP_FB;
   if (sr->trace != NULL) {
     memi_trace_op(sr, step, iter, kind, pf, pb, zb);
     return;
@@ -53,7 +65,8 @@ void memi_drv_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, int
   ev.cb = bwd ? sr->next_b[pb]++ : -1;
   if (kind == OP_W) ev.pb = sr->wgs_queue[sr->wgs_head % WGS_QUEUE_CAP];
   if (fwd) sr->live[pf]++;
-  for (m = 0; m < MEMEST_MAX_MODULES; m++) ev.live[m] = sr->live[m];
+  for (m = 0, flight = 0; m < MEMEST_MAX_MODULES; m++) flight += ev.live[m] = sr->live[m];
+  if (flight > sr->max_live) sr->max_live = flight;
   if (sr->commit_act > 0 || sr->commit_p2p > 0) {
     ev.what = "pipeline receives posted";
     memi_sim_note_peak(sr, sr->total, &sr->cur, &ev);
@@ -101,7 +114,7 @@ static int state_same(const sim_rank *sr, const sim_state *s) {
 static int64_t steady_skip(sim_rank *sr, const int64_t *df, const int64_t *db, int64_t events,
                            int64_t left) {
   int64_t k = left;
-  int m, n = sr->lo->sched->modules;
+  int m, n = sr->lo->modules;
   if (events <= 0) return 0;
   if (sr->keep_timeline && sr->n_events < sr->tl_to) {
     k = sr->tl_from > sr->n_events ? (sr->tl_from - sr->n_events) / events : 0;

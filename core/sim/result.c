@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/rank.h"
+#include "sim/schedule.h"
 #include "sim/result.h"
 #include "sim/model_summary.h"
 
@@ -113,6 +114,13 @@ static void collect_warnings(memest_result *r) {
   memi_msum_position_warning(r, text, sizeof text);
   if (text[0]) add_warning(r, &more, text);
   collect_option_warnings(r, &more);
+  if (r->params.schedule != MEMEST_SCHED_DUALPIPEV) {
+    snprintf(text, sizeof text,
+             "schedule %s: the trainer runs DualPipeV only; this shows what the same run would "
+             "hold and take under %s (docs/schedules.md)",
+             r->lo.sched->name, r->lo.sched->name);
+    add_warning(r, &more, text);
+  }
   if (more > 0) {
     if (r->n_warnings == WARNINGS_MAX) {
       r->n_warnings--;
@@ -169,6 +177,13 @@ int64_t memi_est_peak_immediate_wgrad(const memest_result *r) {
   return peak;
 }
 
+int memi_result_max_live(const memest_result *r) {
+  int i, most = 0;
+  for (i = 0; i < r->n_ranks; i++)
+    if (r->ranks[i].max_live > most) most = r->ranks[i].max_live;
+  return most;
+}
+
 /* Simulates one rank in sr, scratch space reused across ranks. */
 static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache *progs,
                             rank_result *rr, memest_error *err) {
@@ -185,6 +200,7 @@ static memest_code run_rank(memest_result *r, int rank, sim_rank *sr, prog_cache
       rr->params[m] = sr->inv.mod[m].params;
     }
     rr->shard_params = sr->inv.sh_total;
+    rr->max_live = sr->max_live;
     rr->tensor_peak = sr->peak;
     rr->at_peak = sr->at_peak;
     rr->peak_ev = sr->peak_ev;

@@ -22,6 +22,7 @@ typedef struct rank_result {
   int layers[MEMEST_MAX_MODULES];
   int64_t params[MEMEST_MAX_MODULES];
   int64_t shard_params;      /* parameter elements of one GPU's FSDP shards */
+  int max_live;              /* the most chunks in flight over its modules at once */
   int64_t tensor_peak;
   int64_t nonpt, frag, total;
   comp_vec at_peak;
@@ -113,6 +114,7 @@ typedef struct trace_scratch {
   ** micro-batches (a trace depends on nothing else): reused as they are. */
   const schedule *traced_sched;
   int64_t traced_pp, traced_chunks;
+  int traced_v;
   sched_tracer tracer;
   double *fin;
   int64_t fin_cap;
@@ -121,6 +123,9 @@ typedef struct trace_scratch {
 MEMEST_HIDDEN trace_scratch *memi_est_cache_traces(est_cache *c);
 /* Frees what a trace scratch holds (not the scratch itself). */
 MEMEST_HIDDEN void memi_trace_scratch_release(trace_scratch *ts);
+
+/* The most chunks in flight over one rank's modules at once, over the ranks. */
+MEMEST_HIDDEN int memi_result_max_live(const memest_result *r);
 
 /* One estimate: every rank, the totals, the warnings; no suggestions.
 ** cache may be NULL (then nothing is shared). */

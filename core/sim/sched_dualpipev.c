@@ -9,25 +9,41 @@
 
 #include "sim/schedule.h"
 
-static int64_t stages(int64_t pp) { return 2 * pp; }
+static int modules(int v) {
+  (void)v;
+  return 2;
+}
 
-static int stage_of(int64_t pp, int64_t rank, int m) {
+static int64_t stages(int64_t pp, int v) {
+  (void)v;
+  return 2 * pp;
+}
+
+static int stage_of(int64_t pp, int v, int64_t rank, int m) {
+  (void)v;
   return (int)(m == 0 ? rank : 2 * pp - 1 - rank);
 }
 
-static int64_t min_chunks(int64_t pp) { return 2 * pp; }
+static int64_t min_chunks(int64_t pp, int v) {
+  (void)v;
+  return 2 * pp;
+}
 
 /* Rank 0 records the most events: 2N + 5P + 2 with Muon for P >= 2
 ** (2N + 8 for P = 1), one fewer with AdamW (N micro-batches, P = pp;
 ** measured from events_total); 2N + 5P + 4 bounds every rank. */
-static int64_t max_events(int64_t pp, int64_t chunks) { return 2 * chunks + 5 * pp + 4; }
+static int64_t max_events(int64_t pp, int v, int64_t chunks) {
+  (void)v;
+  return 2 * chunks + 5 * pp + 4;
+}
 
 /* DualPipe's bubble with PP stages is (PP/2 - 1)(F&B + B - 3W), so
 ** (pp - 1)(F&B + B - 3W) with PP = 2*pp, against the 2 * num_chunks *
 ** (F + B) a GPU computes per step; B = 2F, F&B = F + B, W = w*F
 ** (docs/planner.md, "Pipeline bubble"). */
-static double bubble(int64_t pp, int64_t chunks, double w) {
+static double bubble(int64_t pp, int v, int64_t chunks, double w) {
   double stall, work;
+  (void)v;
   if (pp < 2) return 0.0;
   stall = (double)(pp - 1) * (5.0 - 3.0 * w);
   work = 6.0 * (double)chunks;
@@ -111,10 +127,10 @@ static void run(sim_rank *sr) {
 }
 
 const schedule memi_sched_dualpipev = {
-  "DualPipeV", 2, "2*pp", "2*pp",
+  MEMEST_SCHED_DUALPIPEV, "DualPipeV", 1, "2*pp", "2*pp",
   "DualPipeV bubble (PP/2-1)(F&B+B-3W) with PP = 2*pp stages, over the 2*num_chunks*(F+B) "
   "each GPU computes per step; F = forward matmul FLOPs of one micro-batch through one stage "
   "(attention projections and scores, router, active experts), B = 2F, F&B = F+B, W = the "
   "deferred expert weight-gradient share of F",
-  stages, stage_of, min_chunks, max_events, bubble, run,
+  modules, stages, stage_of, min_chunks, max_events, bubble, run,
 };

@@ -1,9 +1,27 @@
 /*
-** schedule.c — the table of pipeline schedules and the one a layout uses.
-** A schedule's facts and op sequence live in its own file (sched_*.c).
+** schedule.c — the table of pipeline schedules, in memest_schedule's order,
+** and the one an input names. A schedule's facts and op sequence live in
+** its own file (sched_*.c).
 */
 #include "sim/schedule.h"
 
-static const schedule *const schedules[] = {&memi_sched_dualpipev};
+static const schedule *const schedules[MEMEST_SCHED_COUNT] = {
+  &memi_sched_dualpipev, &memi_sched_1f1b, &memi_sched_interleaved, &memi_sched_zbh1,
+  &memi_sched_dualpipe,
+};
 
-const schedule *memi_schedule_default(void) { return schedules[0]; }
+const schedule *memi_schedule_of(memest_schedule id) {
+  return (int)id >= 0 && id < MEMEST_SCHED_COUNT ? schedules[id] : schedules[0];
+}
+
+int64_t memi_schedule_pp_stages(const layout *lo) { return lo->stages / lo->v; }
+
+double memi_schedule_parameter_copies(const layout *lo) { return (double)lo->modules / lo->v; }
+
+double memi_schedule_activation_units(const layout *lo, int max_live) {
+  return (double)max_live / lo->v;
+}
+
+int memi_schedule_v(const memest_params *p) {
+  return p->schedule == MEMEST_SCHED_INTERLEAVED ? (int)p->virtual_stages : 1;
+}

@@ -10,32 +10,55 @@
 
 #include "sim/rank.h"
 
+/* Every function takes pp (the pipeline's GPUs) and v (--virtual-stages,
+** which only interleaved 1F1B reads). A stage is a position in a chain:
+** a micro-batch passes through every stage of one chain, in order. One
+** chain holds the whole model, split into its stages; DualPipe has two
+** (its two model copies), each of `stages` stages. */
 struct schedule {
+  memest_schedule id;
   const char *name;          /* in messages: "DualPipeV" */
-  int modules;               /* model chunks per rank, at most MEMEST_MAX_MODULES */
-  const char *stages_text;   /* the stage count as a formula of pp: "2*pp" */
+  int chains;                /* 1, or 2 for DualPipe's copies */
+  const char *stages_text;   /* a chain's stage count as a formula of pp: "2*pp" */
   const char *chunks_text;   /* the chunk minimum as one: "2*pp" */
   /* The bubble's formula and its terms, in words, for the plan's report. */
   const char *bubble_text;
-  int64_t (*stages)(int64_t pp);
-  /* The stage module m of rank r holds (0 <= m < modules). */
-  int (*stage_of)(int64_t pp, int64_t rank, int m);
+  /* Model chunks (modules) per rank, at most MEMEST_MAX_MODULES. */
+  int (*modules)(int v);
+  int64_t (*stages)(int64_t pp, int v);
+  /* The position module m of rank r holds: chain * stages + stage. */
+  int (*stage_of)(int64_t pp, int v, int64_t rank, int m);
   /* Micro-batches per step the schedule needs at least. */
-  int64_t (*min_chunks)(int64_t pp);
+  int64_t (*min_chunks)(int64_t pp, int v);
   /* A bound on the events one rank records in a step of `chunks`
   ** micro-batches, the step end's included (layout.c's work limits). */
-  int64_t (*max_events)(int64_t pp, int64_t chunks);
+  int64_t (*max_events)(int64_t pp, int v, int64_t chunks);
   /* The idle share of a step with w the deferred weight-gradient share of
-  ** the forward matmul FLOPs (docs/planner.md, "Pipeline bubble"). */
-  double (*bubble)(int64_t pp, int64_t chunks, double w);
+  ** the forward matmul FLOPs (docs/schedules.md, "Bubble"). */
+  double (*bubble)(int64_t pp, int v, int64_t chunks, double w);
   /* Emits rank sr->inv.rank's ops of one step through memi_drv_*. */
   void (*run)(sim_rank *sr);
 };
 
 /* The schedules, one file each. */
 MEMEST_HIDDEN extern const schedule memi_sched_dualpipev;
-/* The schedule every layout uses. */
-MEMEST_HIDDEN const schedule *memi_schedule_default(void);
+MEMEST_HIDDEN extern const schedule memi_sched_1f1b;
+MEMEST_HIDDEN extern const schedule memi_sched_interleaved;
+MEMEST_HIDDEN extern const schedule memi_sched_zbh1;
+MEMEST_HIDDEN extern const schedule memi_sched_dualpipe;
+/* The schedule an input names (DualPipeV for one out of range). */
+MEMEST_HIDDEN const schedule *memi_schedule_of(memest_schedule id);
+/* DualPipe's comparison of schedules in the figures of one layout: its PP
+** (the pipeline's stages as that comparison counts them: interleaved
+** 1F1B's pp, not its v*pp virtual stages), the parameters a GPU holds in
+** units of one such stage (DualPipe and DualPipeV 2), and chunks in flight
+** in units of one such stage's activations of one micro-batch. */
+MEMEST_HIDDEN int64_t memi_schedule_pp_stages(const layout *lo);
+MEMEST_HIDDEN double memi_schedule_parameter_copies(const layout *lo);
+MEMEST_HIDDEN double memi_schedule_activation_units(const layout *lo, int max_live);
+/* The v a schedule's functions take for p: --virtual-stages, or 1 where
+** the schedule does not read it. */
+MEMEST_HIDDEN int memi_schedule_v(const memest_params *p);
 
 /* {======================================================================
 ** Driver calls (replay.c) a schedule's run makes. m is a module of the
@@ -48,6 +71,11 @@ MEMEST_HIDDEN void memi_drv_recv_forward(sim_rank *sr, int m);
 MEMEST_HIDDEN void memi_drv_send_forward(sim_rank *sr, int m);
 MEMEST_HIDDEN void memi_drv_recv_backward(sim_rank *sr, int m);
 MEMEST_HIDDEN void memi_drv_send_backward(sim_rank *sr, int m);
+/* A forward on module m with its receive and send, and a backward (zb: its
+** weight grads deferred to a W) with its own: what a schedule that never
+** overlaps two ops runs for each micro-batch. */
+MEMEST_HIDDEN void memi_drv_forward(sim_rank *sr, int step, int iter, int m);
+MEMEST_HIDDEN void memi_drv_backward(sim_rank *sr, int step, int iter, int m, int zb);
 
 /* A loop whose iterations may repeat one another exactly. */
 typedef struct sched_loop {

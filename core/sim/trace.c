@@ -43,7 +43,7 @@ void memi_trace_op(sim_rank *sr, int step, int iter, int kind, int pf, int pb, i
 
 memest_code memi_sched_trace(sched_tracer *tc, const model_config *mc, const layout *lo, int rank,
                              sched_trace *t, memest_error *err) {
-  int64_t need = lo->sched->max_events(lo->pp, lo->chunks);
+  int64_t need = lo->sched->max_events(lo->pp, lo->v, lo->chunks);
   sim_rank *sr = tc->sr;
   if (sr == NULL && (sr = tc->sr = calloc(1, sizeof *sr)) == NULL) {
     return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the op trace");

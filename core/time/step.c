@@ -63,7 +63,7 @@ static double op_ready(const step_run *s, int64_t rank, const sched_op *op) {
   int st;
   if (op->kind == OP_F || op->kind == OP_FB) {
     st = stage_of(s, rank, op->pf);
-    if (st > 0) {
+    if (st % s->stages > 0) {
       double at = s->fin_f[(st - 1) * s->n + op->cf];
       if (at < 0.0) return -1.0;
       p2p = s->stage_rank[st - 1] != rank ? s->rk[rank].cost[op->pf].p2p : 0.0;
@@ -72,7 +72,7 @@ static double op_ready(const step_run *s, int64_t rank, const sched_op *op) {
   }
   if (op->kind == OP_B || op->kind == OP_FB) {
     st = stage_of(s, rank, op->pb);
-    if (st < s->stages - 1) {
+    if (st % s->stages < s->stages - 1) {
       double at = s->fin_b[(st + 1) * s->n + op->cb];
       if (at < 0.0) return -1.0;
       p2p = s->stage_rank[st + 1] != rank ? s->rk[rank].cost[op->pb].p2p : 0.0;
@@ -127,7 +127,7 @@ static void op_run(step_run *s, int64_t rank, const sched_op *op, double start) 
 static void wake(step_run *s, int64_t rank, int st, int fwd, int64_t *stack, int64_t *top) {
   int next = fwd ? st + 1 : st - 1;
   int64_t d;
-  if (next < 0 || next >= s->stages) return;
+  if (fwd ? st % s->stages == s->stages - 1 : st % s->stages == 0) return;   /* its chain's end */
   d = s->stage_rank[next];
   if (d != rank && s->rk[d].waiting) {
     s->rk[d].waiting = 0;
@@ -170,7 +170,7 @@ static int pipeline_run(step_run *s, int64_t *stack) {
 /* One replay of a step of `chunks` micro-batches. */
 static memest_code replay(step_run *s, int64_t chunks, memest_error *err) {
   trace_scratch *ts = s->ts;
-  int64_t r, i, need = s->stages * chunks;
+  int64_t r, i, need = (int64_t)s->lo.chains * s->stages * chunks;
   int fresh;
   s->lo.chunks = chunks;
   s->n = chunks;
@@ -190,7 +190,8 @@ static memest_code replay(step_run *s, int64_t chunks, memest_error *err) {
     ts->traces = t;
     ts->n_traces = s->pp;
   }
-  fresh = ts->traced_sched != s->lo.sched || ts->traced_pp != s->pp || ts->traced_chunks != chunks;
+  fresh = ts->traced_sched != s->lo.sched || ts->traced_pp != s->pp || ts->traced_chunks != chunks ||
+          ts->traced_v != s->lo.v;
   ts->traced_sched = NULL;
   for (r = 0; r < s->pp; r++) {
     rank_run *rr = &s->rk[r];
@@ -211,6 +212,7 @@ static memest_code replay(step_run *s, int64_t chunks, memest_error *err) {
   }
   ts->traced_sched = s->lo.sched;   /* every rank traced: reusable */
   ts->traced_pp = s->pp;
+  ts->traced_v = s->lo.v;
   ts->traced_chunks = chunks;
   if (pipeline_run(s, s->stack) != 0) {
     return memi_err_set(err, MEMEST_E_UNSUPPORTED, "",
@@ -325,7 +327,7 @@ static void step_figures(const step_run *s, const memest_result *res, step_time 
       out->critical_rank = (int)r;
     }
     if (rr->optimizer > opt) opt = rr->optimizer;
-    for (m = 0; m < lo->sched->modules; m++) flops += rr->cost[m].model_flops;
+    for (m = 0; m < lo->modules; m++) flops += rr->cost[m].model_flops;
   }
   out->step_seconds = done + opt;
   for (r = 0; r < s->pp; r++) {
@@ -337,7 +339,8 @@ static void step_figures(const step_run *s, const memest_result *res, step_time 
     if (rt->idle < 0.0) rt->idle = 0.0;
   }
   tokens = (double)lo->gbs * (double)lo->seq;
-  out->model_flops = flops * (double)lo->chunks * (double)(lo->world / lo->pp);
+  /* Each chain's modules see its share of the micro-batches (DualPipe: half each). */
+  out->model_flops = flops * (double)lo->chunks / (double)lo->chains * (double)(lo->world / lo->pp);
   if (out->step_seconds > 0.0) {
     const rank_time *c = &out->ranks[out->critical_rank];
     out->tokens_per_second = tokens / out->step_seconds;
@@ -419,8 +422,8 @@ static memest_code ranks_build(step_run *s, const memest_result *r, memest_error
   memset(&ri, 0, sizeof ri);
   for (rank = 0; rank < s->pp && rc == MEMEST_OK; rank++) {
     rank_run *rr = &s->rk[rank];
-    for (m = 0; m < r->lo.sched->modules; m++) {
-      rr->stage[m] = r->lo.sched->stage_of(s->pp, rank, m);
+    for (m = 0; m < r->lo.modules; m++) {
+      rr->stage[m] = r->lo.sched->stage_of(s->pp, r->lo.v, rank, m);
       s->stage_rank[rr->stage[m]] = (int)rank;
     }
     rr->keep = keeps_timeline(r, rank);
