@@ -49,23 +49,29 @@ static double bubble(int64_t pp, int v, int64_t chunks, double w) {
   return stall / (stall + work);
 }
 
+/* Rank r runs each W r iterations after its B (rank 0 at once), so that it
+** holds at most pp micro-batches' activations, B done or not, as 1F1B's rank
+** 0 does; in the cool-down each B is followed by the oldest W due. */
 static void run(sim_rank *sr) {
-  int64_t P = sr->lo->pp, N = sr->lo->chunks, r = sr->inv.rank, i;
+  int64_t P = sr->lo->pp, N = sr->lo->chunks, r = sr->inv.rank, i, due = 0;
   int64_t warm = P - r - 1 < N ? P - r - 1 : N, steady = N - warm;
   sched_loop lp;
   for (i = 0; i < warm; i++) memi_drv_forward(sr, 1, (int)i, 0);
   memset(&lp, 0, sizeof lp);
   for (i = 0; i < steady; i++) {
-    i = memi_drv_steady(sr, &lp, i, steady);
+    int64_t at = memi_drv_steady(sr, &lp, i, steady);
+    i = at;
     if (i >= steady) break;
     memi_drv_forward(sr, 2, (int)i, 0);
     memi_drv_backward(sr, 2, (int)i, 0, 1);
-    memi_drv_op(sr, 2, (int)i, OP_W, 0, 0, 0);
+    if (i >= r) memi_drv_op(sr, 2, (int)i, OP_W, 0, 0, 0);
   }
+  due = steady < r ? steady : r;   /* Ws not yet run */
   for (i = 0; i < warm; i++) {
     memi_drv_backward(sr, 3, (int)i, 0, 1);
     memi_drv_op(sr, 3, (int)i, OP_W, 0, 0, 0);
   }
+  for (i = 0; i < due; i++) memi_drv_op(sr, 4, (int)i, OP_W, 0, 0, 0);
 }
 
 const schedule memi_sched_zbh1 = {

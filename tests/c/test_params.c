@@ -95,7 +95,7 @@ static void test_bounds_from_table(void) {
       CHECK_I64(errs[0].reason, MEMEST_R_RANGE);
     }
   }
-  CHECK_I64(rows, 15);
+  CHECK_I64(rows, 16);
   /* One name for pp_rank's limit, its value MEMEST_MAX_PP - 1. */
   CHECK_STR(memest_param_describe(MEMEST_P_PP_RANK)->limit, "MEMEST_MAX_PP - 1");
   CHECK_I64((int64_t)memest_param_describe(MEMEST_P_PP_RANK)->max, MEMEST_MAX_PP - 1);
