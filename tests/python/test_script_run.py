@@ -28,6 +28,7 @@ CASES = [
     ("module_alias.py", [], {}, "refuses", S),
     ("main_guard.py", [], {}, "refuses", S),
     ("main_function.py", ["--seq", "2048"], {}, "refuses", S),
+    ("file_after_chdir.py", [], {}, "refuses", S),
     # run from the repository's root: it moves to its own folder before it launches
     (os.path.relpath(os.path.join(S, "chdir_file_relative.py"), support.ROOT), [], {}, "refuses", support.ROOT),
     # launch(cfg=other): the C reader follows the keyword to the second config too.
@@ -40,8 +41,9 @@ def setUpModule():
 
 
 def oracle(script, args=(), cwd=S, **env):
-    """What a plain run of the script launches (one launch() call)."""
-    calls, r = support.run_plain(os.path.join(cwd, script), args, cwd=cwd, **env)
+    """What a plain run of the script (its path as given, from cwd)
+    launches (one launch() call)."""
+    calls, r = support.run_plain(script, args, cwd=cwd, **env)
     assert r.returncode == 0, "%s: python exit %d: %s" % (script, r.returncode, r.stderr[-500:])
     assert len(calls) == 1, "%s: %d launch() calls" % (script, len(calls))
     return calls[0]
@@ -84,15 +86,16 @@ class RunsWhatPythonRuns(unittest.TestCase):
                     self.assertTrue(refused, "the C reader read %s: %s" % (script, cj.get("source")))
                 else:
                     self.assertEqual(rc, 0, cj)
-                    self.assertEqual(support.launched_inputs(cj, S), want)
+                    self.assertEqual(support.launched_inputs(cj, cwd), want)
                 got = self.run_json(script, args, env=env, cwd=cwd)
                 self.assertEqual(got["source"]["kind"], "cfg")
-                self.assertEqual(support.launched_inputs(got, S), want)   # each model is under S
+                # the report's model path names the file from where python -m memest ran
+                self.assertEqual(support.launched_inputs(got, cwd), want)
                 self.assertEqual({k: v["value"] for k, v in got["source"]["values"].items() if k != "model"},
                                  {k: want[k] for k in got["source"]["values"] if k != "model"})
                 # the same figures as the CLI given those inputs as flags
                 inputs = {k: got["inputs"][k] for k in support.LAUNCH_KEYS + ("model", "total_gpus", "gpu")}
-                rc, flat = support.cli_json(support.flags(inputs), cwd=S)
+                rc, flat = support.cli_json(support.flags(inputs), cwd=cwd)
                 self.assertEqual(rc, 0, flat)
                 for key in ("status", "peak_bytes", "tensor_peak_bytes", "worst_rank", "ranks", "time"):
                     self.assertEqual(got[key], flat[key], key)
