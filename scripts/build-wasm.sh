@@ -48,9 +48,12 @@ OUT=public
 # time model (core/time/, sim/trace.c, report/report_time.c: the GPU and
 # efficiency tables with their sources, each op's cost, the step across
 # ranks; about 26 KB raw and 12 KB gzipped with what reads it: the planner's
-# objective and columns, and the check's logged step time).
-MAX_RAW=466000   # bytes (docs/wasm.md)
-MAX_GZIP=197000  # bytes, gzip -9
+# objective and columns, and the check's logged step time). Then to 474,000 /
+# 200,000 by the four schedules beside DualPipeV (core/sim/sched_*.c), the
+# chains and modules of the seam, the reports' one value per module and the
+# compare of schedules: about 9.3 KB raw and 2.4 KB gzipped.
+MAX_RAW=474000   # bytes (docs/wasm.md)
+MAX_GZIP=200000  # bytes, gzip -9
 
 if [ ! -f third_party/cjson/cJSON.c ]; then
   echo "build-wasm: third_party/cjson/cJSON.c is missing; run scripts/setup.sh" >&2
