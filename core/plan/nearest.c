@@ -22,7 +22,7 @@ static const int64_t gpu_steps[] = {1, 2, 3, 4, 6, 8, 12, 16};
 ** batches halving from the estimate's down to 1. */
 static void search_request(const memest_result *r, int64_t gpus, memest_plan_request *req) {
   const memest_params *b = &r->params;
-  int64_t p, m, most = r->mc.layers / 2 > 1 ? r->mc.layers / 2 : 1;
+  int64_t p, m, most = memi_schedule_max_pp(&r->params, r->mc.layers);
   memest_plan_request_init(req, MEMEST_PLAN_LAYOUTS);
   req->objective = MEMEST_OBJECTIVE_HEADROOM;   /* its rows are run bare: no time */
   req->base = *b;

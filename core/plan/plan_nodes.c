@@ -134,7 +134,9 @@ static int pp_request(const memest_plan *pl, int64_t dp, memest_plan_request *re
   for (i = 0; i < pl->dims[D_NODES].n; i++) {
     if (pl->dims[D_NODES].v[i] > most) most = pl->dims[D_NODES].v[i];
   }
-  for (p = 1; p <= pl->layers / 2 && p <= MEMEST_MAX_PP && req->pp.n < MEMEST_PLAN_VALUES; p++) {
+  for (p = 1; p <= memi_schedule_max_pp(&pl->base, pl->layers) && p <= MEMEST_MAX_PP &&
+              req->pp.n < MEMEST_PLAN_VALUES;
+       p++) {
     if (p * e * k * dp > most * g) break;
     req->pp.v[req->pp.n++] = p;
   }

@@ -66,7 +66,7 @@ static void dim_default(memest_plan *pl, const model_config *mc, int d) {
   l->n = 0;
   switch (d) {
     case D_PP:
-      for (v = 1; v <= (mc->layers / 2 > 1 ? mc->layers / 2 : 1) && within(v, cap); v++) {
+      for (v = 1; v <= memi_schedule_max_pp(&pl->base, mc->layers) && within(v, cap); v++) {
         dim_add(l, v);
       }
       break;
@@ -148,6 +148,9 @@ static const char *reason_key(const memest_plan *pl, const memest_error *e, char
       snprintf(buf, size, "num_chunks < %s", sc->chunks_text);
       return buf;
     case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
+    case MEMEST_R_SCHEDULE:
+      snprintf(buf, size, "%s's own need (%s)", sc->name, e->field);
+      return buf;
     case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
     case MEMEST_R_WHOLE_NODES: return "total GPUs not whole nodes";
     case MEMEST_R_DP_MISMATCH: return "dp differs from --dp";

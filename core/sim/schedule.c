@@ -22,6 +22,13 @@ double memi_schedule_activation_units(const layout *lo, int max_live) {
   return (double)max_live / lo->v;
 }
 
+int64_t memi_schedule_max_pp(const memest_params *p, int64_t layers) {
+  const schedule *sc = memi_schedule_of(p->schedule);
+  int v = memi_schedule_v(p);
+  int64_t pp = sc->stages(1, v) > 0 ? layers / sc->stages(1, v) : layers;   /* stages grow as pp */
+  return pp > 1 ? pp : 1;
+}
+
 int memi_schedule_v(const memest_params *p) {
   return p->schedule == MEMEST_SCHED_INTERLEAVED ? (int)p->virtual_stages : 1;
 }

@@ -56,6 +56,9 @@ MEMEST_HIDDEN const schedule *memi_schedule_of(memest_schedule id);
 MEMEST_HIDDEN int64_t memi_schedule_pp_stages(const layout *lo);
 MEMEST_HIDDEN double memi_schedule_parameter_copies(const layout *lo);
 MEMEST_HIDDEN double memi_schedule_activation_units(const layout *lo, int max_live);
+/* The largest pp whose stages p's schedule can give `layers` layers (at
+** least 1): the planner's pp list. */
+MEMEST_HIDDEN int64_t memi_schedule_max_pp(const memest_params *p, int64_t layers);
 /* The v a schedule's functions take for p: --virtual-stages, or 1 where
 ** the schedule does not read it. */
 MEMEST_HIDDEN int memi_schedule_v(const memest_params *p);
