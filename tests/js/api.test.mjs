@@ -49,7 +49,7 @@ test('parameters() describe every flag of memest --help', async () => {
   const params = (await engine()).parameters();
   const out = (await runCli(['--help'])).stdout;
   const help = out.slice(out.indexOf('Parameters:'));
-  assert.equal(params.length, 24);
+  assert.equal(params.length, 26);
   assert.equal(new Set(params.map((p) => p.name)).size, params.length);
   for (const p of params) {
     assert.equal(p.flag, `--${p.name.replace(/_/g, '-')}`);

@@ -20,7 +20,7 @@ test('parameters() carry each int and number bound, and the engine and CLI enfor
   assert.deepStrictEqual(bounded.map((p) => p.name), [
     'pp_size', 'ep_size', 'cp_size', 'total_gpus', 'micro_batch_size', 'global_batch_size',
     'sequence_length', 'gpu_memory_gb', 'pp_rank', 'ep_imbalance', 'fragmentation', 'timeline_limit', 'routing_factor',
-    'nvlink_gb_per_s', 'network_gbit_per_s',
+    'nvlink_gb_per_s', 'network_gbit_per_s', 'virtual_stages',
   ]);
   const pp = bounded.find((p) => p.name === 'pp_size');
   assert.deepStrictEqual([pp.min, pp.max, pp.limit], [1, 512, 'MEMEST_MAX_PP']);
@@ -31,6 +31,8 @@ test('parameters() carry each int and number bound, and the engine and CLI enfor
     const over = p.kind === 'int' ? p.max + 1 : p.max * (1 + 1e-12);
     const params = { ...BASE, [p.name]: over };
     if (p.name === 'gpu_memory_gb') delete params.gpu;
+    // Only interleaved 1F1B reads virtual_stages; another schedule refuses it given at all.
+    if (p.name === 'virtual_stages') params.schedule = 'interleaved-1f1b';
     const out = eng.validate(null, params);
     assert.equal(out[0]?.code, 'limit', `${p.name}=${over}`);
     assert.equal(out[0].field, p.name);
@@ -55,6 +57,7 @@ test('names() gives the enum names the core parses, in the order of its enums', 
   assert.deepStrictEqual(names.sharding, ['fsdp', 'hsdp']);
   assert.deepStrictEqual(names.fp8_training, ['disabled', 'deep-gemm']);
   assert.deepStrictEqual(names.routing, ['measured', 'balanced', 'factor']);
+  assert.deepStrictEqual(choices.schedule, ['dualpipev', '1f1b', 'interleaved-1f1b', 'zb-h1', 'dualpipe']);
   for (const key of ['optimizer', 'sharding', 'fp8_training', 'routing']) assert.deepStrictEqual(names[key], choices[key]);
   assert.deepStrictEqual(names.status, ['OK', 'TIGHT', 'OOM']);
   assert.equal(names.tight_percent, 5);

@@ -1,10 +1,10 @@
 // App.jsx — the page: it holds the one input state, mirrors it into the
 // URL fragment, hands it to the engine, and lays out the tabs: the
-// calculator's controls and results, the Plan tab, the Compare tab (or the
-// compact embed view).
+// calculator's controls and results, the Plan tab, the Compare tab, the
+// Schedules tab (or the compact embed view).
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve, useTimelineEvents } from './estimator.js';
+import { NO_PROBLEMS, inputsKey, useCompare, useEngine, useEstimate, usePlan, useRoutingCurve, useSchedules, useTimelineEvents } from './estimator.js';
 import { DEFAULTS, applyFix as applyFixTo, configOf } from './state.js';
 import { sizedName } from './config-name.js';
 import { NOTE_DELAY_MS, StaleNote, staleNote } from './Card.jsx';
@@ -14,6 +14,7 @@ import { SourceContext, TrainerSource } from './TrainerSource.jsx';
 import { compareRequest, compareState, loadB, planRequest, rowPatch } from './plan/requests.js';
 import { PlanPanel } from './plan/PlanPanel.jsx';
 import { ComparePanel } from './plan/ComparePanel.jsx';
+import { SchedulesPanel } from './SchedulesPanel.jsx';
 import { decodeFragment, encodeState } from './url.js';
 import { ProblemsContext } from './FieldProblems.jsx';
 import { Header } from './Header.jsx';
@@ -42,6 +43,7 @@ const TABS = [
   { id: 'calculator', title: 'Calculator' },
   { id: 'plan', title: 'Plan' },
   { id: 'compare', title: 'Compare' },
+  { id: 'schedules', title: 'Schedules' },
 ];
 
 /** The model list before the presets arrive (one array, so that it compares equal). */
@@ -92,6 +94,8 @@ export function App({ initial }) {
   const bState = compareState(state);
   const cmpAsk = tab === 'compare' && engine.presets ? compareRequest(state, bState, gpuList) : null;
   const compare = useCompare(engine.client, config, cmpAsk, tab === 'compare');
+  // The Schedules tab's five estimates run only while it is shown.
+  const schedules = useSchedules(engine.client, state, tab === 'schedules');
 
   // A pasted config named only by its model_type takes its size too.
   useEffect(() => {
@@ -336,11 +340,18 @@ export function App({ initial }) {
             requestKey={compare.want} onLoadB={() => toCalculator(loadB(bState, gpuList))} client={engine.client} />
         </div>
       )}
+      {tab === 'schedules' && (
+        <div id="panel-schedules" role="tabpanel" aria-labelledby="tab-schedules" class="planner" tabIndex={-1}>
+          {share}
+          {engine.error && <p class="notice notice-error" role="alert">{engine.error}</p>}
+          <SchedulesPanel state={state} gpus={gpuList} schedules={schedules} update={update} />
+        </div>
+      )}
       </main>
       {dragging && <div class="drop-overlay" aria-hidden="true">Drop a config.json, or the trainer’s launch script, log or W&amp;B run, to fill the inputs</div>}
       <footer class="page-footer">
         <p>
-          memest {engine.version} estimates the PyTorch-allocated peak by replaying the DualPipeV schedule, plus
+          memest {engine.version} estimates the PyTorch-allocated peak by replaying the pipeline schedule (the trainer’s DualPipeV, or one beside it), plus
           non-PyTorch memory and fragmentation. It runs entirely in this browser; links carry the inputs in their fragment.
         </p>
       </footer>

@@ -5,7 +5,7 @@
 import { inputLabel } from './names.js';
 import { enumTitle } from './enum-titles.js';
 import { count } from './format.js';
-import { DEFAULTS, LAYOUT_INPUTS, OPTION_INPUTS, TIME_INPUTS, derive } from './state.js';
+import { DEFAULTS, INTERLEAVED, LAYOUT_INPUTS, OPTION_INPUTS, TIME_INPUTS, derive } from './state.js';
 
 /** A number as the form shows it ("1,024"), or the text of a box that holds none. */
 const shown = (v) => (typeof v === 'number' ? count(v) : v);
@@ -33,6 +33,8 @@ function rows(state, named = new Set()) {
     ...layout,
     ['gpu', ['gpu', 'gpu_memory_gb'], gpu],
     ...OPTION_INPUTS.map((key) => /** @type {[string, string[], unknown]} */ ([key, [key], enumTitle(key, state[key])])),
+    ...(state.schedule === INTERLEAVED || named.has('virtual_stages')
+      ? [/** @type {[string, string[], unknown]} */ (['virtual_stages', ['virtual_stages'], shown(state.virtual_stages)])] : []),
     ['routing', ['routing', 'routing_factor', 'ep_imbalance'], routing],
     ['fragmentation', ['fragmentation'], state.fragmentation],
     ['pp_rank', ['pp_rank'], state.pp_rank < 0 ? 'the worst' : state.pp_rank],

@@ -1,11 +1,14 @@
-// ParallelPanel.jsx — the parallel layout: pp, ep, cp and the GPU count
+// ParallelPanel.jsx — the parallel layout: pp and its pipeline schedule
+// (interleaved 1F1B's stages per GPU with it), ep, cp and the GPU count
 // (also as nodes x GPUs per node), with the derived dp and num_chunks.
 
 import { useId, useRef, useState } from 'preact/hooks';
 import { SliderField } from './SliderField.jsx';
 import { inputRange } from './input-ranges.js';
 import { FieldProblems } from './FieldProblems.jsx';
-import { derive } from './state.js';
+import { INTERLEAVED, derive } from './state.js';
+import { SelectField } from './SelectField.jsx';
+import { enumOptions, scheduleTitle } from './enum-titles.js';
 import { degree } from './format.js';
 import { useSetters } from './setters.js';
 import { inputLabel } from './names.js';
@@ -92,25 +95,45 @@ function NodesRow({ state, update }) {
  * The help of pp and ep for the model last estimated (result.model's
  * ep_sizes and max_pp_size), or the engine's general help before that.
  */
-export function layoutHelp(model, info) {
+export function layoutHelp(model, info, schedule = 'dualpipev', virtualStages = 2) {
   if (!model?.ep_sizes) return { pp: info.pp_size?.choose, ep: info.ep_size?.choose };
   const ep = model.experts > 0
     ? `a divisor of the model's ${model.experts} experts: ${model.ep_sizes.join(', ')}; usually the GPUs per node`
     : 'this model has no experts: 1';
-  const pp = `at most ${model.max_pp_size} for the model's ${model.layers} layers (DualPipeV needs two per stage); more pp lowers parameter and activation memory per GPU`;
+  const pp = `at most ${model.max_pp_size} for the model's ${model.layers} layers under ${scheduleTitle(schedule, virtualStages)} `
+    + `(${LAYERS_PER_GPU[schedule] ?? 'its stages'}); more pp lowers parameter and activation memory per GPU`;
   return { pp, ep };
 }
+
+/** What each schedule needs of the layers, for pp's help. */
+const LAYERS_PER_GPU = {
+  dualpipev: 'two stages of at least one layer per GPU',
+  '1f1b': 'a stage of at least one layer per GPU',
+  'interleaved-1f1b': 'its stages per GPU, at least one layer each',
+  'zb-h1': 'a stage of at least one layer per GPU',
+  dualpipe: 'a stage of at least one layer per GPU in each of two model copies',
+};
+
+/** The schedule's select: the core's values, titled by the core; built once. */
+let scheduleChoices = null;
 
 /** Props: state, update(patch), info (parameter help by name), model (result.model, or null). */
 export function ParallelPanel({ state, update, info, model = null }) {
   const d = derive(state);
-  const help = layoutHelp(model, info);
+  const help = layoutHelp(model, info, state.schedule, state.virtual_stages);
   const set = useSetters(update);
+  scheduleChoices ??= enumOptions('schedule');
   return (
     <fieldset class="panel">
       <legend>Parallelism</legend>
       <SliderField label={inputLabel('pp_size')} field="pp_size" help={help.pp} value={state.pp_size} {...inputRange('pp_size')}
         onChange={set('pp_size')} />
+      <SelectField label={inputLabel('schedule')} field="schedule" value={state.schedule} options={scheduleChoices}
+        onChange={set('schedule')} help={info.schedule?.meaning} />
+      {state.schedule === INTERLEAVED && (
+        <SliderField label={inputLabel('virtual_stages')} field="virtual_stages" help={info.virtual_stages?.choose}
+          value={state.virtual_stages} {...inputRange('virtual_stages')} onChange={set('virtual_stages')} />
+      )}
       <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} {...inputRange('ep_size')}
         onChange={set('ep_size')} />
       <SliderField label={inputLabel('cp_size')} field="cp_size" help={info.cp_size?.choose} value={state.cp_size} {...inputRange('cp_size')}

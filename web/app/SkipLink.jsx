@@ -6,6 +6,7 @@ const TARGETS = {
   calculator: '#outputs',
   plan: '#panel-plan',
   compare: '#panel-compare',
+  schedules: '#panel-schedules',
 };
 
 /** Props: tab (the tab shown). */
@@ -13,7 +14,7 @@ export function SkipLink({ tab }) {
   const target = TARGETS[tab] ?? '#outputs';
   const onClick = (e) => {
     e.preventDefault();
-    const el = document.querySelector(`${target} .plan-results, ${target} .compare-results`) ?? document.querySelector(target);
+    const el = document.querySelector(`${target} .plan-results, ${target} .compare-results, ${target} .schedules-table`) ?? document.querySelector(target);
     if (!el) return;
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
     el.focus();

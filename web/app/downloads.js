@@ -39,16 +39,20 @@ export function ranksCsv(result) {
 /**
  * A rank's timeline (`memest --json --timeline` events, each with its
  * components): one row an event, its op's end in the step (t_seconds, when
- * the estimate has a step time), its step, label, live chunks, the tensors
+ * the estimate has a step time), its step, label, live chunks of each
+ * module the rank holds, the tensors
  * after the op and inside it, and each component, in bytes.
  */
 export function timelineCsv(rank) {
   const keys = ALL_PARTS.map(([k]) => k);
   const events = rank.events ?? [];
   const timed = events.length > 0 && events.every((e) => typeof e.t_seconds === 'number');
-  const lines = [csvLine(['event', ...(timed ? ['t_seconds'] : []), 'step', 'label', 'live_chunks_0', 'live_chunks_1', 'total_bytes', 'peak_bytes', ...keys])];
+  // One live-chunk column per module the rank holds (the schedule's: 2 under DualPipeV, 1 under 1F1B, v interleaved).
+  const modules = Math.max(1, ...events.map((e) => e.live_chunks?.length ?? 0));
+  const live = Array.from({ length: modules }, (_, m) => m);
+  const lines = [csvLine(['event', ...(timed ? ['t_seconds'] : []), 'step', 'label', ...live.map((m) => `live_chunks_${m}`), 'total_bytes', 'peak_bytes', ...keys])];
   for (const e of events) {
-    lines.push(csvLine([e.index, ...(timed ? [e.t_seconds] : []), e.step, e.label, e.live_chunks?.[0], e.live_chunks?.[1], e.total_bytes, e.peak_bytes,
+    lines.push(csvLine([e.index, ...(timed ? [e.t_seconds] : []), e.step, e.label, ...live.map((m) => e.live_chunks?.[m]), e.total_bytes, e.peak_bytes,
       ...keys.map((k) => e.components?.[k] ?? 0)]));
   }
   return `${lines.join('\r\n')}\r\n`;

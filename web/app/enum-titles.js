@@ -21,3 +21,14 @@ export function enumTitle(which, v) {
 export function enumOptions(which, detail = {}) {
   return enumNames(which).map((v) => [v, detail[v] ? `${enumTitle(which, v)} ${detail[v]}` : enumTitle(which, v)]);
 }
+
+/**
+ * A pipeline schedule as the select titles it, with interleaved 1F1B's
+ * stages per GPU (`v`, which only that schedule reads) when given.
+ * @param {string} schedule
+ * @param {number | undefined | null} [v]
+ */
+export function scheduleTitle(schedule, v) {
+  const title = enumTitle('schedule', schedule);
+  return schedule === 'interleaved-1f1b' && v ? `${title}, ${v} stages per GPU` : title;
+}

@@ -1,7 +1,8 @@
 // estimator.js — the only module of the page that talks to the engine
 // (web/engine-client.js, a worker running the WebAssembly build of the C
 // core). Components get results through the hooks below: the engine, the
-// calculator's estimate, the Plan tab's sweep and the Compare tab's plan.
+// calculator's estimate, the Plan tab's sweep, the Compare tab's plan and
+// the Schedules tab's estimates.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { createEngineClient } from '../engine-client.js';
@@ -9,6 +10,8 @@ import { DEFAULTS, LAYOUT_INPUTS, MAX_CONFIG_CHARS, toParams, configOf } from '.
 import { curveFactors } from './routing-curve.js';
 import { parameters } from './names.js';
 import { timelineRank } from './timeline-data.js';
+import { scheduleNames, scheduleParams, schedulesKey } from './schedules.js';
+import { layoutPlan } from './plan/requests.js';
 
 /**
  * The most events the timeline is given in a window `viewportWidth` CSS px
@@ -331,6 +334,7 @@ function pairRow(result, bubble) {
   return {
     model: i.model, ...Object.fromEntries(LAYOUT_INPUTS.map((key) => [key, i[key]])), dp: result.derived.dp,
     num_chunks: result.derived.num_chunks, routing: i.routing, routing_factor: result.routing?.factor ?? null,
+    schedule: i.schedule, virtual_stages: i.virtual_stages,
     status: result.status, peak_bytes: result.peak_bytes, headroom_bytes: result.headroom_bytes,
     tensor_peak_bytes: result.tensor_peak_bytes, bubble_fraction: bubble?.bubble_fraction ?? null,
     non_pytorch_bytes: worst.non_pytorch_bytes, fragmentation_bytes: worst.fragmentation_bytes,
@@ -395,4 +399,68 @@ export function useCompare(client, config, request, active) {
     );
   }, [client, key, active]);
   return { ...view, want: key };
+}
+
+/** The Schedules tab before its first answer. */
+const NO_SCHEDULES = { answers: null, error: null, pending: false, key: '', state: null };
+
+/** The most events each schedule's timeline is given on the Schedules tab (every one, when fewer). */
+export const SCHEDULE_EVENTS = 2000;
+
+/**
+ * One schedule's answer for the Schedules tab: an estimate of `state` under
+ * `schedule` with its worst rank's timeline (the columns form), and, when
+ * the estimate has no step time (no GPU kind), the plan of its one layout
+ * for the schedule's formula bubble. {schedule, result, timeline, bubble}
+ * or {schedule, error} (the engine's refusal: a layout the schedule cannot
+ * take).
+ */
+async function scheduleAnswer(client, state, schedule) {
+  const view = { suggestions: false, timeline_window: SCHEDULE_EVENTS, every_rank: false, timeline_columns: true };
+  const result = await client.estimate(configOf(state), scheduleParams(state, schedule), { view });
+  if (result.error) return { schedule, error: result.error };
+  let bubble = null;
+  if (!result.time) {
+    const plan = await client.plan(configOf(state), layoutPlan({ ...state, schedule }));
+    bubble = plan.error ? null : plan.rows?.find((r) => r.status !== 'INVALID')?.bubble_fraction ?? null;
+  }
+  return { schedule, result, timeline: timelineRank(result), bubble };
+}
+
+/**
+ * The Schedules tab's answers: the calculator's inputs under every schedule
+ * the core replays (scheduleAnswer, one after another in the worker), asked
+ * while `active` (the tab is shown) for inputs whose answer is not on
+ * screen. Returns { answers, error, pending, key, state, want }: the
+ * answers are for `state`, and for the inputs on screen when key === want
+ * (schedulesKey()).
+ */
+export function useSchedules(client, state, active) {
+  const want = schedulesKey(state);
+  const [view, setView] = useState(NO_SCHEDULES);
+  const sent = useRef(0);
+  const settled = useRef('');
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => {
+    if (!client || !active || settled.current === want) return;
+    const seq = ++sent.current;
+    const s = latest.current;
+    const show = (next) => {
+      if (seq !== sent.current) return;
+      settled.current = want;
+      setView({ pending: false, key: want, state: s, ...next });
+    };
+    const tooLong = configTooLong(configOf(s));
+    if (tooLong) {
+      show({ answers: null, error: tooLong });
+      return;
+    }
+    setView((v) => ({ ...v, pending: true }));
+    Promise.all(scheduleNames().map((name) => scheduleAnswer(client, s, name))).then(
+      (answers) => show({ answers, error: null }),
+      (e) => show({ answers: null, error: { message: `The schedules failed: ${e.message}` } }),
+    );
+  }, [client, want, active]);
+  return { ...view, want };
 }

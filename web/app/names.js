@@ -54,9 +54,9 @@ export function inputFile(kind) {
   return names.input_files?.[kind] ?? null;
 }
 
-/** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "routing", "status"). */
+/** The names of one enum, in the core's order ("optimizer", "sharding", "fp8_training", "routing", "status"; another enum input, "schedule", by its parameter's choices). */
 export function enumNames(which) {
-  return names[which] ?? [];
+  return names[which] ?? params.get(which)?.choices ?? [];
 }
 
 /** The label of input `name` as a control shows it ("Total GPUs"); a config key as "config key X". */

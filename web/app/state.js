@@ -53,7 +53,7 @@ const PAGE_INPUTS = {
   gpus_per_node: [8, INT], // only for the nodes x GPUs-per-node view of total_gpus
   // The tab shown, and the Plan tab's own inputs (docs/page.md "Plan and
   // Compare"). Everything else it uses is the calculator's.
-  view: ['calculator', { kind: 'enum', values: ['calculator', 'plan', 'compare'] }],
+  view: ['calculator', { kind: 'enum', values: ['calculator', 'plan', 'compare', 'schedules'] }],
   plan_question: ['layouts', { kind: 'enum', values: ['layouts', 'vary'] }], // the best layouts for a GPU budget, or one input swept
   plan_budget: ['gpus', { kind: 'enum', values: ['gpus', 'nodes'] }], // total GPUs, or nodes of gpus_per_node
   plan_total_gpus: [32, INT],
@@ -165,8 +165,18 @@ export const SCHEMA = Object.freeze(Object.fromEntries(Object.entries(INPUTS).ma
 /** The core's parameters the state holds under the same names, in the core's order. */
 export const CORE_INPUTS = Object.freeze(STATE_PARAMETERS.map((p) => p.name));
 
-/** The core's whole-number inputs a layout and its batches are made of (all but the rank shown), in the core's order. */
-export const LAYOUT_INPUTS = Object.freeze(STATE_PARAMETERS.filter((p) => p.kind === 'int' && p.name !== 'pp_rank').map((p) => p.name));
+/**
+ * The pipeline schedule and what only one schedule reads: virtual_stages,
+ * interleaved 1F1B's stages per GPU, which the engine refuses with any
+ * other schedule (toParams gives it only then).
+ */
+export const SCHEDULE_INPUTS = Object.freeze(['schedule', 'virtual_stages']);
+/** The schedule that reads virtual_stages. */
+export const INTERLEAVED = 'interleaved-1f1b';
+
+/** The core's whole-number inputs a layout and its batches are made of (all but the rank shown and the schedule's), in the core's order. */
+export const LAYOUT_INPUTS = Object.freeze(STATE_PARAMETERS
+  .filter((p) => p.kind === 'int' && p.name !== 'pp_rank' && !SCHEDULE_INPUTS.includes(p.name)).map((p) => p.name));
 
 /** The core's choices of a run beside its routing (optimizer, sharding, FP8), in the core's order. */
 export const OPTION_INPUTS = Object.freeze(STATE_PARAMETERS.filter((p) => specOf(p).kind === 'enum' && p.name !== 'routing').map((p) => p.name));
@@ -319,6 +329,8 @@ export function toParams(state, opts = {}) {
     if (GIVEN_APART.has(name)) continue;
     // An empty text (the efficiency overrides) is the core's default: not given.
     if (kind === 'text' && name !== 'model' && state[name] === '') continue;
+    // The state keeps virtual_stages for every schedule; only interleaved 1F1B is given it.
+    if (name === 'virtual_stages' && state.schedule !== INTERLEAVED) continue;
     p[name] = state[name];
   }
   Object.assign(p, routingParams(state));

@@ -9,7 +9,7 @@ import { SliderField } from '../SliderField.jsx';
 import { inputRange } from '../input-ranges.js';
 import { CompareGpu } from './CompareGpu.jsx';
 import { sameAsA } from './requests.js';
-import { DEFAULTS, LAYOUT_INPUTS, OPTION_INPUTS } from '../state.js';
+import { DEFAULTS, INTERLEAVED, LAYOUT_INPUTS, OPTION_INPUTS } from '../state.js';
 import { enumOptions, enumTitle } from '../enum-titles.js';
 import { inputLabel } from '../names.js';
 import { modelTitle } from '../config-name.js';
@@ -74,6 +74,12 @@ export function CompareForm({ a, b, update, gpus, models = [] }) {
             {changed(key) && <p class="help">A: {enumTitle(key, a[key])}</p>}
           </div>
         ))}
+        {b.schedule === INTERLEAVED && (
+          <div class={changed('virtual_stages') ? 'changed' : undefined}>
+            <SliderField label={inputLabel('virtual_stages')} name="cmp_virtual_stages" value={b.virtual_stages} {...inputRange('virtual_stages')}
+              onChange={(v) => update(change(a, 'virtual_stages', v))} help={changed('virtual_stages') ? `A: ${a.virtual_stages}` : undefined} />
+          </div>
+        )}
         <div class={changed('fragmentation') ? 'changed' : undefined}>
           <SliderField label={inputLabel('fragmentation')} name="cmp_fragmentation" value={b.fragmentation} {...inputRange('fragmentation')}
             onChange={(v) => update(change(a, 'fragmentation', v))} help={changed('fragmentation') ? `A: ${a.fragmentation}` : undefined} />

@@ -6,7 +6,7 @@
 import { gib, mem, percent, signedGib } from '../format.js';
 import { STATIC_PARTS, DYNAMIC_PARTS, STATUS_CLASS, partLabel } from '../palette.js';
 import { inputLabel } from '../names.js';
-import { enumTitle } from '../enum-titles.js';
+import { enumTitle, scheduleTitle } from '../enum-titles.js';
 import { LAYOUT_INPUTS } from '../state.js';
 
 /** The inputs a row shows where A and B differ, the derived dp and chunks with them; their labels are the engine's (names.js). */
@@ -16,6 +16,11 @@ const INPUTS = [...LAYOUT_INPUTS.flatMap((key) => (key === 'cp_size' ? [key, 'dp
 function delta(bytes) {
   if (bytes === 0) return '±0';
   return Math.abs(bytes) >= 0.1 * 2 ** 30 ? signedGib(bytes) : `${bytes < 0 ? '\u2212' : '+'}${mem(Math.abs(bytes))}`;
+}
+
+/** A row's schedule (the planner's row says it when A's and B's differ). */
+function scheduleText(row) {
+  return row.schedule ? scheduleTitle(row.schedule, row.virtual_stages) : '';
 }
 
 function Status({ row }) {
@@ -79,6 +84,11 @@ export function CompareTable({ result, gpuA, gpuB, modelA = '', modelB = '' }) {
               <th scope="row">{inputLabel('routing')}</th>
               <td>{enumTitle('routing', a.routing)} ({a.routing_factor?.toFixed(2)}×)</td>
               <td>{enumTitle('routing', b.routing)} ({b.routing_factor?.toFixed(2)}×)</td><td />
+            </tr>
+          )}
+          {(a.schedule !== b.schedule || a.virtual_stages !== b.virtual_stages) && (
+            <tr class="input-row" data-name="schedule">
+              <th scope="row">{inputLabel('schedule')}</th><td>{scheduleText(a)}</td><td>{scheduleText(b)}</td><td />
             </tr>
           )}
           {gpuA !== gpuB && <tr class="input-row" data-name="gpu"><th scope="row">{inputLabel('gpu')}</th><td>{gpuA}</td><td>{gpuB}</td><td /></tr>}

@@ -2,7 +2,7 @@
 // takes as they are, in one line, with a way back to change them.
 
 import { count } from '../format.js';
-import { enumTitle } from '../enum-titles.js';
+import { enumTitle, scheduleTitle } from '../enum-titles.js';
 import { shortName } from '../names.js';
 import { LAYOUT_INPUTS, OPTION_INPUTS } from '../state.js';
 import { PER_ROW } from './requests.js';
@@ -19,9 +19,9 @@ export function numberWords(state, keys) {
   return keys.map((key) => `${shortName(key)} ${count(state[key])}`);
 }
 
-/** The titles of `state`'s optimizer, sharding and FP8, as the controls title them. */
+/** The titles of `state`'s optimizer, sharding, FP8 and schedule, as the controls title them. */
 export function optionWords(state) {
-  return OPTION_INPUTS.map((key) => enumTitle(key, state[key]));
+  return OPTION_INPUTS.map((key) => (key === 'schedule' ? scheduleTitle(state.schedule, state.virtual_stages) : enumTitle(key, state[key])));
 }
 
 /** Props: state, gpus (engine presets), extra (more items), onEdit() (to the calculator). */

@@ -155,8 +155,12 @@ export function capacityGib(state, gpus) {
 export function compareRequest(a, b, gpus) {
   const pa = toParams(a);
   const pb = toParams(b);
-  // Two models, or two routings, which one plan cannot hold: two estimates.
-  if (a.config !== b.config || pa.model !== pb.model || JSON.stringify(routingParams(a)) !== JSON.stringify(routingParams(b))) {
+  // Two models, two routings, or an input one side is given and the other
+  // is not (virtual_stages beside a schedule other than interleaved 1F1B),
+  // which one plan cannot hold: two estimates.
+  const keys = (p) => Object.keys(p).filter((k) => k !== 'gpu' && k !== 'gpu_memory_gb').sort().join();
+  if (a.config !== b.config || pa.model !== pb.model || JSON.stringify(routingParams(a)) !== JSON.stringify(routingParams(b))
+    || keys(pa) !== keys(pb)) {
     return { mode: 'pair', a: { config: a.config || null, params: pa, plan: layoutPlan(a) }, b: { config: b.config || null, params: pb, plan: layoutPlan(b) } };
   }
   delete pa.pp_rank;
