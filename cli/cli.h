@@ -103,6 +103,7 @@ typedef struct cli_source_args {
 typedef struct cli_source {
   memest_trainer_run *run;   /* NULL: the inputs are flags only */
   char root[4096];           /* the trainer's root above a script, or "" */
+  char workdir[4096];        /* the working folder a live object was launched from, or "" */
   char *log_text;            /* --log's text, or the W&B run's output.log; NULL */
   size_t log_len;
   const char *log_label;

@@ -504,6 +504,7 @@ static int take_given(const cli_args *a, FILE *err, const memest_command_input *
   const char *base;
   if ((src->run = memest_trainer_run_copy(in->run)) == NULL)
     return cli_fail_text(a, err, MEMEST_E_NOMEM, "", "out of memory");
+  if (in->workdir != NULL) copy(src->workdir, sizeof src->workdir, in->workdir);
   if (in->script == NULL || in->script[0] == '\0') return -1;
   dir_of(in->script, dir, sizeof dir);
   trainer_root(dir, src->root, sizeof src->root);
@@ -600,28 +601,45 @@ static int take_model_file(const cli_args *a, FILE *err, cli_source *src, const 
   return -1;
 }
 
-/* training.model as a file: as given, else (a relative path) under the
-** trainer's root or the run's working folder. 0 when there is none; else
-** 1, with take_model_file's exit status in *rc. */
-static int model_from_file(const cli_args *a, FILE *err, cli_source *src, const char *model,
-                           int *rc) {
-  static const char *const what[2] = {"under the trainer's root", "under the run's working folder"};
-  const char *hint = memest_trainer_run_root_hint(src->run), *bases[2];
-  char path[2 * CLI_PATH], how[CLI_PATH + 64], shown[2 * CLI_PATH];
-  int k;
-  if (is_file(model)) {
-    *rc = take_model_file(a, err, src, model, model[0] == '/' ? "" : "found from the working folder");
+/* The config a training.model path names: the file, or the config.json in
+** the model's folder, as the trainer's loader reads a folder. */
+static int config_at(const char *path, char *out, size_t size) {
+  if (is_file(path)) {
+    copy(out, size, path);
     return 1;
   }
-  if (model[0] == '/') return 0;
-  bases[0] = src->root;
-  bases[1] = hint ? hint : "";
-  for (k = 0; k < 2; k++) {
+  if (!is_dir(path)) return 0;
+  join(out, size, path, "config.json");
+  return out[0] != '\0' && is_file(out);
+}
+
+/* training.model as a file (or a model's folder): from the working folder
+** (a live object's at its launch, else this process's), else (a relative
+** path) under the trainer's root or the run's working folder. 0 when there
+** is none; else 1, with take_model_file's exit status in *rc. */
+static int model_from_file(const cli_args *a, FILE *err, cli_source *src, const char *model,
+                           int *rc) {
+  static const char *const what[3] = {"from the working folder at launch", "under the trainer's root",
+                                      "under the run's working folder"};
+  const char *hint = memest_trainer_run_root_hint(src->run), *bases[3];
+  char path[2 * CLI_PATH], found[2 * CLI_PATH + 16], how[CLI_PATH + 96], shown[2 * CLI_PATH];
+  int k;
+  if (model[0] == '/' || src->workdir[0] == '\0') {
+    if (config_at(model, found, sizeof found)) {
+      *rc = take_model_file(a, err, src, found, model[0] == '/' ? "" : "found from the working folder");
+      return 1;
+    }
+    if (model[0] == '/') return 0;
+  }
+  bases[0] = src->workdir;
+  bases[1] = src->root;
+  bases[2] = hint ? hint : "";
+  for (k = 0; k < 3; k++) {
     if (bases[k][0] == '\0') continue;
     join(path, sizeof path, bases[k], model);
-    if (!is_file(path)) continue;
+    if (!config_at(path, found, sizeof found)) continue;
     snprintf(how, sizeof how, "found %s %.4000s", what[k], bases[k]);
-    label_of(path, shown, sizeof shown);
+    label_of(found, shown, sizeof shown);
     *rc = take_model_file(a, err, src, shown, how);
     return 1;
   }
@@ -657,7 +675,7 @@ static void look_for_checkpoint(cli_source *src) {
   char folder[2 * CLI_PATH + 16];
   int k;
   if (where == NULL) return;
-  bases[0] = ".";
+  bases[0] = src->workdir[0] ? src->workdir : ".";
   bases[1] = src->root;
   bases[2] = hint ? hint : "";
   for (k = 0; k < 3; k++) {

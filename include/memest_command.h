@@ -27,6 +27,10 @@ typedef struct memest_command_input {
   ** finds the trainer's root (for training.model) and, named like the
   ** trainer's benchmark folders ("h100-4n8g"), the GPUs, as for --script. */
   const char *script;
+  /* The working folder when the object was launched, where the script had
+  ** moved to (os.chdir), or NULL for this process's: the trainer finds a
+  ** relative training.model and save_location from there. */
+  const char *workdir;
 } memest_command_input;
 
 /* Runs `memest ARGS...` (argv[0] is the program's name; argv[1] "plan",

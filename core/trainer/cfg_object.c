@@ -76,12 +76,21 @@ void memest_cfg_run_field(memest_trainer_run *run, const char *section, const ch
   char why[200], field[120], where[300];
   if (run == NULL || section == NULL || name == NULL || value == NULL) return;
   if (value->kind == MEMEST_VALUE_UNSET) {   /* the field is there, with no value */
+    const trainer_field *f = memi_trainer_field(section, name);
     if (section[0] == '\0' && memi_trainer_section_known(name)) {
       memset(&v, 0, sizeof v);
       memi_tv_set_text(&v, TV_OTHER, "never set", 9);
       top_level_value(run, name, &v);
+    } else if (f != NULL && f->input >= 0 && f->dflt != NULL) {
+      /* a field with a default unset: deleted from the object */
+      char message[600];
+      snprintf(message, sizeof message,
+               "%s: %.40s.%.60s is not set on the object (deleted: its class gives it a "
+               "default), so launch(cfg) raises AttributeError reading it",
+               memi_tloc_show(&run->handed, where, sizeof where), section, name);
+      memi_trainer_refuse(run, section, name, &run->handed, message);
     } else {
-      memi_trainer_field_seen(run, section, name);
+      memi_trainer_field_seen(run, section, name);   /* required and never set: a note */
     }
     return;
   }
@@ -94,11 +103,12 @@ void memest_cfg_run_field(memest_trainer_run *run, const char *section, const ch
     return;
   }
   if (section[0] == '\0') top_level_value(run, name, &v);
-  else memi_trainer_take(run, section, name, &v, &run->handed);
+  else memi_trainer_take_python(run, section, name, &v, &run->handed);
 }
 
 void memest_cfg_run_finish(memest_trainer_run *run, int complete) {
   if (run == NULL) return;
   memi_trainer_date_fields(run, complete);
   memi_trainer_defaults(run);
+  memi_trainer_note_required(run, "the config object never sets");
 }

@@ -2681,32 +2681,8 @@ static void take_section(script *sc, int s) {
   for (i = 0; i < sc->n_slots; i++) {
     const slot *f = &sc->slots[i];
     if (f->o != s) continue;
-    const trainer_field *tf = memi_trainer_field(sec, f->name);
-    if (f->refused) {
-      memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
-    } else if (tf != NULL && tf->conv == TF_OPTIMIZER && f->v.kind == TV_STR &&
-               strcmp(f->v.text, "Muon") != 0 && strcmp(f->v.text, "Adam") != 0) {
-      char why[400];   /* a builder's name as a string is no builder: the trainer calls it */
-      snprintf(why, sizeof why, "%.200s:%d: training.optimizer is the string '%.60s', not a builder "
-               "(the trainer calls it); write the builder's name without quotes",
-               f->at.file, f->at.line, f->v.text);
-      memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
-    } else if (tf != NULL && tf->conv == TF_INT && f->v.kind != TV_INT) {
-      char why[700], shown[80];   /* Python passes 4096.0 or True as it is: no int */
-      if (f->v.kind == TV_FLOAT) {   /* repr: a whole float keeps its ".0" */
-        snprintf(shown, sizeof shown, "%.17g", f->v.f);
-        if (strspn(shown, "-0123456789") == strlen(shown)) strcat(shown, ".0");
-      } else {
-        memi_tv_show(&f->v, shown, sizeof shown);
-      }
-      snprintf(why, sizeof why, "%.200s:%d: %.40s.%.64s is %s, a %s where the trainer takes an int; "
-               "memest reads what Python passes: write a whole number",
-               f->at.file, f->at.line, sec, f->name, shown,
-               f->v.kind == TV_FLOAT ? "float" : f->v.kind == TV_BOOL ? "bool" : "value of another type");
-      memi_trainer_refuse(sc->run, sec, f->name, &f->at, why);
-    } else {
-      memi_trainer_take(sc->run, sec, f->name, &f->v, &f->at);
-    }
+    if (f->refused) memi_trainer_refuse(sc->run, sec, f->name, &f->at, f->why);
+    else memi_trainer_take_python(sc->run, sec, f->name, &f->v, &f->at);
   }
   if (sc->objs[s].replaced) {
     for (i = 0; i < memi_trainer_field_count(); i++) {
@@ -2755,17 +2731,7 @@ static memest_code finish(script *sc, const char *label) {
   }
   memi_trainer_date_fields(sc->run, 0);
   memi_trainer_defaults(sc->run);
-  {
-    static const memest_param_id required[] = {MEMEST_P_MODEL, MEMEST_P_MICRO_BATCH_SIZE,
-                                               MEMEST_P_GLOBAL_BATCH_SIZE, MEMEST_P_SEQUENCE_LENGTH,
-                                               MEMEST_P_OPTIMIZER};
-    static const char *const fields[] = {"model", "micro_batch_size", "global_batch_size",
-                                         "sequence_length", "optimizer"};
-    for (k = 0; k < 5; k++)
-      if (!sc->run->in[required[k]].set && !sc->run->in[required[k]].refused)
-        memi_run_note(sc->run, "the script never sets training.%s, which the trainer requires",
-                      fields[k]);
-  }
+  memi_trainer_note_required(sc->run, "the script never sets");
   /* The folder: "h100-4n8g" gives the GPU and the GPU count. */
   slash = strrchr(label, '/');
   if (slash != NULL && slash > label) {

@@ -225,6 +225,15 @@ MEMEST_HIDDEN int memi_trainer_section_known(const char *section);
 ** does not know. */
 MEMEST_HIDDEN void memi_trainer_take(memest_trainer_run *run, const char *section, const char *name,
                                 const tvalue *v, const tloc *at);
+/* memi_trainer_take of a value as Python holds it (a script's or a live
+** object's): a whole number as a float (4096.0) or a bool where the trainer
+** takes an int, and a builder's name as a string, are refused as Python
+** would pass them on. */
+MEMEST_HIDDEN void memi_trainer_take_python(memest_trainer_run *run, const char *section,
+                                            const char *name, const tvalue *v, const tloc *at);
+/* A note for each field the trainer requires that the run never set
+** ("<who> training.optimizer, which the trainer requires"). */
+MEMEST_HIDDEN void memi_trainer_note_required(memest_trainer_run *run, const char *who);
 /* A field the file sets in a way that cannot be read (an expression, a
 ** block): refused if it is a memory input, else read and ignored. */
 MEMEST_HIDDEN void memi_trainer_refuse(memest_trainer_run *run, const char *section,

@@ -305,6 +305,46 @@ void memi_trainer_take(memest_trainer_run *run, const char *section, const char 
   }
 }
 
+void memi_trainer_take_python(memest_trainer_run *run, const char *section, const char *name,
+                              const tvalue *v, const tloc *at) {
+  const trainer_field *tf = memi_trainer_field(section, name);
+  char why[700], shown[80], where[300];
+  if (tf != NULL && tf->conv == TF_OPTIMIZER && v->kind == TV_STR && strcmp(v->text, "Muon") != 0 &&
+      strcmp(v->text, "Adam") != 0) {
+    /* a builder's name as a string is no builder: the trainer calls it */
+    snprintf(why, sizeof why, "%.200s: training.optimizer is the string '%.60s', not a builder "
+             "(the trainer calls it); write the builder's name without quotes",
+             memi_tloc_show(at, where, sizeof where), v->text);
+    memi_trainer_refuse(run, section, name, at, why);
+  } else if (tf != NULL && tf->conv == TF_INT && v->kind != TV_INT) {
+    if (v->kind == TV_FLOAT) {   /* repr: a whole float keeps its ".0" */
+      snprintf(shown, sizeof shown, "%.17g", v->f);
+      if (strspn(shown, "-0123456789") == strlen(shown)) strcat(shown, ".0");
+    } else {
+      memi_tv_show(v, shown, sizeof shown);
+    }
+    snprintf(why, sizeof why, "%.200s: %.40s.%.64s is %s, a %s where the trainer takes an int; "
+             "memest reads what Python passes: write a whole number",
+             memi_tloc_show(at, where, sizeof where), section, name, shown,
+             v->kind == TV_FLOAT ? "float" : v->kind == TV_BOOL ? "bool" : "value of another type");
+    memi_trainer_refuse(run, section, name, at, why);
+  } else {
+    memi_trainer_take(run, section, name, v, at);
+  }
+}
+
+void memi_trainer_note_required(memest_trainer_run *run, const char *who) {
+  static const memest_param_id required[] = {MEMEST_P_MODEL, MEMEST_P_MICRO_BATCH_SIZE,
+                                             MEMEST_P_GLOBAL_BATCH_SIZE, MEMEST_P_SEQUENCE_LENGTH,
+                                             MEMEST_P_OPTIMIZER};
+  static const char *const fields[] = {"model", "micro_batch_size", "global_batch_size",
+                                       "sequence_length", "optimizer"};
+  int k;
+  for (k = 0; k < 5; k++)
+    if (!run->in[required[k]].set && !run->in[required[k]].refused)
+      memi_run_note(run, "%s training.%s, which the trainer requires", who, fields[k]);
+}
+
 void memi_trainer_refuse(memest_trainer_run *run, const char *section, const char *name,
                          const tloc *at, const char *why) {
   const trainer_field *f = memi_trainer_field(section, name);

@@ -88,6 +88,10 @@ def _flags(inputs):
             text = ",".join(_text(name, v) for v in value)
         else:
             text = _text(name, value)
+        if "\0" in text or "\0" in name:
+            raise InputError({"code": "value", "field": name, "fix": "", "reason": "none",
+                              "message": "%s=%r holds a NUL character, which no input memest "
+                                         "reads can hold; remove it" % (name, value)})
         args.append("--%s=%s" % (name.replace("_", "-"), text))
     return args
 

@@ -46,7 +46,7 @@ def main(args):
     sub, script, flags, script_args = parsed
     prog = "memest" + (" " + sub if sub else "")
     try:
-        cfg, file, line = _script.run(script, script_args)
+        cfg, file, line, workdir = _script.run(script, script_args)
     except _script.ScriptError as e:
         if "--json" in flags:   # as the command gives an error with --json
             error = {"code": e.code, "message": str(e), "field": "script", "fix": "",
@@ -58,7 +58,8 @@ def main(args):
     label = os.path.relpath(file) if os.path.isabs(file) and not os.path.relpath(file).startswith("..") else file
     with _cfg.read(cfg, label, line) as run:
         argv = ["memest"] + ([sub] if sub else []) + flags
-        return _emit(*_native.command(argv, run.ptr, script))
+        moved = os.path.realpath(workdir) != os.path.realpath(os.getcwd())
+        return _emit(*_native.command(argv, run.ptr, script, workdir if moved else None))
 
 
 if __name__ == "__main__":

@@ -34,13 +34,14 @@ def _utf8(text):
         return None
 
 
+def _text_value(kind, text, args=None):
+    """A value of `kind` with text (bytes), its length the bytes' own: a NUL
+    inside is the core's to refuse, never a place to cut the text."""
+    return _native.Value(kind, 0, 0.0, text, len(text), args)
+
+
 def _other(value):
-    return _native.Value(OTHER, 0, 0.0, _short_repr(value).encode("utf-8", "replace"), 0, None)
-
-
-def _with_len(v):
-    v.text_len = len(v.text) if v.text is not None else 0
-    return v
+    return _text_value(OTHER, _short_repr(value).encode("utf-8", "replace"))
 
 
 def value_of(value):
@@ -54,36 +55,32 @@ def value_of(value):
     if isinstance(value, numbers.Integral):
         i = int(value)
         if not _INT64[0] <= i <= _INT64[1]:
-            return _with_len(_other(value))
+            return _other(value)
         return _native.Value(INT, i, 0.0, None, 0, None)
     if isinstance(value, numbers.Real):
         return _native.Value(FLOAT, 0, float(value), None, 0, None)
     if isinstance(value, str):
         text = _utf8(value)
-        return _with_len(_native.Value(STR, 0, 0.0, text, 0, None) if text is not None
-                         else _other(value))
+        return _text_value(STR, text) if text is not None else _other(value)
     if isinstance(value, os.PathLike):
         path = os.fspath(value)
         text = _utf8(path) if isinstance(path, str) else None
-        return _with_len(_native.Value(PATH, 0, 0.0, text, 0, None) if text is not None
-                         else _other(value))
+        return _text_value(PATH, text) if text is not None else _other(value)
     if isinstance(value, functools.partial):
         name = getattr(value.func, "__name__", None)
         if not isinstance(name, str):
-            return _with_len(_other(value))
+            return _other(value)
         shown = [_short_repr(a, 60) for a in value.args]
         shown += ["%s=%s" % (k, _short_repr(v, 60)) for k, v in value.keywords.items()]
-        return _with_len(_native.Value(PARTIAL, 0, 0.0, name.encode("utf-8", "replace"), 0,
-                                       ", ".join(shown)[:150].encode("utf-8", "replace")))
+        return _text_value(PARTIAL, name.encode("utf-8", "replace"),
+                           ", ".join(shown)[:150].encode("utf-8", "replace").replace(b"\0", b""))
     if isinstance(value, datetime.timedelta):
         return _native.Value(TIMEDELTA, 0, value.total_seconds(), None, 0, None)
     if callable(value) and isinstance(getattr(value, "__name__", None), str):
-        return _with_len(_native.Value(FUNC, 0, 0.0, value.__name__.encode("utf-8", "replace"),
-                                       0, None))
+        return _text_value(FUNC, value.__name__.encode("utf-8", "replace"))
     if _is_section(value):
-        return _with_len(_native.Value(OBJECT, 0, 0.0,
-                                       type(value).__name__.encode("utf-8", "replace"), 0, None))
-    return _with_len(_other(value))
+        return _text_value(OBJECT, type(value).__name__.encode("utf-8", "replace"))
+    return _other(value)
 
 
 class _UnsetType:

@@ -31,7 +31,8 @@ class Value(ctypes.Structure):
 
 class CommandInput(ctypes.Structure):
     """memest_command_input (include/memest_command.h)."""
-    _fields_ = [("run", ctypes.c_void_p), ("script", ctypes.c_char_p)]
+    _fields_ = [("run", ctypes.c_void_p), ("script", ctypes.c_char_p),
+                ("workdir", ctypes.c_char_p)]
 
 
 class FieldInfo(ctypes.Structure):
@@ -84,11 +85,17 @@ def _take(ptr, size):
         _free(ptr)
 
 
-def command(argv, run=None, script=None):
+def command(argv, run=None, script=None, workdir=None):
     """Runs `memest ARGV...` (argv[0] "memest") in this process: (exit status,
     stdout text, stderr text), as the program would give them."""
-    args = (ctypes.c_char_p * len(argv))(*[os.fsencode(a) for a in argv])
-    given = CommandInput(run, os.fsencode(script) if script is not None else None)
+    encoded = [os.fsencode(a) for a in argv]
+    for a in encoded:
+        if b"\0" in a:   # no command line can hold one; C would read the text up to it
+            raise ValueError("memest: argument %r holds a NUL character, which no command line "
+                             "can hold" % (a,))
+    args = (ctypes.c_char_p * len(argv))(*encoded)
+    given = CommandInput(run, os.fsencode(script) if script is not None else None,
+                         os.fsencode(workdir) if workdir is not None else None)
     out, err = ctypes.c_void_p(), ctypes.c_void_p()
     out_len, err_len = ctypes.c_size_t(), ctypes.c_size_t()
     rc = _command(len(argv), args, ctypes.byref(given), ctypes.byref(out), ctypes.byref(out_len),

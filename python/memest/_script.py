@@ -74,13 +74,16 @@ def _import_trainer(script):
 
 
 def run(script, args=()):
-    """Runs the script; returns (cfg, file, line): the object launch() got and
-    where launch() was called. Raises ScriptError when the trainer is not
-    importable, or the script fails, exits or ends before launch()."""
+    """Runs the script; returns (cfg, file, line, workdir): the object launch()
+    got, where launch() was called, and the working folder then (the
+    script may have moved: the trainer reads relative paths from there).
+    This process's working folder, sys.argv and sys.path are restored.
+    Raises ScriptError when the trainer is not importable, or the script
+    fails, exits or ends before launch()."""
     if not os.path.isfile(script):
         raise ScriptError("%s is not a file; give the launch script's path" % script, "io")
     folder = os.path.dirname(os.path.realpath(script))
-    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
     sys.argv = [script] + list(args)
     if sys.path and sys.path[0] in ("", os.getcwd()):
         sys.path[0] = folder     # what `python SCRIPT.py` puts first, in place of -m's folder
@@ -90,7 +93,7 @@ def run(script, args=()):
 
     def launch(cfg):
         frame = sys._getframe(1)
-        captured.append((cfg, frame.f_code.co_filename, frame.f_lineno))
+        captured.append((cfg, frame.f_code.co_filename, frame.f_lineno, os.getcwd()))
         raise _Launched()
 
     try:
@@ -118,6 +121,7 @@ def run(script, args=()):
                 task.launch = real
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        os.chdir(saved_cwd)
     if not captured:
         raise ScriptError("%s ran to its end without calling launch(cfg) (%s.launch), so it "
                           "launches no run; memest estimates the config a script launches"

@@ -157,7 +157,7 @@ static void test_field_table(void) {
 
 static void test_command(void) {
   memest_trainer_run *run = tiny_run();
-  memest_command_input in = {run, NULL};
+  memest_command_input in = {run, NULL, NULL};
   const char *argv[] = {"memest", "--total-gpus", "16", "--gpu", "h100", "--json"};
   const char *bad[] = {"memest", "--pp-size", "0"};
   char *out, *err;
