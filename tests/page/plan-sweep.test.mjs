@@ -140,6 +140,7 @@ test('planRequest: layouts from the budget and pins, vary from the calculator', 
     model: 'qwen3-30b-a3b', optimizer: 'adamw', sharding: 'fsdp', fp8_training: 'disabled', ep_imbalance: 1,
     fragmentation: 0.1, global_batch_size: 1024, sequence_length: 4096, gpu: 'h100',
     nvlink_gb_per_s: 0, network_gbit_per_s: 0, // the time model's, which a plan takes as an estimate does
+    schedule: 'dualpipev', // the calculator's schedule; virtual_stages only with interleaved 1F1B
   };
   // A budget of whole nodes is laid out on the calculator's nodes (8 GPUs each).
   assert.deepEqual(planRequest(s).request, { ...fixed, total_gpus: 32, gpus_per_node: 8, micro_batch_size: [1, 2, 4] });
@@ -158,6 +159,9 @@ test('planRequest: layouts from the budget and pins, vary from the calculator', 
   assert.match(planRequest({ ...vary, total_gpus: 48 }).problem, /dp = 1\.5, not a whole number/);
   assert.deepEqual(mbsList(0b1111111), [1, 2, 4, 8, 16, 32, 64]);
   assert.equal(planRequest({ ...s, efficiency: 'gemm=0.6' }).request.efficiency, 'gemm=0.6', 'the overrides, when set');
+  const interleaved = planRequest({ ...s, schedule: 'interleaved-1f1b', virtual_stages: 3 }).request;
+  assert.deepEqual([interleaved.schedule, interleaved.virtual_stages], ['interleaved-1f1b', 3]);
+  assert.equal('virtual_stages' in planRequest({ ...s, schedule: '1f1b', virtual_stages: 3 }).request, false, 'kept in the state, not given');
 });
 
 test('compareRequest: lists only where A and B differ, none when they agree', () => {

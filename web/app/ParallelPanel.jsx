@@ -100,19 +100,25 @@ export function layoutHelp(model, info, schedule = 'dualpipev', virtualStages = 
   const ep = model.experts > 0
     ? `a divisor of the model's ${model.experts} experts: ${model.ep_sizes.join(', ')}; usually the GPUs per node`
     : 'this model has no experts: 1';
-  const pp = `at most ${model.max_pp_size} for the model's ${model.layers} layers under ${scheduleTitle(schedule, virtualStages)} `
-    + `(${LAYERS_PER_GPU[schedule] ?? 'its stages'}); more pp lowers parameter and activation memory per GPU`;
+  // max_pp_size is DualPipeV's bound (two stages per GPU); another schedule's need is said in words, the engine refusing what it cannot take.
+  const pp = schedule === 'dualpipev'
+    ? `at most ${model.max_pp_size} for the model's ${model.layers} layers (DualPipeV needs two per GPU); more pp lowers parameter and activation memory per GPU`
+    : `the model's ${model.layers} layers over pp GPUs: ${scheduleTitle(schedule)} ${LAYER_NEED[schedule]?.(virtualStages) ?? 'needs its stages'}; more pp lowers parameter and activation memory per GPU`;
   return { pp, ep };
 }
 
-/** What each schedule needs of the layers, for pp's help. */
-const LAYERS_PER_GPU = {
-  dualpipev: 'two stages of at least one layer per GPU',
-  '1f1b': 'a stage of at least one layer per GPU',
-  'interleaved-1f1b': 'its stages per GPU, at least one layer each',
-  'zb-h1': 'a stage of at least one layer per GPU',
-  dualpipe: 'a stage of at least one layer per GPU in each of two model copies',
+/** What a schedule other than DualPipeV needs of the layers, for pp's help (the core's checks: docs/schedules.md). */
+const LAYER_NEED = {
+  '1f1b': () => 'needs at least one per GPU',
+  'interleaved-1f1b': (v) => `needs at least ${v} per GPU, one per stage`,
+  'zb-h1': () => 'needs at least one per GPU',
+  dualpipe: () => 'needs an even pp and at least one layer per GPU',
 };
+
+/** Said under the schedule's select. */
+const SCHEDULE_HELP = 'The trainer runs DualPipeV; another schedule shows what the same run would hold and take under it (the Schedules tab sets all five side by side).';
+/** Said under interleaved 1F1B's stages per GPU. */
+const VIRTUAL_HELP = 'Model chunks per GPU (Megatron’s virtual pipeline size): 2 unless your interleaved runs use more.';
 
 /** The schedule's select: the core's values, titled by the core; built once. */
 let scheduleChoices = null;
@@ -129,9 +135,9 @@ export function ParallelPanel({ state, update, info, model = null }) {
       <SliderField label={inputLabel('pp_size')} field="pp_size" help={help.pp} value={state.pp_size} {...inputRange('pp_size')}
         onChange={set('pp_size')} />
       <SelectField label={inputLabel('schedule')} field="schedule" value={state.schedule} options={scheduleChoices}
-        onChange={set('schedule')} help={info.schedule?.meaning} />
+        onChange={set('schedule')} help={SCHEDULE_HELP} />
       {state.schedule === INTERLEAVED && (
-        <SliderField label={inputLabel('virtual_stages')} field="virtual_stages" help={info.virtual_stages?.choose}
+        <SliderField label={inputLabel('virtual_stages')} field="virtual_stages" help={VIRTUAL_HELP}
           value={state.virtual_stages} {...inputRange('virtual_stages')} onChange={set('virtual_stages')} />
       )}
       <SliderField label={inputLabel('ep_size')} field="ep_size" help={help.ep} value={state.ep_size} {...inputRange('ep_size')}

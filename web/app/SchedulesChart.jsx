@@ -32,7 +32,7 @@ function options(width, plot, scheme, capacityGib) {
       { label: 'GiB', size: 46, labelSize: 18, stroke: ink.axis, grid: { stroke: ink.grid }, values: (u, vals) => vals.map((v) => axisGib(v * 2 ** 30)) },
     ],
     series: [
-      { label: plot.seconds ? 's' : 'event', value: (u, v) => (v === null || v === undefined ? '—' : plot.seconds ? v.toFixed(2) : String(v)) },
+      { label: plot.seconds ? 'time (s)' : 'event', value: (u, v) => (v === null || v === undefined ? '—' : plot.seconds ? v.toFixed(2) : String(v)) },
       ...plot.names.map((name) => {
         const i = Math.max(0, order.indexOf(name));
         return {
