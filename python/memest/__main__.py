@@ -3,7 +3,9 @@
     python -m memest [plan|compare] SCRIPT.py [memest flags] [-- script arguments]
     python -m memest ARGS...            the memest command itself (memest --help)
 
-With a script, it is run as torchrun runs it, with the trainer's launch()
+With a script, it is run as torchrun runs its first process (RANK and
+LOCAL_RANK 0, WORLD_SIZE the --total-gpus given, where not set), with the
+trainer's launch()
 replaced by one that captures the config it is given, and that config is
 estimated (flags given win over its fields). It executes the script, as
 `python SCRIPT.py` would, up to its launch() call. The exit status is the
@@ -31,6 +33,16 @@ def _script_of(args):
     return sub, rest[0], flags, script_args
 
 
+def _total_gpus(flags):
+    """--total-gpus N among the flags, or None."""
+    for i, f in enumerate(flags):
+        text = f[len("--total-gpus="):] if f.startswith("--total-gpus=") else (
+            flags[i + 1] if f == "--total-gpus" and i + 1 < len(flags) else None)
+        if text is not None and text.isdigit() and int(text) > 0:
+            return int(text)
+    return None
+
+
 def _emit(rc, out, err):
     sys.stdout.write(out)
     sys.stdout.flush()
@@ -46,7 +58,7 @@ def main(args):
     sub, script, flags, script_args = parsed
     prog = "memest" + (" " + sub if sub else "")
     try:
-        cfg, file, line, workdir = _script.run(script, script_args)
+        cfg, file, line, workdir = _script.run(script, script_args, _total_gpus(flags))
     except _script.ScriptError as e:
         if "--json" in flags:   # as the command gives an error with --json
             error = {"code": e.code, "message": str(e), "field": "script", "fix": "",

@@ -8,6 +8,7 @@ import contextlib
 import os
 import runpy
 import sys
+import sysconfig
 import traceback
 
 TRAINER_TASK = "pithtrain.tasks.pretrain_lm"
@@ -43,9 +44,20 @@ def _script_tb(tb):
     return tb
 
 
+_STDLIB = os.path.realpath(sysconfig.get_paths()["stdlib"])
+
+
+def _library(filename):
+    """Whether a frame is Python's own (the standard library, a frozen module)."""
+    return filename.startswith("<frozen") or os.path.realpath(filename).startswith(_STDLIB + os.sep)
+
+
 def _where(tb, script):
-    """The innermost frame of a traceback in the script's own files: "file:line"."""
+    """The innermost frame of a traceback in the script's own files (else in
+    any file not memest's): "file:line"."""
     frames = [f for f in traceback.extract_tb(tb) if not _ours(f.filename)]
+    own = [f for f in frames if not _library(f.filename)]
+    frames = own or frames
     if not frames:
         return script
     return "%s:%d" % (frames[-1].filename, frames[-1].lineno)
@@ -73,17 +85,31 @@ def _import_trainer(script):
                              _where(e.__traceback__, script))) from None
 
 
-def run(script, args=()):
+def _torchrun_env(total_gpus):
+    """What torchrun sets for its first process that is not set already:
+    rank 0 of WORLD_SIZE = total_gpus (only when the GPU count is given)."""
+    env = {"RANK": "0", "LOCAL_RANK": "0", "GROUP_RANK": "0", "ROLE_RANK": "0"}
+    if total_gpus is not None:
+        env["WORLD_SIZE"] = str(total_gpus)
+        env["LOCAL_WORLD_SIZE"] = str(min(total_gpus, 8))
+    return {k: v for k, v in env.items() if k not in os.environ}
+
+
+def run(script, args=(), total_gpus=None):
     """Runs the script; returns (cfg, file, line, workdir): the object launch()
     got, where launch() was called, and the working folder then (the
     script may have moved: the trainer reads relative paths from there).
-    This process's working folder, sys.argv and sys.path are restored.
+    The script sees torchrun's variables for rank 0 where they are not set
+    (RANK, LOCAL_RANK; WORLD_SIZE when total_gpus is given). This process's
+    working folder, environment, sys.argv and sys.path are restored.
     Raises ScriptError when the trainer is not importable, or the script
     fails, exits or ends before launch()."""
     if not os.path.isfile(script):
         raise ScriptError("%s is not a file; give the launch script's path" % script, "io")
     folder = os.path.dirname(os.path.realpath(script))
     saved_argv, saved_path, saved_cwd = sys.argv[:], sys.path[:], os.getcwd()
+    added = _torchrun_env(total_gpus)
+    os.environ.update(added)
     sys.argv = [script] + list(args)
     if sys.path and sys.path[0] in ("", os.getcwd()):
         sys.path[0] = folder     # what `python SCRIPT.py` puts first, in place of -m's folder
@@ -113,15 +139,22 @@ def run(script, args=()):
             if not captured:
                 traceback.print_exception(type(e), e, _script_tb(e.__traceback__),
                                           file=sys.stderr)
-                raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)"
+                hint = ""
+                if isinstance(e, KeyError) and e.args and e.args[0] in (
+                        "WORLD_SIZE", "LOCAL_WORLD_SIZE"):
+                    hint = "; give --total-gpus N, which python -m memest hands the script as " \
+                           "WORLD_SIZE, as torchrun does"
+                raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)%s"
                                   % (script, type(e).__name__, e,
-                                     _where(e.__traceback__, script))) from None
+                                     _where(e.__traceback__, script), hint)) from None
         finally:
             if real is not None:
                 task.launch = real
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
         os.chdir(saved_cwd)
+        for k in added:
+            os.environ.pop(k, None)
     if not captured:
         raise ScriptError("%s ran to its end without calling launch(cfg) (%s.launch), so it "
                           "launches no run; memest estimates the config a script launches"
