@@ -1,6 +1,10 @@
-// Header.jsx — the page title and the tab bar: Calculator, Plan, Compare.
+// Header.jsx — the page title and the tab bar: Calculator, Plan, Compare,
+// Schedules (on a narrow phone the tabs wrap rather than widen the page).
 // The tabs follow the ARIA tabs pattern: one tab stop, arrow keys (and
 // Home / End) move between tabs and show the one they reach.
+
+/** The tab bar's wrapping (set through the DOM's style object, which the page's policy allows). */
+const WRAP = { flexWrap: 'wrap' };
 
 /** Props: version (the engine's), tabs ([{id, title}]), tab, onTab(id). */
 export function Header({ version, tabs, tab, onTab }) {
@@ -20,7 +24,7 @@ export function Header({ version, tabs, tab, onTab }) {
         <p class="tagline">GPU memory for DualPipeV Mixture-of-Experts training — runs in your browser, nothing is uploaded.</p>
       </div>
       <nav class="tabs" aria-label="Views">
-        <div role="tablist" onKeyDown={onKeyDown}>
+        <div role="tablist" onKeyDown={onKeyDown} style={WRAP}>
           {tabs.map((t) => (
             <button key={t.id} type="button" role="tab" id={`tab-${t.id}`} aria-selected={t.id === tab ? 'true' : 'false'}
               aria-controls={t.id === tab ? `panel-${t.id}` : undefined} tabIndex={t.id === tab ? 0 : -1}

@@ -97,7 +97,7 @@ export function SchedulesChart({ plot, capacity = 0, answerFor, note }) {
         {plot.seconds ? ' time axis, in seconds from the step’s start' : ' axis of events (no step time without a GPU preset)'}.
         {capacity > 0 ? ' Dashed grey: the GPU’s capacity.' : ''} {pointerWord()} the chart for each one’s value at a point.
       </p>
-      <div ref={box} class="uplot-box" role="img" data-series={plot.names.join(',')}
+      <div ref={box} class="uplot-box" role="img" data-series={plot.names.join(',')} data-axis={plot.seconds ? 'seconds' : 'events'}
         aria-label={`Memory over the step of each schedule's worst rank; the highest point of each: ${peaks.join(', ')}.`} />
     </Card>
   );
