@@ -9,29 +9,6 @@
 
 #include "sim/schedule.h"
 
-static int modules(int v) {
-  (void)v;
-  return 1;
-}
-
-static int64_t stages(int64_t pp, int v) {
-  (void)v;
-  return pp;
-}
-
-static int stage_of(int64_t pp, int v, int64_t rank, int m) {
-  (void)pp;
-  (void)v;
-  (void)m;
-  return (int)rank;
-}
-
-static int64_t min_chunks(int64_t pp, int v) {
-  (void)pp;
-  (void)v;
-  return 1;
-}
-
 /* Two ops per micro-batch, and the step end's events. */
 static int64_t max_events(int64_t pp, int v, int64_t chunks) {
   (void)v;
@@ -65,5 +42,6 @@ const schedule memi_sched_1f1b = {
   MEMEST_SCHED_1F1B, "1F1B", 1, "pp", "1",
   "1F1B bubble (PP-1)(F+B) with PP = pp stages, over the num_chunks*(F+B) each GPU computes per "
   "step; F = forward matmul FLOPs of one micro-batch through one stage, B = 2F",
-  modules, stages, stage_of, min_chunks, max_events, bubble, run,
+  memi_sched_one_module, memi_sched_pp, memi_sched_rank_stage, memi_sched_any_chunks, max_events,
+  bubble, run,
 };

@@ -13,24 +13,9 @@
 
 #include "sim/schedule.h"
 
-static int modules(int v) {
-  (void)v;
-  return 2;
-}
-
-static int64_t stages(int64_t pp, int v) {
-  (void)v;
-  return pp;
-}
-
 static int stage_of(int64_t pp, int v, int64_t rank, int m) {
   (void)v;
   return (int)(m == 0 ? rank : pp + (pp - 1 - rank));
-}
-
-static int64_t min_chunks(int64_t pp, int v) {
-  (void)v;
-  return 2 * pp;
 }
 
 /* A micro-batch's forward and backward on one of the modules, its W, and
@@ -146,5 +131,5 @@ const schedule memi_sched_dualpipe = {
   "DualPipe bubble (PP/2-1)(F&B+B-3W) with PP = pp stages, over the num_chunks*(F+B) each GPU "
   "computes per step; F = forward matmul FLOPs of one micro-batch through one stage, B = 2F, "
   "F&B = F+B, W = the deferred expert weight-gradient share of F",
-  modules, stages, stage_of, min_chunks, max_events, bubble, run,
+  memi_sched_two_modules, memi_sched_pp, stage_of, memi_sched_twice_pp, max_events, bubble, run,
 };

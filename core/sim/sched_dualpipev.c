@@ -9,24 +9,9 @@
 
 #include "sim/schedule.h"
 
-static int modules(int v) {
-  (void)v;
-  return 2;
-}
-
-static int64_t stages(int64_t pp, int v) {
-  (void)v;
-  return 2 * pp;
-}
-
 static int stage_of(int64_t pp, int v, int64_t rank, int m) {
   (void)v;
   return (int)(m == 0 ? rank : 2 * pp - 1 - rank);
-}
-
-static int64_t min_chunks(int64_t pp, int v) {
-  (void)v;
-  return 2 * pp;
 }
 
 /* Rank 0 records the most events: 2N + 5P + 2 with Muon for P >= 2
@@ -132,5 +117,6 @@ const schedule memi_sched_dualpipev = {
   "each GPU computes per step; F = forward matmul FLOPs of one micro-batch through one stage "
   "(attention projections and scores, router, active experts), B = 2F, F&B = F+B, W = the "
   "deferred expert weight-gradient share of F",
-  modules, stages, stage_of, min_chunks, max_events, bubble, run,
+  memi_sched_two_modules, memi_sched_twice_pp, stage_of, memi_sched_twice_pp, max_events, bubble,
+  run,
 };

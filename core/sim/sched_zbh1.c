@@ -12,29 +12,6 @@
 
 #include "sim/schedule.h"
 
-static int modules(int v) {
-  (void)v;
-  return 1;
-}
-
-static int64_t stages(int64_t pp, int v) {
-  (void)v;
-  return pp;
-}
-
-static int stage_of(int64_t pp, int v, int64_t rank, int m) {
-  (void)pp;
-  (void)v;
-  (void)m;
-  return (int)rank;
-}
-
-static int64_t min_chunks(int64_t pp, int v) {
-  (void)pp;
-  (void)v;
-  return 1;
-}
-
 /* Three ops per micro-batch, and the step end's events. */
 static int64_t max_events(int64_t pp, int v, int64_t chunks) {
   (void)v;
@@ -79,5 +56,6 @@ const schedule memi_sched_zbh1 = {
   "ZB-H1 bubble (PP-1)(F+B-2W) with PP = pp stages, over the num_chunks*(F+B) each GPU computes "
   "per step; F = forward matmul FLOPs of one micro-batch through one stage, B = 2F, W = the "
   "deferred expert weight-gradient share of F",
-  modules, stages, stage_of, min_chunks, max_events, bubble, run,
+  memi_sched_one_module, memi_sched_pp, memi_sched_rank_stage, memi_sched_any_chunks, max_events,
+  bubble, run,
 };

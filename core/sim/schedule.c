@@ -10,6 +10,39 @@ static const schedule *const schedules[MEMEST_SCHED_COUNT] = {
   &memi_sched_dualpipe,
 };
 
+int memi_sched_one_module(int v) {
+  (void)v;
+  return 1;
+}
+
+int memi_sched_two_modules(int v) {
+  (void)v;
+  return 2;
+}
+
+int64_t memi_sched_pp(int64_t pp, int v) {
+  (void)v;
+  return pp;
+}
+
+int64_t memi_sched_twice_pp(int64_t pp, int v) {
+  (void)v;
+  return 2 * pp;
+}
+
+int64_t memi_sched_any_chunks(int64_t pp, int v) {
+  (void)pp;
+  (void)v;
+  return 1;
+}
+
+int memi_sched_rank_stage(int64_t pp, int v, int64_t rank, int m) {
+  (void)pp;
+  (void)v;
+  (void)m;
+  return (int)rank;
+}
+
 const schedule *memi_schedule_of(memest_schedule id) {
   return (int)id >= 0 && id < MEMEST_SCHED_COUNT ? schedules[id] : schedules[0];
 }

@@ -40,6 +40,14 @@ struct schedule {
   void (*run)(sim_rank *sr);
 };
 
+/* Facts several schedules share (schedule.c), for their tables. */
+MEMEST_HIDDEN int memi_sched_one_module(int v);
+MEMEST_HIDDEN int memi_sched_two_modules(int v);
+MEMEST_HIDDEN int64_t memi_sched_pp(int64_t pp, int v);          /* pp stages */
+MEMEST_HIDDEN int64_t memi_sched_twice_pp(int64_t pp, int v);    /* 2*pp stages or chunks */
+MEMEST_HIDDEN int64_t memi_sched_any_chunks(int64_t pp, int v);  /* no minimum: 1 */
+MEMEST_HIDDEN int memi_sched_rank_stage(int64_t pp, int v, int64_t rank, int m);   /* rank r: stage r */
+
 /* The schedules, one file each. */
 MEMEST_HIDDEN extern const schedule memi_sched_dualpipev;
 MEMEST_HIDDEN extern const schedule memi_sched_1f1b;
