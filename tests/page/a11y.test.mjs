@@ -1,5 +1,5 @@
 // Accessibility, dark mode and phones in Chromium: axe-core over the
-// calculator, plan, compare and embed views (light and dark), the skip
+// calculator, plan, compare, schedules and embed views (light and dark), the skip
 // link, the timeline walked by keyboard, the dark scheme's charts, and the
 // summary that stays in view on a phone while a control is edited.
 import { test, before, after } from 'node:test';
@@ -35,6 +35,11 @@ const VIEWS = {
     url: () => linkFor({ view: 'compare', cmp_sequence_length: 8192 }),
     ready: (p) => p.waitForFunction(() => document.querySelector('[data-testid=compare-results]')?.dataset.current === 'true'
       && document.querySelector('[data-testid=compare-table]'), null, { timeout: 20000 }),
+  },
+  schedules: {
+    url: () => linkFor({ view: 'schedules', pp_size: 3, total_gpus: 24 }), // DualPipe's refusal in its row too
+    ready: (p) => p.waitForFunction(() => document.querySelector('[data-testid=schedules]')?.dataset.current === 'true'
+      && document.querySelector('[data-testid=schedules-chart] canvas'), null, { timeout: 30000 }),
   },
   embed: { url: () => `${session.url}#embed=1`, ready: (p) => waitForResult(p).then(() => p.locator('.timeline canvas').waitFor()) },
 };

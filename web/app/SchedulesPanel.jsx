@@ -96,7 +96,7 @@ export function SchedulesPanel({ state, gpus, schedules, update }) {
       {pending && !answers && <p role="status" class="loading">Estimating the schedules…</p>}
       {error && <p class="problem" role="alert" data-testid="schedules-error">{pageWords(error.message)}</p>}
       {answers && (
-        <Card answerFor={answerFor} note={note} class="schedules-table" aria-labelledby="schedules-caption" data-testid="schedules-table">
+        <Card as="div" answerFor={answerFor} note={note} class="schedules-table" data-testid="schedules-table">
           <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="schedules-caption">
             <table>
               <caption id="schedules-caption">The calculator’s inputs under each schedule</caption>
