@@ -77,7 +77,8 @@ export function CompareForm({ a, b, update, gpus, models = [] }) {
         {b.schedule === INTERLEAVED && (
           <div class={changed('virtual_stages') ? 'changed' : undefined}>
             <SliderField label={inputLabel('virtual_stages')} name="cmp_virtual_stages" value={b.virtual_stages} {...inputRange('virtual_stages')}
-              onChange={(v) => update(change(a, 'virtual_stages', v))} help={changed('virtual_stages') ? `A: ${a.virtual_stages}` : undefined} />
+              onChange={(v) => update(change(a, 'virtual_stages', v))}
+              help={a.schedule !== INTERLEAVED ? `A: ${enumTitle('schedule', a.schedule)}, which has none` : changed('virtual_stages') ? `A: ${a.virtual_stages}` : undefined} />
           </div>
         )}
         <div class={changed('fragmentation') ? 'changed' : undefined}>
