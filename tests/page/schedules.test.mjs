@@ -212,6 +212,23 @@ test('the Schedules tab: a layout a schedule cannot take is its refusal in its r
   await page.close();
 });
 
+test('the Schedules tab: inputs every schedule refuses alike are said once, in the engine\'s words', async () => {
+  const page = await session.newPage();
+  await page.goto(link({ view: 'schedules', total_gpus: 33 }));
+  await page.waitForSelector('[data-testid=schedules][data-current=true][aria-busy=false]', { timeout: 30000 });
+  let message = '';
+  try {
+    execFileSync(CLI, [...flags({ ...DEFAULT_PARAMS, total_gpus: 33 }), '--json'], { encoding: 'utf8' });
+  } catch (e) {
+    message = JSON.parse(e.stdout).error.message;
+  }
+  assert.match(message, /not a multiple of/);
+  assert.equal(await page.getByTestId('schedules-error').textContent(), `Every schedule refuses these inputs: ${pageWords(message)}`);
+  assert.equal(await page.getByTestId('schedules-table').count(), 0);
+  assert.equal(await page.getByTestId('schedules-chart').count(), 0);
+  await page.close();
+});
+
 test('Compare: B under another schedule, side by side with A', async () => {
   const page = await session.newPage();
   await page.goto(link({ view: 'compare' }));

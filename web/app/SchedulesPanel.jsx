@@ -77,7 +77,11 @@ export function SchedulesPanel({ state, gpus, schedules, update }) {
   const rows = answers ? answers.map(scheduleRow) : [];
   const plot = answers ? schedulesPlot(answers.filter((a) => !a.error)) : null;
   const answerFor = answers?.find((a) => a.result)?.result.command ?? '';
-  const anyTime = rows.some((r) => r.step_seconds !== null && r.step_seconds !== undefined);
+  const valid = rows.filter((r) => !r.error);
+  const anyTime = valid.some((r) => r.step_seconds !== null);
+  // Inputs every schedule refuses alike (a GPU count that does not divide, say): said once, with no table.
+  const refusedAll = rows.length > 0 && !valid.length && rows.every((r) => r.error.message === rows[0].error.message) ? rows[0].error : null;
+  const shownError = error ?? refusedAll;
   const onUse = (schedule) => update({ schedule, view: 'calculator' });
   return (
     <div class="schedules-body" aria-busy={pending ? 'true' : 'false'} data-current={current ? 'true' : 'false'} data-testid="schedules">
@@ -91,11 +95,17 @@ export function SchedulesPanel({ state, gpus, schedules, update }) {
         rank at its peak. Stages are DualPipe’s units: DualPipeV runs 2·pp stages on its pp GPUs, DualPipe two model copies
         of pp stages. Activations per GPU: how many micro-batches’ worth of stages a GPU holds at once. Parameters per GPU:
         the copies of its layers’ parameters it keeps (2x: two modules, or two copies).{' '}
-        {anyTime ? 'Bubble: the replayed step’s idle share.' : 'Without a GPU preset there is no step time: the bubble is each schedule’s formula.'}
+        {!valid.length ? '' : anyTime ? 'Bubble: the replayed step’s idle share.' : 'Without a GPU preset there is no step time: the bubble is each schedule’s formula.'}
       </p>
       {pending && !answers && <p role="status" class="loading">Estimating the schedules…</p>}
-      {error && <p class="problem" role="alert" data-testid="schedules-error">{pageWords(error.message)}</p>}
-      {answers && (
+      {shownError && (
+        <Card as="div" answerFor={answerFor} note={note} class="schedules-error">
+          <p class="problem" role="alert" data-testid="schedules-error">
+            {refusedAll && !error ? 'Every schedule refuses these inputs: ' : ''}{pageWords(shownError.message)}
+          </p>
+        </Card>
+      )}
+      {answers && !refusedAll && (
         <Card as="div" answerFor={answerFor} note={note} class="schedules-table" data-testid="schedules-table">
           <div class="table-scroll" tabIndex={0} role="region" aria-labelledby="schedules-caption">
             <table>
