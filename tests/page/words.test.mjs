@@ -39,18 +39,19 @@ function shownText(page) {
 /** The internal words a page must not show: flags, snake_case input names, limit names. */
 function internalWords(text) {
   const found = [];
-  for (const re of [/(?<![\w-])--[a-z][a-z0-9-]+/g, /\b(pp_size|ep_size|cp_size|total_gpus|micro_batch_size|global_batch_size|sequence_length|gpu_memory_gb|fp8_training|pp_rank|ep_imbalance|routing_factor)\b/g, /MEMEST_[A-Z_]+/g]) {
+  for (const re of [/(?<![\w-])--[a-z][a-z0-9-]+/g, /\b(pp_size|ep_size|cp_size|total_gpus|micro_batch_size|global_batch_size|sequence_length|gpu_memory_gb|fp8_training|pp_rank|ep_imbalance|routing_factor|virtual_stages)\b/g, /MEMEST_[A-Z_]+/g]) {
     for (const m of text.matchAll(re)) found.push(m[0]);
   }
   return [...new Set(found)];
 }
 
-test('the calculator, its problems and the Plan tab show no flag, internal name or limit name', async () => {
+test('the calculator, its problems, the Plan and Schedules tabs show no flag, internal name or limit name', async () => {
   const page = await session.newPage();
   const seen = [];
   for (const patch of [
     {}, { total_gpus: 33 }, { pp_size: 999 }, { gpu: '', gpu_memory_gb: 0 }, { global_batch_size: 1000 },
     { ep_size: 40000 }, { cp_size: 3 }, { fragmentation: 2 },
+    { schedule: 'interleaved-1f1b', virtual_stages: 4, pp_size: 16, total_gpus: 128 }, { schedule: 'dualpipe', pp_size: 3, total_gpus: 24 },
   ]) {
     await page.goto(link(patch));
     await page.locator('[data-testid=results]').waitFor();
@@ -62,6 +63,11 @@ test('the calculator, its problems and the Plan tab show no flag, internal name 
   await page.goto(link({ view: 'plan', plan_question: 'vary', plan_vary: 'pp' }));
   await page.locator('[data-testid=plan-table]').waitFor({ timeout: 60000 });   // a hang guard, not a time limit
   seen.push(...internalWords(await shownText(page)).map((w) => `plan: ${w}`));
+  // The Schedules tab, with DualPipe's and interleaved 1F1B's refusals in their rows.
+  await page.goto(link({ view: 'schedules', pp_size: 13, total_gpus: 104, virtual_stages: 4 }));
+  await page.waitForSelector('[data-testid=schedules][data-current=true][aria-busy=false]', { timeout: 60000 });
+  assert.equal(await page.getByTestId('schedule-refusal').count(), 2, 'DualPipe and interleaved 1F1B refuse pp 13 with 4 stages per GPU');
+  seen.push(...internalWords(await shownText(page)).map((w) => `schedules: ${w}`));
   assert.deepEqual(seen, []);
   await page.close();
 });
