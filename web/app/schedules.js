@@ -88,18 +88,17 @@ export function schedulesPlot(answers) {
   const seconds = made.every((a) => a.data.seconds);
   // Without a step time for every one, each is drawn against its event index.
   const shaped = made.map((a) => ({ ...a, xs: seconds || !a.data.seconds ? a.data.x : eventIndices(a.rank) }));
-  const xOf = (a, i) => a.xs[i];
   const all = new Set();
-  for (const a of shaped) for (let i = 0; i < a.xs.length; i++) all.add(xOf(a, i));
+  for (const a of shaped) for (const v of a.xs) all.add(v);
   const x = Float64Array.from([...all].sort((p, q) => p - q));
   const pos = new Map(Array.from(x, (v, i) => [v, i]));
   const series = shaped.map((a) => {
     /** @type {(number | null)[]} */
     const col = new Array(x.length).fill(null);
     const top = a.data.series[0];
-    for (let i = 0; i < a.xs.length; i++) col[pos.get(xOf(a, i))] = top[i];
+    for (let i = 0; i < a.xs.length; i++) col[pos.get(a.xs[i])] = top[i];
     return col;
   });
-  const peaks = shaped.map((a) => (a.data.peakPos >= 0 ? x[pos.get(xOf(a, a.data.peakPos))] : null));
+  const peaks = shaped.map((a) => (a.data.peakPos >= 0 ? a.xs[a.data.peakPos] : null));
   return { x, seconds, names: shaped.map((a) => a.schedule), series, peaks };
 }
