@@ -233,7 +233,10 @@ static void put_schedules(strbuf *sb, const memest_plan *pl) {
     const memest_params *v = &pl->variants[r->variant];
     memi_sb_printf(sb, "%s{\"schedule\":\"%s\"", i ? "," : "", memest_schedule_name(v->schedule));
     if (r->reason >= 0 || r->fail != MEMEST_OK) {
-      memi_sb_put(sb, ",\"status\":\"invalid\"}");
+      memi_sb_put(sb, ",\"status\":\"invalid\",\"message\":");
+      memi_sb_json_str(sb, r->reason >= 0 && r->note >= 0 ? pl->notes[r->note]
+                           : r->fail_err != NULL ? r->fail_err->message : "");
+      memi_sb_put(sb, "}");
       continue;
     }
     memi_sb_printf(sb,
@@ -606,11 +609,12 @@ static void cmp_line(strbuf *sb, const memest_plan *pl, const char *label, const
   char a[40], b[32];
   int i;
   memi_sb_printf(sb, "  %-34s", label);
-  for (i = 0; i < pl->n_rows; i++) memi_sb_printf(sb, " %12s", memi_fmt_gib(a, sizeof a, v[i]));
+  for (i = 0; i < pl->n_rows; i++)
+    memi_sb_printf(sb, " %12s", pl->rows[i].reason >= 0 ? "-" : memi_fmt_gib(a, sizeof a, v[i]));
   for (i = 1; i < pl->n_rows; i++) {
     memi_fmt_gib(b, sizeof b, v[i] - v[0]);
     snprintf(a, sizeof a, "%s%s", v[i] - v[0] >= 0 ? "+" : "", b);
-    memi_sb_printf(sb, " %12s", a);
+    memi_sb_printf(sb, " %12s", pl->rows[i].reason >= 0 || pl->rows[0].reason >= 0 ? "-" : a);
   }
   memi_sb_put(sb, "\n");
 }
@@ -621,6 +625,10 @@ static void cmp_text_line(strbuf *sb, const memest_plan *pl, const char *label, 
   memi_sb_printf(sb, "  %-34s", label);
   for (i = 0; i < pl->n_rows; i++) {
     const plan_row *r = &pl->rows[i];
+    if (r->reason >= 0 && d != D_PP && d != D_MBS && d != D_TOTAL && d != -1 && d != -2) {
+      memi_sb_printf(sb, " %12s", "-");   /* a configuration its schedule cannot take */
+      continue;
+    }
     if (d == D_PP) {
       snprintf(a, sizeof a, "%lld/%lld%s/%lld/%lld", (long long)r->in[D_PP], (long long)r->in[D_EP],
                r->ep_across ? "*" : "", (long long)r->in[D_CP], (long long)r->in[D_DP]);
@@ -727,6 +735,10 @@ static void text_compare(strbuf *sb, const memest_plan *pl) {
   cmp_time_line(sb, pl, "tokens/s", T_TOKENS);
   cmp_time_line(sb, pl, "tokens/s per GPU", T_TOKENS_PER_GPU);
   cmp_time_line(sb, pl, "MFU", T_MFU);
+  for (i = 0; i < pl->n_rows; i++) {
+    const plan_row *r = &pl->rows[i];
+    if (r->reason >= 0 && r->note >= 0) memi_sb_printf(sb, "  #%d: %s\n", i + 1, pl->notes[r->note]);
+  }
 }
 
 /* A row in words: "pp 2, ep 8, cp 1, dp 1 = 16 GPUs (2 nodes), mbs 1: peak

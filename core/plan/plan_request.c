@@ -477,6 +477,9 @@ memest_code memi_plan_variants(memest_plan *pl, const memest_plan_request *req, 
                        req->mode == MEMEST_PLAN_COMPARE ? k : k / stride, err);
       stride *= option_items(req->option_lists[id]);
     }
+    /* Schedules side by side: --virtual-stages is interleaved 1F1B's alone. */
+    if (req->option_lists[MEMEST_P_SCHEDULE][0] && pl->variants[k].schedule != MEMEST_SCHED_INTERLEAVED)
+      pl->variants[k].given &= ~(1u << MEMEST_P_VIRTUAL_STAGES);
   }
   return rc;
 }

@@ -125,6 +125,12 @@ static void dims_build(memest_plan *pl, const memest_plan_request *req, const mo
 }
 /* }====================================================================== */
 
+/* Whether a compare sets schedules side by side: a configuration one of
+** them cannot take stays an INVALID row, as a vary plan's does. */
+static int compares_schedules(const memest_plan *pl) {
+  return pl->mode == MEMEST_PLAN_COMPARE && ((pl->varied_options >> MEMEST_P_SCHEDULE) & 1u);
+}
+
 /* {======================================================================
 ** Reasons: the short class of the first problem with a combination.
 ** ======================================================================= */
@@ -138,18 +144,21 @@ static const char *reason_key(const memest_plan *pl, const memest_error *e, char
     case MEMEST_R_CP_ARCH: return "cp unsupported by the architecture";
     case MEMEST_R_SEQ_CP: return "seq not a multiple of 2*cp";
     case MEMEST_R_PP_LAYERS:
-      snprintf(buf, size, "layers < %s", sc->stages_text);
+      snprintf(buf, size, "layers < %s",
+               compares_schedules(pl) ? "the schedule's stages" : sc->stages_text);
       return buf;
     case MEMEST_R_GPUS_GROUP:
     case MEMEST_R_DP_LIMIT: return "pp*ep*cp does not divide total GPUs";
     case MEMEST_R_CHUNKS_MAX:
     case MEMEST_R_REPLAY_WORK: return "num_chunks above MEMEST_MAX_CHUNKS";
     case MEMEST_R_CHUNKS_MIN:
-      snprintf(buf, size, "num_chunks < %s", sc->chunks_text);
+      snprintf(buf, size, "num_chunks < %s",
+               compares_schedules(pl) ? "the schedule's minimum" : sc->chunks_text);
       return buf;
     case MEMEST_R_GBS_UNIT: return "gbs not a multiple of mbs*dp*ep";
     case MEMEST_R_SCHEDULE:
-      snprintf(buf, size, "%s's own need (%s)", sc->name, e->field);
+      snprintf(buf, size, "%.16s's own need (%.24s)", compares_schedules(pl) ? "a schedule" : sc->name,
+               e->field);
       return buf;
     case MEMEST_R_NODES_MISMATCH: return "total GPUs differ from nodes x GPUs per node";
     case MEMEST_R_WHOLE_NODES: return "total GPUs not whole nodes";
@@ -235,14 +244,15 @@ static int row_gpus(const memest_plan *pl, plan_row *row, const int64_t *v, meme
   return 0;
 }
 
-/* Records dropped row i: counted under key; a vary plan keeps it as an
-** INVALID row (*keep = 1), a compare stops with the problem. */
+/* Records dropped row i: counted under key; a vary plan and a compare of
+** schedules keep it as an INVALID row (*keep = 1), another compare stops
+** with the problem. */
 static memest_code row_drop(memest_plan *pl, int i, const char *key, const memest_error *e,
                             int *keep, memest_error *err) {
   plan_row *row = &pl->rows[i];
   int r = reason_count(pl, key, e->message);
   *keep = 0;
-  if (pl->mode == MEMEST_PLAN_COMPARE) {
+  if (pl->mode == MEMEST_PLAN_COMPARE && !compares_schedules(pl)) {
     memi_err_set_at(err, e->code, e->field, e->line, e->column,
                "configuration %d (pp %lld, ep %lld, cp %lld, %lld GPUs, mbs %lld, gbs %lld, seq "
                "%lld): %.600s",
@@ -255,7 +265,7 @@ static memest_code row_drop(memest_plan *pl, int i, const char *key, const memes
     }
     return e->code != MEMEST_OK ? e->code : MEMEST_E_LAYOUT;
   }
-  if (pl->mode == MEMEST_PLAN_VARY) {
+  if (pl->mode == MEMEST_PLAN_VARY || compares_schedules(pl)) {
     *keep = 1;
     row->reason = r;
     row->note = pl->n_notes;
@@ -583,8 +593,9 @@ static memest_code plan_check(memest_plan *pl, int cols, memest_error *err) {
   memset(&sw, 0, sizeof sw);
   sw.mc = pl->mc;
   sw.pl = pl;
-  if (pl->mode == MEMEST_PLAN_VARY) {
-    pl->notes = malloc((size_t)(pl->dims[pl->vary].n + 1) * sizeof *pl->notes);
+  if (pl->mode == MEMEST_PLAN_VARY || compares_schedules(pl)) {
+    pl->notes = malloc((size_t)((compares_schedules(pl) ? cols : pl->dims[pl->vary].n) + 1) *
+                       sizeof *pl->notes);
     if (pl->notes == NULL) return memi_err_set(err, MEMEST_E_NOMEM, "", "out of memory for the plan");
   }
   return pl->mode == MEMEST_PLAN_COMPARE ? sweep_columns(&sw, cols, err) : sweep_product(&sw, err);

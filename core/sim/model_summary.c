@@ -85,7 +85,7 @@ static void put_names(strbuf *sb, const char *key, const char *list, int n) {
 
 void memi_msum_json(strbuf *sb, const memest_result *r) {
   const model_config *mc = &r->mc;
-  int64_t moe, dense, attn[3], e;
+  int64_t moe, dense, attn[3], e, most;
   memi_msum_layer_counts(mc, &moe, &dense, attn);
   memi_sb_printf(sb,
             ",\"active_parameters\":%lld,\"active_parameters_without_embedding\":%lld,"
@@ -97,7 +97,8 @@ void memi_msum_json(strbuf *sb, const memest_result *r) {
             (long long)mc->shared_inter, (long long)moe, (long long)dense, (long long)attn[0],
             (long long)attn[1], (long long)attn[2]);
   /* The layout values the model allows, for help texts: ep divides the
-  ** experts (up to the trainer's limit), pp leaves two layers per stage. */
+  ** experts (up to the trainer's limit), pp leaves a layer per stage of the
+  ** schedule (DualPipeV: two stages per GPU). */
   memi_sb_put(sb, ",\"ep_sizes\":[1");
   for (e = 2; e <= MEMEST_MAX_EP && e <= mc->experts; e++) {
     if (mc->experts % e == 0) {
@@ -105,9 +106,8 @@ void memi_msum_json(strbuf *sb, const memest_result *r) {
       memi_sb_put_i64(sb, e);
     }
   }
-  memi_sb_printf(sb, "],\"max_pp_size\":%lld",
-            (long long)(mc->layers / 2 < MEMEST_MAX_PP ? (mc->layers / 2 > 0 ? mc->layers / 2 : 1)
-                                                       : MEMEST_MAX_PP));
+  most = memi_schedule_max_pp(&r->params, mc->layers);
+  memi_sb_printf(sb, "],\"max_pp_size\":%lld", (long long)(most < MEMEST_MAX_PP ? most : MEMEST_MAX_PP));
   if (mc->max_positions > 0) {
     memi_sb_printf(sb, ",\"max_position_embeddings\":%lld", (long long)mc->max_positions);
   }
