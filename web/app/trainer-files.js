@@ -121,6 +121,9 @@ export function applyRun(answer, texts, current) {
     }
   }
   if (patch.gpu) patch.gpu_memory_gb = current.gpu_memory_gb;
+  // The trainer runs DualPipeV only: its files describe a DualPipeV run.
+  const schedule = current.schedule && current.schedule !== 'dualpipev';
+  if (schedule) patch.schedule = 'dualpipev';
   let hubId = '';
   const m = answer.model ?? {};
   const modelFrom = answer.source?.read?.model ?? '';
@@ -140,6 +143,7 @@ export function applyRun(answer, texts, current) {
   // The inputs no file gives stay as they are on the page.
   const kept = ['total_gpus', 'gpu'].filter((k) => !(k in patch));
   const notes = [...(answer.source?.notes ?? [])];
+  if (schedule) notes.push(`The trainer runs DualPipeV only, so the pipeline schedule is DualPipeV again (it was ${current.schedule}).`);
   const console = Object.keys(texts).find((p) => baseName(p) === 'output.log');
   if (answer.source?.kind === 'wandb' && console) {
     notes.push(`${console} holds the run's steps from step 2, not its inputs: drop it on the Measured run panel to compare them with the estimate.`);
