@@ -8,12 +8,15 @@ run, wherever that run launches.
 Per case: a plain run that launches -> python -m memest gives the first
 launch() call's inputs, or refuses a value with the command's JSON error
 (exit 1 or 2); a plain run that launches nothing or fails -> python -m
-memest exits non-zero. Never another exit status. MEMEST_PY_CORPUS sets
-the corpus size (default 60, plus the pinned cases)."""
+memest exits non-zero, or answers with a note naming the field whose
+absence failed it (one the trainer requires, never set). Never another
+exit status. MEMEST_PY_CORPUS sets the corpus size (default 60, plus the
+pinned cases)."""
 import collections
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -54,6 +57,10 @@ def judge(corpus, hub, case):
     if not calls:
         if r.returncode == 0:
             why = (plain.stderr.strip().splitlines() or ["exit %d, no launch()" % plain.returncode])[-1]
+            missing = re.search(r"object has no attribute '(\w+)'", why)
+            notes = json.loads(r.stdout)["source"].get("notes") or []
+            if missing and any(missing.group(1) in n for n in notes):
+                return "noted", ""   # a field the trainer requires, never set: memest assumes and says so
             return "failed", "Python launched nothing (%s); python -m memest answered" % why[:300]
         return "refused", ""
     if r.returncode != 0:
