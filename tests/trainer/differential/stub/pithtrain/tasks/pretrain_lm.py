@@ -47,6 +47,8 @@ def _optimizer(v):
     if type(v) is str and v in ("Muon", "Adam"):
         return {"Muon": "muon", "Adam": "adamw"}[v]
     func = v.func if isinstance(v, functools.partial) else v
+    if isinstance(func, staticmethod):   # callable since Python 3.10: the trainer runs it
+        func = func.__func__
     if func is _training.make_muon_optimizer:
         return "muon"
     if func is _training.make_adamw_optimizer:
