@@ -5,6 +5,7 @@ them, until it calls launch(cfg); the config object it hands over is
 captured there and the script stops. Its prints go to stderr, so that
 stdout holds memest's report alone."""
 import contextlib
+import importlib.abc
 import os
 import runpy
 import sys
@@ -63,26 +64,64 @@ def _where(tb, script):
     return "%s:%d" % (frames[-1].filename, frames[-1].lineno)
 
 
-def _import_trainer(script):
-    try:
-        return __import__(TRAINER_TASK, fromlist=["launch"])
-    except ModuleNotFoundError as e:
-        if e.name and (e.name == "pithtrain" or e.name.startswith("pithtrain.")):
-            raise ScriptError(
-                "the trainer is not installed in this Python (%s): no module %s. python -m "
-                "memest runs %s with the trainer's launch() replaced, so the trainer and its "
-                "dependencies must import here (pip install -e TRAINER_CHECKOUT in the "
-                "trainer's environment); to read the script without running it, use "
-                "memest --script %s" % (sys.executable, e.name, script, script),
-                "unsupported") from None
-        raise ScriptError("importing the trainer (%s) failed: %s: %s; python -m memest needs "
-                          "the trainer's own dependencies; memest --script %s reads the script "
-                          "without them" % (TRAINER_TASK, type(e).__name__, e, script),
-                          "unsupported") from None
-    except Exception as e:
-        raise ScriptError("importing the trainer (%s) failed: %s: %s at %s"
-                          % (TRAINER_TASK, type(e).__name__, e,
-                             _where(e.__traceback__, script))) from None
+def _trainer_missing(e, script):
+    """The refusal of a script whose import of the trainer failed."""
+    if e.name and (e.name == "pithtrain" or e.name.startswith("pithtrain.")):
+        return ScriptError(
+            "the trainer is not installed in this Python (%s): no module %s (at %s). python -m "
+            "memest runs %s with the trainer's launch() replaced, so the trainer and its "
+            "dependencies must import here (pip install -e TRAINER_CHECKOUT in the trainer's "
+            "environment); to read the script without running it, use memest --script %s"
+            % (sys.executable, e.name, _where(e.__traceback__, script), script, script),
+            "unsupported")
+    if any("pithtrain" in f.filename for f in traceback.extract_tb(e.__traceback__)):
+        return ScriptError(
+            "importing the trainer failed: %s: %s (at %s); python -m memest needs the trainer's "
+            "own dependencies; memest --script %s reads the script without them"
+            % (type(e).__name__, e, _where(e.__traceback__, script), script), "unsupported")
+    return None
+
+
+class _LaunchPatch(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Puts the stand-in launch() into the trainer's task module when the
+    script imports it, wherever the script finds the trainer (an installed
+    package, or a checkout it puts on sys.path itself): the module runs as
+    it would, then its launch is replaced before `from ... import launch`
+    takes it."""
+
+    def __init__(self, launch):
+        self.launch = launch
+        self.patched = []    # (module, its own launch)
+        self.inner = None
+
+    def find_spec(self, name, path=None, target=None):
+        if name != TRAINER_TASK or self.inner is not None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None:
+                self.inner = spec.loader
+                spec.loader = self
+                return spec
+        return None
+
+    def create_module(self, spec):
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module):
+        self.inner.exec_module(module)
+        self.patch(module)
+
+    def patch(self, module):
+        self.patched.append((module, getattr(module, "launch", None)))
+        module.launch = self.launch
+
+    def restore(self):
+        for module, real in self.patched:
+            if real is not None:
+                module.launch = real
 
 
 def _torchrun_env(total_gpus):
@@ -122,35 +161,35 @@ def run(script, args=(), total_gpus=None):
         captured.append((cfg, frame.f_code.co_filename, frame.f_lineno, os.getcwd()))
         raise _Launched()
 
+    hook = _LaunchPatch(launch)
+    if TRAINER_TASK in sys.modules:   # imported before the script runs
+        hook.patch(sys.modules[TRAINER_TASK])
+    sys.meta_path.insert(0, hook)
     try:
-        task = _import_trainer(script)
-        real = getattr(task, "launch", None)
-        task.launch = launch
-        try:
-            with contextlib.redirect_stdout(sys.stderr):
-                runpy.run_path(script, run_name="__main__")
-        except _Launched:
-            pass
-        except SystemExit as e:
-            if not captured:
-                raise ScriptError("%s exited (SystemExit: %r) at %s before it called launch(cfg)"
-                                  % (script, e.code, _where(e.__traceback__, script))) from None
-        except BaseException as e:   # the script's own error, as Python would show it
-            if not captured:
-                traceback.print_exception(type(e), e, _script_tb(e.__traceback__),
-                                          file=sys.stderr)
-                hint = ""
-                if isinstance(e, KeyError) and e.args and e.args[0] in (
-                        "WORLD_SIZE", "LOCAL_WORLD_SIZE"):
-                    hint = "; give --total-gpus N, which python -m memest hands the script as " \
-                           "WORLD_SIZE, as torchrun does"
-                raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)%s"
-                                  % (script, type(e).__name__, e,
-                                     _where(e.__traceback__, script), hint)) from None
-        finally:
-            if real is not None:
-                task.launch = real
+        with contextlib.redirect_stdout(sys.stderr):
+            runpy.run_path(script, run_name="__main__")
+    except _Launched:
+        pass
+    except SystemExit as e:
+        if not captured:
+            raise ScriptError("%s exited (SystemExit: %r) at %s before it called launch(cfg)"
+                              % (script, e.code, _where(e.__traceback__, script))) from None
+    except BaseException as e:   # the script's own error, as Python would show it
+        if not captured:
+            missing = _trainer_missing(e, script) if isinstance(e, ModuleNotFoundError) else None
+            if missing is not None:
+                raise missing from None
+            traceback.print_exception(type(e), e, _script_tb(e.__traceback__), file=sys.stderr)
+            hint = ""
+            if isinstance(e, KeyError) and e.args and e.args[0] in ("WORLD_SIZE", "LOCAL_WORLD_SIZE"):
+                hint = "; give --total-gpus N, which python -m memest hands the script as " \
+                       "WORLD_SIZE, as torchrun does"
+            raise ScriptError("%s raised %s: %s at %s before it called launch(cfg)%s"
+                              % (script, type(e).__name__, e, _where(e.__traceback__, script),
+                                 hint)) from None
     finally:
+        sys.meta_path.remove(hook)
+        hook.restore()
         sys.argv, sys.path[:] = saved_argv, saved_path
         os.chdir(saved_cwd)
         for k in added:

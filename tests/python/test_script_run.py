@@ -76,6 +76,17 @@ class RunsWhatPythonRuns(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr[-800:] + r.stdout[-800:])
         return json.loads(r.stdout)
 
+    def test_a_trainer_the_script_puts_on_its_path(self):
+        # No trainer importable before the script runs: the script's own
+        # sys.path edit finds it, and its launch is the one replaced.
+        r = support.run_module(["trainer_on_path.py", "--json"] + GPUS, cwd=S, trainer=False)
+        self.assertEqual(r.returncode, 0, r.stderr[-800:])
+        got = json.loads(r.stdout)["inputs"]
+        want = oracle("trainer_on_path.py")
+        for key in ("pp_size", "ep_size", "micro_batch_size", "global_batch_size", "sequence_length"):
+            self.assertEqual(str(got[key]), want[key], key)
+        self.assertEqual(got["optimizer"], want["optimizer"])
+
     def test_each_script_as_python_launches_it(self):
         for script, args, env, c_way, cwd in CASES:
             with self.subTest(script=script, args=args, env=env):
