@@ -66,6 +66,10 @@ int cli_fail_text(const cli_args *a, FILE *err, memest_code code, const char *fi
 ** failure; free the result with free(). */
 char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char *why,
                     size_t why_size);
+/* The config.json in a model's folder, as transformers reads a folder: 1
+** with its path in out when path is a folder (the file may be missing), 0
+** when path is no folder, -1 when out is too small for it. */
+int cli_folder_config(const char *path, char *out, size_t size);
 /* Whether --model names a file (else a preset): a file unless it is a
 ** preset's name without a '/'. When that name is also a file or a folder
 ** in the current folder, a warning on err says the preset is read and how

@@ -608,9 +608,7 @@ static int config_at(const char *path, char *out, size_t size) {
     copy(out, size, path);
     return 1;
   }
-  if (!is_dir(path)) return 0;
-  join(out, size, path, "config.json");
-  return out[0] != '\0' && is_file(out);
+  return cli_folder_config(path, out, size) > 0 && is_file(out);
 }
 
 /* training.model as a file (or a model's folder): from the working folder

@@ -134,6 +134,14 @@ char *cli_read_file(const char *path, memest_input_file kind, size_t *len, char 
   return refuse(fd, buf);
 }
 
+int cli_folder_config(const char *path, char *out, size_t size) {
+  struct stat st;
+  int n;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+  n = snprintf(out, size, "%s/config.json", path);
+  return n < 0 || (size_t)n >= size ? -1 : 1;
+}
+
 int cli_model_is_file(const char *model, const char *prog, FILE *err) {
   struct stat st;
   if (memest_model_preset_config(model) == NULL || strchr(model, '/') != NULL) return 1;

@@ -29,11 +29,12 @@ static memest_code read_config(const char *path, memest_model_origin kind, cli_m
                                char *why, size_t why_size) {
   char inner[CLI_HUB_PATH_MAX];
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    if (snprintf(inner, sizeof inner, "%s/config.json", path) >= (int)sizeof inner) {
-      snprintf(why, why_size, "the folder path '%.200s...' is too long", path);
-      return MEMEST_E_IO;
-    }
+  int folder = cli_folder_config(path, inner, sizeof inner);
+  if (folder < 0) {
+    snprintf(why, why_size, "the folder path '%.200s...' is too long", path);
+    return MEMEST_E_IO;
+  }
+  if (folder > 0) {
     if (stat(inner, &st) != 0 && errno == ENOENT) {
       snprintf(why, why_size, "'%s' is a folder with no config.json; give the model's config.json "
                "or the folder that holds it", path);
