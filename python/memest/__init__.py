@@ -118,9 +118,9 @@ def _answer(rc, out, err):
     raise MemestError(err.strip() or "memest exited with status %d" % rc)
 
 
-def _call(sub, inputs, run=None, script=None):
+def _call(sub, inputs, run=None):
     argv = ["memest"] + ([sub] if sub else []) + ["--json"] + _flags(inputs)
-    return _native.command(argv, run, script)
+    return _native.command(argv, run)
 
 
 def command(*args, run=None, script=None):
@@ -232,10 +232,10 @@ def _process_defaults(inputs):
     return inputs
 
 
-def _estimate_cfg(cfg, inputs, where, sub=None, script=None):
+def _estimate_cfg(cfg, inputs, where):
     from . import _cfg   # dataclasses and inspect load only when a config object is read
     with _cfg.read(cfg, where[0], where[1]) as run:
-        return _call(sub, inputs, run=run.ptr, script=script)
+        return _call(None, inputs, run=run.ptr)
 
 
 def from_cfg(cfg, *, total_gpus=None, gpu=None, **inputs):
