@@ -170,13 +170,21 @@ test('the Schedules tab follows the inputs: other inputs mark its answers stale 
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, 'no sideways scroll at 360 px');
   const table = page.getByTestId('schedules-table');
   assert.equal(await table.getAttribute('data-stale'), 'false');
-  await page.evaluate((hash) => { location.hash = hash; }, new URL(link({ view: 'schedules', pp_size: 2, total_gpus: 16 })).hash);
-  // Read in the frame that shows the older answers, before the new ones come.
-  const seen = await (await page.waitForFunction(() => {
-    if (document.querySelector('[data-testid=schedules]')?.dataset.current !== 'false') return null;
-    const card = document.querySelector('[data-testid=schedules-table]');
-    return { stale: card?.dataset.stale, note: card?.querySelector('[data-testid=stale-note]')?.textContent ?? null };
-  }, null, { polling: 'raf' })).jsonValue();
+  // Read the table in the render that shows the older answers, before the new
+  // ones come: a MutationObserver runs right after that render, whatever the
+  // engine's speed (a frame-polled read can miss it when the answers come fast).
+  const seen = await page.evaluate((hash) => new Promise((done) => {
+    const panel = document.querySelector('[data-testid=schedules]');
+    const mo = new MutationObserver(() => {
+      if (panel.dataset.current !== 'false') return;
+      mo.disconnect();
+      const card = panel.querySelector('[data-testid=schedules-table]');
+      done({ stale: card?.dataset.stale, note: card?.querySelector('[data-testid=stale-note]')?.textContent ?? null });
+    });
+    mo.observe(panel, { subtree: true, attributes: true, childList: true, characterData: true });
+    setTimeout(() => { mo.disconnect(); done({ stale: 'never', note: 'the tab never showed the older answers' }); }, 30000);
+    location.hash = hash;
+  }), new URL(link({ view: 'schedules', pp_size: 2, total_gpus: 16 })).hash);
   assert.deepEqual(seen, { stale: 'true', note: 'For the last valid inputs: pp 4, total GPUs 32.' });
   const rows = await scheduleRows(page);
   assert.equal(await table.getAttribute('data-stale'), 'false');
