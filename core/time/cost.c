@@ -6,7 +6,7 @@
 ** (embedding, lm_head and the loss), memory-bound work over HBM, the EP
 ** all-to-all, CP's ring and the P2P and FSDP transfers over the links of
 ** the trainer's mesh, and the step end (reduce-scatters, HSDP's
-** all-reduce, AdamW or Muon).
+** all-reduce, DualPipe's all-reduce between its copies, AdamW or Muon).
 */
 #include <math.h>
 #include <string.h>
@@ -207,6 +207,15 @@ double memi_time_overlap_exposed(const module_cost *f, const module_cost *b) {
 /* {======================================================================
 ** The step end.
 ** ======================================================================= */
+double memi_time_copy_reduce(const time_env *env, const rank_inv *ri, int64_t apart) {
+  /* Each rank's fp32 gradient shards, all-reduced between two ranks: a
+  ** ring of two moves each rank's bytes once. */
+  double bytes = 0.0;
+  int i;
+  for (i = 0; i < ri->n_groups; i++) bytes += (double)ri->groups[i].g.sh_grad * 4.0;
+  return memi_time_link(env, bytes, 2, apart);
+}
+
 /* Newton-Schulz FLOPs of one (r, c) matrix: 5 iterations of X Xt, A A, B X. */
 static double ns_flops(double r, double c) {
   double a = r < c ? r : c, b = r < c ? c : r;

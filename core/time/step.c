@@ -34,6 +34,8 @@ typedef struct rank_run {
   double *end;               /* each op's end (kept ranks only) */
   int64_t end_cap;
   double reduce, optimizer;
+  int64_t peer;              /* DualPipe: the rank holding its stages in the other copy; -1 */
+  double copies;             /* the gradient all-reduce with the peer, seconds */
 } rank_run;
 
 typedef struct step_run {
@@ -311,6 +313,17 @@ static step_time *time_alloc(const memest_result *r) {
   return t;
 }
 
+/* When rank r's step-end reductions are done: its reduce-scatters after its
+** last op, then under DualPipe the all-reduce with the rank holding the
+** same stages in the other copy, once both are there. */
+static double reduced_at(const step_run *s, const step_time *out, int64_t r) {
+  const rank_run *rr = &s->rk[r];
+  double at = out->ranks[r].end + rr->reduce, peer;
+  if (rr->peer < 0) return at;
+  peer = out->ranks[rr->peer].end + s->rk[rr->peer].reduce;
+  return (peer > at ? peer : at) + rr->copies;
+}
+
 /* The figures of the whole step from the ranks' times (out->ranks' compute,
 ** exposed_comm and end filled in). */
 static void step_figures(const step_run *s, const memest_result *res, step_time *out) {
@@ -321,7 +334,7 @@ static void step_figures(const step_run *s, const memest_result *res, step_time 
   out->critical_rank = 0;
   for (r = 0; r < s->pp; r++) {
     const rank_run *rr = &s->rk[r];
-    double at = out->ranks[r].end + rr->reduce;
+    double at = reduced_at(s, out, r);
     if (at > done) {
       done = at;
       out->critical_rank = (int)r;
@@ -333,7 +346,7 @@ static void step_figures(const step_run *s, const memest_result *res, step_time 
   for (r = 0; r < s->pp; r++) {
     rank_time *rt = &out->ranks[r];
     rt->rank = (int)r;
-    rt->step_end = s->rk[r].reduce;
+    rt->step_end = s->rk[r].reduce + s->rk[r].copies;
     rt->optimizer = s->rk[r].optimizer;
     rt->idle = out->step_seconds - rt->compute - rt->exposed_comm - rt->step_end - rt->optimizer;
     if (rt->idle < 0.0) rt->idle = 0.0;
@@ -365,7 +378,7 @@ static void event_times(const step_run *s, const memest_result *res, step_time *
       const tl_event *e = &rr->tl[k];
       double t;
       if (e->step > 9) t = out->step_seconds;
-      else if (e->step == 9 || run->end == NULL) t = out->ranks[rr->rank].end + run->reduce;
+      else if (e->step == 9 || run->end == NULL) t = reduced_at(s, out, rr->rank);
       else if (extra == 0) t = at < run->tr->n ? run->end[at] : out->ranks[rr->rank].end;
       else t = long_event(&ls[rr->rank], run->end, at, extra, slope[rr->rank], period, 2 * s->pp + 4);
       out->event_t[i][k] = t;
@@ -413,11 +426,27 @@ static memest_code env_build(const memest_result *r, int64_t gpus_per_node, time
   return MEMEST_OK;
 }
 
+/* The rank holding rank's first module's stage in the other chain
+** (DualPipe's other copy), or -1 with one chain. */
+static int64_t copy_peer(const layout *lo, int64_t rank) {
+  int64_t stages = lo->sched->stages(lo->pp, lo->v), pos, want, q;
+  int m;
+  if (lo->sched->chains < 2) return -1;
+  pos = lo->sched->stage_of(lo->pp, lo->v, rank, 0);
+  want = pos < stages ? pos + stages : pos - stages;
+  for (q = 0; q < lo->pp; q++) {
+    for (m = 0; m < lo->modules; m++) {
+      if (lo->sched->stage_of(lo->pp, lo->v, q, m) == want) return q;
+    }
+  }
+  return -1;
+}
+
 /* Each rank's costs, stages and step end, once for every replay. */
 static memest_code ranks_build(step_run *s, const memest_result *r, memest_error *err) {
   rank_inv ri;
   memest_code rc = MEMEST_OK;
-  int64_t rank;
+  int64_t rank, peer;
   int m;
   memset(&ri, 0, sizeof ri);
   for (rank = 0; rank < s->pp && rc == MEMEST_OK; rank++) {
@@ -430,6 +459,11 @@ static memest_code ranks_build(step_run *s, const memest_result *r, memest_error
     if ((rc = memi_inv_build(&r->mc, &r->lo, &r->params, (int)rank, &ri, err))) break;
     for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(s->env, &ri, m, &rr->cost[m]);
     memi_time_step_end(s->env, &ri, &rr->reduce, &rr->optimizer);
+    peer = copy_peer(&r->lo, rank);
+    rr->peer = peer == rank ? -1 : peer;
+    rr->copies = rr->peer < 0 ? 0.0
+                 : memi_time_copy_reduce(s->env, &ri, (rank > peer ? rank - peer : peer - rank) *
+                                                          (r->lo.world / r->lo.pp));
   }
   memi_inv_free(&ri);
   return rc;

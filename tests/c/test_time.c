@@ -4,7 +4,8 @@
 ** rank's parts summing to the step, a step linear in its micro-batches,
 ** a bubble that shrinks with more of them, event times in order), how its
 ** inputs change it (links, efficiencies, FP8, HSDP), its refusals, and
-** one op's seconds worked by hand from the tables.
+** one op's seconds and DualPipe's all-reduce between its copies worked by
+** hand from the tables.
 */
 #include <math.h>
 #include <stdint.h>
@@ -192,6 +193,49 @@ static void test_inputs(void) {
   CHECK(hsdp < base);
 }
 
+/* Rank 0's step end (seconds) of DualPipe or DualPipeV at a network of
+** `gbit` Gb/s a GPU at half efficiency. */
+static double rank0_step_end(memest_schedule sched, const char *gbit) {
+  memest_params p;
+  cJSON *j, *t;
+  double v = NAN;
+  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  set(&p, "schedule", memest_schedule_name(sched));
+  set(&p, "network_gbit_per_s", gbit);
+  set(&p, "efficiency", "network=0.5");
+  j = estimate(&p, NULL);
+  if (j == NULL) return NAN;
+  t = cJSON_GetObjectItemCaseSensitive(j, "time");
+  v = num(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "ranks"), 0), "step_end_seconds");
+  cJSON_Delete(j);
+  return v;
+}
+
+/* DualPipe's two copies all-reduce their gradients at the step end, worked
+** by hand. Qwen3-30B-A3B on pp 4 x ep 8 (32 GPUs, dp 1): DualPipe's rank 0
+** holds stage 0 of one copy (the embedding, layers 0-11) and stage 3 of the
+** other (layers 36-47, the norm, lm_head), and pairs with rank 3, 24 ranks
+** away, across nodes. Its fp32 gradient shards:
+**   a layer's attention, norms and router: 2 x 2048 x 4096 + 2 x 2048 x 512
+**   + 128 x 2048 + 2 x 128 + 2 x 2048 = 19,140,864, over 8 ranks, x 24 layers
+**   = 57,422,592;
+**   its 16 local experts a layer: 16 x 3 x 2048 x 768 = 75,497,472 (dp 1:
+**   unsharded), x 24 = 1,811,939,328;
+**   embedding and lm_head: 2 x 151,936 x 2048, with the norm's 2048, over 8
+**   = 77,791,488;
+** 1,947,153,408 elements, 7,788,613,632 bytes. A ring of two moves them once:
+** at 400 Gb/s x 0.5 that is 0.155772 s, at 800 Gb/s half of it. The
+** reduce-scatters stay inside a node (NVLink), so the difference of the two
+** is the all-reduce's half; DualPipeV (one chain) has none. */
+static void test_dualpipe_copies(void) {
+  double bytes = 1947153408.0 * 4.0;
+  double slow = rank0_step_end(MEMEST_SCHED_DUALPIPE, "400");
+  double fast = rank0_step_end(MEMEST_SCHED_DUALPIPE, "800");
+  /* The JSON writes seconds to 6 places. */
+  CHECK(near(slow - fast, bytes / (800e9 / 8.0 * 0.5), 2e-5));
+  CHECK(near(rank0_step_end(MEMEST_SCHED_DUALPIPEV, "400"), rank0_step_end(MEMEST_SCHED_DUALPIPEV, "800"), 1e-9));
+}
+
 static void test_refusals(void) {
   static const struct {
     const char *value;
@@ -335,6 +379,7 @@ int main(void) {
   test_inputs();
   test_refusals();
   test_hand_worked();
+  test_dualpipe_copies();
   test_docs_table();
   test_long_steps();
   return check_done("test_time");
