@@ -18,14 +18,16 @@
 ** group of `group` ranks spaced `stride` apart stays inside a node when
 ** group * stride fits in one.
 ** ======================================================================= */
+/* Bytes per second of a link inside a node (NVLink) or between nodes. */
+static double link_bw(const time_env *env, int inside) {
+  if (inside) return env->hw.nvlink_gb_per_s * 1e9 * env->eff[EFF_NVLINK];
+  return env->hw.network_gbit_per_s * 1e9 / 8.0 * env->eff[EFF_NETWORK];
+}
+
 double memi_time_link(const time_env *env, double bytes, int64_t group, int64_t stride) {
   double bw;
   if (group <= 1 || bytes <= 0.0) return 0.0;
-  if ((double)group * (double)stride <= (double)env->hw.gpus_per_node) {
-    bw = env->hw.nvlink_gb_per_s * 1e9 * env->eff[EFF_NVLINK];
-  } else {
-    bw = env->hw.network_gbit_per_s * 1e9 / 8.0 * env->eff[EFF_NETWORK];
-  }
+  bw = link_bw(env, (double)group * (double)stride <= (double)env->hw.gpus_per_node);
   return bw > 0.0 ? bytes / bw : 0.0;
 }
 
@@ -207,13 +209,18 @@ double memi_time_overlap_exposed(const module_cost *f, const module_cost *b) {
 /* {======================================================================
 ** The step end.
 ** ======================================================================= */
-double memi_time_copy_reduce(const time_env *env, const rank_inv *ri, int64_t apart) {
+double memi_time_copy_reduce(const time_env *env, const rank_inv *ri, int64_t peer) {
   /* Each rank's fp32 gradient shards, all-reduced between two ranks: a
-  ** ring of two moves each rank's bytes once. */
-  double bytes = 0.0;
+  ** ring of two moves each rank's bytes once. Pipeline rank r's GPUs
+  ** start at r * world/pp in the trainer's mesh; the two GPUs share a
+  ** node when those starts fall in one. */
+  int64_t span = env->lo->world / env->lo->pp, gpn = env->hw.gpus_per_node;
+  double bytes = 0.0, bw;
   int i;
+  if (peer < 0 || peer == ri->rank) return 0.0;
   for (i = 0; i < ri->n_groups; i++) bytes += (double)ri->groups[i].g.sh_grad * 4.0;
-  return memi_time_link(env, bytes, 2, apart);
+  bw = link_bw(env, gpn > 0 && ri->rank * span / gpn == peer * span / gpn);
+  return bw > 0.0 && bytes > 0.0 ? bytes / bw : 0.0;
 }
 
 /* Newton-Schulz FLOPs of one (r, c) matrix: 5 iterations of X Xt, A A, B X. */

@@ -461,9 +461,7 @@ static memest_code ranks_build(step_run *s, const memest_result *r, memest_error
     memi_time_step_end(s->env, &ri, &rr->reduce, &rr->optimizer);
     peer = copy_peer(&r->lo, rank);
     rr->peer = peer == rank ? -1 : peer;
-    rr->copies = rr->peer < 0 ? 0.0
-                 : memi_time_copy_reduce(s->env, &ri, (rank > peer ? rank - peer : peer - rank) *
-                                                          (r->lo.world / r->lo.pp));
+    rr->copies = memi_time_copy_reduce(s->env, &ri, rr->peer);
   }
   memi_inv_free(&ri);
   return rc;

@@ -105,11 +105,11 @@ MEMEST_HIDDEN double memi_time_overlap_exposed(const module_cost *f, const modul
 ** optimizer; seconds of each. */
 MEMEST_HIDDEN void memi_time_step_end(const time_env *env, const rank_inv *ri, double *reduce,
                                  double *optimizer);
-/* DualPipe's all-reduce of one rank's gradient shards with the rank
-** holding the same stages in the other model copy, `apart` ranks away in
-** the trainer's mesh; seconds. */
+/* DualPipe's all-reduce of ri's gradient shards with pipeline rank peer,
+** which holds the same stages in the other model copy; seconds (0 for
+** peer -1). */
 MEMEST_HIDDEN double memi_time_copy_reduce(const time_env *env, const rank_inv *ri,
-                                      int64_t apart);
+                                      int64_t peer);
 /* The link time of `bytes` leaving each of `group` ranks spaced `stride`
 ** apart in the trainer's mesh. */
 MEMEST_HIDDEN double memi_time_link(const time_env *env, double bytes, int64_t group,

@@ -193,13 +193,13 @@ static void test_inputs(void) {
   CHECK(hsdp < base);
 }
 
-/* Rank 0's step end (seconds) of DualPipe or DualPipeV at a network of
-** `gbit` Gb/s a GPU at half efficiency. */
-static double rank0_step_end(memest_schedule sched, const char *gbit) {
+/* Rank 0's step end (seconds) of DualPipe or DualPipeV on pp 4 x ep
+** gpus/4 at a network of `gbit` Gb/s a GPU at half efficiency. */
+static double rank0_step_end(memest_schedule sched, int64_t gpus, const char *gbit) {
   memest_params p;
   cJSON *j, *t;
   double v = NAN;
-  check_params(&p, "qwen3-30b-a3b", 4, 8, 1, 32, 1, 1024, 4096, "h100");
+  check_params(&p, "qwen3-30b-a3b", 4, gpus / 4, 1, gpus, 1, 1024, 4096, "h100");
   set(&p, "schedule", memest_schedule_name(sched));
   set(&p, "network_gbit_per_s", gbit);
   set(&p, "efficiency", "network=0.5");
@@ -226,14 +226,16 @@ static double rank0_step_end(memest_schedule sched, const char *gbit) {
 ** 1,947,153,408 elements, 7,788,613,632 bytes. A ring of two moves them once:
 ** at 400 Gb/s x 0.5 that is 0.155772 s, at 800 Gb/s half of it. The
 ** reduce-scatters stay inside a node (NVLink), so the difference of the two
-** is the all-reduce's half; DualPipeV (one chain) has none. */
+** is the all-reduce's half; DualPipeV (one chain) has none. On 8 GPUs
+** (one node) the pair shares the node: no network at all. */
 static void test_dualpipe_copies(void) {
   double bytes = 1947153408.0 * 4.0;
-  double slow = rank0_step_end(MEMEST_SCHED_DUALPIPE, "400");
-  double fast = rank0_step_end(MEMEST_SCHED_DUALPIPE, "800");
+  double slow = rank0_step_end(MEMEST_SCHED_DUALPIPE, 32, "400");
+  double fast = rank0_step_end(MEMEST_SCHED_DUALPIPE, 32, "800");
   /* The JSON writes seconds to 6 places. */
   CHECK(near(slow - fast, bytes / (800e9 / 8.0 * 0.5), 2e-5));
-  CHECK(near(rank0_step_end(MEMEST_SCHED_DUALPIPEV, "400"), rank0_step_end(MEMEST_SCHED_DUALPIPEV, "800"), 1e-9));
+  CHECK(near(rank0_step_end(MEMEST_SCHED_DUALPIPEV, 32, "400"), rank0_step_end(MEMEST_SCHED_DUALPIPEV, 32, "800"), 1e-9));
+  CHECK(near(rank0_step_end(MEMEST_SCHED_DUALPIPE, 8, "400"), rank0_step_end(MEMEST_SCHED_DUALPIPE, 8, "800"), 1e-9));
 }
 
 static void test_refusals(void) {
