@@ -1,9 +1,13 @@
 """Estimates run from 8 threads at once give the answers of the same
-estimates run one at a time (no state shared between calls)."""
+estimates run one at a time (no state shared between calls), hub downloads
+into one empty cache included."""
 import concurrent.futures
 import json
 import os
+import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 import support
@@ -98,6 +102,67 @@ class Threads(unittest.TestCase):
         with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
             for kind, answer in pool.map(job, range(32)):
                 self.assertEqual(answer, want_plan if kind == "plan" else want_est, kind)
+
+    def test_hub_downloads_from_threads(self):
+        # Eight threads ask for hub ids that no cache holds, from the
+        # stand-in hub of tests/cli/hub.sh: each gets the served config's
+        # answer (or the hub's refusal), and the kept file is the served one.
+        served = os.path.join(support.ROOT, "presets", "qwen3-30b-a3b.json")
+        hub_py = os.path.join(support.ROOT, "tests", "cli", "lib", "fake_hub.py")
+        inputs = dict(CASES[0])
+        want = memest.estimate(**dict(inputs, model=served))["peak_bytes"]
+        names = ("HF_ENDPOINT", "HF_HUB_CACHE", "XDG_CACHE_HOME", "HF_HUB_OFFLINE", "HF_TOKEN", "HF_HOME",
+                 "NO_PROXY", "no_proxy", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY")
+        saved = {k: os.environ.get(k) for k in names}
+        with tempfile.TemporaryDirectory() as tmp:
+            port_file = os.path.join(tmp, "port")
+            server = subprocess.Popen([sys.executable, hub_py, served, os.path.join(tmp, "hub.log"), port_file])
+            try:
+                for _ in range(100):
+                    if os.path.exists(port_file):
+                        break
+                    time.sleep(0.1)
+                with open(port_file) as f:
+                    port = f.read().strip()
+                for k in names:
+                    os.environ.pop(k, None)
+                os.environ.update(HF_ENDPOINT="http://127.0.0.1:%s" % port, HF_HUB_CACHE=os.path.join(tmp, "hub"),
+                                  XDG_CACHE_HOME=os.path.join(tmp, "xdg"), NO_PROXY="*", no_proxy="*")
+
+                def job(k):
+                    model = "test-org/Missing" if k % 4 == 3 else "test-org/Found-MoE"
+                    try:
+                        got = memest.estimate(**dict(inputs, model=model))
+                        return model, got["peak_bytes"], got["model_source"]["kind"]
+                    except memest.InputError as e:
+                        return model, None, e.message
+                with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
+                    got = list(pool.map(job, range(32)))
+            finally:
+                server.kill()
+                server.wait()
+                for k, v in saved.items():
+                    if v is None:
+                        os.environ.pop(k, None)
+                    else:
+                        os.environ[k] = v
+            for model, peak, said in got:
+                if model == "test-org/Missing":
+                    self.assertIsNone(peak)
+                    self.assertIn("test-org/Missing", said)
+                else:
+                    self.assertEqual(peak, want, said)
+                    self.assertIn(said, ("download", "memest-cache"))
+            kinds = [said if peak else "refused" for _, peak, said in got]
+            print("hub ids from 8 threads:", ", ".join("%s %d" % (k, kinds.count(k)) for k in sorted(set(kinds))),
+                  file=sys.stderr)
+            self.assertIn("download", kinds)
+            kept = os.path.join(tmp, "xdg", "memest", "hub", "models--test-org--Found-MoE", "snapshots",
+                                "0123456789abcdef0123456789abcdef01234567", "config.json")
+            with open(kept, "rb") as a, open(served, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+            left = [n for _, _, n in os.walk(tmp) for n in n if n.startswith(".")]
+            self.assertEqual(left, [], "no half-written file left in the caches")
 
 
 if __name__ == "__main__":
