@@ -2,8 +2,10 @@
 replaced: the script runs as __main__ with its folder first on sys.path and
 its own arguments in sys.argv, every import and statement as Python runs
 them, until it calls launch(cfg); the config object it hands over is
-captured there and the script stops. Its prints go to stderr, so that
-stdout holds memest's report alone."""
+captured there and the script stops. The trainer's other tasks (tokenize
+a corpus, convert a checkpoint) are not run: the script stops at their
+launch() and is refused there. Its prints go to stderr, so that stdout
+holds memest's report alone."""
 import contextlib
 import importlib.abc
 import os
@@ -13,6 +15,7 @@ import sysconfig
 import traceback
 
 TRAINER_TASK = "pithtrain.tasks.pretrain_lm"
+TASKS = "pithtrain.tasks."   # the trainer's tasks: pithtrain.tasks.NAME, each with its launch()
 
 
 class ScriptError(Exception):
@@ -27,6 +30,10 @@ class ScriptError(Exception):
 class _Launched(BaseException):
     """Raised by the stand-in launch() to stop the script there (a
     BaseException, so that the script's own `except Exception` passes it)."""
+
+
+class _OtherTask(BaseException):
+    """Raised in place of another task's launch(): (task, file, line)."""
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,46 +89,71 @@ def _trainer_missing(e, script):
     return None
 
 
-class _LaunchPatch(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Puts the stand-in launch() into the trainer's task module when the
-    script imports it, wherever the script finds the trainer (an installed
-    package, or a checkout it puts on sys.path itself): the module runs as
-    it would, then its launch is replaced before `from ... import launch`
-    takes it."""
+def _is_task(name):
+    """Whether a module name is one of the trainer's tasks (pithtrain.tasks.NAME)."""
+    return name.startswith(TASKS) and "." not in name[len(TASKS):]
 
-    def __init__(self, launch):
-        self.launch = launch
-        self.patched = []    # (module, its own launch)
-        self.inner = None
 
-    def find_spec(self, name, path=None, target=None):
-        if name != TRAINER_TASK or self.inner is not None:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(name, path, target)
-            if spec is not None and spec.loader is not None:
-                self.inner = spec.loader
-                spec.loader = self
-                return spec
-        return None
+class _TaskLoader(importlib.abc.Loader):
+    """The loader that would have loaded a task module, which then patches
+    it; anything else asked of it (resources, source) is the inner one's."""
+
+    def __init__(self, inner, hook):
+        self.inner = inner
+        self.hook = hook
 
     def create_module(self, spec):
         return self.inner.create_module(spec)
 
     def exec_module(self, module):
         self.inner.exec_module(module)
-        self.patch(module)
+        self.hook.patch(module)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+class _LaunchPatch(importlib.abc.MetaPathFinder):
+    """Puts stand-ins for launch() into the trainer's task modules when the
+    script imports them, wherever the script finds the trainer (an installed
+    package, or a checkout it puts on sys.path itself): each module runs as
+    it would, then its launch is replaced before `from ... import launch`
+    takes it. Pretraining's captures its config; any other task's stops
+    the script before the task runs."""
+
+    def __init__(self, launch):
+        self.launch = launch
+        self.patched = []    # (module, its own launch)
+
+    def find_spec(self, name, path=None, target=None):
+        if not _is_task(name):
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _TaskLoader(spec.loader, self)
+                return spec
+        return None
 
     def patch(self, module):
-        self.patched.append((module, getattr(module, "launch", None)))
-        module.launch = self.launch
+        if not callable(getattr(module, "launch", None)):
+            return
+        self.patched.append((module, module.launch))
+        if module.__name__ == TRAINER_TASK:
+            module.launch = self.launch
+            return
+        task = module.__name__
+
+        def other(*args, **kwargs):
+            frame = sys._getframe(1)
+            raise _OtherTask(task, frame.f_code.co_filename, frame.f_lineno)
+        module.launch = other
 
     def restore(self):
         for module, real in self.patched:
-            if real is not None:
-                module.launch = real
+            module.launch = real
 
 
 def _torchrun_env(total_gpus):
@@ -162,14 +194,22 @@ def run(script, args=(), total_gpus=None):
         raise _Launched()
 
     hook = _LaunchPatch(launch)
-    if TRAINER_TASK in sys.modules:   # imported before the script runs
-        hook.patch(sys.modules[TRAINER_TASK])
+    for name in [n for n in sys.modules if _is_task(n)]:   # imported before the script runs
+        hook.patch(sys.modules[name])
     sys.meta_path.insert(0, hook)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             runpy.run_path(script, run_name="__main__")
     except _Launched:
         pass
+    except _OtherTask as e:
+        task, file, line = e.args
+        raise ScriptError(
+            "%s calls %s.launch at %s:%d, a task of the trainer other than pretraining: python -m "
+            "memest stops the script there rather than run it. Run that step first (python runs it) "
+            "so that the script skips it, or give memest a script that only launches pretraining "
+            "(%s.launch(cfg))"
+            % (script, task, file, line, TRAINER_TASK), "unsupported") from None
     except SystemExit as e:
         if not captured:
             raise ScriptError("%s exited (SystemExit: %r) at %s before it called launch(cfg)"

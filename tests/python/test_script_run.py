@@ -205,6 +205,19 @@ class RunsWhatPythonRuns(unittest.TestCase):
         self.assertIn("without calling launch(cfg)", message)
         self.assertNotIn("Traceback", stderr)
 
+    def test_another_task_of_the_trainer_is_not_run(self):
+        # Python runs the tokenizer, then pretraining; python -m memest stops
+        # at the tokenizer's launch() and names its line, running neither.
+        calls, plain = support.run_plain(os.path.join(S, "setup_task.py"), cwd=S)
+        self.assertEqual((plain.returncode, len(calls)), (0, 1), plain.stderr)
+        self.assertIn("tokenize_corpus.launch ran", plain.stderr)
+        message, stderr = self.refusal("setup_task.py")
+        where = "setup_task.py:%d" % line_of("setup_task.py", "tokenize_corpus.launch(prep)")
+        self.assertIn("calls pithtrain.tasks.tokenize_corpus.launch at %s" % where, message)
+        self.assertIn("Run that step first", message)
+        self.assertIn("pithtrain.tasks.pretrain_lm.launch(cfg)", message)
+        self.assertNotIn("tokenize_corpus.launch ran", stderr)
+
     def test_without_the_trainer(self):
         message, _ = self.refusal("walrus.py", trainer=False)
         self.assertIn("the trainer is not installed", message)
