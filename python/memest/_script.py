@@ -33,7 +33,18 @@ class _Launched(BaseException):
 
 
 class _OtherTask(BaseException):
-    """Raised in place of another task's launch(): (task, file, line)."""
+    """Raised in place of another task's launch()."""
+
+
+def _other_task(script, stop):
+    """The refusal of a script that called another task's launch() at stop
+    (task, file, line), whatever the script did after it."""
+    task, file, line = stop
+    return ScriptError(
+        "%s calls %s.launch at %s:%d, a task of the trainer other than pretraining: python -m "
+        "memest stops the script there rather than run it. Run that step first (python runs it) "
+        "so that the script skips it, or give memest a script that only launches pretraining "
+        "(%s.launch(cfg))" % (script, task, file, line, TRAINER_TASK), "unsupported")
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,11 +130,13 @@ class _LaunchPatch(importlib.abc.MetaPathFinder):
     package, or a checkout it puts on sys.path itself): each module runs as
     it would, then its launch is replaced before `from ... import launch`
     takes it. Pretraining's captures its config; any other task's stops
-    the script before the task runs."""
+    the script before the task runs, and the stop is kept even if the
+    script catches it."""
 
     def __init__(self, launch):
         self.launch = launch
         self.patched = []    # (module, its own launch)
+        self.stopped = []    # (task, file, line) of each other task's launch() called
 
     def find_spec(self, name, path=None, target=None):
         if not _is_task(name):
@@ -148,7 +161,8 @@ class _LaunchPatch(importlib.abc.MetaPathFinder):
 
         def other(*args, **kwargs):
             frame = sys._getframe(1)
-            raise _OtherTask(task, frame.f_code.co_filename, frame.f_lineno)
+            self.stopped.append((task, frame.f_code.co_filename, frame.f_lineno))
+            raise _OtherTask()
         module.launch = other
 
     def restore(self):
@@ -202,19 +216,15 @@ def run(script, args=(), total_gpus=None):
             runpy.run_path(script, run_name="__main__")
     except _Launched:
         pass
-    except _OtherTask as e:
-        task, file, line = e.args
-        raise ScriptError(
-            "%s calls %s.launch at %s:%d, a task of the trainer other than pretraining: python -m "
-            "memest stops the script there rather than run it. Run that step first (python runs it) "
-            "so that the script skips it, or give memest a script that only launches pretraining "
-            "(%s.launch(cfg))"
-            % (script, task, file, line, TRAINER_TASK), "unsupported") from None
     except SystemExit as e:
+        if hook.stopped:
+            raise _other_task(script, hook.stopped[0]) from None
         if not captured:
             raise ScriptError("%s exited (SystemExit: %r) at %s before it called launch(cfg)"
                               % (script, e.code, _where(e.__traceback__, script))) from None
     except BaseException as e:   # the script's own error, as Python would show it
+        if hook.stopped:
+            raise _other_task(script, hook.stopped[0]) from None
         if not captured:
             missing = _trainer_missing(e, script) if isinstance(e, ModuleNotFoundError) else None
             if missing is not None:
@@ -234,6 +244,8 @@ def run(script, args=(), total_gpus=None):
         os.chdir(saved_cwd)
         for k in added:
             os.environ.pop(k, None)
+    if hook.stopped:   # the script caught the stop and went on
+        raise _other_task(script, hook.stopped[0])
     if not captured:
         raise ScriptError("%s ran to its end without calling launch(cfg) (%s.launch), so it "
                           "launches no run; memest estimates the config a script launches"

@@ -217,6 +217,15 @@ class RunsWhatPythonRuns(unittest.TestCase):
         self.assertIn("Run that step first", message)
         self.assertIn("pithtrain.tasks.pretrain_lm.launch(cfg)", message)
         self.assertNotIn("tokenize_corpus.launch ran", stderr)
+        # A script that catches the stop and goes on to launch is refused all the same.
+        calls, plain = support.run_plain(os.path.join(S, "setup_task_caught.py"), cwd=S)
+        self.assertEqual((plain.returncode, len(calls)), (0, 1), plain.stderr)
+        self.assertIn("tokenize_corpus.launch ran", plain.stderr)
+        message, stderr = self.refusal("setup_task_caught.py")
+        where = "setup_task_caught.py:%d" % line_of("setup_task_caught.py", "tokenize(TokenizeCorpusCfg())")
+        self.assertIn("calls pithtrain.tasks.tokenize_corpus.launch at %s" % where, message)
+        self.assertIn("the tokenizer stopped", stderr)
+        self.assertNotIn("tokenize_corpus.launch ran", stderr)
 
     def test_without_the_trainer(self):
         message, _ = self.refusal("walrus.py", trainer=False)
