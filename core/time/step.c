@@ -427,7 +427,8 @@ static memest_code env_build(const memest_result *r, int64_t gpus_per_node, time
 }
 
 /* The rank holding rank's first module's stage in the other chain
-** (DualPipe's other copy), or -1 with one chain. */
+** (DualPipe's other copy), or -1 with one chain. (A rank that holds both
+** copies of its stage has itself: the all-reduce moves nothing.) */
 static int64_t copy_peer(const layout *lo, int64_t rank) {
   int64_t stages = lo->sched->stages(lo->pp, lo->v), pos, want, q;
   int m;
@@ -446,7 +447,7 @@ static int64_t copy_peer(const layout *lo, int64_t rank) {
 static memest_code ranks_build(step_run *s, const memest_result *r, memest_error *err) {
   rank_inv ri;
   memest_code rc = MEMEST_OK;
-  int64_t rank, peer;
+  int64_t rank;
   int m;
   memset(&ri, 0, sizeof ri);
   for (rank = 0; rank < s->pp && rc == MEMEST_OK; rank++) {
@@ -459,8 +460,7 @@ static memest_code ranks_build(step_run *s, const memest_result *r, memest_error
     if ((rc = memi_inv_build(&r->mc, &r->lo, &r->params, (int)rank, &ri, err))) break;
     for (m = 0; m < ri.n_mod; m++) memi_time_module_cost(s->env, &ri, m, &rr->cost[m]);
     memi_time_step_end(s->env, &ri, &rr->reduce, &rr->optimizer);
-    peer = copy_peer(&r->lo, rank);
-    rr->peer = peer == rank ? -1 : peer;
+    rr->peer = copy_peer(&r->lo, rank);
     rr->copies = memi_time_copy_reduce(s->env, &ri, rr->peer);
   }
   memi_inv_free(&ri);
